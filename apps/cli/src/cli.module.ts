@@ -1,0 +1,17 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig, ConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { IdentityModule } from '@app/identity';
+import { MessagingModule } from '@app/messaging';
+import { RedisModule } from '@app/queue';
+
+/** What the administrative commands need: identity use cases on the database (no relay, no HTTP). */
+@Module({})
+export class CliModule {
+  static forRoot(config: AppConfig = AppConfig.fromEnvironment()): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, MessagingModule.forRoot({ relay: false }), IdentityModule],
+    };
+  }
+}

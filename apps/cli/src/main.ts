@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { DomainError } from '@app/api/errors';
+import { CliModule } from './cli.module';
+import { CREATE_TOKEN_USAGE, createTokenCommand } from './create-token.command';
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'create-token') {
+    process.stderr.write(`${CREATE_TOKEN_USAGE}\n`);
+    return command === undefined || command === '--help' ? 0 : 2;
+  }
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(), { logger: ['error', 'warn'] });
+  try {
+    const result = await createTokenCommand(app, rest);
+    if (result.stdout) process.stdout.write(`${result.stdout}\n`);
+    if (result.stderr) process.stderr.write(`${result.stderr}\n`);
+    return result.code;
+  } finally {
+    await app.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const details = error instanceof DomainError && error.details.validation ? ` ${JSON.stringify(error.details.validation)}` : '';
+    process.stderr.write(`${(error as Error).message}${details}\n`);
+    process.exit(1);
+  },
+);

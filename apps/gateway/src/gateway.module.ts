@@ -1,0 +1,37 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { AlertingModule } from '@app/alerting';
+import { AuthGuard } from '@app/api/auth';
+import { AppConfig } from '@app/config';
+import { EventsModule } from '@app/events';
+import { HooksModule } from '@app/hooks';
+import { IdentityModule } from '@app/identity';
+import { IssuesModule } from '@app/issues';
+import { NamespacesModule } from '@app/namespaces';
+import { RequestContextInterceptor } from '@app/observability';
+import { SettingsModule } from '@app/settings';
+import { platformModules } from '../../platform-modules';
+
+/** The HTTP surface: /api/v4, OAuth, health and metrics; also runs the outbox relay. */
+@Module({})
+export class GatewayModule {
+  static forRoot(config: AppConfig = AppConfig.fromEnvironment(), options: { relay?: boolean } = {}): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [
+        ...platformModules(config, { relay: options.relay ?? true }),
+        IdentityModule,
+        NamespacesModule,
+        SettingsModule,
+        AlertingModule,
+        IssuesModule,
+        EventsModule,
+        HooksModule,
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },
+      ],
+    };
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * npm run bench:alerts — the notify endpoint against Prometheus Alertmanager, side by side.
+ *
+ * Starts the services, the gateway (its own process, its own database) and Alertmanager
+ * (Debian package `prometheus-alertmanager`, installed when missing and run as root) on
+ * loopback, then drives both with the same realistic stream — repeats of a pool of
+ * fingerprints, new alerts, resolutions — one alert per request, at increasing concurrency.
+ * Prints alerts/s and p50/p99 latency for both and the ratio, then the p99 of each at half
+ * its own maximum rate (open loop). Finally checks that every alert the service acknowledged
+ * is committed in PostgreSQL.
+ */
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { LoadRequest, LoadResult, runLoad } from './load';
+
+const ROOT = resolve(__dirname, '../..');
+const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3901);
+const ALERTMANAGER_PORT = Number(process.env.BENCH_ALERTMANAGER_PORT ?? 19093);
+const DATABASE = process.env.BENCH_DATABASE ?? 'service_api_bench';
+const SERVER = 'postgres://postgres@127.0.0.1:5432';
+const ROOT_TOKEN = 'bench-root-token-0123456789abcdef';
+const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,4,16,64').split(',').map(Number);
+const PER_LEVEL = Number(process.env.BENCH_REQUESTS ?? 4000);
+const POOL = 200;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** The stream: 70 % repeats of a pool fingerprint, 20 % new alerts, 10 % resolutions of a pool fingerprint. */
+function streamEvent(i: number, run: string): { fingerprint: string; resolve: boolean; title: string } {
+  const r = (i * 7919) % 100;
+  if (r < 20) return { fingerprint: `${run}-new-${i}`, resolve: false, title: `Disk almost full on host-${i % 50}` };
+  const pooled = `${run}-pool-${(i * 31) % POOL}`;
+  return { fingerprint: pooled, resolve: r >= 90, title: `High latency on service-${(i * 31) % POOL}` };
+}
+
+function serviceRequest(path: string, key: string, run: string) {
+  return (i: number): LoadRequest => {
+    const e = streamEvent(i, run);
+    const now = new Date().toISOString();
+    const payload: Record<string, unknown> = {
+      title: e.title,
+      description: 'p99 above the objective for 5 minutes',
+      severity: ['critical', 'high', 'medium', 'low'][i % 4],
+      service: 'checkout',
+      monitoring_tool: 'prometheus',
+      hosts: [`host-${i % 50}`],
+      start_time: now,
+      fingerprint: e.fingerprint,
+      region: 'eu-west-1',
+    };
+    if (e.resolve) payload.end_time = now;
+    return { path, headers: { authorization: `Bearer ${key}` }, body: JSON.stringify(payload) };
+  };
+}
+
+function alertmanagerRequest(run: string) {
+  return (i: number): LoadRequest => {
+    const e = streamEvent(i, run);
+    const now = new Date();
+    const alert: Record<string, unknown> = {
+      labels: { alertname: e.title, fingerprint: e.fingerprint, service: 'checkout', severity: ['critical', 'high', 'medium', 'low'][i % 4], instance: `host-${i % 50}` },
+      annotations: { description: 'p99 above the objective for 5 minutes', region: 'eu-west-1' },
+      startsAt: now.toISOString(),
+    };
+    if (e.resolve) alert.endsAt = now.toISOString();
+    return { path: '/api/v2/alerts', headers: {}, body: JSON.stringify([alert]) };
+  };
+}
+
+async function api(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`http://127.0.0.1:${GATEWAY_PORT}/api/v4${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+function startAlertmanager(): ChildProcess {
+  const binary = ['prometheus-alertmanager', '/usr/bin/prometheus-alertmanager'].find((b) => spawnSync('sh', ['-c', `command -v ${b}`]).status === 0);
+  if (!binary) {
+    process.stdout.write('installing prometheus-alertmanager (Debian package) ...\n');
+    const installed = spawnSync('sh', ['-c', 'apt-get install -y -q prometheus-alertmanager >/dev/null 2>&1 || (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q prometheus-alertmanager >/dev/null 2>&1)']);
+    if (installed.status !== 0) throw new Error('could not install prometheus-alertmanager (run as root, or install it first)');
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bench-am-'));
+  writeFileSync(join(dir, 'alertmanager.yml'), "route:\n  receiver: 'null'\nreceivers:\n  - name: 'null'\n");
+  return spawn(
+    'prometheus-alertmanager',
+    [`--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${dir}`, `--web.listen-address=127.0.0.1:${ALERTMANAGER_PORT}`, '--cluster.listen-address=', '--log.level=warn'],
+    { stdio: 'ignore' },
+  );
+}
+
+const row = (name: string, c: number | string, r: LoadResult) =>
+  `${name.padEnd(13)} ${String(c).padStart(11)} ${r.rate.toFixed(0).padStart(9)} ${r.p50.toFixed(2).padStart(9)} ${r.p99.toFixed(2).padStart(9)} ${String(r.failures).padStart(8)}`;
+
+async function main(): Promise<void> {
+  spawnSync('bash', [join(ROOT, 'scripts/services.sh'), 'up'], { stdio: 'inherit' });
+  const admin = new Client({ connectionString: `${SERVER}/postgres` });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  await admin.end();
+
+  const gateway = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/src/main.js')], {
+    env: { ...process.env, PORT: String(GATEWAY_PORT), HOST: '127.0.0.1', DATABASE_URL: `${SERVER}/${DATABASE}`, INITIAL_ROOT_TOKEN: ROOT_TOKEN, LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: 'bench', REDIS_PREFIX: 'bench' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const alertmanager = startAlertmanager();
+  const stop = () => {
+    gateway.kill('SIGTERM');
+    alertmanager.kill('SIGTERM');
+  };
+  process.on('exit', stop);
+  try {
+    await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/-/readiness`, 60_000);
+    await waitFor(`http://127.0.0.1:${ALERTMANAGER_PORT}/-/ready`, 30_000);
+
+    const project = await api('POST', '/projects', { name: `bench-${Date.now()}` });
+    const integration = await api('POST', `/projects/${project.id}/alert_management/http_integrations`, { name: 'bench', active: true });
+    const notifyPath = new URL(integration.url).pathname;
+
+    const ok: Record<string, number> = { service: 0 };
+    process.stdout.write(`\nstream: ${PER_LEVEL} alerts per level, pool ${POOL} fingerprints (70 % repeats, 20 % new, 10 % resolutions)\n`);
+    process.stdout.write(`${'target'.padEnd(13)} ${'concurrency'.padStart(11)} ${'alerts/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'failures'.padStart(8)}\n`);
+    let bestService = 0;
+    let bestAm = 0;
+    for (const c of LEVELS) {
+      const run = `c${c}`;
+      const s = await runLoad(`http://127.0.0.1:${GATEWAY_PORT}`, serviceRequest(notifyPath, integration.token, run), { total: PER_LEVEL, concurrency: c });
+      ok.service += s.statuses['200'] ?? 0;
+      const a = await runLoad(`http://127.0.0.1:${ALERTMANAGER_PORT}`, alertmanagerRequest(run), { total: PER_LEVEL, concurrency: c });
+      process.stdout.write(`${row('service', c, s)}\n${row('alertmanager', c, a)}\n`);
+      bestService = Math.max(bestService, s.rate);
+      bestAm = Math.max(bestAm, a.rate);
+    }
+    process.stdout.write(`\nmax alerts/s: service ${bestService.toFixed(0)}, alertmanager ${bestAm.toFixed(0)}, ratio ${(bestService / bestAm).toFixed(2)}\n`);
+
+    const halfS = await runLoad(`http://127.0.0.1:${GATEWAY_PORT}`, serviceRequest(notifyPath, integration.token, 'half'), { total: PER_LEVEL, concurrency: 256, ratePerSecond: bestService / 2 });
+    ok.service += halfS.statuses['200'] ?? 0;
+    const halfA = await runLoad(`http://127.0.0.1:${ALERTMANAGER_PORT}`, alertmanagerRequest('half'), { total: PER_LEVEL, concurrency: 256, ratePerSecond: bestAm / 2 });
+    process.stdout.write(`${row('service', `${(bestService / 2).toFixed(0)}/s`, halfS)}\n${row('alertmanager', `${(bestAm / 2).toFixed(0)}/s`, halfA)}\n`);
+    process.stdout.write(`p99 at half the maximum rate: service ${halfS.p99.toFixed(2)} ms (target < 50 ms), alertmanager ${halfA.p99.toFixed(2)} ms\n`);
+
+    const db = new Client({ connectionString: `${SERVER}/${DATABASE}` });
+    await db.connect();
+    // Each acknowledged payload is exactly one of: a new alert (event_count 1), a repeat or a
+    // resolution (event_count + 1), or an unmatched recovery (a row of its own).
+    const [{ received }] = (
+      await db.query(
+        `SELECT (SELECT coalesce(sum(event_count), 0) FROM alerts WHERE project_id = $1)
+              + (SELECT count(*) FROM alert_unmatched_recoveries WHERE project_id = $1) AS received`,
+        [project.id],
+      )
+    ).rows.map((r: { received: string }) => ({ received: Number(r.received) }));
+    await db.end();
+    process.stdout.write(`durability: ${ok.service} payloads acknowledged with 200, ${received} committed in PostgreSQL${received === ok.service ? ' (all, none extra)' : ' — MISMATCH'}\n`);
+  } finally {
+    stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,15 @@
+/** Domain event types of the alerting library (stable names: never rename). */
+export const ALERT_EVENTS = {
+  CREATED: 'alert.created',
+  /** A repeat of an open alert: `data.event_count` is the new count. */
+  GROUPED: 'alert.grouped',
+  RESOLVED: 'alert.resolved',
+  STATUS_CHANGED: 'alert.status_changed',
+  ASSIGNEES_CHANGED: 'alert.assignees_changed',
+  /** A recovery matched no open alert; kept in `alert_unmatched_recoveries`. */
+  RECOVERY_UNMATCHED: 'alert.recovery_unmatched',
+  INTEGRATION_CREATED: 'alert_integration.created',
+  INTEGRATION_UPDATED: 'alert_integration.updated',
+  INTEGRATION_DELETED: 'alert_integration.deleted',
+  INTEGRATION_TOKEN_RESET: 'alert_integration.token_reset',
+} as const;

@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { NamespacesModule } from '@app/namespaces';
+import { AlertNotifyController } from './alert-notify.controller';
+import { AlertingMetrics } from './alerting.metrics';
+import { AlertsController } from './alerts.controller';
+import { AlertsRepository } from './alerts.repository';
+import { HttpIntegrationsController } from './http-integrations.controller';
+import { HttpIntegrationsRepository } from './http-integrations.repository';
+import { CreateHttpIntegrationUseCase } from './use-cases/create-http-integration.use-case';
+import { DeleteHttpIntegrationUseCase } from './use-cases/delete-http-integration.use-case';
+import { IngestAlertUseCase } from './use-cases/ingest-alert.use-case';
+import { ReceiveAlertNotificationUseCase } from './use-cases/receive-alert-notification.use-case';
+import { ResetHttpIntegrationTokenUseCase } from './use-cases/reset-http-integration-token.use-case';
+import { UpdateAlertUseCase } from './use-cases/update-alert.use-case';
+import { UpdateHttpIntegrationUseCase } from './use-cases/update-http-integration.use-case';
+
+/**
+ * Alert ingestion (notify endpoints), HTTP endpoint integrations and the on-call alert API.
+ * Needs the global ConfigModule, DatabaseModule, MessagingModule, MetricsModule and RedisModule.
+ */
+@Module({
+  imports: [NamespacesModule],
+  controllers: [HttpIntegrationsController, AlertNotifyController, AlertsController],
+  providers: [
+    AlertingMetrics,
+    AlertsRepository,
+    HttpIntegrationsRepository,
+    IngestAlertUseCase,
+    ReceiveAlertNotificationUseCase,
+    CreateHttpIntegrationUseCase,
+    UpdateHttpIntegrationUseCase,
+    DeleteHttpIntegrationUseCase,
+    ResetHttpIntegrationTokenUseCase,
+    UpdateAlertUseCase,
+  ],
+  exports: [IngestAlertUseCase, AlertsRepository],
+})
+export class AlertingModule {}

@@ -1,0 +1,151 @@
+import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
+import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
+import { DomainError } from '@app/api/errors';
+import { isKeysetPaginationRequested, paginateKeyset, paginateOffset } from '@app/api/pagination';
+import { AppConfig } from '@app/config';
+import { UserEntity } from '@app/identity/entities';
+import { ACCESS_LEVELS } from '@app/namespaces/entities';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DataSource, In } from 'typeorm';
+import { AlertListFilter, AlertsRepository, SEVERITY_RANK_SQL, STATUS_RANK_SQL } from './alerts.repository';
+import { AlertOrderBy, ListAlertsDto, UpdateAlertDto } from './dto/alert.dto';
+import { AlertHttpIntegrationEntity } from './entities/alert-http-integration.entity';
+import { AlertEntity } from './entities/alert.entity';
+import { presentAlert, presentAlertNote } from './presenters/alerting.presenter';
+import { idParam, projectContextOf } from './project-context';
+import { UpdateAlertUseCase } from './use-cases/update-alert.use-case';
+
+const BASE = 'projects/:id/alert_management/alerts';
+
+/** Timestamps compared at millisecond precision, the precision of keyset cursors. */
+const ms = (column: string): string => `date_trunc('milliseconds', ${column})`;
+
+/**
+ * Sort expressions. `severity` and `status` sort by rank: `desc` puts the most severe
+ * (critical) and the most urgent (triggered) first, as GitLab does; `ended_at` puts open alerts last.
+ */
+const ORDER_EXPRESSION: Record<Exclude<AlertOrderBy, 'id'>, { sql: string; inverted?: boolean }> = {
+  started_at: { sql: ms('a.started_at') },
+  ended_at: { sql: `COALESCE(${ms('a.ended_at')}, '-infinity'::timestamptz)` },
+  created_at: { sql: ms('a.created_at') },
+  updated_at: { sql: ms('a.updated_at') },
+  event_count: { sql: 'a.event_count' },
+  severity: { sql: SEVERITY_RANK_SQL, inverted: true },
+  status: { sql: STATUS_RANK_SQL, inverted: true },
+};
+
+/** Orders supported with `pagination=keyset` (plain, non-null columns). */
+const KEYSET_ORDER_BY = ['id', 'created_at', 'updated_at', 'started_at', 'event_count'] as const;
+
+/** The on-call API: reporters read alerts, developers change their status and assignees. */
+@Controller()
+export class AlertsController {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly alerts: AlertsRepository,
+    private readonly updateAlert: UpdateAlertUseCase,
+  ) {}
+
+  @Get(BASE)
+  @ProjectAccess(ACCESS_LEVELS.REPORTER)
+  async list(@CurrentProject() access: ResourceAccess, @Query() dto: ListAlertsDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const project = projectContextOf(access);
+    const filter = await this.filterOf(dto);
+    const qb = this.alerts.listQuery(project.id, filter);
+    const externalUrl = this.config.http.externalUrl;
+    let rows: AlertEntity[];
+    if (isKeysetPaginationRequested(request.query)) {
+      rows = await paginateKeyset(qb, request, reply, {
+        externalUrl,
+        keyset: { allowedOrderBy: KEYSET_ORDER_BY, defaultOrderBy: 'created_at', defaultSort: 'desc' },
+        columns: {
+          idExpression: 'a.id',
+          id: (alert) => alert.id,
+          orderExpressions: { created_at: ms('a.created_at'), updated_at: ms('a.updated_at'), started_at: ms('a.started_at'), event_count: 'a.event_count' },
+          orderValues: { created_at: (a) => a.createdAt, updated_at: (a) => a.updatedAt, started_at: (a) => a.startedAt, event_count: (a) => a.eventCount },
+        },
+      });
+    } else {
+      const orderBy = dto.order_by ?? 'created_at';
+      const sort = dto.sort ?? 'desc';
+      const direction = sort === 'asc' ? 'ASC' : 'DESC';
+      if (orderBy === 'id') qb.orderBy('a.id', direction);
+      else {
+        const order = ORDER_EXPRESSION[orderBy];
+        const effective = order.inverted ? (direction === 'ASC' ? 'DESC' : 'ASC') : direction;
+        qb.orderBy(order.sql, effective).addOrderBy('a.id', direction);
+      }
+      rows = await paginateOffset(qb, request, reply, { externalUrl });
+    }
+    return this.present(rows, project.fullPath);
+  }
+
+  @Get(`${BASE}/status_counts`)
+  @ProjectAccess(ACCESS_LEVELS.REPORTER)
+  async statusCounts(@CurrentProject() access: ResourceAccess, @Query() dto: ListAlertsDto): Promise<Record<string, number>> {
+    const project = projectContextOf(access);
+    const counts = await this.alerts.statusCounts(project.id, await this.filterOf(dto));
+    const all = counts.triggered + counts.acknowledged + counts.resolved + counts.ignored;
+    return { all, open: counts.triggered + counts.acknowledged, ...counts };
+  }
+
+  @Get(`${BASE}/:alert_iid`)
+  @ProjectAccess(ACCESS_LEVELS.REPORTER)
+  async get(@CurrentProject() access: ResourceAccess, @Param('alert_iid') iid: string): Promise<Record<string, unknown>> {
+    const project = projectContextOf(access);
+    const alert = await this.alerts.findByIid(project.id, idParam(iid, 'Alert'));
+    if (!alert) throw DomainError.notFound('Alert');
+    return (await this.present([alert], project.fullPath))[0];
+  }
+
+  @Put(`${BASE}/:alert_iid`)
+  @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
+  async update(@CurrentProject() access: ResourceAccess, @Param('alert_iid') iid: string, @Body() dto: UpdateAlertDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+    const project = projectContextOf(access);
+    const alert = await this.updateAlert.execute({
+      actor: { id: principal.user.id, username: principal.user.username },
+      project,
+      iid: idParam(iid, 'Alert'),
+      status: dto.status,
+      assigneeIds: dto.assignee_ids?.filter((id) => id !== 0),
+    });
+    return (await this.present([alert], project.fullPath))[0];
+  }
+
+  @Get(`${BASE}/:alert_iid/notes`)
+  @ProjectAccess(ACCESS_LEVELS.REPORTER)
+  async notes(@CurrentProject() access: ResourceAccess, @Param('alert_iid') iid: string): Promise<Record<string, unknown>[]> {
+    const project = projectContextOf(access);
+    const alert = await this.alerts.findByIid(project.id, idParam(iid, 'Alert'));
+    if (!alert) throw DomainError.notFound('Alert');
+    const notes = await this.alerts.notes(alert.id);
+    const users = await this.usersByIds(notes.flatMap((n) => (n.authorId !== null ? [n.authorId] : [])));
+    return notes.map((note) => presentAlertNote(note, alert, { externalUrl: this.config.http.externalUrl, users }));
+  }
+
+  private async filterOf(dto: ListAlertsDto): Promise<AlertListFilter> {
+    let assigneeId: number | null | undefined;
+    if (dto.assignee_username !== undefined) {
+      const user = await this.dataSource.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username: dto.assignee_username }).getOne();
+      assigneeId = user?.id ?? null;
+    }
+    return { statuses: dto.status, severities: dto.severity, search: dto.search?.trim() || undefined, assigneeId };
+  }
+
+  private async present(alerts: AlertEntity[], projectFullPath: string): Promise<Record<string, unknown>[]> {
+    const users = await this.usersByIds(alerts.flatMap((a) => a.assigneeIds));
+    const integrationIds = [...new Set(alerts.flatMap((a) => (a.integrationId !== null ? [a.integrationId] : [])))];
+    const integrations = new Map(
+      (integrationIds.length ? await this.dataSource.getRepository(AlertHttpIntegrationEntity).find({ where: { id: In(integrationIds) }, select: { id: true, name: true } }) : []).map((i) => [i.id, i]),
+    );
+    return alerts.map((alert) => presentAlert(alert, { externalUrl: this.config.http.externalUrl, projectFullPath, users, integrations }));
+  }
+
+  private async usersByIds(ids: number[]): Promise<Map<number, UserEntity>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const users = await this.dataSource.getRepository(UserEntity).findBy({ id: In(unique) });
+    return new Map(users.map((u) => [u.id, u]));
+  }
+}

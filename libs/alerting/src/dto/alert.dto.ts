@@ -1,0 +1,68 @@
+import { ToInt, ToStringArray } from '@app/api/dto';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { ALERT_SEVERITIES, ALERT_STATUSES, AlertSeverity, AlertStatus } from '../engine/alert-severity';
+
+export const ALERT_ORDER_BY = ['id', 'started_at', 'ended_at', 'created_at', 'updated_at', 'event_count', 'severity', 'status'] as const;
+export type AlertOrderBy = (typeof ALERT_ORDER_BY)[number];
+
+export class ListAlertsDto {
+  /** One status, several (`status[]=a&status[]=b`), or a comma-separated list. */
+  @IsOptional()
+  @ToStringArray()
+  @IsArray()
+  @IsIn(ALERT_STATUSES, { each: true })
+  status?: AlertStatus[];
+
+  @IsOptional()
+  @ToStringArray()
+  @IsArray()
+  @IsIn(ALERT_SEVERITIES, { each: true })
+  severity?: AlertSeverity[];
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  search?: string;
+
+  @IsOptional()
+  @IsString()
+  assignee_username?: string;
+
+  @IsOptional()
+  @IsIn(ALERT_ORDER_BY)
+  order_by?: AlertOrderBy;
+
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  sort?: 'asc' | 'desc';
+}
+
+const toIntArray = ({ value }: { value: unknown }): unknown => {
+  const list = typeof value === 'string' ? (value.trim() === '' ? [] : value.split(',')) : value;
+  if (!Array.isArray(list)) return value;
+  return list.map((item) => (typeof item === 'string' && /^\d+$/.test(item.trim()) ? Number(item) : item));
+};
+
+export class UpdateAlertDto {
+  @IsOptional()
+  @IsIn(ALERT_STATUSES)
+  status?: AlertStatus;
+
+  /** Replaces the assignees; an empty list (or `0`) removes them all. */
+  @IsOptional()
+  @Transform(toIntArray)
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsInt({ each: true })
+  @Min(0, { each: true })
+  @Max(2_147_483_647, { each: true })
+  assignee_ids?: number[];
+}
+
+export class AlertIidParam {
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  alert_iid: number;
+}

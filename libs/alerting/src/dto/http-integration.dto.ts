@@ -1,0 +1,63 @@
+import { ToBoolean } from '@app/api/dto';
+import { Required } from '@app/api/http/validation';
+import { IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+
+export class CreateHttpIntegrationDto {
+  @Required()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  name: string;
+
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  active?: boolean;
+
+  /** A JSON object, as a JSON string (or the object itself). Checked by the use case. */
+  @IsOptional()
+  payload_example?: unknown;
+
+  /** `[{field_name, path, type, label}]` (PREMIUM). Checked by the use case. */
+  @IsOptional()
+  payload_attribute_mappings?: unknown;
+
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  create_incident?: boolean;
+
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  auto_close_incident?: boolean;
+}
+
+export class UpdateHttpIntegrationDto {
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  name?: string;
+
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  active?: boolean;
+
+  @IsOptional()
+  payload_example?: unknown;
+
+  @IsOptional()
+  payload_attribute_mappings?: unknown;
+
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  create_incident?: boolean;
+
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  auto_close_incident?: boolean;
+}

@@ -1,0 +1,6 @@
+export * from './alert-payload-parser';
+export * from './alert-severity';
+export * from './attribute-mapping';
+export * from './canonical-json';
+export * from './fingerprint';
+export * from './normalize-alert';

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { CreateIssueUseCase } from '@app/issues/use-cases/create-issue.use-case';
+import type { DomainEvent } from '@app/messaging';
+import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { ProjectsRepository } from '@app/namespaces/repositories/projects.repository';
+import { DataSource } from 'typeorm';
+import { AlertsRepository } from '../alerts.repository';
+import { AlertEntity } from '../entities/alert.entity';
+import { AlertBotRepository } from './alert-bot.repository';
+import { incidentSeverityOf } from './incident-severity';
+import { ProcessedAlertEventsRepository } from './processed-alert-events.repository';
+
+export type AlertIncidentOutcome = 'done' | 'duplicate' | 'skipped';
+
+/**
+ * Opens the incident of a new alert (its integration has `create_incident` on): an issue of
+ * type `incident` with the alert's title, description and severity, authored by the alert
+ * bot, linked both ways (`alerts.issue_id` / `issue_iid`) with a system note on the alert.
+ * The event id, the issue, the link and the note commit together; the alert row is locked
+ * so an alert gets one incident whatever the redeliveries and concurrent consumers.
+ */
+@Injectable()
+export class CreateAlertIncidentUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly processed: ProcessedAlertEventsRepository,
+    private readonly alerts: AlertsRepository,
+    private readonly projects: ProjectsRepository,
+    private readonly bot: AlertBotRepository,
+    private readonly createIssue: CreateIssueUseCase,
+  ) {}
+
+  async execute(event: DomainEvent, alertId: number): Promise<AlertIncidentOutcome> {
+    const botId = await this.bot.ensure();
+    return this.dataSource.transaction(async (tx) => {
+      if (!(await this.processed.claim(tx, event))) return 'duplicate';
+      const alert = await tx.getRepository(AlertEntity).createQueryBuilder('a').setLock('pessimistic_write').where('a.id = :alertId', { alertId }).getOne();
+      if (!alert || alert.issueId !== null) return 'skipped';
+      const project = await this.projects.findById(alert.projectId, tx);
+      if (!project) return 'skipped';
+      const issue = await this.createIssue.execute(
+        {
+          actorId: botId,
+          actorLevel: ACCESS_LEVELS.REPORTER,
+          project,
+          title: alert.title,
+          description: alert.description,
+          issueType: 'incident',
+          severity: incidentSeverityOf(alert.severity),
+        },
+        tx,
+      );
+      await tx.update(AlertEntity, { id: alert.id }, { issueId: issue.id, issueIid: issue.iid });
+      await this.alerts.addNote(tx, { alertId: alert.id, authorId: botId, body: `created incident #${issue.iid} for this alert` });
+      return 'done';
+    });
+  }
+}

@@ -1,0 +1,19 @@
+import type { ResourceAccess } from '@app/api/auth';
+import { DomainError } from '@app/api/errors';
+import { projectOf } from '@app/namespaces';
+
+/** What alerting needs of the project resolved by `@ProjectAccess`. */
+export function projectContextOf(access: ResourceAccess): { id: number; groupId: number | null; fullPath: string } {
+  const project = projectOf(access);
+  return {
+    id: project.id,
+    groupId: project.namespace.kind === 'group' ? project.namespace.id : null,
+    fullPath: `${project.namespace.fullPath}/${project.path}`,
+  };
+}
+
+/** A numeric path parameter; anything else names nothing (404). */
+export function idParam(raw: string, resource: string): number {
+  if (!/^\d{1,9}$/.test(raw)) throw DomainError.notFound(resource);
+  return Number(raw);
+}

@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { tierAtLeast } from '@app/api/auth';
+import { DomainError } from '@app/api/errors';
+import { AppConfig } from '@app/config';
+import { uniqueViolation } from '@app/database';
+import { OutboxService } from '@app/messaging';
+import { DataSource } from 'typeorm';
+import { ALERT_EVENTS } from '../alerting.events';
+import { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
+import { HttpIntegrationsRepository } from '../http-integrations.repository';
+import { checkIntegrationSettings } from '../integration-settings';
+import { digestIntegrationToken, generateEndpointIdentifier, generateIntegrationToken } from '../integration-token';
+
+export interface CreateHttpIntegrationCommand {
+  actorId: number;
+  project: { id: number; groupId: number | null };
+  name: string;
+  active?: boolean;
+  payloadExample?: unknown;
+  payloadAttributeMappings?: unknown;
+  createIncident?: boolean;
+  autoCloseIncident?: boolean;
+}
+
+/** Creates an HTTP endpoint integration with a new key (returned once). One per project below PREMIUM. */
+@Injectable()
+export class CreateHttpIntegrationUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly integrations: HttpIntegrationsRepository,
+    private readonly outbox: OutboxService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async execute(command: CreateHttpIntegrationCommand): Promise<{ integration: AlertHttpIntegrationEntity; token: string }> {
+    const name = command.name.trim();
+    if (name === '') throw DomainError.invalid({ name: ["can't be blank"] });
+    const settings = checkIntegrationSettings(command, this.config.tier);
+    const token = generateIntegrationToken();
+    try {
+      const integration = await this.dataSource.transaction(async (manager) => {
+        // Serializes creations in one project, so the one-integration rule holds under concurrency.
+        await manager.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [command.project.id]);
+        if (!tierAtLeast(this.config.tier, 'premium') && (await this.integrations.countInProject(manager, command.project.id)) > 0) {
+          throw DomainError.invalid({ base: ['Multiple integrations are not supported for this project'] });
+        }
+        const created = await manager.save(
+          manager.create(AlertHttpIntegrationEntity, {
+            projectId: command.project.id,
+            name,
+            endpointIdentifier: generateEndpointIdentifier(),
+            active: command.active ?? true,
+            tokenDigest: digestIntegrationToken(token),
+            payloadExample: settings.payloadExample ?? null,
+            payloadAttributeMappings: settings.payloadAttributeMappings ?? [],
+            createIncident: command.createIncident ?? false,
+            autoCloseIncident: command.autoCloseIncident ?? true,
+          }),
+        );
+        await this.outbox.append(manager, {
+          type: ALERT_EVENTS.INTEGRATION_CREATED,
+          actor: command.actorId,
+          projectId: command.project.id,
+          groupId: command.project.groupId,
+          target: { type: 'alert_integration', id: created.id, title: created.name },
+          data: { id: created.id, name: created.name, active: created.active, create_incident: created.createIncident, auto_close_incident: created.autoCloseIncident },
+        });
+        return created;
+      });
+      return { integration, token };
+    } catch (error) {
+      if (uniqueViolation(error)) throw DomainError.invalid({ name: ['has already been taken'] });
+      throw error;
+    }
+  }
+}

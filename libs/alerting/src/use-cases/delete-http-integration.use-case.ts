@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { OutboxService } from '@app/messaging';
+import { DataSource } from 'typeorm';
+import { ALERT_EVENTS } from '../alerting.events';
+
+/** Deletes an integration; its alerts stay (their `integration` becomes null). */
+@Injectable()
+export class DeleteHttpIntegrationUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  async execute(command: { actorId: number; project: { id: number; groupId: number | null }; integrationId: number }): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const deleted = (await manager.query('DELETE FROM alert_http_integrations WHERE id = $1 AND project_id = $2 RETURNING id, name', [command.integrationId, command.project.id])) as [
+        Array<{ id: number; name: string }>,
+        number,
+      ];
+      const row = deleted[0]?.[0];
+      if (!row) throw DomainError.notFound('Integration');
+      await this.outbox.append(manager, {
+        type: ALERT_EVENTS.INTEGRATION_DELETED,
+        actor: command.actorId,
+        projectId: command.project.id,
+        groupId: command.project.groupId,
+        target: { type: 'alert_integration', id: row.id, title: row.name },
+        data: { id: row.id, name: row.name },
+      });
+    });
+  }
+}

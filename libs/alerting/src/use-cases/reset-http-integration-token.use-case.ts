@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { OutboxService } from '@app/messaging';
+import { DataSource } from 'typeorm';
+import { ALERT_EVENTS } from '../alerting.events';
+import { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
+import { digestIntegrationToken, generateIntegrationToken } from '../integration-token';
+
+/** Replaces an integration's authorization key: the old key stops working at once; the new one is returned once. */
+@Injectable()
+export class ResetHttpIntegrationTokenUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  async execute(command: { actorId: number; project: { id: number; groupId: number | null }; integrationId: number }): Promise<{ integration: AlertHttpIntegrationEntity; token: string }> {
+    const token = generateIntegrationToken();
+    const integration = await this.dataSource.transaction(async (manager) => {
+      const repo = manager.getRepository(AlertHttpIntegrationEntity);
+      const existing = await repo.createQueryBuilder('i').setLock('pessimistic_write').where('i.id = :id AND i.project_id = :projectId', { id: command.integrationId, projectId: command.project.id }).getOne();
+      if (!existing) throw DomainError.notFound('Integration');
+      await repo.update({ id: existing.id }, { tokenDigest: digestIntegrationToken(token) });
+      await this.outbox.append(manager, {
+        type: ALERT_EVENTS.INTEGRATION_TOKEN_RESET,
+        actor: command.actorId,
+        projectId: command.project.id,
+        groupId: command.project.groupId,
+        target: { type: 'alert_integration', id: existing.id, title: existing.name },
+        data: { id: existing.id, name: existing.name },
+      });
+      return (await repo.findOneBy({ id: existing.id }))!;
+    });
+    return { integration, token };
+  }
+}

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { AppConfig } from '@app/config';
+import { uniqueViolation } from '@app/database';
+import { OutboxService } from '@app/messaging';
+import { DataSource } from 'typeorm';
+import { ALERT_EVENTS } from '../alerting.events';
+import { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
+import { checkIntegrationSettings } from '../integration-settings';
+
+export interface UpdateHttpIntegrationCommand {
+  actorId: number;
+  project: { id: number; groupId: number | null };
+  integrationId: number;
+  name?: string;
+  active?: boolean;
+  payloadExample?: unknown;
+  payloadAttributeMappings?: unknown;
+  createIncident?: boolean;
+  autoCloseIncident?: boolean;
+}
+
+/** Changes an integration's settings (not its key: see `ResetHttpIntegrationTokenUseCase`). */
+@Injectable()
+export class UpdateHttpIntegrationUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async execute(command: UpdateHttpIntegrationCommand): Promise<AlertHttpIntegrationEntity> {
+    const settings = checkIntegrationSettings(command, this.config.tier);
+    const name = command.name?.trim();
+    if (name === '') throw DomainError.invalid({ name: ["can't be blank"] });
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const repo = manager.getRepository(AlertHttpIntegrationEntity);
+        const existing = await repo.createQueryBuilder('i').setLock('pessimistic_write').where('i.id = :id AND i.project_id = :projectId', { id: command.integrationId, projectId: command.project.id }).getOne();
+        if (!existing) throw DomainError.notFound('Integration');
+        if (name !== undefined) existing.name = name;
+        if (command.active !== undefined) existing.active = command.active;
+        if (command.createIncident !== undefined) existing.createIncident = command.createIncident;
+        if (command.autoCloseIncident !== undefined) existing.autoCloseIncident = command.autoCloseIncident;
+        if (settings.payloadExample !== undefined) existing.payloadExample = settings.payloadExample;
+        if (settings.payloadAttributeMappings !== undefined) existing.payloadAttributeMappings = settings.payloadAttributeMappings;
+        const saved = await repo.save(existing);
+        await this.outbox.append(manager, {
+          type: ALERT_EVENTS.INTEGRATION_UPDATED,
+          actor: command.actorId,
+          projectId: command.project.id,
+          groupId: command.project.groupId,
+          target: { type: 'alert_integration', id: saved.id, title: saved.name },
+          data: { id: saved.id, name: saved.name, active: saved.active, create_incident: saved.createIncident, auto_close_incident: saved.autoCloseIncident },
+        });
+        return saved;
+      });
+    } catch (error) {
+      if (uniqueViolation(error)) throw DomainError.invalid({ name: ['has already been taken'] });
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,16 @@
+/** What the access resolver knows about a project or group a route addresses. */
+export interface ResourceAccess<TResource = unknown> {
+  resource: TResource;
+  /** Effective access level of the principal (0 when none; 60 for administrators). */
+  accessLevel: number;
+  /** Whether the principal may see the resource at all (visibility or membership). */
+  visible: boolean;
+}
+
+export const ACCESS_RESOLVER = Symbol('ACCESS_RESOLVER');
+
+/** Resolves `:id` path parameters (numeric id or URL-encoded full path); implemented by the namespaces library. */
+export interface AccessResolver {
+  project(ref: string, user: { id: number; isAdmin: boolean; external: boolean } | null): Promise<ResourceAccess | null>;
+  group(ref: string, user: { id: number; isAdmin: boolean; external: boolean } | null): Promise<ResourceAccess | null>;
+}

@@ -1,0 +1,6 @@
+export * from './access';
+export * from './auth.decorators';
+export * from './auth.guard';
+export * from './credentials';
+export * from './principal';
+export * from './tier';

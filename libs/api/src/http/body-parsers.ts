@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DomainError } from '../errors';
+import { parseParameters, type ParameterLimits } from './query-string';
+import { routeConfigOf } from './route-config';
+
+type Done = (error: Error | null, body?: unknown) => void;
+type RawBodyParser = (request: FastifyRequest, body: Buffer, done: Done) => void;
+
+/**
+ * `application/json`: an empty body is `{}` (as Rack reads it); malformed JSON or a
+ * top level that is neither an object nor an array is a 400, never a 500. Prototype
+ * poisoning (`__proto__`, `constructor.prototype`) counts as malformed. A route declaring
+ * `@RawJsonBody()` gets the bytes unparsed instead, up to `RAW_JSON_BODY_LIMIT`, so that it
+ * can apply (and explain with a 400) a limit of its own.
+ */
+export const RAW_JSON_BODY_LIMIT = 4 * 1024 * 1024;
+
+export function createJsonBodyParser(instance: FastifyInstance, bodyLimit: number): RawBodyParser {
+  const secureParse = instance.getDefaultJsonParser('error', 'error');
+  return (request, body, done) => {
+    if (routeConfigOf(request).rawJsonBody) {
+      done(null, body);
+      return;
+    }
+    // The parser is registered with the larger raw-body limit; other routes keep BODY_LIMIT.
+    if (body.length > bodyLimit) {
+      done(DomainError.payloadTooLarge(bodyLimit));
+      return;
+    }
+    const text = body.toString('utf8');
+    if (text.trim().length === 0) {
+      done(null, {});
+      return;
+    }
+    secureParse(request, text, (error: Error | null, parsed?: unknown) => {
+      if (error) {
+        done(DomainError.badRequest('The request body is not valid JSON'));
+      } else if (parsed === null || typeof parsed !== 'object') {
+        done(DomainError.badRequest('The request body must be a JSON object or array'));
+      } else {
+        done(null, parsed);
+      }
+    });
+  };
+}
+
+/** `application/x-www-form-urlencoded`, with the same bracket rules as the query string. */
+export function createFormBodyParser(limits: ParameterLimits): RawBodyParser {
+  return (_request, body, done) => {
+    try {
+      done(null, parseParameters(body.toString('utf8'), limits));
+    } catch (error) {
+      done(DomainError.badRequest(error instanceof Error ? error.message : 'Malformed form body'));
+    }
+  };
+}
+
+/** `text/plain`: refused with 415 unless the route declares `@AcceptsTextPlain()`. */
+export const textPlainBodyParser: RawBodyParser = (request, body, done) => {
+  if (routeConfigOf(request).allowTextPlain) done(null, body.toString('utf8'));
+  else done(DomainError.unsupportedMediaType());
+};
+
+/** Every other media type (and a body without one): 415 unless the route lists it. */
+export const otherBodyParser: RawBodyParser = (request, body, done) => {
+  const accepted = routeConfigOf(request).acceptContentTypes ?? [];
+  const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (accepted.includes('*') || (mediaType !== '' && accepted.includes(mediaType))) done(null, body);
+  else done(DomainError.unsupportedMediaType());
+};

@@ -1,0 +1,101 @@
+import fastifyCookie from '@fastify/cookie';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppConfig } from '@app/config';
+import { DomainError } from '../errors/domain-error';
+import { createFormBodyParser, createJsonBodyParser, otherBodyParser, RAW_JSON_BODY_LIMIT, textPlainBodyParser } from './body-parsers';
+import { sendDomainError } from './error-reply';
+import { createQuerystringParser, DEFAULT_PARAMETER_LIMITS, queryParseError, type ParameterLimits } from './query-string';
+import { generateRequestId, REQUEST_ID_HEADER } from './request-id';
+
+/**
+ * Node's limit on the request line plus headers. Raised well above `MAX_URL_LENGTH` so that
+ * an over-long URL reaches our hook and gets the spec's 414 instead of Node's bare 431.
+ */
+export const MAX_HEADER_SIZE = 64 * 1024;
+
+/**
+ * The Fastify adapter of every HTTP app, configured for the conventions of spec document 1:
+ * - body limit from config; over it: 413;
+ * - query strings and form bodies parsed with `qs` (Rack semantics, see `query-string.ts`);
+ * - JSON bodies parsed strictly (400 for malformed JSON); `text/plain` and any other media
+ *   type: 415 unless the route opts in (`@AcceptsTextPlain()`, `@AcceptsContentTypes()`);
+ * - a wrongly percent-encoded path: 404 `{"error":"404 Not Found"}` (it matches nothing);
+ *   `%2F` in a path parameter is not a separator (the router matches on the encoded path
+ *   and decodes parameter values once: `/projects/a%2Fb` → `id = "a/b"`);
+ * - URLs longer than `http.maxUrlLength`: 414;
+ * - `request.id` is the caller's `X-Request-Id` (when plain and short) or a new UUID, and
+ *   is echoed in the `X-Request-Id` response header;
+ * - Fastify logs nothing itself (the app's pino logger does).
+ */
+export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
+  const { bodyLimit, maxUrlLength } = config.http;
+  // A query string cannot hold more pairs than it has characters: the parameter limit of
+  // the query never truncates what the URL length allows.
+  const queryLimits: ParameterLimits = {
+    ...DEFAULT_PARAMETER_LIMITS,
+    parameterLimit: Math.max(DEFAULT_PARAMETER_LIMITS.parameterLimit, maxUrlLength),
+  };
+
+  const adapter = new FastifyAdapter({
+    bodyLimit,
+    logger: false,
+    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    genReqId: generateRequestId,
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      querystringParser: createQuerystringParser(queryLimits),
+      // A parameter can be as long as the longest URL accepted (long encoded paths).
+      maxParamLength: maxUrlLength,
+    },
+    // Errors of the router itself, raised before any hook runs.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      reply.header(REQUEST_ID_HEADER, request.id);
+      switch (error.code) {
+        case 'FST_ERR_BAD_URL':
+          return sendDomainError(reply, DomainError.routeNotFound());
+        case 'FST_ERR_MAX_PARAM_LENGTH':
+          return sendDomainError(reply, DomainError.uriTooLong());
+        default:
+          return reply.send(error);
+      }
+    },
+  });
+
+  const instance = adapter.getInstance();
+  // Parses `Cookie` (the `_service_session` credential) and offers reply.setCookie.
+  void adapter.register(fastifyCookie as never);
+  instance.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    if ((request.raw.url ?? '').length > maxUrlLength) {
+      sendDomainError(reply, DomainError.uriTooLong());
+      return;
+    }
+    const queryError = queryParseError(request.query);
+    if (queryError !== undefined) {
+      sendDomainError(reply, DomainError.badRequest(queryError));
+      return;
+    }
+    done();
+  });
+
+  // Grape merges query and body parameters: a POST/PUT may carry its parameters in either
+  // (the spec: "Parameters are sent as query string or as a body"). Body values win.
+  instance.addHook('preValidation', (request, _reply, done) => {
+    const query = request.query;
+    if (request.method !== 'GET' && request.method !== 'HEAD' && isPlainObject(query) && Object.keys(query).length > 0) {
+      if (request.body === undefined || request.body === null) request.body = { ...query };
+      else if (isPlainObject(request.body)) request.body = { ...query, ...request.body };
+    }
+    done();
+  });
+
+  adapter.useBodyParser('application/json', true, { bodyLimit: Math.max(bodyLimit, RAW_JSON_BODY_LIMIT) }, createJsonBodyParser(instance, bodyLimit));
+  adapter.useBodyParser('application/x-www-form-urlencoded', true, { bodyLimit }, createFormBodyParser(DEFAULT_PARAMETER_LIMITS));
+  adapter.useBodyParser('text/plain', true, { bodyLimit }, textPlainBodyParser);
+  adapter.useBodyParser('*', true, { bodyLimit }, otherBodyParser);
+  return adapter;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);

@@ -1,0 +1,3 @@
+export * from './create-validation-pipe';
+export * from './decorators';
+export * from './validation-errors';

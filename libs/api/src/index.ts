@@ -1,0 +1,6 @@
+export * from './auth';
+export * from './dto';
+export * from './errors';
+export * from './http';
+export * from './pagination';
+export * from './params';

@@ -1,0 +1,68 @@
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import {
+  applyKeysetPaginationHeaders,
+  KeysetAccessors,
+  KeysetOptions,
+  parseKeysetPagination,
+  sliceKeysetPage,
+} from './keyset-pagination';
+import { applyOffsetPaginationHeaders, OffsetPaginationOptions, parseOffsetPagination, sliceOffsetPage } from './offset-pagination';
+import type { HeaderSink, PaginationRequest } from './page-url';
+import { fetchKeysetPage, fetchOffsetPage, KeysetColumns } from './typeorm-pagination';
+
+export interface UrlOptions {
+  /** `config.http.externalUrl`: the base of the complete URLs in `Link`. */
+  externalUrl: string;
+}
+
+/** Parses `page`/`per_page`, runs the page query and its capped count, sets the headers, returns the rows. */
+export async function paginateOffset<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  request: PaginationRequest,
+  reply: HeaderSink,
+  options: UrlOptions & OffsetPaginationOptions,
+): Promise<T[]> {
+  const pagination = parseOffsetPagination(request.query, options);
+  const { items, info } = await fetchOffsetPage(qb, pagination);
+  applyOffsetPaginationHeaders(request, reply, { ...info, externalUrl: options.externalUrl });
+  return items;
+}
+
+/** Parses the keyset parameters, runs the page query, sets `Link: rel="next"` when a page follows, returns the rows. */
+export async function paginateKeyset<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  request: PaginationRequest,
+  reply: HeaderSink,
+  options: UrlOptions & { keyset: KeysetOptions; columns: KeysetColumns<T> },
+): Promise<T[]> {
+  const pagination = parseKeysetPagination(request.query, options.keyset);
+  const { items, next } = await fetchKeysetPage(qb, pagination, options.columns);
+  applyKeysetPaginationHeaders(request, reply, { pagination, next, externalUrl: options.externalUrl });
+  return items;
+}
+
+/** Offset pagination of an in-memory list, with the same headers as `paginateOffset`. */
+export function paginateArray<T>(
+  rows: readonly T[],
+  request: PaginationRequest,
+  reply: HeaderSink,
+  options: UrlOptions & OffsetPaginationOptions,
+): T[] {
+  const pagination = parseOffsetPagination(request.query, options);
+  const { items, info } = sliceOffsetPage(rows, pagination);
+  applyOffsetPaginationHeaders(request, reply, { ...info, externalUrl: options.externalUrl });
+  return items;
+}
+
+/** Keyset pagination of an in-memory list, with the same headers as `paginateKeyset`. */
+export function paginateKeysetArray<T>(
+  rows: readonly T[],
+  request: PaginationRequest,
+  reply: HeaderSink,
+  options: UrlOptions & { keyset: KeysetOptions; accessors: KeysetAccessors<T> },
+): T[] {
+  const pagination = parseKeysetPagination(request.query, options.keyset);
+  const { items, next } = sliceKeysetPage(rows, pagination, options.accessors);
+  applyKeysetPaginationHeaders(request, reply, { pagination, next, externalUrl: options.externalUrl });
+  return items;
+}

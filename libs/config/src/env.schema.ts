@@ -1,0 +1,145 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+
+export const SERVICE_TIERS = ['free', 'premium', 'ultimate'] as const;
+export type ServiceTier = (typeof SERVICE_TIERS)[number];
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+
+/**
+ * Every environment variable the service reads. Validated once at boot; every bad
+ * variable is reported at once. Only this library reads `process.env`.
+ */
+export class EnvironmentVariables {
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/service_api';
+
+  @IsString()
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /** Comma-separated host:port list. */
+  @IsString()
+  @Matches(/^[^,\s:]+:\d+(,[^,\s:]+:\d+)*$/, { message: 'KAFKA_BROKERS must be a comma-separated host:port list' })
+  KAFKA_BROKERS = '127.0.0.1:9092';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  /** Port of the health/metrics server of the headless apps (alert-engine, projector) run alone. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  OBSERVABILITY_PORT = 9464;
+
+  /** Base of every web_url and _links; defaults to http://localhost:PORT. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  EXTERNAL_URL?: string;
+
+  /** When set, the first start creates the admin `root` with a personal access token of this value. */
+  @IsOptional()
+  @IsString()
+  @MinLength(20, { message: 'INITIAL_ROOT_TOKEN must be at least 20 characters' })
+  INITIAL_ROOT_TOKEN?: string;
+
+  @IsIn(SERVICE_TIERS)
+  SERVICE_TIER: ServiceTier = 'ultimate';
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: LogLevel = 'info';
+
+  /** Prefix of every Kafka topic and consumer group (lets tests and tenants share a broker). */
+  @IsString()
+  @Matches(/^[a-zA-Z0-9._-]*$/)
+  KAFKA_TOPIC_PREFIX = '';
+
+  /** Prefix of every Redis key (BullMQ queues, rate limits). */
+  @IsString()
+  REDIS_PREFIX = 'svc';
+
+  /** Run pending migrations at boot (under an advisory lock). */
+  @IsIn(['true', 'false'])
+  MIGRATIONS_RUN = 'true';
+
+  /** Outbox relay poll interval when idle, in milliseconds. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  OUTBOX_POLL_MS = 200;
+
+  /** Lifetime of OAuth access tokens, in seconds. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  OAUTH_ACCESS_TOKEN_TTL = 7200;
+
+  /** Where the service keeps files of its own (generated secrets; later, repositories). */
+  @IsString()
+  @MinLength(1)
+  DATA_DIR = 'data';
+
+  /** Lifetime of a web session (`_service_session` cookie), in minutes (GitLab's session_expire_delay). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  SESSION_EXPIRE_DELAY = 10080;
+
+  /** Largest accepted request body, in bytes. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  BODY_LIMIT = 1_048_576;
+
+  /** Longest accepted URL (path + query), in bytes; longer is a 414. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(256)
+  MAX_URL_LENGTH = 8192;
+
+  /** Alert notify requests accepted per project and period (0: no limit); more get 429 with Retry-After. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  ALERT_NOTIFY_RATE_LIMIT = 0;
+
+  /** Length of the alert notify rate limit period, in seconds. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  ALERT_NOTIFY_RATE_PERIOD = 60;
+
+  /** Whether administrators may create impersonation tokens. */
+  @IsIn(['true', 'false'])
+  IMPERSONATION_ENABLED = 'true';
+
+  /**
+   * Key of the secrets among the application settings (AES-256-GCM): 32 bytes as 64 hex digits
+   * or base64. Unset: a key generated on first start is kept in DATA_DIR/secrets (mode 0600).
+   */
+  @IsOptional()
+  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, { message: 'SETTINGS_ENCRYPTION_KEY must be 32 bytes as 64 hex digits or base64' })
+  SETTINGS_ENCRYPTION_KEY?: string;
+
+  /** Lifetime of the cached application settings, in seconds (0: read the database every time). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  SETTINGS_CACHE_TTL = 60;
+}
+
+/** Variables whose values must never be logged. */
+export const SECRET_VARIABLES: ReadonlyArray<keyof EnvironmentVariables> = ['INITIAL_ROOT_TOKEN', 'DATABASE_URL', 'REDIS_URL', 'SETTINGS_ENCRYPTION_KEY'];

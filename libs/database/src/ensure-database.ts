@@ -1,0 +1,43 @@
+import { Client } from 'pg';
+
+/** Splits a postgres URL into the server URL (maintenance db) and the database name. */
+export function parseDatabaseUrl(url: string): { database: string; maintenanceUrl: string } {
+  const parsed = new URL(url);
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || 'postgres';
+  parsed.pathname = '/postgres';
+  return { database, maintenanceUrl: parsed.toString() };
+}
+
+export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** Creates the database named in `url` when it does not exist yet (optionally from a template). */
+export async function ensureDatabase(url: string, template?: string): Promise<boolean> {
+  const { database, maintenanceUrl } = parseDatabaseUrl(url);
+  const client = new Client({ connectionString: maintenanceUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount) return false;
+    try {
+      await client.query(`CREATE DATABASE ${quoteIdent(database)}${template ? ` TEMPLATE ${quoteIdent(template)}` : ''}`);
+    } catch (error) {
+      // Another process created it between the check and the create.
+      if ((error as { code?: string }).code !== '42P04') throw error;
+      return false;
+    }
+    return true;
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  const { database, maintenanceUrl } = parseDatabaseUrl(url);
+  const client = new Client({ connectionString: maintenanceUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,3 @@
+export * from './event.entity';
+export * from './projected-event.entity';
+export * from './resource-events.entity';

@@ -1,0 +1,77 @@
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, PublicRead, ResourceAccess } from '@app/api/auth';
+import { DomainError } from '@app/api/errors';
+import { paginateOffset } from '@app/api/pagination';
+import { AppConfig } from '@app/config';
+import { UsersRepository } from '@app/identity/users.repository';
+import { projectOf, toAccessUser } from '@app/namespaces/access/principal-access';
+import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SelectQueryBuilder } from 'typeorm';
+import { ListCurrentUserEventsDto, ListEventsDto } from './dto/list-events.dto';
+import { EventEntity } from './entities/event.entity';
+import { EventPresenter } from './event.presenter';
+import { EventsRepository } from './events.repository';
+
+/** Token scopes that may read events. */
+const EVENT_SCOPES = ['api', 'read_api', 'read_user'];
+
+/** Contribution events: newest first by default, offset-paginated, only what the caller may see. */
+@Controller()
+export class EventsController {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly events: EventsRepository,
+    private readonly users: UsersRepository,
+    private readonly presenter: EventPresenter,
+  ) {}
+
+  @Get('events')
+  @Auth({ scopes: EVENT_SCOPES })
+  currentUser(
+    @Query() dto: ListCurrentUserEventsDto,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
+    const user = toAccessUser(principal)!;
+    const qb = dto.scope === 'all' ? this.events.ofMemberProjects(user, dto) : this.events.byAuthor(user.id, user, dto);
+    return this.page(qb, request, reply);
+  }
+
+  @Get('users/:id/events')
+  @PublicRead(EVENT_SCOPES)
+  async ofUser(
+    @Param('id') ref: string,
+    @Query() dto: ListEventsDto,
+    @CurrentPrincipal() principal: Principal | null,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
+    const user = await this.users.findByIdOrUsername(ref);
+    if (!user) throw DomainError.notFound('User');
+    const viewer = toAccessUser(principal);
+    const qb = this.events.byAuthor(user.id, viewer, dto);
+    // A private profile's activity is shown to the user and administrators only.
+    if (user.privateProfile && viewer?.id !== user.id && !viewer?.isAdmin) qb.andWhere('false');
+    return this.page(qb, request, reply);
+  }
+
+  @Get('projects/:project_id/events')
+  @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { param: 'project_id', optional: true })
+  ofProject(
+    @CurrentProject() access: ResourceAccess,
+    @Query() dto: ListEventsDto,
+    @CurrentPrincipal() principal: Principal | null,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
+    const qb = this.events.ofProject(projectOf(access).id, toAccessUser(principal), dto);
+    return this.page(qb, request, reply);
+  }
+
+  private async page(qb: SelectQueryBuilder<EventEntity>, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>[]> {
+    const rows = await paginateOffset(qb, request, reply, { externalUrl: this.config.http.externalUrl });
+    return this.presenter.present(rows);
+  }
+}

@@ -1,0 +1,213 @@
+import { Injectable } from '@nestjs/common';
+import type { DomainEvent } from '@app/messaging/domain-event';
+import { DataSource } from 'typeorm';
+import { ContributionEventRow, IterationEventRow, MilestoneEventRow, ProjectionPlan, StateEventRow, WeightEventRow } from './event-projection';
+
+/** The tables the projector owns; a rebuild truncates exactly these. */
+export const PROJECTION_TABLES = ['events', 'resource_milestone_events', 'resource_state_events', 'resource_iteration_events', 'resource_weight_events', 'projected_events'] as const;
+
+export type ProjectionOutcome = 'projected' | 'skipped' | 'duplicate';
+
+/**
+ * $1 event id, $2 type, $3 occurred_at, $4 actor, $5..$9 JSON arrays of the rows of `events`
+ * and the milestone, state, iteration and weight resource events.
+ */
+const APPLY_SQL = `
+WITH claimed AS (
+  INSERT INTO projected_events (event_id, type) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING RETURNING event_id
+), contribution AS (
+  INSERT INTO events (source_event_id, project_id, group_id, author_id, action, target_type, target_id, target_iid, target_title, note, push_data, created_at)
+  SELECT c.event_id, r.project_id, r.group_id, r.author_id, r.action, r.target_type, r.target_id, r.target_iid, r.target_title, r.note, r.push_data, $3
+  FROM claimed c CROSS JOIN jsonb_to_recordset($5::jsonb) AS r(project_id int, group_id int, author_id int, action varchar, target_type varchar,
+    target_id int, target_iid int, target_title varchar, note jsonb, push_data jsonb)
+  RETURNING 1
+), milestone AS (
+  INSERT INTO resource_milestone_events (source_event_id, user_id, issue_id, merge_request_id, milestone_id, milestone_snapshot, action, created_at)
+  SELECT c.event_id, $4, r.issue_id, r.merge_request_id, r.milestone_id, r.milestone_snapshot, r.action, $3
+  FROM claimed c CROSS JOIN jsonb_to_recordset($6::jsonb) AS r(issue_id int, merge_request_id int, milestone_id int, milestone_snapshot jsonb, action varchar)
+  RETURNING 1
+), state AS (
+  INSERT INTO resource_state_events (source_event_id, user_id, issue_id, merge_request_id, state, source_commit, source_merge_request_id, created_at)
+  SELECT c.event_id, $4, r.issue_id, r.merge_request_id, r.state, r.source_commit, r.source_merge_request_id, $3
+  FROM claimed c CROSS JOIN jsonb_to_recordset($7::jsonb) AS r(issue_id int, merge_request_id int, state varchar, source_commit varchar, source_merge_request_id int)
+  RETURNING 1
+), iteration AS (
+  INSERT INTO resource_iteration_events (source_event_id, user_id, issue_id, iteration_id, iteration_snapshot, action, created_at)
+  SELECT c.event_id, $4, r.issue_id, r.iteration_id, r.iteration_snapshot, r.action, $3
+  FROM claimed c CROSS JOIN jsonb_to_recordset($8::jsonb) AS r(issue_id int, iteration_id int, iteration_snapshot jsonb, action varchar)
+  RETURNING 1
+), weight AS (
+  INSERT INTO resource_weight_events (source_event_id, user_id, issue_id, weight, created_at)
+  SELECT c.event_id, $4, r.issue_id, r.weight, $3
+  FROM claimed c CROSS JOIN jsonb_to_recordset($9::jsonb) AS r(issue_id int, weight int)
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM claimed)::int AS claimed`;
+
+/**
+ * A batch in one statement: $1 the claims `[{event_id, type}]`; $2..$6 the rows of `events` and
+ * of the milestone, state, iteration and weight resource events, each with its `event_id`,
+ * `user_id`, `created_at` and `ord` (its position in the batch: ids are assigned in that order).
+ * Rows are inserted only for the event ids this statement claimed; returns those ids.
+ */
+const APPLY_BATCH_SQL = `
+WITH claimed AS (
+  INSERT INTO projected_events (event_id, type)
+  SELECT r.event_id, r.type FROM jsonb_to_recordset($1::jsonb) AS r(event_id uuid, type varchar)
+  ON CONFLICT (event_id) DO NOTHING RETURNING event_id
+), contribution AS (
+  INSERT INTO events (source_event_id, project_id, group_id, author_id, action, target_type, target_id, target_iid, target_title, note, push_data, created_at)
+  SELECT r.event_id, r.project_id, r.group_id, r.author_id, r.action, r.target_type, r.target_id, r.target_iid, r.target_title, r.note, r.push_data, r.created_at
+  FROM jsonb_to_recordset($2::jsonb) AS r(event_id uuid, ord int, project_id int, group_id int, author_id int, action varchar, target_type varchar,
+    target_id int, target_iid int, target_title varchar, note jsonb, push_data jsonb, created_at timestamptz)
+  JOIN claimed c ON c.event_id = r.event_id ORDER BY r.ord
+  RETURNING 1
+), milestone AS (
+  INSERT INTO resource_milestone_events (source_event_id, user_id, issue_id, merge_request_id, milestone_id, milestone_snapshot, action, created_at)
+  SELECT r.event_id, r.user_id, r.issue_id, r.merge_request_id, r.milestone_id, r.milestone_snapshot, r.action, r.created_at
+  FROM jsonb_to_recordset($3::jsonb) AS r(event_id uuid, ord int, user_id int, issue_id int, merge_request_id int, milestone_id int, milestone_snapshot jsonb,
+    action varchar, created_at timestamptz)
+  JOIN claimed c ON c.event_id = r.event_id ORDER BY r.ord
+  RETURNING 1
+), state AS (
+  INSERT INTO resource_state_events (source_event_id, user_id, issue_id, merge_request_id, state, source_commit, source_merge_request_id, created_at)
+  SELECT r.event_id, r.user_id, r.issue_id, r.merge_request_id, r.state, r.source_commit, r.source_merge_request_id, r.created_at
+  FROM jsonb_to_recordset($4::jsonb) AS r(event_id uuid, ord int, user_id int, issue_id int, merge_request_id int, state varchar, source_commit varchar,
+    source_merge_request_id int, created_at timestamptz)
+  JOIN claimed c ON c.event_id = r.event_id ORDER BY r.ord
+  RETURNING 1
+), iteration AS (
+  INSERT INTO resource_iteration_events (source_event_id, user_id, issue_id, iteration_id, iteration_snapshot, action, created_at)
+  SELECT r.event_id, r.user_id, r.issue_id, r.iteration_id, r.iteration_snapshot, r.action, r.created_at
+  FROM jsonb_to_recordset($5::jsonb) AS r(event_id uuid, ord int, user_id int, issue_id int, iteration_id int, iteration_snapshot jsonb, action varchar, created_at timestamptz)
+  JOIN claimed c ON c.event_id = r.event_id ORDER BY r.ord
+  RETURNING 1
+), weight AS (
+  INSERT INTO resource_weight_events (source_event_id, user_id, issue_id, weight, created_at)
+  SELECT r.event_id, r.user_id, r.issue_id, r.weight, r.created_at
+  FROM jsonb_to_recordset($6::jsonb) AS r(event_id uuid, ord int, user_id int, issue_id int, weight int, created_at timestamptz)
+  JOIN claimed c ON c.event_id = r.event_id ORDER BY r.ord
+  RETURNING 1
+)
+SELECT event_id FROM claimed`;
+
+/** One event of a batch and its plan (null: a type without projections, only remembered). */
+export interface PlannedEvent {
+  event: DomainEvent;
+  plan: ProjectionPlan | null;
+}
+
+/** What happened to each event of a batch, in the order given (a repeated id is a duplicate). */
+export interface BatchOutcome {
+  event: DomainEvent;
+  outcome: ProjectionOutcome;
+}
+
+const eventRow = (e: ContributionEventRow) => ({
+  project_id: e.projectId,
+  group_id: e.groupId,
+  author_id: e.authorId,
+  action: e.action,
+  target_type: e.targetType,
+  target_id: e.targetId,
+  target_iid: e.targetIid,
+  target_title: e.targetTitle?.slice(0, 255) ?? null,
+  note: e.note,
+  push_data: e.pushData,
+});
+const milestoneRow = (m: MilestoneEventRow) => ({ issue_id: m.issueId, merge_request_id: m.mergeRequestId, milestone_id: m.milestoneId, milestone_snapshot: m.milestoneSnapshot, action: m.action });
+const stateRow = (st: StateEventRow) => ({ issue_id: st.issueId, merge_request_id: st.mergeRequestId, state: st.state, source_commit: st.sourceCommit, source_merge_request_id: st.sourceMergeRequestId });
+const iterationRow = (i: IterationEventRow) => ({ issue_id: i.issueId, iteration_id: i.iterationId, iteration_snapshot: i.iterationSnapshot, action: i.action });
+const weightRow = (w: WeightEventRow) => ({ issue_id: w.issueId, weight: w.weight });
+
+/**
+ * Writes projections. The event id goes into `projected_events` in the same transaction as
+ * the rows, so a redelivered event (same id) is recognized and changes nothing.
+ */
+@Injectable()
+export class ProjectionsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Applies `plan` (null: a type without projections, only remembered) once per event id, in
+   * ONE statement (atomic on its own, one round trip): the claim of the event id and every
+   * projection row are data-modifying CTEs; the rows are inserted only when the claim did.
+   */
+  async apply(event: DomainEvent, plan: ProjectionPlan | null): Promise<ProjectionOutcome> {
+    const p = plan ?? { events: [], milestoneEvents: [], stateEvents: [], iterationEvents: [], weightEvents: [] };
+    const rows = (await this.dataSource.query(APPLY_SQL, [
+      event.id,
+      event.type.slice(0, 255),
+      event.occurred_at,
+      event.actor,
+      JSON.stringify(p.events.map(eventRow)),
+      JSON.stringify(p.milestoneEvents.map(milestoneRow)),
+      JSON.stringify(p.stateEvents.map(stateRow)),
+      JSON.stringify(p.iterationEvents.map(iterationRow)),
+      JSON.stringify(p.weightEvents.map(weightRow)),
+    ])) as { claimed: number }[];
+    if (rows[0].claimed === 0) return 'duplicate';
+    return plan ? 'projected' : 'skipped';
+  }
+
+  /**
+   * Applies a batch in ONE statement (one transaction, one round trip), with the same result
+   * as `apply` on each event in order: every event id is claimed with multi-row inserts, and
+   * the rows of the events this statement claimed are inserted in batch order (so ids, and
+   * the order of the lists, follow the stream). Already projected ids and ids repeated in the
+   * batch are duplicates and change nothing.
+   */
+  async applyBatch(batch: PlannedEvent[]): Promise<BatchOutcome[]> {
+    const seen = new Set<string>();
+    const claims: Array<{ event_id: string; type: string }> = [];
+    const rows = { events: [] as object[], milestone: [] as object[], state: [] as object[], iteration: [] as object[], weight: [] as object[] };
+    for (const { event, plan } of batch) {
+      const id = event.id.toLowerCase();
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const ord = claims.length;
+      claims.push({ event_id: event.id, type: event.type.slice(0, 255) });
+      if (!plan) continue;
+      const common = { event_id: event.id, ord, created_at: event.occurred_at };
+      const byActor = { ...common, user_id: event.actor };
+      for (const e of plan.events) rows.events.push({ ...common, ...eventRow(e) });
+      for (const m of plan.milestoneEvents) rows.milestone.push({ ...byActor, ...milestoneRow(m) });
+      for (const st of plan.stateEvents) rows.state.push({ ...byActor, ...stateRow(st) });
+      for (const i of plan.iterationEvents) rows.iteration.push({ ...byActor, ...iterationRow(i) });
+      for (const w of plan.weightEvents) rows.weight.push({ ...byActor, ...weightRow(w) });
+    }
+    if (claims.length === 0) return [];
+    const claimed = (await this.dataSource.query(APPLY_BATCH_SQL, [
+      JSON.stringify(claims),
+      JSON.stringify(rows.events),
+      JSON.stringify(rows.milestone),
+      JSON.stringify(rows.state),
+      JSON.stringify(rows.iteration),
+      JSON.stringify(rows.weight),
+    ])) as Array<{ event_id: string }>;
+    const fresh = new Set(claimed.map((r) => r.event_id));
+    return batch.map(({ event, plan }) => {
+      // The first occurrence of a claimed id is projected; a later one in the same batch is a duplicate.
+      const first = fresh.delete(event.id.toLowerCase());
+      return { event, outcome: !first ? 'duplicate' : plan ? 'projected' : 'skipped' };
+    });
+  }
+
+  /** Empties every projection (the first step of a rebuild). */
+  async truncate(): Promise<void> {
+    await this.dataSource.query(`TRUNCATE ${PROJECTION_TABLES.join(', ')} RESTART IDENTITY`);
+  }
+
+  /** Deletes contribution events older than `cutoff` (retention); returns how many. */
+  async deleteEventsBefore(cutoff: Date, batchSize = 10_000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const [, count] = (await this.dataSource.query(
+        'DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < $1 ORDER BY id LIMIT $2)',
+        [cutoff.toISOString(), batchSize],
+      )) as [unknown, number];
+      total += count;
+      if (count < batchSize) return total;
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { UserEntity } from '@app/identity/entities';
+import { presentUserSummary } from '@app/identity/user.presenter';
+import { IterationEntity } from '@app/issues/entities/iteration.entity';
+import { MilestoneEntity } from '@app/issues/entities/milestone.entity';
+import { IterationSnapshot, MilestoneSnapshot, milestoneSnapshot, iterationSnapshot } from '@app/issues/issues-events';
+import { presentIterationSnapshot } from '@app/issues/presenters/iteration.presenter';
+import { presentMilestoneSnapshot } from '@app/issues/presenters/milestone.presenter';
+import { DataSource, In, ObjectLiteral } from 'typeorm';
+import type { ResourceIterationEventEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceWeightEventEntity } from './entities/resource-events.entity';
+import type { ResourceEventKind, ResourceOwner } from './resource-events.repository';
+
+/**
+ * Resource events in the spec's shapes. A milestone or iteration is shown as it is now, or as
+ * the event recorded it when it no longer exists.
+ */
+@Injectable()
+export class ResourceEventPresenter {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  async present(kind: ResourceEventKind, rows: ObjectLiteral[], owner: ResourceOwner): Promise<Record<string, unknown>[]> {
+    const externalUrl = this.config.http.externalUrl;
+    const manager = this.dataSource.manager;
+    const userIds = [...new Set(rows.map((r) => r.userId as number | null).filter((id): id is number => id !== null))];
+    const users = new Map((userIds.length ? await manager.findBy(UserEntity, { id: In(userIds) }) : []).map((u) => [u.id, presentUserSummary(u, externalUrl)]));
+    const common = (r: ObjectLiteral) => ({ id: r.id as number, user: (r.userId !== null && users.get(r.userId)) || null, created_at: (r.createdAt as Date).toISOString() });
+    const resource = { resource_type: owner.kind, resource_id: owner.id };
+
+    switch (kind) {
+      case 'milestone': {
+        const events = rows as ResourceMilestoneEventEntity[];
+        const ids = [...new Set(events.map((e) => e.milestoneId))];
+        const current = new Map((ids.length ? await manager.findBy(MilestoneEntity, { id: In(ids) }) : []).map((m) => [m.id, milestoneSnapshot(m)!]));
+        const projectPath = `${owner.project.namespace.fullPath}/${owner.project.path}`;
+        return events.map((e) => {
+          const snapshot = current.get(e.milestoneId) ?? (e.milestoneSnapshot as MilestoneSnapshot | null);
+          const webPath =
+            snapshot?.project_id === owner.project.id ? projectPath : snapshot?.group_id === owner.project.namespace.id ? `groups/${owner.project.namespace.fullPath}` : undefined;
+          const milestone = snapshot ? presentMilestoneSnapshot(snapshot, externalUrl, webPath) : null;
+          return { ...common(e), ...resource, milestone, action: e.action };
+        });
+      }
+      case 'state':
+        return (rows as ResourceStateEventEntity[]).map((e) => ({
+          ...common(e),
+          ...resource,
+          state: e.state,
+          ...(e.sourceCommit ? { source_commit: e.sourceCommit } : {}),
+          ...(e.sourceMergeRequestId ? { source_merge_request: { id: e.sourceMergeRequestId } } : {}),
+        }));
+      case 'iteration': {
+        const events = rows as ResourceIterationEventEntity[];
+        const ids = [...new Set(events.map((e) => e.iterationId))];
+        const current = new Map((ids.length ? await manager.findBy(IterationEntity, { id: In(ids) }) : []).map((i) => [i.id, iterationSnapshot(i)!]));
+        return events.map((e) => {
+          const snapshot = current.get(e.iterationId) ?? (e.iterationSnapshot as IterationSnapshot | null);
+          return { ...common(e), ...resource, iteration: snapshot ? presentIterationSnapshot(snapshot, externalUrl) : null, action: e.action };
+        });
+      }
+      case 'weight':
+        return (rows as ResourceWeightEventEntity[]).map((e) => ({ ...common(e), issue_id: owner.id, weight: e.weight }));
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { IsBoolean, IsDefined, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ToBoolean } from '@app/api/dto';
+
+export const MAX_HOOK_TOKEN_LENGTH = 255;
+
+/** The flags shared by `POST /hooks` and `PUT /hooks/:id`; absent means "default" or "unchanged". */
+class SystemHookFlagsDto {
+  @IsOptional() @ToBoolean() @IsBoolean() push_events?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() tag_push_events?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() merge_requests_events?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() repository_update_events?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() enable_ssl_verification?: boolean;
+
+  /** Write-only; sent as a header, so printable ASCII only. An empty string removes it (update). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_HOOK_TOKEN_LENGTH, { message: `is too long (maximum is ${MAX_HOOK_TOKEN_LENGTH} characters)` })
+  @Matches(/^[\x20-\x7e]*$/)
+  token?: string;
+}
+
+/** `POST /hooks`. The URL itself is checked by the use case (scheme, syntax). */
+export class CreateSystemHookDto extends SystemHookFlagsDto {
+  @IsDefined()
+  @IsString()
+  url: string;
+}
+
+/** `PUT /hooks/:id`: only the given attributes change. */
+export class UpdateSystemHookDto extends SystemHookFlagsDto {
+  @IsOptional()
+  @IsString()
+  url?: string;
+}

@@ -1,0 +1,6 @@
+import { SystemHookEntity } from './system-hook.entity';
+
+export { SystemHookEntity };
+
+/** The entities of the hooks library, listed in the data source's `ENTITIES`. */
+export const HOOKS_ENTITIES = [SystemHookEntity];

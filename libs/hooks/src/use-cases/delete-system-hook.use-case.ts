@@ -1,0 +1,35 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { OutboxService } from '@app/messaging/outbox.service';
+import { DataSource } from 'typeorm';
+import { redactHookUrl } from '../hook-url';
+import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../system-hook-events';
+import { SystemHooksRepository } from '../system-hooks.repository';
+
+export interface DeleteSystemHookCommand {
+  hookId: number;
+  actorId: number;
+}
+
+/** `DELETE /hooks/:id`. */
+@Injectable()
+export class DeleteSystemHookUseCase {
+  private readonly logger = new Logger(DeleteSystemHookUseCase.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly hooks: SystemHooksRepository,
+  ) {}
+
+  async execute({ hookId, actorId }: DeleteSystemHookCommand): Promise<void> {
+    const url = await this.dataSource.transaction(async (tx) => {
+      const hook = await this.hooks.findWithToken(hookId, tx, true);
+      if (!hook) throw DomainError.notFound('System hook');
+      await this.hooks.delete(hook.id, tx);
+      await this.outbox.append(tx, systemHookEvent(SYSTEM_HOOK_EVENTS.DESTROY, actorId, hook, hook.encryptedToken !== null));
+      return hook.url;
+    });
+    this.logger.log(`system hook ${hookId} (${redactHookUrl(url)}) deleted by user ${actorId}`);
+  }
+}

@@ -1,0 +1,61 @@
+import { Body, Controller, Delete, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { SESSION_COOKIE, SkipAuth } from '@app/api/auth';
+import { DomainError } from '@app/api/errors';
+import { AppConfig } from '@app/config';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { presentUser } from '../user.presenter';
+import { UsersRepository } from '../users.repository';
+import { verifyPassword } from '../token-digest';
+import { SessionStore } from './session.store';
+
+interface SignInBody {
+  user?: { login?: unknown; password?: unknown };
+  login?: unknown;
+  password?: unknown;
+}
+
+/**
+ * Web sign-in (outside /api/v4, as GitLab's `/users/sign_in`): sets the `_service_session`
+ * cookie that the API accepts. Writes made with the cookie alone also need the session's
+ * CSRF token in `X-CSRF-Token`, returned here.
+ */
+@Controller('users')
+export class SessionsController {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionStore,
+  ) {}
+
+  @Post('sign_in')
+  @SkipAuth()
+  async signIn(@Body() body: SignInBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    const login = body?.user?.login ?? body?.login;
+    const password = body?.user?.password ?? body?.password;
+    if (typeof login !== 'string' || login === '') throw DomainError.missing('user[login]');
+    if (typeof password !== 'string' || password === '') throw DomainError.missing('user[password]');
+    const user = await this.users.findByLoginWithPassword(login);
+    const valid = await verifyPassword(password, user?.passwordDigest);
+    if (!user || !valid || user.state !== 'active') throw DomainError.unauthorized();
+    const { cookie, session, maxAgeSeconds } = await this.sessions.create(user.id);
+    reply.setCookie(SESSION_COOKIE, cookie, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.config.http.externalUrl.startsWith('https:'),
+      maxAge: maxAgeSeconds,
+    });
+    reply.header('X-CSRF-Token', session.csrfToken);
+    reply.status(201);
+    return { ...presentUser(user, user.isAdmin ? 'admin' : 'self', this.config.http.externalUrl), csrf_token: session.csrfToken };
+  }
+
+  @Delete('sign_out')
+  @SkipAuth()
+  @HttpCode(204)
+  async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    const cookie = request.cookies?.[SESSION_COOKIE];
+    if (cookie) await this.sessions.destroy(cookie);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  }
+}

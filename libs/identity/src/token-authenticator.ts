@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { Authenticator, Credentials, CredentialKind, Principal, PrincipalUser } from '@app/api/auth';
+import { DataSource } from 'typeorm';
+import { AccessTokenEntity, OAuthTokenEntity, UserEntity } from './entities';
+import { SessionStore } from './sessions/session.store';
+import { digestToken } from './token-digest';
+
+export const toPrincipalUser = (user: UserEntity): PrincipalUser => ({
+  id: user.id,
+  username: user.username,
+  isAdmin: user.isAdmin,
+  external: user.external,
+  state: user.state,
+  userType: user.userType,
+});
+
+const today = (): string => new Date().toISOString().slice(0, 10);
+
+/** Resolves personal/impersonation/project/group access tokens and OAuth tokens to a principal. */
+@Injectable()
+export class TokenAuthenticator implements Authenticator {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly sessions: SessionStore,
+  ) {}
+
+  async authenticate(credentials: Credentials, options: { jobTokenAllowed: boolean; safeMethod: boolean }): Promise<Principal | null> {
+    // One credential is used, in GitLab's order of precedence.
+    const personal = credentials.privateToken;
+    if (personal) return this.fromAccessToken(personal);
+    const bearer = credentials.bearer ?? credentials.accessToken;
+    if (bearer) return (await this.fromAccessToken(bearer)) ?? (await this.fromOAuthToken(bearer));
+    if (credentials.session) return this.fromSession(credentials.session, credentials.csrfToken, options.safeMethod);
+    // Job tokens exist only with CI jobs, which this service does not run yet: none is valid.
+    return null;
+  }
+
+  async findSudoUser(identifier: string): Promise<PrincipalUser | null> {
+    const repo = this.dataSource.getRepository(UserEntity);
+    const user = /^\d+$/.test(identifier)
+      ? await repo.findOneBy({ id: Number(identifier) })
+      : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:name)', { name: identifier }).getOne();
+    return user ? toPrincipalUser(user) : null;
+  }
+
+  private async fromAccessToken(token: string): Promise<Principal | null> {
+    const row = await this.dataSource
+      .getRepository(AccessTokenEntity)
+      .createQueryBuilder('t')
+      .innerJoinAndSelect('t.user', 'u')
+      .where('t.token_digest = :digest', { digest: digestToken(token) })
+      .getOne();
+    if (!row?.user || row.revoked || (row.expiresAt && row.expiresAt <= today()) || row.user.state !== 'active') return null;
+    if (row.impersonation && !this.config.auth.impersonationEnabled) return null;
+    void this.dataSource
+      .query('UPDATE access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval \'1 minute\')', [row.id])
+      .catch(() => undefined);
+    const credential: CredentialKind = row.impersonation ? 'impersonation' : row.resourceType === 'personal' ? 'personal' : row.resourceType;
+    return { user: toPrincipalUser(row.user), credential, scopes: row.scopes, tokenId: row.id };
+  }
+
+  private async fromSession(cookie: string, csrfToken: string | undefined, safeMethod: boolean): Promise<Principal | null> {
+    const session = await this.sessions.find(cookie);
+    if (!session) return null;
+    // A cookie is sent by browsers on cross-site requests too: writes need the CSRF token.
+    if (!safeMethod && !SessionStore.csrfMatches(session, csrfToken)) return null;
+    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: session.userId });
+    if (!user || user.state !== 'active') return null;
+    return { user: toPrincipalUser(user), credential: 'session', scopes: [], tokenId: null };
+  }
+
+  private async fromOAuthToken(token: string): Promise<Principal | null> {
+    const row = await this.dataSource.getRepository(OAuthTokenEntity).findOneBy({ tokenDigest: digestToken(token) });
+    if (!row || row.revokedAt || row.createdAt.getTime() + row.expiresIn * 1000 <= Date.now()) return null;
+    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: row.userId });
+    if (!user || user.state !== 'active') return null;
+    return { user: toPrincipalUser(user), credential: 'oauth', scopes: row.scopes, tokenId: row.id };
+  }
+}

@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { OutboxService } from '@app/messaging/outbox.service';
+import { emailDomainRestriction, SettingsReader } from '@app/settings';
+import { NamespaceEntity } from '@app/namespaces/entities';
+import { randomBytes } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { UserEntity, UserType } from '../entities';
+import { hashPassword } from '../token-digest';
+import { uniqueViolation } from '@app/database/unique-violation';
+
+export interface CreateUserCommand {
+  email: string;
+  name: string;
+  username: string;
+  password?: string;
+  admin?: boolean;
+  external?: boolean;
+  privateProfile?: boolean;
+  canCreateGroup?: boolean;
+  /** Default: the instance's `default_projects_limit`. */
+  projectsLimit?: number;
+  userType?: UserType;
+  /** Apply `domain_allowlist` / `domain_denylist` to the e-mail (accounts created through the API). */
+  checkEmailDomain?: boolean;
+  profile?: Partial<Pick<UserEntity, 'bio' | 'location' | 'publicEmail' | 'skype' | 'linkedin' | 'twitter' | 'websiteUrl' | 'organization' | 'jobTitle'>>;
+  actorId: number | null;
+}
+
+const RESERVED_USERNAMES = new Set(['api', 'oauth', 'users', 'groups', 'projects', 'admin', 'help', 'explore', 'dashboard', 'uploads', '-', 'root-admin']);
+
+/** Creates a user and its personal namespace, and records `user_create` in the outbox. */
+@Injectable()
+export class CreateUserUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly settings: SettingsReader,
+  ) {}
+
+  async execute(command: CreateUserCommand, manager?: EntityManager): Promise<UserEntity> {
+    if (/\.(git|atom)$/i.test(command.username) || RESERVED_USERNAMES.has(command.username.toLowerCase())) {
+      throw DomainError.invalid({ username: ['is reserved'] });
+    }
+    const settings = await this.settings.get();
+    const domainRestriction = command.checkEmailDomain ? emailDomainRestriction(settings, command.email) : null;
+    if (domainRestriction) throw DomainError.invalid({ email: [domainRestriction] });
+    const passwordDigest = await hashPassword(command.password ?? randomBytes(24).toString('base64url'));
+    const run = async (tx: EntityManager): Promise<UserEntity> => {
+      const user = await tx.save(
+        tx.create(UserEntity, {
+          email: command.email,
+          name: command.name,
+          username: command.username,
+          passwordDigest,
+          isAdmin: command.admin ?? false,
+          external: command.external ?? false,
+          privateProfile: command.privateProfile ?? false,
+          canCreateGroup: command.canCreateGroup ?? true,
+          projectsLimit: command.projectsLimit ?? settings.number('default_projects_limit'),
+          userType: command.userType ?? 'human',
+          confirmedAt: new Date(),
+          ...command.profile,
+        }),
+      );
+      const namespace = await tx.save(
+        tx.create(NamespaceEntity, {
+          name: user.username,
+          path: user.username,
+          fullPath: user.username,
+          fullName: user.name,
+          kind: 'user',
+          ownerId: user.id,
+          visibility: 'public',
+        }),
+      );
+      await tx.update(NamespaceEntity, namespace.id, { traversalIds: [namespace.id] });
+      await this.outbox.append(tx, {
+        type: 'user_create',
+        actor: command.actorId,
+        target: { type: 'user', id: user.id, title: user.username },
+        data: { user_id: user.id, name: user.name, username: user.username, email: user.email, user_type: user.userType },
+      });
+      return user;
+    };
+    try {
+      return manager ? await run(manager) : await this.dataSource.transaction(run);
+    } catch (error) {
+      const constraint = uniqueViolation(error);
+      if (constraint === 'users_email_lower_key') throw DomainError.conflict('Email has already been taken');
+      if (constraint !== null) throw DomainError.conflict('Username has already been taken');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { OutboxService } from '@app/messaging/outbox.service';
+import { DataSource } from 'typeorm';
+import { AccessTokenEntity } from '../entities';
+
+/** Revokes an access token (idempotent for an already revoked one). */
+@Injectable()
+export class RevokeAccessTokenUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  async execute(command: { tokenId: number; actorId: number }): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const token = await tx.findOneBy(AccessTokenEntity, { id: command.tokenId });
+      if (!token) throw DomainError.notFound('Token');
+      if (token.revoked) return;
+      await tx.update(AccessTokenEntity, token.id, { revoked: true });
+      await this.outbox.append(tx, {
+        type: 'access_token_revoke',
+        actor: command.actorId,
+        target: { type: 'access_token', id: token.id, title: token.name },
+        data: { token_id: token.id, user_id: token.userId, resource_type: token.resourceType, resource_id: token.resourceId },
+      });
+    });
+  }
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { OutboxService } from '@app/messaging/outbox.service';
+import { DataSource } from 'typeorm';
+import { UserEntity, UserState } from '../entities';
+
+export interface SetUserStateCommand {
+  userId: number;
+  state: UserState;
+  actorId: number;
+}
+
+/** Blocks or unblocks a user (administrators); returns false when the transition is not allowed. */
+@Injectable()
+export class SetUserStateUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  async execute(command: SetUserStateCommand): Promise<boolean> {
+    return this.dataSource.transaction(async (tx) => {
+      const user = await tx.findOne(UserEntity, { where: { id: command.userId }, lock: { mode: 'pessimistic_write' } });
+      if (!user) throw DomainError.notFound('User');
+      if (command.state === 'blocked' && command.userId === command.actorId) throw DomainError.forbidden('The user you are trying to block is yourself');
+      if (user.state === command.state) return command.state === 'blocked';
+      await tx.update(UserEntity, user.id, { state: command.state });
+      await this.outbox.append(tx, {
+        type: command.state === 'blocked' ? 'user_block' : 'user_unblock',
+        actor: command.actorId,
+        target: { type: 'user', id: user.id, title: user.username },
+        data: { user_id: user.id, username: user.username, name: user.name, email: user.email },
+      });
+      return true;
+    });
+  }
+}

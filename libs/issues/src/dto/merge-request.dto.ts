@@ -1,0 +1,36 @@
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ToInt, ToStringArray } from '@app/api/dto';
+import { Required } from '@app/api/http/validation';
+import { DbInt } from './db-int';
+import { EmptyToNull, ToIntArray } from '@app/namespaces/dto/transforms';
+import { DESCRIPTION_MAX } from './issue.dto';
+
+class MergeRequestAttributesDto {
+  @IsOptional() @IsString() @MaxLength(DESCRIPTION_MAX) description?: string;
+  @IsOptional() @ToStringArray() @IsString({ each: true }) labels?: string[];
+  @IsOptional() @ToIntArray() @DbInt({ each: true }) assignee_ids?: number[];
+  @IsOptional() @ToInt() @DbInt() assignee_id?: number;
+  @IsOptional() @EmptyToNull() @ToInt() @DbInt() milestone_id?: number | null;
+}
+
+export class CreateMergeRequestDto extends MergeRequestAttributesDto {
+  @Required() @IsString() @MaxLength(255) source_branch: string;
+  @Required() @IsString() @MaxLength(255) target_branch: string;
+  @Required() @IsString() @MaxLength(255) title: string;
+}
+
+export class UpdateMergeRequestDto extends MergeRequestAttributesDto {
+  @IsOptional() @IsString() @MaxLength(255) title?: string;
+  @IsOptional() @IsString() @MaxLength(255) target_branch?: string;
+  @IsOptional() @IsIn(['close', 'reopen']) state_event?: 'close' | 'reopen';
+}
+
+export class ListMergeRequestsDto {
+  @IsOptional() @IsIn(['opened', 'closed', 'locked', 'merged', 'all']) state?: 'opened' | 'closed' | 'locked' | 'merged' | 'all';
+  @IsOptional() @ToIntArray() @DbInt({ each: true }) iids?: number[];
+  @IsOptional() @IsString() milestone?: string;
+  @IsOptional() @IsString() source_branch?: string;
+  @IsOptional() @IsString() target_branch?: string;
+  @IsOptional() @IsIn(['created_at', 'updated_at']) order_by?: 'created_at' | 'updated_at';
+  @IsOptional() @IsIn(['asc', 'desc']) sort?: 'asc' | 'desc';
+}

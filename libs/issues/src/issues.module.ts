@@ -1,0 +1,43 @@
+import { Module } from '@nestjs/common';
+import { NamespacesModule } from '@app/namespaces';
+import { InternalIdsRepository } from './internal-ids.repository';
+import { IssuesController } from './issues.controller';
+import { IssuesRepository } from './issues.repository';
+import { IterationsController } from './iterations.controller';
+import { MergeRequestsController } from './merge-requests.controller';
+import { MilestonesController } from './milestones.controller';
+import { IssuablesPresenter } from './presenters/issuables-presenter.service';
+import { CreateIssueUseCase } from './use-cases/create-issue.use-case';
+import { CreateIterationUseCase } from './use-cases/create-iteration.use-case';
+import { CreateMergeRequestUseCase } from './use-cases/create-merge-request.use-case';
+import { CreateMilestoneUseCase } from './use-cases/create-milestone.use-case';
+import { DeleteIssueUseCase } from './use-cases/delete-issue.use-case';
+import { DeleteMilestoneUseCase } from './use-cases/delete-milestone.use-case';
+import { UpdateIssueUseCase } from './use-cases/update-issue.use-case';
+import { UpdateMergeRequestUseCase } from './use-cases/update-merge-request.use-case';
+import { UpdateMilestoneUseCase } from './use-cases/update-milestone.use-case';
+
+const USE_CASES = [
+  CreateIssueUseCase,
+  UpdateIssueUseCase,
+  DeleteIssueUseCase,
+  CreateMilestoneUseCase,
+  UpdateMilestoneUseCase,
+  DeleteMilestoneUseCase,
+  CreateIterationUseCase,
+  CreateMergeRequestUseCase,
+  UpdateMergeRequestUseCase,
+];
+
+/**
+ * Issues (incidents included), milestones, iterations and merge requests: the records whose
+ * changes feed contribution and resource events. Needs the global ConfigModule, DatabaseModule
+ * and MessagingModule. `CreateIssueUseCase` is exported for the alert lifecycle (incidents).
+ */
+@Module({
+  imports: [NamespacesModule],
+  controllers: [IssuesController, MilestonesController, IterationsController, MergeRequestsController],
+  providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, IssuablesPresenter],
+  exports: [CreateIssueUseCase, UpdateIssueUseCase, IssuesRepository, IssuablesPresenter],
+})
+export class IssuesModule {}

@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { tierAtLeast } from '@app/api/auth/tier';
+import { UserEntity } from '@app/identity/entities';
+import { presentUserSummary } from '@app/identity/user.presenter';
+import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { DataSource, In } from 'typeorm';
+import { IssueEntity } from '../entities/issue.entity';
+import { IterationEntity } from '../entities/iteration.entity';
+import { MergeRequestEntity } from '../entities/merge-request.entity';
+import { MilestoneEntity } from '../entities/milestone.entity';
+import { presentIteration } from './iteration.presenter';
+import { presentMilestone } from './milestone.presenter';
+
+const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+/** Issues and merge requests in GitLab's shapes, with their users, milestones and iterations loaded in batches. */
+@Injectable()
+export class IssuablesPresenter {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  private get externalUrl(): string {
+    return this.config.http.externalUrl;
+  }
+
+  async issues(issues: IssueEntity[], projects: Map<number, ProjectWithNamespace>): Promise<Record<string, unknown>[]> {
+    const related = await this.load(issues);
+    const premium = tierAtLeast(this.config.tier, 'premium');
+    return issues.map((issue) => {
+      const project = projects.get(issue.projectId)!;
+      const assignees = issue.assigneeIds.map((id) => related.users.get(id)).filter((u): u is Record<string, unknown> => !!u);
+      const milestone = issue.milestoneId ? related.milestones.get(issue.milestoneId) : undefined;
+      const view: Record<string, unknown> = {
+        id: issue.id,
+        iid: issue.iid,
+        project_id: issue.projectId,
+        title: issue.title,
+        description: issue.description,
+        state: issue.state,
+        created_at: iso(issue.createdAt),
+        updated_at: iso(issue.updatedAt),
+        closed_at: iso(issue.closedAt),
+        closed_by: issue.closedById ? (related.users.get(issue.closedById) ?? null) : null,
+        labels: issue.labels,
+        milestone: milestone ? this.milestone(milestone, project) : null,
+        assignees,
+        author: related.users.get(issue.authorId) ?? null,
+        type: issue.issueType.toUpperCase(),
+        assignee: assignees[0] ?? null,
+        user_notes_count: 0,
+        merge_requests_count: 0,
+        upvotes: 0,
+        downvotes: 0,
+        due_date: null,
+        confidential: issue.confidential,
+        discussion_locked: null,
+        issue_type: issue.issueType,
+        web_url: `${this.externalUrl}/${project.namespace.fullPath}/${project.path}/-/issues/${issue.iid}`,
+        time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+        task_completion_status: { count: 0, completed_count: 0 },
+        has_tasks: false,
+        references: {
+          short: `#${issue.iid}`,
+          relative: `#${issue.iid}`,
+          full: `${project.namespace.fullPath}/${project.path}#${issue.iid}`,
+        },
+        severity: issue.severity.toUpperCase(),
+      };
+      if (premium) {
+        view.weight = issue.weight;
+        const iteration = issue.iterationId ? related.iterations.get(issue.iterationId) : undefined;
+        view.iteration = iteration ? presentIteration(iteration, this.externalUrl) : null;
+      }
+      return view;
+    });
+  }
+
+  async mergeRequests(mrs: MergeRequestEntity[], projects: Map<number, ProjectWithNamespace>): Promise<Record<string, unknown>[]> {
+    const related = await this.load(mrs);
+    return mrs.map((mr) => {
+      const project = projects.get(mr.projectId)!;
+      const assignees = mr.assigneeIds.map((id) => related.users.get(id)).filter((u): u is Record<string, unknown> => !!u);
+      const milestone = mr.milestoneId ? related.milestones.get(mr.milestoneId) : undefined;
+      return {
+        id: mr.id,
+        iid: mr.iid,
+        project_id: mr.projectId,
+        title: mr.title,
+        description: mr.description,
+        state: mr.state,
+        created_at: iso(mr.createdAt),
+        updated_at: iso(mr.updatedAt),
+        merged_by: null,
+        merge_user: null,
+        merged_at: null,
+        closed_by: mr.closedById ? (related.users.get(mr.closedById) ?? null) : null,
+        closed_at: iso(mr.closedAt),
+        target_branch: mr.targetBranch,
+        source_branch: mr.sourceBranch,
+        user_notes_count: 0,
+        upvotes: 0,
+        downvotes: 0,
+        author: related.users.get(mr.authorId) ?? null,
+        assignees,
+        assignee: assignees[0] ?? null,
+        reviewers: [],
+        source_project_id: mr.projectId,
+        target_project_id: mr.projectId,
+        labels: mr.labels,
+        draft: /^(\[draft\]|\(draft\)|draft:|draft\s-\s)/i.test(mr.title),
+        work_in_progress: /^(\[draft\]|\(draft\)|draft:|draft\s-\s)/i.test(mr.title),
+        milestone: milestone ? this.milestone(milestone, project) : null,
+        merge_when_pipeline_succeeds: false,
+        merge_status: 'can_be_merged',
+        detailed_merge_status: 'mergeable',
+        sha: null,
+        merge_commit_sha: null,
+        squash_commit_sha: null,
+        discussion_locked: null,
+        should_remove_source_branch: null,
+        force_remove_source_branch: false,
+        reference: `!${mr.iid}`,
+        references: {
+          short: `!${mr.iid}`,
+          relative: `!${mr.iid}`,
+          full: `${project.namespace.fullPath}/${project.path}!${mr.iid}`,
+        },
+        web_url: `${this.externalUrl}/${project.namespace.fullPath}/${project.path}/-/merge_requests/${mr.iid}`,
+        time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+        squash: false,
+        task_completion_status: { count: 0, completed_count: 0 },
+        has_conflicts: false,
+        blocking_discussions_resolved: true,
+      };
+    });
+  }
+
+  private milestone(milestone: MilestoneEntity, project: ProjectWithNamespace): Record<string, unknown> {
+    if (milestone.projectId === project.id) return presentMilestone(milestone, this.externalUrl, project);
+    const inParent = milestone.groupId === project.namespace.id;
+    return presentMilestone(milestone, this.externalUrl, inParent ? { groupFullPath: project.namespace.fullPath } : undefined);
+  }
+
+  private async load(rows: Array<IssueEntity | MergeRequestEntity>) {
+    const userIds = new Set<number>();
+    const milestoneIds = new Set<number>();
+    const iterationIds = new Set<number>();
+    for (const row of rows) {
+      userIds.add(row.authorId);
+      row.assigneeIds.forEach((id) => userIds.add(id));
+      if (row.closedById) userIds.add(row.closedById);
+      if (row.milestoneId) milestoneIds.add(row.milestoneId);
+      if ('iterationId' in row && row.iterationId) iterationIds.add(row.iterationId);
+    }
+    const manager = this.dataSource.manager;
+    const [users, milestones, iterations] = await Promise.all([
+      userIds.size ? manager.findBy(UserEntity, { id: In([...userIds]) }) : [],
+      milestoneIds.size ? manager.findBy(MilestoneEntity, { id: In([...milestoneIds]) }) : [],
+      iterationIds.size ? manager.findBy(IterationEntity, { id: In([...iterationIds]) }) : [],
+    ]);
+    return {
+      users: new Map(users.map((u) => [u.id, presentUserSummary(u, this.externalUrl)])),
+      milestones: new Map(milestones.map((m) => [m.id, m])),
+      iterations: new Map(iterations.map((i) => [i.id, i])),
+    };
+  }
+}

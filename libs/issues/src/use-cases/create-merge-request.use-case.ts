@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { OutboxService } from '@app/messaging/outbox.service';
+import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { DataSource } from 'typeorm';
+import { IID_USAGES } from '../entities/internal-id.entity';
+import { MergeRequestEntity } from '../entities/merge-request.entity';
+import { InternalIdsRepository } from '../internal-ids.repository';
+import { existingUserIds, normalizeLabels, resolveMilestone } from '../issuable-relations';
+import { ISSUES_EVENTS, mergeRequestEvent, milestoneSnapshot } from '../issues-events';
+
+export interface CreateMergeRequestCommand {
+  actorId: number;
+  project: ProjectWithNamespace;
+  title: string;
+  sourceBranch: string;
+  targetBranch: string;
+  description?: string | null;
+  labels?: string[];
+  assigneeIds?: number[];
+  milestoneId?: number | null;
+}
+
+/** GitLab's message when an open merge request already exists for the branches. */
+export const mergeRequestExists = (source: string, target: string): string =>
+  `Another open merge request already exists for this source branch: ${source} into ${target}`;
+
+/** Opens a merge request (no git yet: branches are names) with the next `iid` and records `merge_request.opened`. */
+@Injectable()
+export class CreateMergeRequestUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly iids: InternalIdsRepository,
+  ) {}
+
+  execute(command: CreateMergeRequestCommand): Promise<MergeRequestEntity> {
+    const { project } = command;
+    if (command.sourceBranch === command.targetBranch) throw DomainError.invalid({ base: ['You can\'t use same project/branch for source and target'] });
+    return this.dataSource.transaction(async (tx) => {
+      const milestone = await resolveMilestone(tx, project, command.milestoneId ?? null);
+      const iid = await this.iids.next(tx, 'project', project.id, IID_USAGES.MERGE_REQUESTS);
+      const duplicate = await tx.existsBy(MergeRequestEntity, { projectId: project.id, sourceBranch: command.sourceBranch, targetBranch: command.targetBranch, state: 'opened' });
+      if (duplicate) throw DomainError.conflict(mergeRequestExists(command.sourceBranch, command.targetBranch));
+      const mr = await tx.save(
+        tx.create(MergeRequestEntity, {
+          iid,
+          projectId: project.id,
+          title: command.title,
+          description: command.description ?? null,
+          state: 'opened',
+          sourceBranch: command.sourceBranch,
+          targetBranch: command.targetBranch,
+          authorId: command.actorId,
+          assigneeIds: await existingUserIds(tx, command.assigneeIds ?? []),
+          labels: normalizeLabels(command.labels ?? []),
+          milestoneId: milestone?.id ?? null,
+        }),
+      );
+      const groupId = project.namespace.kind === 'group' ? project.namespace.id : null;
+      await this.outbox.append(tx, mergeRequestEvent(ISSUES_EVENTS.MERGE_REQUEST_OPENED, command.actorId, mr, groupId, { milestone: milestoneSnapshot(milestone) }));
+      return mr;
+    });
+  }
+}

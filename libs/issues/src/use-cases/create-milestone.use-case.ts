@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { OutboxService } from '@app/messaging/outbox.service';
+import { DataSource } from 'typeorm';
+import { IID_USAGES } from '../entities/internal-id.entity';
+import { MilestoneEntity } from '../entities/milestone.entity';
+import { InternalIdsRepository } from '../internal-ids.repository';
+import { ISSUES_EVENTS, milestoneEvent } from '../issues-events';
+
+export interface CreateMilestoneCommand {
+  actorId: number;
+  /** Exactly one: a project milestone or a group milestone. */
+  owner: { projectId: number } | { groupId: number };
+  title: string;
+  description?: string | null;
+  dueDate?: string | null;
+  startDate?: string | null;
+}
+
+export const MILESTONE_TITLE_TAKEN = 'already being used for another group or project milestone.';
+
+/** Creates an active milestone with the next `iid` of its project or group and records `milestone.created`. */
+@Injectable()
+export class CreateMilestoneUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly iids: InternalIdsRepository,
+  ) {}
+
+  execute(command: CreateMilestoneCommand): Promise<MilestoneEntity> {
+    if (command.startDate && command.dueDate && command.startDate > command.dueDate) {
+      throw DomainError.invalid({ due_date: ['must be greater than start date'] });
+    }
+    const projectId = 'projectId' in command.owner ? command.owner.projectId : null;
+    const groupId = 'groupId' in command.owner ? command.owner.groupId : null;
+    return this.dataSource.transaction(async (tx) => {
+      // Locks the scope's iid counter until commit: creations in one scope are serialized, so the title check holds.
+      const iid = await this.iids.next(tx, projectId !== null ? 'project' : 'group', (projectId ?? groupId)!, IID_USAGES.MILESTONES);
+      const taken = await tx.existsBy(MilestoneEntity, projectId !== null ? { projectId, title: command.title } : { groupId: groupId!, title: command.title });
+      if (taken) throw DomainError.invalid({ title: [MILESTONE_TITLE_TAKEN] });
+      const milestone = await tx.save(
+        tx.create(MilestoneEntity, {
+          iid,
+          projectId,
+          groupId,
+          title: command.title,
+          description: command.description ?? null,
+          state: 'active',
+          dueDate: command.dueDate ?? null,
+          startDate: command.startDate ?? null,
+        }),
+      );
+      await this.outbox.append(tx, milestoneEvent(ISSUES_EVENTS.MILESTONE_CREATED, command.actorId, milestone));
+      return milestone;
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { NewDomainEvent } from '@app/messaging/domain-event';
+import { OutboxService } from '@app/messaging/outbox.service';
+import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { DataSource } from 'typeorm';
+import { MergeRequestEntity } from '../entities/merge-request.entity';
+import { applyStateEvent, changeMilestone, existingUserIds, normalizeLabels } from '../issuable-relations';
+import { Change, ISSUES_EVENTS, mergeRequestEvent } from '../issues-events';
+
+export interface UpdateMergeRequestCommand {
+  actorId: number;
+  actorLevel: number;
+  project: ProjectWithNamespace;
+  iid: number;
+  title?: string;
+  description?: string | null;
+  targetBranch?: string;
+  labels?: string[];
+  assigneeIds?: number[];
+  milestoneId?: number | null;
+  stateEvent?: 'close' | 'reopen';
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Edits a merge request (its author or a Developer+) and records `merge_request.updated` with
+ * `changes`, then `merge_request.closed` / `.reopened`. A merged merge request cannot change state.
+ */
+@Injectable()
+export class UpdateMergeRequestUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  execute(command: UpdateMergeRequestCommand): Promise<MergeRequestEntity> {
+    const { project } = command;
+    return this.dataSource.transaction(async (tx) => {
+      const mr = await tx.findOne(MergeRequestEntity, { where: { projectId: project.id, iid: command.iid }, lock: { mode: 'pessimistic_write' } });
+      if (!mr) throw DomainError.notFound('Merge Request');
+      if (command.actorLevel < ACCESS_LEVELS.DEVELOPER && mr.authorId !== command.actorId) throw DomainError.forbidden();
+      const changes: Record<string, Change<unknown>> = {};
+      const set = <K extends keyof MergeRequestEntity>(key: K, attribute: string, value: MergeRequestEntity[K] | undefined): void => {
+        if (value === undefined || same(mr[key], value)) return;
+        changes[attribute] = { previous: mr[key], current: value };
+        mr[key] = value;
+      };
+      set('title', 'title', command.title);
+      set('description', 'description', command.description);
+      set('targetBranch', 'target_branch', command.targetBranch);
+      if (command.labels !== undefined) set('labels', 'labels', normalizeLabels(command.labels));
+      if (command.assigneeIds !== undefined) set('assigneeIds', 'assignee_ids', await existingUserIds(tx, command.assigneeIds));
+      if (command.milestoneId !== undefined) await changeMilestone(tx, mr, project, command.milestoneId, changes);
+      if (mr.targetBranch === mr.sourceBranch) throw DomainError.invalid({ base: ['You can\'t use same project/branch for source and target'] });
+      const transition = applyStateEvent(mr, command.stateEvent, command.actorId);
+      const stateType = transition && (transition === 'closed' ? ISSUES_EVENTS.MERGE_REQUEST_CLOSED : ISSUES_EVENTS.MERGE_REQUEST_REOPENED);
+      if (Object.keys(changes).length === 0 && !stateType) return mr;
+      const saved = await tx.save(mr);
+      const groupId = project.namespace.kind === 'group' ? project.namespace.id : null;
+      const events: NewDomainEvent[] = [];
+      if (Object.keys(changes).length > 0) events.push(mergeRequestEvent(ISSUES_EVENTS.MERGE_REQUEST_UPDATED, command.actorId, saved, groupId, { changes }));
+      if (stateType) events.push(mergeRequestEvent(stateType, command.actorId, saved, groupId, { state: saved.state }));
+      await this.outbox.append(tx, events);
+      return saved;
+    });
+  }
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { NewDomainEvent } from '@app/messaging/domain-event';
+import { OutboxService } from '@app/messaging/outbox.service';
+import { DataSource } from 'typeorm';
+import { MilestoneEntity } from '../entities/milestone.entity';
+import { ISSUES_EVENTS, milestoneEvent } from '../issues-events';
+import { MILESTONE_TITLE_TAKEN } from './create-milestone.use-case';
+
+export interface UpdateMilestoneCommand {
+  actorId: number;
+  projectId: number;
+  milestoneId: number;
+  title?: string;
+  description?: string | null;
+  dueDate?: string | null;
+  startDate?: string | null;
+  stateEvent?: 'close' | 'activate';
+}
+
+/** Edits a project milestone; `close`/`activate` record `milestone.closed`/`milestone.reopened`. */
+@Injectable()
+export class UpdateMilestoneUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  execute(command: UpdateMilestoneCommand): Promise<MilestoneEntity> {
+    return this.dataSource.transaction(async (tx) => {
+      const milestone = await tx.findOne(MilestoneEntity, { where: { id: command.milestoneId, projectId: command.projectId }, lock: { mode: 'pessimistic_write' } });
+      if (!milestone) throw DomainError.notFound('Milestone');
+      const changes: Record<string, { previous: unknown; current: unknown }> = {};
+      const set = <K extends 'title' | 'description' | 'dueDate' | 'startDate'>(key: K, attribute: string, value: MilestoneEntity[K] | undefined): void => {
+        if (value === undefined || milestone[key] === value) return;
+        changes[attribute] = { previous: milestone[key], current: value };
+        milestone[key] = value;
+      };
+      set('title', 'title', command.title);
+      set('description', 'description', command.description);
+      set('dueDate', 'due_date', command.dueDate);
+      set('startDate', 'start_date', command.startDate);
+      if (milestone.startDate && milestone.dueDate && milestone.startDate > milestone.dueDate) {
+        throw DomainError.invalid({ due_date: ['must be greater than start date'] });
+      }
+      if (changes.title && (await tx.existsBy(MilestoneEntity, { projectId: command.projectId, title: milestone.title }))) {
+        throw DomainError.invalid({ title: [MILESTONE_TITLE_TAKEN] });
+      }
+      let stateType: string | null = null;
+      if (command.stateEvent === 'close' && milestone.state === 'active') {
+        milestone.state = 'closed';
+        stateType = ISSUES_EVENTS.MILESTONE_CLOSED;
+      } else if (command.stateEvent === 'activate' && milestone.state === 'closed') {
+        milestone.state = 'active';
+        stateType = ISSUES_EVENTS.MILESTONE_REOPENED;
+      }
+      if (Object.keys(changes).length === 0 && !stateType) return milestone;
+      const saved = await tx.save(milestone);
+      const events: NewDomainEvent[] = [];
+      if (Object.keys(changes).length > 0) events.push(milestoneEvent(ISSUES_EVENTS.MILESTONE_UPDATED, command.actorId, saved, { changes }));
+      if (stateType) events.push(milestoneEvent(stateType, command.actorId, saved));
+      await this.outbox.append(tx, events);
+      return saved;
+    });
+  }
+}

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+
+export const DOMAIN_EVENT_VERSION = 1;
+
+export interface DomainEventTarget {
+  type: string;
+  id: number | string | null;
+  iid?: number | null;
+  title?: string | null;
+}
+
+/**
+ * The versioned envelope of every message on the domain event stream (JSON, key = project id).
+ * Documented in the README and in `docs/domain-event.schema.json`.
+ */
+export interface DomainEvent<TData extends Record<string, unknown> = Record<string, unknown>> {
+  id: string;
+  type: string;
+  version: number;
+  occurred_at: string;
+  actor: number | null;
+  project_id: number | null;
+  group_id: number | null;
+  target: DomainEventTarget | null;
+  data: TData;
+}
+
+export interface NewDomainEvent<TData extends Record<string, unknown> = Record<string, unknown>> {
+  type: string;
+  actor?: number | null;
+  projectId?: number | null;
+  groupId?: number | null;
+  target?: DomainEventTarget | null;
+  data?: TData;
+  occurredAt?: Date;
+}
+
+export function buildDomainEvent<T extends Record<string, unknown>>(event: NewDomainEvent<T>): DomainEvent<T> {
+  return {
+    id: randomUUID(),
+    type: event.type,
+    version: DOMAIN_EVENT_VERSION,
+    occurred_at: (event.occurredAt ?? new Date()).toISOString(),
+    actor: event.actor ?? null,
+    project_id: event.projectId ?? null,
+    group_id: event.groupId ?? null,
+    target: event.target ?? null,
+    data: (event.data ?? {}) as T,
+  };
+}
+
+/** Kafka message key: the project id keeps one project's events ordered; instance events share key "0". */
+export const messageKeyOf = (event: DomainEvent): string => String(event.project_id ?? 0);

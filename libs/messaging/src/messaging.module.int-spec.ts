@@ -1,0 +1,76 @@
+import 'reflect-metadata';
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppConfig, ConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { createTestDatabase, randomKafkaPrefix } from '@app/testing';
+import { DataSource } from 'typeorm';
+import { DomainEvent } from './domain-event';
+import { DomainEventConsumerFactory } from './domain-event-consumer.factory';
+import { MessagingModule } from './messaging.module';
+import { OutboxRelay } from './outbox.relay';
+import { OutboxService } from './outbox.service';
+import { CONSUMER_GROUPS } from './topics.constants';
+
+jest.setTimeout(60_000);
+
+describe(MessagingModule.name, () => {
+  let db: { url: string; drop: () => Promise<void> };
+  let config: AppConfig;
+
+  const boot = async (relay: boolean): Promise<INestApplicationContext> => {
+    const app = await NestFactory.createApplicationContext(
+      { module: class MessagingTestModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule, MessagingModule.forRoot({ relay })] },
+      { logger: false },
+    );
+    await app.init();
+    return app;
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase('messaging_module');
+    config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, KAFKA_TOPIC_PREFIX: randomKafkaPrefix('messaging-module'), MIGRATIONS_RUN: 'false' });
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('runs the relay with relay: true, delivers to consumers made by the factory, and stops both on close', async () => {
+    const app = await boot(true);
+    let closed = false;
+    try {
+      const relay = app.get(OutboxRelay);
+      expect(relay.running).toBe(true);
+      const received: DomainEvent[] = [];
+      const consumer = app.get(DomainEventConsumerFactory).create({ groupId: CONSUMER_GROUPS.HOOK_DISPATCHER, handler: async (event) => void received.push(event) });
+      await consumer.start();
+      expect(consumer.running).toBe(true);
+
+      const outbox = app.get(OutboxService);
+      const [event] = await app.get(DataSource).transaction((manager) => outbox.append(manager, { type: 'module.test', projectId: 3, data: { ok: true } }));
+      const deadline = Date.now() + 20_000;
+      while (!received.some((e) => e.id === event.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(received).toEqual([event]);
+
+      await app.close();
+      closed = true;
+      expect(relay.running).toBe(false);
+      expect(consumer.running).toBe(false);
+    } finally {
+      if (!closed) await app.close();
+    }
+  });
+
+  it('does not run the relay with relay: false, and OutboxService still writes', async () => {
+    const app = await boot(false);
+    try {
+      expect(app.get(OutboxRelay).running).toBe(false);
+      const [event] = await app.get(DataSource).transaction((manager) => app.get(OutboxService).append(manager, { type: 'module.test' }));
+      const rows = await app.get(DataSource).query('SELECT published_at FROM outbox_events WHERE id = $1', [event.id]);
+      expect(rows).toEqual([{ published_at: null }]);
+    } finally {
+      await app.close();
+    }
+  });
+});

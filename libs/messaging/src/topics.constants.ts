@@ -1,0 +1,14 @@
+// Topic and consumer-group names. Never rename: they are part of the stored stream.
+export const TOPICS = {
+  DOMAIN_EVENTS: 'domain-events.v1',
+  DOMAIN_EVENTS_DLQ: 'domain-events.v1.dlq',
+} as const;
+
+export const CONSUMER_GROUPS = {
+  ALERT_ENGINE: 'alert-engine.v1',
+  PROJECTOR: 'projector.v1',
+  HOOK_DISPATCHER: 'hook-dispatcher.v1',
+} as const;
+
+/** Applies the configured prefix (tests and tenants share one broker). */
+export const prefixed = (prefix: string, name: string): string => (prefix ? `${prefix}.${name}` : name);

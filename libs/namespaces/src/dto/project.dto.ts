@@ -1,0 +1,155 @@
+import { IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ToBoolean, ToInt, ToStringArray } from '@app/api/dto';
+import { IsCustomAttributesFilter } from '@app/settings';
+import { VISIBILITIES, Visibility } from '../entities/namespace.entity';
+import { PROJECT_ORDER_COLUMNS, ProjectOrderBy } from '../repositories/projects.repository';
+import { EmptyToNull, ToRefString } from './transforms';
+
+const LEVELS = ['disabled', 'private', 'enabled'];
+
+/** Project attributes accepted by create and update (GitLab's `optional_project_params`). */
+export class ProjectAttributesDto {
+  @IsOptional() @EmptyToNull() @IsString() @MaxLength(2000) description?: string | null;
+  @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(255) default_branch?: string;
+  @IsOptional() @ToStringArray() @IsArray() @IsString({ each: true }) @MaxLength(255, { each: true }) topics?: string[];
+  @IsOptional() @ToStringArray() @IsArray() @IsString({ each: true }) @MaxLength(255, { each: true }) tag_list?: string[];
+
+  @IsOptional() @ToBoolean() @IsBoolean() issues_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() merge_requests_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() jobs_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() wiki_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() snippets_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() container_registry_enabled?: boolean;
+
+  @IsOptional() @IsIn(LEVELS) issues_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) merge_requests_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) builds_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) wiki_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) snippets_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) container_registry_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) repository_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) forking_access_level?: string;
+  @IsOptional() @IsIn([...LEVELS, 'public']) pages_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) analytics_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) operations_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) requirements_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) security_and_compliance_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) environments_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) feature_flags_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) infrastructure_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) releases_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) monitor_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) model_experiments_access_level?: string;
+  @IsOptional() @IsIn(LEVELS) model_registry_access_level?: string;
+
+  @IsOptional() @ToBoolean() @IsBoolean() resolve_outdated_diff_discussions?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() shared_runners_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() group_runners_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() public_jobs?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() public_builds?: boolean;
+  @IsOptional() @ToInt() @IsInt() @Min(0) @Max(1000) ci_default_git_depth?: number;
+  @IsOptional() @ToBoolean() @IsBoolean() ci_forward_deployment_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() ci_forward_deployment_rollback_allowed?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() ci_separated_caches?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() ci_allow_fork_pipelines_to_run_in_parent_project?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() ci_job_token_scope_enabled?: boolean;
+  @IsOptional() @IsString() @MaxLength(255) ci_config_path?: string;
+  @IsOptional() @IsIn(['no_one_allowed', 'developer', 'maintainer', 'owner']) ci_pipeline_variables_minimum_override_role?: string;
+  @IsOptional() @ToInt() @IsInt() @Min(600) @Max(2_592_000) build_timeout?: number;
+  @IsOptional() @IsIn(['enabled', 'disabled']) auto_cancel_pending_pipelines?: string;
+  @IsOptional() @IsIn(['fetch', 'clone']) build_git_strategy?: string;
+  @IsOptional() @ToBoolean() @IsBoolean() keep_latest_artifact?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() restrict_user_defined_variables?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() only_allow_merge_if_pipeline_succeeds?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() only_allow_merge_if_build_succeeds?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() allow_merge_on_skipped_pipeline?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() only_allow_merge_if_all_discussions_are_resolved?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() remove_source_branch_after_merge?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() printing_merge_request_link_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() request_access_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() autoclose_referenced_issues?: boolean;
+  @IsOptional() @IsIn(['merge', 'rebase_merge', 'ff']) merge_method?: string;
+  @IsOptional() @IsIn(['never', 'always', 'default_on', 'default_off']) squash_option?: string;
+  @IsOptional() @EmptyToNull() @IsString() @MaxLength(255) suggestion_commit_message?: string | null;
+  @IsOptional() @EmptyToNull() @IsString() @MaxLength(500) merge_commit_template?: string | null;
+  @IsOptional() @EmptyToNull() @IsString() @MaxLength(500) squash_commit_template?: string | null;
+  @IsOptional() @EmptyToNull() @IsString() @MaxLength(255) issue_branch_template?: string | null;
+  @IsOptional() @ToBoolean() @IsBoolean() lfs_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() emails_disabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() emails_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() show_default_award_emojis?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() warn_about_potentially_unwanted_characters?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() enforce_auth_checks_on_uploads?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() mr_default_target_self?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() packages_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() service_desk_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() auto_devops_enabled?: boolean;
+  @IsOptional() @IsIn(['continuous', 'manual', 'timed_incremental']) auto_devops_deploy_strategy?: string;
+  @IsOptional() @ToInt() @IsInt() @Min(0) approvals_before_merge?: number;
+  @IsOptional() @ToBoolean() @IsBoolean() mirror?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() mirror_trigger_builds?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() only_mirror_protected_branches?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() mirror_overwrites_diverged_branches?: boolean;
+  @IsOptional() @ToInt() @IsInt() mirror_user_id?: number;
+  @IsOptional() @EmptyToNull() @IsString() @MaxLength(255) external_authorization_classification_label?: string | null;
+  @IsOptional() @ToBoolean() @IsBoolean() merge_pipelines_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() merge_trains_enabled?: boolean;
+}
+
+export class CreateProjectDto extends ProjectAttributesDto {
+  @IsOptional() @IsString() name?: string;
+  @IsOptional() @IsString() path?: string;
+  /** Id or full path of the target namespace. */
+  @IsOptional() @ToRefString() @IsString() @MinLength(1) namespace_id?: string;
+  @IsOptional() @ToBoolean() @IsBoolean() initialize_with_readme?: boolean;
+}
+
+export class UpdateProjectDto extends ProjectAttributesDto {
+  @IsOptional() @IsString() name?: string;
+  @IsOptional() @IsString() path?: string;
+}
+
+export class GetProjectDto {
+  @IsOptional() @ToBoolean() @IsBoolean() statistics?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() license?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() with_custom_attributes?: boolean;
+}
+
+export class ListProjectsDto {
+  @IsOptional() @ToBoolean() @IsBoolean() archived?: boolean;
+  @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
+  @IsOptional() @IsString() search?: string;
+  @IsOptional() @ToBoolean() @IsBoolean() search_namespaces?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() owned?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() membership?: boolean;
+  @IsOptional() @ToInt() @IsInt() min_access_level?: number;
+  @IsOptional() @ToBoolean() @IsBoolean() simple?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() statistics?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() starred?: boolean;
+  @IsOptional() @ToStringArray() @IsArray() @IsString({ each: true }) topic?: string[];
+  @IsOptional() @ToBoolean() @IsBoolean() with_issues_enabled?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() with_merge_requests_enabled?: boolean;
+  @IsOptional() @ToInt() @IsInt() id_after?: number;
+  @IsOptional() @ToInt() @IsInt() id_before?: number;
+  @IsOptional() @IsISO8601() last_activity_after?: string;
+  @IsOptional() @IsISO8601() last_activity_before?: string;
+  @IsOptional() @IsIn(PROJECT_ORDER_COLUMNS) order_by?: ProjectOrderBy;
+  @IsOptional() @IsIn(['asc', 'desc']) sort?: 'asc' | 'desc';
+  @IsOptional() @ToBoolean() @IsBoolean() with_custom_attributes?: boolean;
+  /** `custom_attributes[key]=value` (administrators). */
+  @IsOptional() @IsCustomAttributesFilter() custom_attributes?: Record<string, string>;
+}
+
+/** `GET /groups/:id/projects` adds `include_subgroups`. */
+export class ListGroupProjectsDto extends ListProjectsDto {
+  @IsOptional() @ToBoolean() @IsBoolean() include_subgroups?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() with_shared?: boolean;
+}
+
+const NOT_ATTRIBUTES = new Set(['name', 'path', 'namespace_id', 'initialize_with_readme', 'description', 'visibility', 'default_branch', 'topics', 'tag_list']);
+
+/** The attributes handled by `applyProjectAttributes` (feature switches, settings, merge method). */
+export function projectAttributesOf(dto: ProjectAttributesDto): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(dto).filter(([key, value]) => !NOT_ATTRIBUTES.has(key) && value !== undefined));
+}

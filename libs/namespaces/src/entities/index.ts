@@ -1,0 +1,3 @@
+export * from './member.entity';
+export * from './namespace.entity';
+export * from './project.entity';

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { UserEntity } from '@app/identity/entities';
+import { DataSource, In } from 'typeorm';
+import { AccessUser } from '../access/access-policy';
+import { AccessService } from '../access/access.service';
+import { ACCESS_LEVELS } from '../entities/member.entity';
+import { ProjectWithNamespace } from '../repositories/projects.repository';
+import { presentProject, ProjectView } from './project.presenter';
+
+export interface ProjectViewRequest {
+  view: ProjectView;
+  /** `statistics=true` was asked for (shown to reporters and above). */
+  statistics?: boolean;
+  /** Full view with the viewer's `permissions` (GitLab's `ProjectWithAccess`). */
+  withPermissions?: boolean;
+  runnersToken?: string;
+}
+
+/** Presents projects for a viewer, loading owners and the viewer's levels in batches. */
+@Injectable()
+export class ProjectViewsService {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly access: AccessService,
+  ) {}
+
+  async presentOne(project: ProjectWithNamespace, viewer: AccessUser | null, request: ProjectViewRequest): Promise<Record<string, unknown>> {
+    const [view] = await this.present([project], viewer, request);
+    return view;
+  }
+
+  async present(projects: ProjectWithNamespace[], viewer: AccessUser | null, request: ProjectViewRequest): Promise<Record<string, unknown>[]> {
+    if (request.view === 'simple') return projects.map((p) => presentProject(p, p.namespace, this.options(request)));
+    const ownerIds = [...new Set(projects.filter((p) => p.namespace.kind === 'user').map((p) => p.namespace.ownerId!))];
+    const owners = ownerIds.length > 0 ? await this.dataSource.manager.find(UserEntity, { where: { id: In(ownerIds) } }) : [];
+    const ownerById = new Map(owners.map((u) => [u.id, u]));
+    const levels = viewer ? await this.access.projectPermissionsMany(projects.map((p) => p.id), viewer.id) : new Map();
+    return projects.map((project) => {
+      const level = levels.get(project.id);
+      const effective = viewer?.isAdmin ? ACCESS_LEVELS.ADMIN : (level?.accessLevel ?? 0);
+      return presentProject(project, project.namespace, {
+        ...this.options(request),
+        owner: project.namespace.kind === 'user' ? (ownerById.get(project.namespace.ownerId!) ?? null) : null,
+        permissions: request.withPermissions && viewer ? { projectAccess: level?.projectAccess ?? null, groupAccess: level?.groupAccess ?? null } : undefined,
+        statistics: Boolean(request.statistics) && effective >= ACCESS_LEVELS.REPORTER,
+      });
+    });
+  }
+
+  private options(request: ProjectViewRequest) {
+    return { externalUrl: this.config.http.externalUrl, tier: this.config.tier, view: request.view, runnersToken: request.runnersToken };
+  }
+}

@@ -1,0 +1,153 @@
+import { Injectable } from '@nestjs/common';
+import type { ValidationMessages } from '@app/api/errors';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { AccessUser } from '../access/access-policy';
+import { activeMembershipSql, projectAccessLevelSql, projectVisibilitySql } from '../access/access-sql';
+import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
+import { ProjectEntity } from '../entities/project.entity';
+import { NAMING_MESSAGES, likePattern } from '../naming';
+import { PersonRef, ProjectHookContext } from '../namespace-events';
+import { parseResourceRef, splitProjectPath } from '../resource-ref';
+
+export type ProjectWithNamespace = ProjectEntity & { namespace: NamespaceEntity };
+
+export const PROJECT_ORDER_COLUMNS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
+export type ProjectOrderBy = (typeof PROJECT_ORDER_COLUMNS)[number];
+
+/** Filters of the project lists (`GET /projects`, `GET /groups/:id/projects`); pagination is applied by the caller. */
+export interface ProjectListFilter {
+  search?: string;
+  searchNamespaces?: boolean;
+  owned?: boolean;
+  membership?: boolean;
+  minAccessLevel?: number;
+  visibility?: Visibility;
+  archived?: boolean;
+  topics?: string[];
+  withIssuesEnabled?: boolean;
+  withMergeRequestsEnabled?: boolean;
+  idAfter?: number;
+  idBefore?: number;
+  lastActivityAfter?: string;
+  lastActivityBefore?: string;
+  /** Only projects directly in these namespaces. */
+  namespaceIds?: number[];
+  /** Only projects in this namespace or its subgroups. */
+  withinNamespaceId?: number;
+  orderBy?: ProjectOrderBy;
+  sort?: 'asc' | 'desc';
+}
+
+const ORDER_PROPERTY: Record<ProjectOrderBy, string> = {
+  id: 'p.id',
+  name: 'p.name',
+  path: 'p.path',
+  created_at: 'p.createdAt',
+  updated_at: 'p.updatedAt',
+  last_activity_at: 'p.lastActivityAt',
+};
+
+@Injectable()
+export class ProjectsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** By numeric id or case-insensitive `namespace/path`, with its namespace. */
+  async findByRef(raw: string | number, manager: EntityManager = this.dataSource.manager): Promise<ProjectWithNamespace | null> {
+    const ref = parseResourceRef(raw);
+    if (!ref) return null;
+    const qb = manager.getRepository(ProjectEntity).createQueryBuilder('p').innerJoinAndSelect('p.namespace', 'n');
+    if ('id' in ref) qb.where('p.id = :id', { id: ref.id });
+    else {
+      const split = splitProjectPath(ref.fullPath);
+      if (!split) return null;
+      qb.where('lower(n.full_path) = lower(:ns) AND lower(p.path) = lower(:path)', { ns: split.namespacePath, path: split.path });
+    }
+    return (await qb.getOne()) as ProjectWithNamespace | null;
+  }
+
+  async findById(id: number, manager: EntityManager = this.dataSource.manager, options: { lock?: boolean } = {}): Promise<ProjectWithNamespace | null> {
+    const project = await manager.findOne(ProjectEntity, { where: { id }, lock: options.lock ? { mode: 'pessimistic_write' } : undefined });
+    if (!project) return null;
+    project.namespace = await manager.findOneByOrFail(NamespaceEntity, { id: project.namespaceId });
+    return project as ProjectWithNamespace;
+  }
+
+  /** The filtered, ordered list of projects `viewer` can see. */
+  listQuery(filter: ProjectListFilter, viewer: AccessUser | null, manager: EntityManager = this.dataSource.manager): SelectQueryBuilder<ProjectEntity> {
+    const qb = manager.getRepository(ProjectEntity).createQueryBuilder('p').innerJoinAndSelect('p.namespace', 'n');
+    qb.setParameter('uid', viewer?.id ?? 0);
+    const visible = projectVisibilitySql('p', 'n', viewer, ':uid');
+    if (visible) qb.andWhere(visible);
+    const level = projectAccessLevelSql('p', 'n', ':uid');
+    if (filter.owned) qb.andWhere(viewer ? `${level} >= 50` : 'false');
+    if (filter.membership) qb.andWhere(viewer ? `${level} > 0` : 'false');
+    if (filter.minAccessLevel !== undefined) qb.andWhere(viewer ? `${level} >= :minLevel` : 'false', { minLevel: filter.minAccessLevel });
+    if (filter.search) {
+      const namespaces = filter.searchNamespaces ? ' OR n.full_path ILIKE :q OR n.full_name ILIKE :q' : '';
+      qb.andWhere(`(p.name ILIKE :q OR p.path ILIKE :q OR p.description ILIKE :q${namespaces})`, { q: likePattern(filter.search) });
+    }
+    if (filter.visibility) qb.andWhere('p.visibility = :visibility', { visibility: filter.visibility });
+    if (filter.archived !== undefined) qb.andWhere('p.archived = :archived', { archived: filter.archived });
+    if (filter.topics?.length) {
+      qb.andWhere('(SELECT array_agg(lower(t)) FROM unnest(p.topics) t) @> CAST(:topics AS text[])', { topics: filter.topics.map((t) => t.toLowerCase()) });
+    }
+    if (filter.withIssuesEnabled) qb.andWhere('p.issues_enabled = true');
+    if (filter.withMergeRequestsEnabled) qb.andWhere('p.merge_requests_enabled = true');
+    if (filter.idAfter !== undefined) qb.andWhere('p.id > :idAfter', { idAfter: filter.idAfter });
+    if (filter.idBefore !== undefined) qb.andWhere('p.id < :idBefore', { idBefore: filter.idBefore });
+    if (filter.lastActivityAfter) qb.andWhere('p.last_activity_at > :activityAfter', { activityAfter: filter.lastActivityAfter });
+    if (filter.lastActivityBefore) qb.andWhere('p.last_activity_at < :activityBefore', { activityBefore: filter.lastActivityBefore });
+    if (filter.namespaceIds) qb.andWhere('p.namespace_id = ANY(:namespaceIds)', { namespaceIds: filter.namespaceIds });
+    if (filter.withinNamespaceId !== undefined) qb.andWhere(':within = ANY(n.traversal_ids)', { within: filter.withinNamespaceId });
+    const orderBy = filter.orderBy ?? 'created_at';
+    const sort = (filter.sort ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
+    qb.orderBy(ORDER_PROPERTY[orderBy], sort);
+    if (orderBy !== 'id') qb.addOrderBy('p.id', sort);
+    return qb;
+  }
+
+  /** `name`/`path` already taken in the namespace (a subgroup with the same path counts too). */
+  async namingConflicts(
+    namespace: NamespaceEntity,
+    naming: { name?: string; path?: string },
+    excludeProjectId: number | null,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ValidationMessages> {
+    const messages: ValidationMessages = {};
+    const exclude = excludeProjectId ?? 0;
+    if (naming.name !== undefined) {
+      const [row] = await manager.query('SELECT 1 FROM projects WHERE namespace_id = $1 AND lower(name) = lower($2) AND id <> $3 LIMIT 1', [namespace.id, naming.name, exclude]);
+      if (row) messages.name = [NAMING_MESSAGES.taken];
+    }
+    if (naming.path !== undefined) {
+      const [row] = await manager.query(
+        `SELECT 1 FROM projects WHERE namespace_id = $1 AND lower(path) = lower($2) AND id <> $3
+         UNION ALL SELECT 1 FROM namespaces WHERE lower(full_path) = lower($4) LIMIT 1`,
+        [namespace.id, naming.path, exclude, `${namespace.fullPath}/${naming.path}`],
+      );
+      if (row) messages.path = [NAMING_MESSAGES.taken];
+    }
+    return messages;
+  }
+
+  /** Number of projects in a personal namespace (projects limit). */
+  countInNamespace(namespaceId: number, manager: EntityManager = this.dataSource.manager): Promise<number> {
+    return manager.count(ProjectEntity, { where: { namespaceId } });
+  }
+
+  /** Owner and owners of a project, as GitLab's project system hooks report them. */
+  async hookContext(project: ProjectEntity, namespace: NamespaceEntity, manager: EntityManager = this.dataSource.manager): Promise<ProjectHookContext> {
+    if (namespace.kind === 'user') {
+      const [user] = (await manager.query('SELECT name, email FROM users WHERE id = $1', [namespace.ownerId])) as PersonRef[];
+      const owner = user ?? { name: namespace.fullName, email: '' };
+      return { project, namespace, owner, owners: [owner] };
+    }
+    const owners = (await manager.query(
+      `SELECT DISTINCT u.id, u.name, u.email FROM members m JOIN users u ON u.id = m.user_id
+       WHERE m.source_type = 'namespace' AND m.source_id = ANY($1) AND m.access_level >= 50 AND ${activeMembershipSql('m')}
+       ORDER BY u.id`,
+      [namespace.traversalIds],
+    )) as PersonRef[];
+    return { project, namespace, owner: { name: namespace.name, email: '' }, owners: owners.map((o) => ({ name: o.name, email: o.email })) };
+  }
+}

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { assertNotModifiedAfter } from '@app/api/http';
+import { OutboxService } from '@app/messaging/outbox.service';
+import { NewDomainEvent } from '@app/messaging/domain-event';
+import { DataSource, In } from 'typeorm';
+import { AccessUser } from '../access/access-policy';
+import { MemberEntity } from '../entities/member.entity';
+import { NamespaceEntity } from '../entities/namespace.entity';
+import { ProjectEntity } from '../entities/project.entity';
+import { groupEvent, NAMESPACE_EVENTS, projectEvent } from '../namespace-events';
+import { GroupsRepository } from '../repositories/groups.repository';
+import { ProjectsRepository } from '../repositories/projects.repository';
+
+export interface DeleteGroupCommand {
+  actor: AccessUser;
+  groupId: number;
+  /** `If-Unmodified-Since` of the request: 412 when the group changed after it. */
+  ifUnmodifiedSince?: Date;
+}
+
+/**
+ * Deletes a group at once with its subgroups, their projects and memberships (owners;
+ * checked on the route). Records `project_destroy` for every project, then `group_destroy`
+ * for every group, deepest first.
+ */
+@Injectable()
+export class DeleteGroupUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly groups: GroupsRepository,
+    private readonly projects: ProjectsRepository,
+  ) {}
+
+  async execute(command: DeleteGroupCommand): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const group = await this.groups.findById(command.groupId, tx, { lock: true });
+      if (!group) throw DomainError.notFound('Group');
+      assertNotModifiedAfter(group.updatedAt, command.ifUnmodifiedSince);
+      const namespaces = [...(await this.groups.descendants(group, tx)), group];
+      const byId = new Map(namespaces.map((n) => [n.id, n]));
+      const projects = await tx.find(ProjectEntity, { where: { namespaceId: In([...byId.keys()]) }, order: { id: 'ASC' } });
+
+      const events: NewDomainEvent[] = [];
+      for (const project of projects) {
+        const context = await this.projects.hookContext(project, byId.get(project.namespaceId)!, tx);
+        events.push(projectEvent(NAMESPACE_EVENTS.PROJECT_DESTROY, command.actor.id, context));
+      }
+      for (const namespace of namespaces) events.push(groupEvent(NAMESPACE_EVENTS.GROUP_DESTROY, command.actor.id, namespace));
+
+      if (projects.length > 0) {
+        await tx.delete(MemberEntity, { sourceType: 'project', sourceId: In(projects.map((p) => p.id)) });
+        await tx.delete(ProjectEntity, { id: In(projects.map((p) => p.id)) });
+      }
+      await tx.delete(MemberEntity, { sourceType: 'namespace', sourceId: In([...byId.keys()]) });
+      for (const namespace of namespaces) await tx.delete(NamespaceEntity, { id: namespace.id });
+      await this.outbox.append(tx, events);
+    });
+  }
+}

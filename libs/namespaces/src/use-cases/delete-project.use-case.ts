@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { assertNotModifiedAfter } from '@app/api/http';
+import { OutboxService } from '@app/messaging/outbox.service';
+import { DataSource } from 'typeorm';
+import { AccessUser } from '../access/access-policy';
+import { MemberEntity } from '../entities/member.entity';
+import { ProjectEntity } from '../entities/project.entity';
+import { NAMESPACE_EVENTS, projectEvent } from '../namespace-events';
+import { ProjectsRepository } from '../repositories/projects.repository';
+
+export interface DeleteProjectCommand {
+  actor: AccessUser;
+  projectId: number;
+  /** `If-Unmodified-Since` of the request: 412 when the project changed after it. */
+  ifUnmodifiedSince?: Date;
+}
+
+/** Deletes a project and its memberships at once (owners and administrators; checked on the route); records `project_destroy`. */
+@Injectable()
+export class DeleteProjectUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly projects: ProjectsRepository,
+  ) {}
+
+  async execute(command: DeleteProjectCommand): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const project = await this.projects.findById(command.projectId, tx, { lock: true });
+      if (!project) throw DomainError.notFound('Project');
+      assertNotModifiedAfter(project.updatedAt, command.ifUnmodifiedSince);
+      const context = await this.projects.hookContext(project, project.namespace, tx);
+      await tx.delete(MemberEntity, { sourceType: 'project', sourceId: project.id });
+      await tx.delete(ProjectEntity, { id: project.id });
+      await this.outbox.append(tx, projectEvent(NAMESPACE_EVENTS.PROJECT_DESTROY, command.actor.id, context));
+    });
+  }
+}

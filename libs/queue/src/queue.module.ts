@@ -1,0 +1,33 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { BullModule } from '@nestjs/bullmq';
+import { AppConfig } from '@app/config';
+import type { QueueOptions } from 'bullmq';
+import { DEFAULT_JOB_OPTIONS } from './default-job-options';
+
+/** BullMQ options shared by every queue and worker of the process. */
+export function bullOptions(config: AppConfig): QueueOptions {
+  return {
+    // BullMQ opens (and closes) its own connections from these options; workers need
+    // `maxRetriesPerRequest: null` on their blocking connection.
+    connection: { url: config.redis.url, maxRetriesPerRequest: null },
+    prefix: config.redis.prefix,
+    defaultJobOptions: DEFAULT_JOB_OPTIONS,
+  };
+}
+
+/**
+ * BullMQ root configuration: the connection from `AppConfig`, every key under
+ * `REDIS_PREFIX`, and `DEFAULT_JOB_OPTIONS`. Import once in the app module; feature
+ * modules then register their queues with
+ * `BullModule.registerQueue({ name: QUEUES.HOOK_DELIVERIES })`.
+ */
+@Module({})
+export class QueueModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: QueueModule,
+      imports: [BullModule.forRootAsync({ inject: [AppConfig], useFactory: bullOptions })],
+      exports: [BullModule],
+    };
+  }
+}

@@ -1,0 +1,20 @@
+import type { NewDomainEvent } from '@app/messaging/domain-event';
+import type { CustomAttributeResource } from './custom-attribute-resource';
+
+/** Domain event types of custom attributes. Never rename: consumers match on them. */
+export const CUSTOM_ATTRIBUTE_EVENTS = {
+  CREATE: 'custom_attribute_create',
+  UPDATE: 'custom_attribute_update',
+  DESTROY: 'custom_attribute_destroy',
+} as const;
+
+export function customAttributeEvent(type: string, actorId: number, resource: CustomAttributeResource, data: Record<string, unknown>): NewDomainEvent {
+  return {
+    type,
+    actor: actorId,
+    projectId: resource.type === 'project' ? resource.id : null,
+    groupId: resource.type === 'group' ? resource.id : null,
+    target: { type: resource.type, id: resource.id, title: resource.title },
+    data: { resource_type: resource.type, resource_id: resource.id, ...data },
+  };
+}

@@ -1,0 +1,4 @@
+export * from './eventually';
+export * from './kafka-broker';
+export * from './kafka-topic-reader';
+export * from './test-database';
