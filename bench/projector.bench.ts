@@ -17,6 +17,7 @@
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { Client } from 'pg';
@@ -41,6 +42,8 @@ const FIRST_PROJECT = 1_000_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const write = (line: string) => process.stdout.write(`${line}\n`);
+/** The figures depend on what else runs: say it. */
+const machine = () => `${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
 const percentile = (sorted: number[], p: number): number => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
 
 async function waitFor(url: string, timeoutMs: number): Promise<void> {
@@ -165,7 +168,7 @@ async function main(): Promise<void> {
     await admin.connect();
     const topics = await admin.fetchTopicMetadata({ topics: [TOPIC] });
     await admin.disconnect();
-    write(`\ntopic ${TOPIC}: ${topics.topics[0].partitions.length} partitions`);
+    write(`\ntopic ${TOPIC}: ${topics.topics[0].partitions.length} partitions (${machine()})`);
 
     // 1. Throughput from a backlog.
     const p0 = performance.now();
@@ -230,7 +233,7 @@ async function main(): Promise<void> {
       [project.id, LIST_EVENTS],
     );
     await db.query('VACUUM ANALYZE events');
-    write(`inserted ${LIST_EVENTS} events for project ${project.id} in ${((performance.now() - i0) / 1000).toFixed(1)} s`);
+    write(`inserted ${LIST_EVENTS} events for project ${project.id} in ${((performance.now() - i0) / 1000).toFixed(1)} s (${machine()})`);
     const deepPage = Math.floor(Math.min(50_000, LIST_EVENTS) / 20);
     for (const [label, token] of [
       ['administrator', ROOT_TOKEN],

@@ -1,25 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity/entities';
+import type { UserEntity } from '@app/identity/entities';
 import { presentUserSummary } from '@app/identity/user.presenter';
-import { DataSource, In } from 'typeorm';
-import { EventEntity } from './entities/event.entity';
+import type { EventRow } from './events.repository';
 import { actionNameOf } from './projection/event-projection';
 
-/** Contribution events in GitLab's shape, with their authors loaded in one query. */
+/** Contribution events in GitLab's shape; the authors come with the rows (see `EventsRepository.page`). */
 @Injectable()
 export class EventPresenter {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly config: AppConfig) {}
 
-  async present(events: EventEntity[]): Promise<Record<string, unknown>[]> {
-    const authorIds = [...new Set(events.map((e) => e.authorId))];
-    const users = authorIds.length ? await this.dataSource.manager.findBy(UserEntity, { id: In(authorIds) }) : [];
-    const byId = new Map(users.map((u) => [u.id, u]));
+  present(events: EventRow[]): Record<string, unknown>[] {
+    const externalUrl = this.config.http.externalUrl;
+    const authors = new Map<number, Record<string, unknown> | null>();
+    const authorOf = (e: EventRow): Record<string, unknown> | null => {
+      let summary = authors.get(e.authorId);
+      if (summary === undefined) {
+        // The joined columns are the ones the user summary reads.
+        summary = e.author ? presentUserSummary(e.author as UserEntity, externalUrl) : null;
+        authors.set(e.authorId, summary);
+      }
+      return summary;
+    };
     return events.map((e) => {
-      const author = byId.get(e.authorId);
+      const author = authorOf(e);
       const view: Record<string, unknown> = {
         id: Number(e.id),
         title: null,
@@ -31,10 +35,10 @@ export class EventPresenter {
         author_id: e.authorId,
         target_title: e.targetTitle,
         created_at: e.createdAt.toISOString(),
-        author: author ? presentUserSummary(author, this.config.http.externalUrl) : null,
+        author,
         imported: false,
         imported_from: 'none',
-        author_username: author?.username ?? null,
+        author_username: e.author?.username ?? null,
       };
       if (e.pushData) view.push_data = e.pushData;
       if (e.note) view.note = e.note;

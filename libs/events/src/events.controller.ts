@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, PublicRead, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
-import { paginateOffset } from '@app/api/pagination';
+import { applyOffsetPaginationHeaders, parseOffsetPagination } from '@app/api/pagination';
 import { AppConfig } from '@app/config';
 import { UsersRepository } from '@app/identity/users.repository';
 import { projectOf, toAccessUser } from '@app/namespaces/access/principal-access';
@@ -36,7 +36,7 @@ export class EventsController {
   ): Promise<Record<string, unknown>[]> {
     const user = toAccessUser(principal)!;
     const qb = dto.scope === 'all' ? this.events.ofMemberProjects(user, dto) : this.events.byAuthor(user.id, user, dto);
-    return this.page(qb, request, reply);
+    return this.page(qb, dto, request, reply);
   }
 
   @Get('users/:id/events')
@@ -54,7 +54,7 @@ export class EventsController {
     const qb = this.events.byAuthor(user.id, viewer, dto);
     // A private profile's activity is shown to the user and administrators only.
     if (user.privateProfile && viewer?.id !== user.id && !viewer?.isAdmin) qb.andWhere('false');
-    return this.page(qb, request, reply);
+    return this.page(qb, dto, request, reply);
   }
 
   @Get('projects/:project_id/events')
@@ -66,12 +66,19 @@ export class EventsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>[]> {
-    const qb = this.events.ofProject(projectOf(access).id, toAccessUser(principal), dto);
-    return this.page(qb, request, reply);
+    const { qb, cacheKey } = this.events.ofProject(projectOf(access).id, toAccessUser(principal), access.accessLevel, dto);
+    return this.page(qb, dto, request, reply, cacheKey);
   }
 
-  private async page(qb: SelectQueryBuilder<EventEntity>, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>[]> {
-    const rows = await paginateOffset(qb, request, reply, { externalUrl: this.config.http.externalUrl });
+  private async page(
+    qb: SelectQueryBuilder<EventEntity>,
+    dto: ListEventsDto,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    cacheKey?: string,
+  ): Promise<Record<string, unknown>[]> {
+    const { rows, info } = await this.events.page(qb, parseOffsetPagination(request.query), dto.sort, cacheKey);
+    applyOffsetPaginationHeaders(request, reply, { ...info, externalUrl: this.config.http.externalUrl });
     return this.presenter.present(rows);
   }
 }

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api/errors';
+import { OffsetPageInfo, OffsetPagination, TOTAL_COUNT_LIMIT } from '@app/api/pagination';
 import { confidentialIssueReadableSql } from '@app/issues/issues.repository';
 import type { AccessUser } from '@app/namespaces/access/access-policy';
 import { activeMembershipSql, projectAccessLevelSql, projectVisibilitySql } from '@app/namespaces/access/access-sql';
+import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { ListEventsDto } from './dto/list-events.dto';
 import { EventEntity } from './entities/event.entity';
@@ -10,6 +12,66 @@ import { EVENT_TARGET_TYPES } from './projection/event-projection';
 
 /** Events older than this are never listed (and removed by the retention job). */
 export const EVENT_RETENTION_YEARS = 3;
+const RETENTION_SQL = `now() - interval '${EVENT_RETENTION_YEARS} years'`;
+
+/**
+ * How long "this listing has more than `TOTAL_COUNT_LIMIT` events" is remembered, so that the
+ * first pages of a large project do not count 10,001 rows on every request. Only that outcome
+ * is remembered (exact totals are always counted): a listing only shrinks below the limit when
+ * the retention job removes events or an issue becomes confidential, and then `x-total` comes
+ * back at most this long afterwards.
+ */
+export const OVER_LIMIT_MEMORY_MS = 60_000;
+const OVER_LIMIT_MEMORY_ENTRIES = 10_000;
+
+/** One listed event with the author's summary fields (one query for both). */
+export interface EventRow {
+  id: string;
+  projectId: number | null;
+  authorId: number;
+  action: string;
+  targetType: string | null;
+  targetId: number | null;
+  targetIid: number | null;
+  targetTitle: string | null;
+  note: Record<string, unknown> | null;
+  pushData: Record<string, unknown> | null;
+  createdAt: Date;
+  author: { id: number; username: string; name: string; state: string; email: string } | null;
+}
+
+interface RawEventRow {
+  id: string;
+  project_id: number | null;
+  author_id: number;
+  action: string;
+  target_type: string | null;
+  target_id: number | null;
+  target_iid: number | null;
+  target_title: string | null;
+  note: Record<string, unknown> | null;
+  push_data: Record<string, unknown> | null;
+  created_at: Date;
+  u_username: string | null;
+  u_name: string;
+  u_state: string;
+  u_email: string;
+}
+
+const toEventRow = (r: RawEventRow): EventRow => ({
+  id: String(r.id),
+  projectId: r.project_id,
+  authorId: r.author_id,
+  action: r.action,
+  targetType: r.target_type,
+  targetId: r.target_id,
+  targetIid: r.target_iid,
+  targetTitle: r.target_title,
+  note: r.note,
+  pushData: r.push_data,
+  createdAt: r.created_at,
+  author: r.u_username === null ? null : { id: r.author_id, username: r.u_username, name: r.u_name, state: r.u_state, email: r.u_email },
+});
 
 const validDate = (value: string, name: string): string => {
   const date = new Date(`${value}T00:00:00Z`);
@@ -20,6 +82,8 @@ const validDate = (value: string, name: string): string => {
 /** Read queries of contribution events, with the visibility rules of the viewer. */
 @Injectable()
 export class EventsRepository {
+  private readonly overLimit = new Map<string, number>();
+
   constructor(private readonly dataSource: DataSource) {}
 
   /**
@@ -31,7 +95,7 @@ export class EventsRepository {
       .createQueryBuilder(EventEntity, 'e')
       .innerJoin('projects', 'p', 'p.id = e.project_id')
       .innerJoin('namespaces', 'n', 'n.id = p.namespace_id')
-      .where(`e.created_at > now() - interval '${EVENT_RETENTION_YEARS} years'`)
+      .where(`e.created_at > ${RETENTION_SQL}`)
       .setParameter('uid', viewer?.id ?? 0);
     const visible = projectVisibilitySql('p', 'n', viewer, ':uid');
     if (visible) qb.andWhere(visible);
@@ -39,12 +103,7 @@ export class EventsRepository {
       const readable = viewer ? confidentialIssueReadableSql('ci', projectAccessLevelSql('p', 'n', ':uid'), ':uid') : 'ci.confidential = false';
       qb.andWhere(`NOT (e.target_type = 'Issue' AND EXISTS (SELECT 1 FROM issues ci WHERE ci.id = e.target_id AND NOT ${readable}))`);
     }
-    if (filter.action) qb.andWhere('e.action = :action', { action: filter.action });
-    if (filter.target_type) qb.andWhere('e.target_type = :targetType', { targetType: EVENT_TARGET_TYPES[filter.target_type] });
-    // Exclusive day bounds, in UTC: `after` 2024-01-01 starts at 2024-01-02T00:00Z.
-    if (filter.after) qb.andWhere(`e.created_at >= timezone('UTC', CAST(CAST(:after AS date) + 1 AS timestamp))`, { after: validDate(filter.after, 'after') });
-    if (filter.before) qb.andWhere(`e.created_at < timezone('UTC', CAST(CAST(:before AS date) AS timestamp))`, { before: validDate(filter.before, 'before') });
-    return qb.orderBy('e.id', filter.sort === 'asc' ? 'ASC' : 'DESC');
+    return this.applyFilter(qb, filter);
   }
 
   /** Events of one author. */
@@ -61,7 +120,87 @@ export class EventsRepository {
     );
   }
 
-  ofProject(projectId: number, viewer: AccessUser | null, filter: ListEventsDto): SelectQueryBuilder<EventEntity> {
-    return this.visibleQuery(viewer, filter).andWhere('e.project_id = :projectId', { projectId });
+  /**
+   * Events of one project the viewer can already see (checked by the route), at `accessLevel`.
+   * No join, so that counting and skipping pages are index-only scans of `(project_id, id)`:
+   * the project's visibility is known; the confidential issues the viewer may not read (none
+   * for Reporter and above) and whether the project still has events past the retention bound
+   * (the retention job removes them) are uncorrelated subqueries, evaluated once per statement,
+   * which make the per-row conditions trivial in the usual case.
+   */
+  ofProject(projectId: number, viewer: AccessUser | null, accessLevel: number, filter: ListEventsDto): { qb: SelectQueryBuilder<EventEntity>; cacheKey: string } {
+    const qb = this.dataSource.manager
+      .createQueryBuilder(EventEntity, 'e')
+      .where('e.project_id = :projectId', { projectId })
+      .andWhere(`(NOT (SELECT EXISTS (SELECT 1 FROM events x WHERE x.created_at <= ${RETENTION_SQL} AND x.project_id = :projectId)) OR e.created_at > ${RETENTION_SQL})`);
+    const mayReadConfidential = Boolean(viewer?.isAdmin) || accessLevel >= ACCESS_LEVELS.REPORTER;
+    if (!mayReadConfidential) {
+      const readable = viewer ? '(i.author_id = :viewerId OR :viewerId = ANY(i.assignee_ids))' : 'false';
+      const hidden = `ARRAY(SELECT i.id FROM issues i WHERE i.project_id = :projectId AND i.confidential AND NOT ${readable})`;
+      qb.andWhere(`(cardinality(${hidden}) = 0 OR NOT (e.target_type = 'Issue' AND e.target_id = ANY(${hidden})))`, { viewerId: viewer?.id ?? 0 });
+    }
+    this.applyFilter(qb, filter);
+    const viewerKey = mayReadConfidential ? 'all' : `u${viewer?.id ?? 0}`;
+    const cacheKey = ['project', projectId, viewerKey, filter.action ?? '', filter.target_type ?? '', filter.after ?? '', filter.before ?? ''].join('|');
+    return { qb, cacheKey };
+  }
+
+  /**
+   * One offset page of an event query, with the authors: the page's ids are picked by an
+   * index scan (`ORDER BY id LIMIT per_page + 1 OFFSET ...`), then only those rows are read.
+   * The total is counted (up to `TOTAL_COUNT_LIMIT`) only when the page does not tell it:
+   * a short page gives it, a full page past the limit means "more than the limit".
+   */
+  async page(qb: SelectQueryBuilder<EventEntity>, pagination: OffsetPagination, sort: 'asc' | 'desc' | undefined, cacheKey?: string): Promise<{ rows: EventRow[]; info: OffsetPageInfo }> {
+    const direction = sort === 'asc' ? 'ASC' : 'DESC';
+    const { offset, perPage } = pagination;
+    const [idsSql, params] = qb.clone().select('e.id', 'id').orderBy('e.id', direction).offset(offset).limit(perPage + 1).getQueryAndParameters();
+    const raw = (await this.dataSource.query(
+      `SELECT e.id, e.project_id, e.author_id, e.action, e.target_type, e.target_id, e.target_iid, e.target_title, e.note, e.push_data, e.created_at,
+              u.username AS u_username, u.name AS u_name, u.state AS u_state, u.email AS u_email
+       FROM (${idsSql}) pg JOIN events e ON e.id = pg.id LEFT JOIN users u ON u.id = e.author_id
+       ORDER BY e.id ${direction}`,
+      params,
+    )) as RawEventRow[];
+    const more = raw.length > perPage;
+    const rows = raw.slice(0, perPage).map(toEventRow);
+    const base = { page: pagination.page, perPage };
+    if (!more && (raw.length > 0 || offset === 0)) {
+      const total = offset + raw.length;
+      return { rows, info: { ...base, total: total > TOTAL_COUNT_LIMIT ? null : total, hasNextPage: false } };
+    }
+    if (more && offset + perPage >= TOTAL_COUNT_LIMIT) return { rows, info: { ...base, total: null, hasNextPage: true } };
+    const total = cacheKey && this.rememberedOverLimit(cacheKey) ? null : await this.countWithCap(qb);
+    if (total === null && cacheKey) this.rememberOverLimit(cacheKey);
+    return { rows, info: { ...base, total, hasNextPage: total === null ? more : offset + perPage < total } };
+  }
+
+  /** The number of rows of `qb`, or null above `TOTAL_COUNT_LIMIT` (GitLab leaves `x-total` out then). */
+  private async countWithCap(qb: SelectQueryBuilder<EventEntity>): Promise<number | null> {
+    const [sql, params] = qb.clone().select('1', 'one').orderBy().limit(TOTAL_COUNT_LIMIT + 1).getQueryAndParameters();
+    const [row] = (await this.dataSource.query(`SELECT count(*)::int AS n FROM (${sql}) c`, params)) as Array<{ n: number }>;
+    return row.n > TOTAL_COUNT_LIMIT ? null : row.n;
+  }
+
+  private rememberedOverLimit(key: string): boolean {
+    const until = this.overLimit.get(key);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.overLimit.delete(key);
+    return false;
+  }
+
+  private rememberOverLimit(key: string): void {
+    if (this.overLimit.size >= OVER_LIMIT_MEMORY_ENTRIES) this.overLimit.delete(this.overLimit.keys().next().value as string);
+    this.overLimit.set(key, Date.now() + OVER_LIMIT_MEMORY_MS);
+  }
+
+  private applyFilter(qb: SelectQueryBuilder<EventEntity>, filter: ListEventsDto): SelectQueryBuilder<EventEntity> {
+    if (filter.action) qb.andWhere('e.action = :action', { action: filter.action });
+    if (filter.target_type) qb.andWhere('e.target_type = :targetType', { targetType: EVENT_TARGET_TYPES[filter.target_type] });
+    // Exclusive day bounds, in UTC: `after` 2024-01-01 starts at 2024-01-02T00:00Z.
+    if (filter.after) qb.andWhere(`e.created_at >= timezone('UTC', CAST(CAST(:after AS date) + 1 AS timestamp))`, { after: validDate(filter.after, 'after') });
+    if (filter.before) qb.andWhere(`e.created_at < timezone('UTC', CAST(CAST(:before AS date) AS timestamp))`, { before: validDate(filter.before, 'before') });
+    return qb;
   }
 }
