@@ -22,7 +22,7 @@ const ALERTMANAGER_PORT = Number(process.env.BENCH_ALERTMANAGER_PORT ?? 19093);
 const DATABASE = process.env.BENCH_DATABASE ?? 'service_api_bench';
 const SERVER = 'postgres://postgres@127.0.0.1:5432';
 const ROOT_TOKEN = 'bench-root-token-0123456789abcdef';
-const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,4,16,64').split(',').map(Number);
+const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,4,16,64,256').split(',').map(Number);
 const PER_LEVEL = Number(process.env.BENCH_REQUESTS ?? 4000);
 const POOL = 200;
 
@@ -41,12 +41,17 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-/** The stream: 70 % repeats of a pool fingerprint, 20 % new alerts, 10 % resolutions of a pool fingerprint. */
+/**
+ * The stream: 70 % repeats of a pool fingerprint, 20 % new alerts, 10 % resolutions of a pool
+ * fingerprint (a subset of the pool that is also repeated, so recoveries resolve open alerts
+ * and later repeats open new ones).
+ */
 function streamEvent(i: number, run: string): { fingerprint: string; resolve: boolean; title: string } {
   const r = (i * 7919) % 100;
   if (r < 20) return { fingerprint: `${run}-new-${i}`, resolve: false, title: `Disk almost full on host-${i % 50}` };
-  const pooled = `${run}-pool-${(i * 31) % POOL}`;
-  return { fingerprint: pooled, resolve: r >= 90, title: `High latency on service-${(i * 31) % POOL}` };
+  const resolve = r >= 90;
+  const pool = resolve ? (i * 13) % POOL : (i * 31) % POOL;
+  return { fingerprint: `${run}-pool-${pool}`, resolve, title: `High latency on service-${pool}` };
 }
 
 function serviceRequest(path: string, key: string, run: string) {

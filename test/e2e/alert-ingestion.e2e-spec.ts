@@ -89,6 +89,25 @@ describe('Alert ingestion', () => {
     });
   });
 
+  describe('notify endpoint: cached integrations', () => {
+    it('sees a key reset, a deactivation and a deletion at once, though the integration was cached', async () => {
+      const integration = await fx.integration(project.id, { name: 'Cached' });
+      // Served (and cached) before each change.
+      expect((await fx.notify(integration.path, { title: 'warm' }, { token: integration.token })).status).toBe(200);
+      const reset = await api(gw.baseUrl, 'POST', `${integrationsPath()}/${integration.id}/reset_token`, { token: gw.rootToken });
+      expect((await fx.notify(integration.path, { title: 'x' }, { token: integration.token })).status).toBe(401);
+      expect((await fx.notify(integration.path, { title: 'x' }, { token: reset.body.token })).status).toBe(200);
+
+      await api(gw.baseUrl, 'PUT', `${integrationsPath()}/${integration.id}`, { token: gw.rootToken, body: { active: false } });
+      expect((await fx.notify(integration.path, { title: 'x' }, { token: reset.body.token })).status).toBe(403);
+      await api(gw.baseUrl, 'PUT', `${integrationsPath()}/${integration.id}`, { token: gw.rootToken, body: { active: true } });
+      expect((await fx.notify(integration.path, { title: 'x' }, { token: reset.body.token })).status).toBe(200);
+
+      expect((await api(gw.baseUrl, 'DELETE', `${integrationsPath()}/${integration.id}`, { token: gw.rootToken })).status).toBe(204);
+      expect((await fx.notify(integration.path, { title: 'x' }, { token: reset.body.token })).status).toBe(404);
+    });
+  });
+
   describe('notify endpoint: credentials and limits', () => {
     let integration: { id: number; path: string; token: string };
     beforeAll(async () => {

@@ -70,6 +70,40 @@ describe('Alert lifecycle (alert engine)', () => {
     expect(await notes(alertIid)).toContain(`closed incident #${alert.issue_iid}`);
   });
 
+  it('closes the incident of an alert a user resolves, and records every status change as a state event', async () => {
+    const integration = await fx.integration(project.id, { create_incident: true, auto_close_incident: true });
+    const sent = await fx.notify(integration.path, { title: 'Latency SLO burn', fingerprint: 'slo-1' }, { token: integration.token });
+    const alertIid = sent.body[0].iid;
+    const alert = await incidentOf(alertIid);
+    const root = (await api(gw.baseUrl, 'GET', '/api/v4/user', { token: gw.rootToken })).body;
+
+    const put = (status: string) => api(gw.baseUrl, 'PUT', `/api/v4/projects/${project.id}/alert_management/alerts/${alertIid}`, { token: gw.rootToken, body: { status } });
+    expect((await put('acknowledged')).status).toBe(200);
+    expect((await put('resolved')).status).toBe(200);
+    const closed = await eventually(async () => {
+      const current = await issue(alert.issue_iid);
+      return current.body.state === 'closed' ? current.body : undefined;
+    }, 'the incident of the alert resolved by a user to close');
+    expect(closed.closed_by.username).toBe('alert-bot');
+    expect(await notes(alertIid)).toContain(`closed incident #${alert.issue_iid}`);
+
+    const stateEvents = (id: number, count: number) =>
+      eventually(async () => {
+        const rows = await gw.dataSource.query(`SELECT user_id, state, previous_state FROM alert_state_events WHERE alert_id = $1 ORDER BY id`, [id]);
+        return rows.length >= count ? rows : undefined;
+      }, `${count} state events of alert ${id}`);
+    expect(await stateEvents(alert.id, 2)).toEqual([
+      { user_id: root.id, state: 'acknowledged', previous_state: 'triggered' },
+      { user_id: root.id, state: 'resolved', previous_state: 'acknowledged' },
+    ]);
+
+    // A recovery payload: a state event without user.
+    const other = await fx.notify(integration.path, { title: 'Error rate', fingerprint: 'errors-1' }, { token: integration.token });
+    await fx.notify(integration.path, { title: 'Error rate', fingerprint: 'errors-1', end_time: new Date().toISOString() }, { token: integration.token });
+    const otherAlert = await fx.alert(project.id, other.body[0].iid);
+    expect(await stateEvents(otherAlert.id, 1)).toEqual([{ user_id: null, state: 'resolved', previous_state: 'triggered' }]);
+  });
+
   it('handles a redelivered event once: one incident, one note', async () => {
     const integration = await fx.integration(project.id, { create_incident: true, auto_close_incident: false });
     const sent = await fx.notify(integration.path, { title: 'Queue backlog', fingerprint: 'queue-1' }, { token: integration.token });

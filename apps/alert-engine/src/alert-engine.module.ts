@@ -6,8 +6,8 @@ import { platformModules } from '../../platform-modules';
 
 /**
  * The alert lifecycle off the request path, fed by the domain event stream (consumer group
- * `alert-engine.v1`): incidents opened for new alerts and closed on recovery, with system
- * notes. Runs an outbox relay too (the incidents it writes have events of their own; several
+ * `alert-engine.v1`): alert status changes recorded as state events, incidents opened for
+ * new alerts and closed when the alert is resolved, with system notes. Runs an outbox relay too (the incidents it writes have events of their own; several
  * relays are safe), and serves health and metrics.
  */
 @Module({})

@@ -8,6 +8,9 @@ import { HttpIntegrationsController } from './http-integrations.controller';
 import { HttpIntegrationsRepository } from './http-integrations.repository';
 import { CreateHttpIntegrationUseCase } from './use-cases/create-http-integration.use-case';
 import { DeleteHttpIntegrationUseCase } from './use-cases/delete-http-integration.use-case';
+import { AlertBatchRepository } from './ingestion/alert-batch.repository';
+import { AlertIngestionBatcher } from './ingestion/alert-ingestion.batcher';
+import { NotifyTargetCache } from './ingestion/notify-target.cache';
 import { IngestAlertUseCase } from './use-cases/ingest-alert.use-case';
 import { ReceiveAlertNotificationUseCase } from './use-cases/receive-alert-notification.use-case';
 import { ResetHttpIntegrationTokenUseCase } from './use-cases/reset-http-integration-token.use-case';
@@ -25,6 +28,9 @@ import { UpdateHttpIntegrationUseCase } from './use-cases/update-http-integratio
     AlertingMetrics,
     AlertsRepository,
     HttpIntegrationsRepository,
+    AlertBatchRepository,
+    AlertIngestionBatcher,
+    NotifyTargetCache,
     IngestAlertUseCase,
     ReceiveAlertNotificationUseCase,
     CreateHttpIntegrationUseCase,

@@ -1,8 +1,9 @@
 import { buildDomainEvent } from '@app/messaging/domain-event';
 import { ALERT_EVENTS } from '../alerting.events';
-import { alertLifecycleActionOf } from './alert-lifecycle.consumer';
+import { alertLifecycleActionOf, alertStateChangeOf } from './alert-lifecycle.consumer';
 
-const event = (type: string, data: Record<string, unknown>) => buildDomainEvent({ type, projectId: 1, data });
+const event = (type: string, data: Record<string, unknown>, actor: number | null = null) =>
+  buildDomainEvent({ type, projectId: 1, data, actor, occurredAt: new Date('2026-02-03T04:05:06Z') });
 const integration = (createIncident: unknown, autoClose: unknown) => ({ id: 3, name: 'Prom', create_incident: createIncident, auto_close_incident: autoClose });
 
 describe(alertLifecycleActionOf.name, () => {
@@ -15,6 +16,36 @@ describe(alertLifecycleActionOf.name, () => {
   it('closes the incident of a resolved alert only when auto-close is on', () => {
     expect(alertLifecycleActionOf(event(ALERT_EVENTS.RESOLVED, { alert_id: 9, integration: integration(true, true) }))).toEqual({ kind: 'close_incident', alertId: 9 });
     expect(alertLifecycleActionOf(event(ALERT_EVENTS.RESOLVED, { alert_id: 9, integration: integration(true, false) }))).toEqual({ kind: 'none' });
+  });
+
+  it('closes the incident of an alert a user resolves only when auto-close is on', () => {
+    const changed = (to: string, autoClose: unknown) => event(ALERT_EVENTS.STATUS_CHANGED, { alert_id: 9, from: 'triggered', to, integration: integration(true, autoClose) }, 5);
+    expect(alertLifecycleActionOf(changed('resolved', true))).toEqual({ kind: 'close_incident', alertId: 9 });
+    expect(alertLifecycleActionOf(changed('resolved', false))).toEqual({ kind: 'none' });
+    expect(alertLifecycleActionOf(changed('acknowledged', true))).toEqual({ kind: 'none' });
+    expect(alertLifecycleActionOf(event(ALERT_EVENTS.STATUS_CHANGED, { alert_id: 9, from: 'triggered', to: 'resolved', integration: null }))).toEqual({ kind: 'none' });
+  });
+
+  it('records recoveries and user changes as state events, with who and when', () => {
+    const at = new Date('2026-02-03T04:05:06Z');
+    expect(alertStateChangeOf(event(ALERT_EVENTS.RESOLVED, { alert_id: 9, previous_status: 'acknowledged' }))).toEqual({
+      alertId: 9,
+      userId: null,
+      state: 'resolved',
+      previousState: 'acknowledged',
+      occurredAt: at,
+    });
+    expect(alertStateChangeOf(event(ALERT_EVENTS.STATUS_CHANGED, { alert_id: 9, from: 'resolved', to: 'triggered' }, 5))).toEqual({
+      alertId: 9,
+      userId: 5,
+      state: 'triggered',
+      previousState: 'resolved',
+      occurredAt: at,
+    });
+    expect(alertStateChangeOf(event(ALERT_EVENTS.CREATED, { alert_id: 9 }))).toBeNull();
+    expect(alertStateChangeOf(event(ALERT_EVENTS.GROUPED, { alert_id: 9 }))).toBeNull();
+    expect(alertStateChangeOf(event(ALERT_EVENTS.STATUS_CHANGED, { alert_id: 9, from: 'triggered', to: 'closed' }))).toBeNull();
+    expect(alertStateChangeOf(event(ALERT_EVENTS.RESOLVED, { alert_id: '9' }))).toBeNull();
   });
 
   it('ignores other events and malformed data', () => {

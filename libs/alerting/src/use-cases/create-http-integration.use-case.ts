@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { ALERT_EVENTS } from '../alerting.events';
 import { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
 import { HttpIntegrationsRepository } from '../http-integrations.repository';
+import { NotifyTargetCache } from '../ingestion/notify-target.cache';
 import { checkIntegrationSettings } from '../integration-settings';
 import { digestIntegrationToken, generateEndpointIdentifier, generateIntegrationToken } from '../integration-token';
 
@@ -30,6 +31,7 @@ export class CreateHttpIntegrationUseCase {
     private readonly integrations: HttpIntegrationsRepository,
     private readonly outbox: OutboxService,
     private readonly config: AppConfig,
+    private readonly targets: NotifyTargetCache,
   ) {}
 
   async execute(command: CreateHttpIntegrationCommand): Promise<{ integration: AlertHttpIntegrationEntity; token: string }> {
@@ -67,6 +69,8 @@ export class CreateHttpIntegrationUseCase {
         });
         return created;
       });
+      // A notify URL looked up before (a 404) now names this integration.
+      await this.targets.publishChange();
       return { integration, token };
     } catch (error) {
       if (uniqueViolation(error)) throw DomainError.invalid({ name: ['has already been taken'] });

@@ -3,6 +3,7 @@ import { DomainError } from '@app/api/errors';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { ALERT_EVENTS } from '../alerting.events';
+import { NotifyTargetCache } from '../ingestion/notify-target.cache';
 
 /** Deletes an integration; its alerts stay (their `integration` becomes null). */
 @Injectable()
@@ -10,6 +11,7 @@ export class DeleteHttpIntegrationUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
+    private readonly targets: NotifyTargetCache,
   ) {}
 
   async execute(command: { actorId: number; project: { id: number; groupId: number | null }; integrationId: number }): Promise<void> {
@@ -29,5 +31,6 @@ export class DeleteHttpIntegrationUseCase {
         data: { id: row.id, name: row.name },
       });
     });
+    await this.targets.publishChange();
   }
 }

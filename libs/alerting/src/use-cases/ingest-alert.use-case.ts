@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { tierAtLeast } from '@app/api/auth';
 import { AppConfig } from '@app/config';
-import { retryTransaction } from '@app/database/transaction-retry';
-import { OutboxService, type NewDomainEvent } from '@app/messaging';
-import { DataSource } from 'typeorm';
-import { ALERT_EVENTS } from '../alerting.events';
+import { currentRequestId } from '@app/observability/request-context';
 import { AlertingMetrics } from '../alerting.metrics';
-import { AlertRow, AlertsRepository, IngestOutcome } from '../alerts.repository';
-import type { AlertPayload } from '../engine/alert-payload-parser';
+import { IngestOutcome } from '../alerts.repository';
+import { ALERT_PAYLOAD_MAX_BYTES, type AlertPayload } from '../engine/alert-payload-parser';
 import { normalizeAlert } from '../engine/normalize-alert';
 import type { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
+import { AlertIngestionBatcher } from '../ingestion/alert-ingestion.batcher';
 
 export interface IngestAlertCommand {
   project: { id: number; groupId: number | null };
@@ -18,6 +16,8 @@ export interface IngestAlertCommand {
   receivedAt: Date;
   /** The user who sent a test alert; null for a monitoring tool. */
   actorId?: number | null;
+  /** Size of the payload as received; unknown: counted as the largest accepted. */
+  payloadBytes?: number;
 }
 
 export interface IngestAlertResult {
@@ -26,40 +26,16 @@ export interface IngestAlertResult {
   alerts: Array<{ iid: number; title: string }>;
 }
 
-const alertEventData = (alert: AlertRow, integration: IngestAlertCommand['integration']): Record<string, unknown> => ({
-  alert_id: alert.id,
-  iid: alert.iid,
-  title: alert.title,
-  description: alert.description,
-  severity: alert.severity,
-  status: alert.status,
-  service: alert.service,
-  monitoring_tool: alert.monitoring_tool,
-  hosts: alert.hosts,
-  environment: alert.environment,
-  fingerprint: alert.fingerprint,
-  started_at: new Date(alert.started_at).toISOString(),
-  ended_at: alert.ended_at ? new Date(alert.ended_at).toISOString() : null,
-  event_count: alert.event_count,
-  integration: {
-    id: integration.id,
-    name: integration.name,
-    create_incident: integration.createIncident,
-    auto_close_incident: integration.autoCloseIncident,
-  },
-});
-
 /**
  * Normalizes, fingerprints and stores one alert payload: creates an alert, groups it into
- * the open alert with the same fingerprint, or resolves that alert. The alert row, its system
- * note and its domain event commit in one transaction before the caller answers 200.
+ * the open alert with the same fingerprint, or resolves that alert. The payload is written
+ * with the other payloads received at the same time (`AlertIngestionBatcher`): its alert row,
+ * system note and domain event commit in one transaction before the caller answers 200.
  */
 @Injectable()
 export class IngestAlertUseCase {
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly alerts: AlertsRepository,
-    private readonly outbox: OutboxService,
+    private readonly batcher: AlertIngestionBatcher,
     private readonly config: AppConfig,
     private readonly metrics: AlertingMetrics,
   ) {}
@@ -72,59 +48,17 @@ export class IngestAlertUseCase {
       mappings: premium ? integration.payloadAttributeMappings : [],
       payloadFingerprint: premium,
     });
-    const source = alert.monitoringTool ?? integration.name;
-    // Concurrent payloads lock the same alert and counter rows; a deadlock victim is re-run.
-    const outcome = await retryTransaction(() => this.dataSource.transaction(async (manager) => {
-      const result = await this.alerts.ingest(manager, {
-        projectId: project.id,
-        integrationId: integration.id,
-        alert,
-        receivedAt: command.receivedAt,
-        payload: command.payload,
-      });
-      const base = { actor: command.actorId ?? null, projectId: project.id, groupId: project.groupId };
-      const events: NewDomainEvent[] = [];
-      switch (result.kind) {
-        case 'created':
-          await this.alerts.addNote(manager, { alertId: result.alert.id, authorId: null, body: `logged an alert from **${source}**` });
-          events.push({ ...base, type: ALERT_EVENTS.CREATED, target: this.target(result.alert), data: alertEventData(result.alert, integration) });
-          break;
-        case 'grouped':
-          events.push({ ...base, type: ALERT_EVENTS.GROUPED, target: this.target(result.alert), data: alertEventData(result.alert, integration) });
-          break;
-        case 'resolved':
-          await this.alerts.addNote(manager, { alertId: result.alert.id, authorId: null, body: `logged a recovery alert from **${source}**` });
-          events.push({
-            ...base,
-            type: ALERT_EVENTS.RESOLVED,
-            target: this.target(result.alert),
-            data: { ...alertEventData(result.alert, integration), previous_status: result.previousStatus },
-          });
-          break;
-        case 'unmatched_recovery':
-          events.push({
-            ...base,
-            type: ALERT_EVENTS.RECOVERY_UNMATCHED,
-            target: null,
-            data: {
-              recovery_id: result.recoveryId,
-              title: alert.title,
-              fingerprint: alert.fingerprint,
-              ended_at: alert.endedAt!.toISOString(),
-              integration: { id: integration.id, name: integration.name },
-            },
-          });
-          break;
-      }
-      await this.outbox.append(manager, events);
-      return result;
-    }));
+    const outcome = await this.batcher.submit({
+      input: { projectId: project.id, integrationId: integration.id, alert, receivedAt: command.receivedAt },
+      project,
+      integration,
+      payload: command.payload,
+      actorId: command.actorId ?? null,
+      requestId: currentRequestId(),
+      bytes: command.payloadBytes ?? ALERT_PAYLOAD_MAX_BYTES,
+    });
     this.count(outcome);
     return { outcome: outcome.kind, alerts: outcome.kind === 'unmatched_recovery' ? [] : [{ iid: outcome.alert.iid, title: outcome.alert.title }] };
-  }
-
-  private target(alert: AlertRow) {
-    return { type: 'alert', id: alert.id, iid: alert.iid, title: alert.title };
   }
 
   private count(outcome: IngestOutcome): void {

@@ -1,14 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api/errors';
 import { AppConfig } from '@app/config';
-import { ProjectsRepository } from '@app/namespaces';
 import { REDIS, redisKey } from '@app/queue';
 import type { Redis } from 'ioredis';
 import { AlertingMetrics, AlertRejectionReason } from '../alerting.metrics';
 import { parseAlertPayload } from '../engine/alert-payload-parser';
-import { HttpIntegrationsRepository } from '../http-integrations.repository';
+import { NotifyTargetCache } from '../ingestion/notify-target.cache';
 import { integrationTokenMatches, notifyCredentialOf } from '../integration-token';
 import { IngestAlertResult, IngestAlertUseCase } from './ingest-alert.use-case';
+
+const foreignKeyViolation = (error: unknown): boolean => {
+  const e = error as { code?: unknown; driverError?: { code?: unknown } };
+  return (e.code ?? e.driverError?.code) === '23503';
+};
 
 export interface ReceiveAlertNotificationCommand {
   projectPath: string;
@@ -29,8 +33,7 @@ export interface ReceiveAlertNotificationCommand {
 @Injectable()
 export class ReceiveAlertNotificationUseCase {
   constructor(
-    private readonly projects: ProjectsRepository,
-    private readonly integrations: HttpIntegrationsRepository,
+    private readonly targets: NotifyTargetCache,
     private readonly ingest: IngestAlertUseCase,
     private readonly metrics: AlertingMetrics,
     private readonly config: AppConfig,
@@ -39,9 +42,9 @@ export class ReceiveAlertNotificationUseCase {
 
   async execute(command: ReceiveAlertNotificationCommand): Promise<IngestAlertResult> {
     const timer = this.metrics.ingestionSeconds.startTimer();
-    const project = command.projectPath.includes('/') ? await this.projects.findByRef(command.projectPath) : null;
-    const integration = project ? await this.integrations.findForNotify(project.id, command.endpointIdentifier) : null;
-    if (!project || !integration) throw this.reject('unknown_integration', DomainError.notFound('Integration'));
+    const target = await this.targets.get(command.projectPath, command.endpointIdentifier);
+    if (!target) throw this.reject('unknown_integration', DomainError.notFound('Integration'));
+    const { project, integration } = target;
 
     const key = notifyCredentialOf(command.authorization);
     if (key === null || !integrationTokenMatches(key, integration.tokenDigest)) throw this.reject('unauthorized', DomainError.unauthorized());
@@ -52,14 +55,18 @@ export class ReceiveAlertNotificationUseCase {
     const parsed = parseAlertPayload(command.body);
     if (!parsed.ok) throw this.reject(parsed.reason, DomainError.badRequest(parsed.message));
 
-    const result = await this.ingest.execute({
-      project: { id: project.id, groupId: project.namespace.kind === 'group' ? project.namespace.id : null },
-      integration,
-      payload: parsed.payload,
-      receivedAt: command.receivedAt,
-    });
-    timer();
-    return result;
+    try {
+      const result = await this.ingest.execute({ project, integration, payload: parsed.payload, receivedAt: command.receivedAt, payloadBytes: command.body.length });
+      timer();
+      return result;
+    } catch (error) {
+      // The project or the integration was deleted after it was cached.
+      if (foreignKeyViolation(error)) {
+        this.targets.clear();
+        throw this.reject('unknown_integration', DomainError.notFound('Integration'));
+      }
+      throw error;
+    }
   }
 
   /** Fixed window per project: `limit` requests per `period` seconds, then 429 until the window ends. */

@@ -4,6 +4,7 @@ import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { ALERT_EVENTS } from '../alerting.events';
 import { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
+import { NotifyTargetCache } from '../ingestion/notify-target.cache';
 import { digestIntegrationToken, generateIntegrationToken } from '../integration-token';
 
 /** Replaces an integration's authorization key: the old key stops working at once; the new one is returned once. */
@@ -12,6 +13,7 @@ export class ResetHttpIntegrationTokenUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
+    private readonly targets: NotifyTargetCache,
   ) {}
 
   async execute(command: { actorId: number; project: { id: number; groupId: number | null }; integrationId: number }): Promise<{ integration: AlertHttpIntegrationEntity; token: string }> {
@@ -31,6 +33,8 @@ export class ResetHttpIntegrationTokenUseCase {
       });
       return (await repo.findOneBy({ id: existing.id }))!;
     });
+    // The old key must stop working in every process now, not when a cached copy expires.
+    await this.targets.publishChange();
     return { integration, token };
   }
 }

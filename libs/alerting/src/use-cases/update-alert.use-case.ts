@@ -7,6 +7,7 @@ import { DataSource, In } from 'typeorm';
 import { ALERT_EVENTS } from '../alerting.events';
 import { AlertsRepository } from '../alerts.repository';
 import type { AlertStatus } from '../engine/alert-severity';
+import { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
 import { AlertEntity } from '../entities/alert.entity';
 
 export interface UpdateAlertCommand {
@@ -47,7 +48,23 @@ export class UpdateAlertUseCase {
           if (command.status === 'resolved') changes.endedAt = new Date();
           else if (from === 'resolved') changes.endedAt = null;
           await this.alerts.addNote(manager, { alertId: alert.id, authorId: command.actor.id, body: `changed the status to **${STATUS_LABEL[command.status]}**` });
-          events.push({ ...base, type: ALERT_EVENTS.STATUS_CHANGED, data: { alert_id: alert.id, iid: alert.iid, from, to: command.status, fingerprint: alert.fingerprint } });
+          // The integration's settings travel with the event, as on ingestion: the alert engine
+          // closes the incident of an alert a user resolves when `auto_close_incident` is on.
+          const integration = alert.integrationId !== null ? await manager.findOneBy(AlertHttpIntegrationEntity, { id: alert.integrationId }) : null;
+          events.push({
+            ...base,
+            type: ALERT_EVENTS.STATUS_CHANGED,
+            data: {
+              alert_id: alert.id,
+              iid: alert.iid,
+              from,
+              to: command.status,
+              fingerprint: alert.fingerprint,
+              integration: integration
+                ? { id: integration.id, name: integration.name, create_incident: integration.createIncident, auto_close_incident: integration.autoCloseIncident }
+                : null,
+            },
+          });
         }
 
         if (command.assigneeIds !== undefined) {

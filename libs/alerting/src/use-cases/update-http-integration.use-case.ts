@@ -6,6 +6,7 @@ import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { ALERT_EVENTS } from '../alerting.events';
 import { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
+import { NotifyTargetCache } from '../ingestion/notify-target.cache';
 import { checkIntegrationSettings } from '../integration-settings';
 
 export interface UpdateHttpIntegrationCommand {
@@ -27,6 +28,7 @@ export class UpdateHttpIntegrationUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly config: AppConfig,
+    private readonly targets: NotifyTargetCache,
   ) {}
 
   async execute(command: UpdateHttpIntegrationCommand): Promise<AlertHttpIntegrationEntity> {
@@ -34,7 +36,7 @@ export class UpdateHttpIntegrationUseCase {
     const name = command.name?.trim();
     if (name === '') throw DomainError.invalid({ name: ["can't be blank"] });
     try {
-      return await this.dataSource.transaction(async (manager) => {
+      const updated = await this.dataSource.transaction(async (manager) => {
         const repo = manager.getRepository(AlertHttpIntegrationEntity);
         const existing = await repo.createQueryBuilder('i').setLock('pessimistic_write').where('i.id = :id AND i.project_id = :projectId', { id: command.integrationId, projectId: command.project.id }).getOne();
         if (!existing) throw DomainError.notFound('Integration');
@@ -55,6 +57,8 @@ export class UpdateHttpIntegrationUseCase {
         });
         return saved;
       });
+      await this.targets.publishChange();
+      return updated;
     } catch (error) {
       if (uniqueViolation(error)) throw DomainError.invalid({ name: ['has already been taken'] });
       throw error;

@@ -1,0 +1,234 @@
+import { Injectable } from '@nestjs/common';
+import { escapeLiteral } from 'pg';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { AlertState } from './alert-batch-plan';
+
+/** A connection of the data source's pool (node-postgres client), used without the ORM on the hot path. */
+export interface BatchConnection {
+  query(text: string): Promise<unknown>;
+}
+
+/** The open alerts' columns a batch needs (not `details`: an open alert's attributes do not change). */
+const OPEN_ALERT_COLUMNS = `a.id, a.project_id, a.iid, a.title, a.description, a.severity, a.status, a.service, a.monitoring_tool,
+  a.hosts, a.started_at, a.ended_at, a.event_count, a.fingerprint, a.environment, a.integration_id, a.last_received_at`;
+
+/**
+ * Takes the iid counter row lock of each project (creating the row on first use), in project
+ * order so that concurrent batches cannot deadlock, and reads the last iids.
+ */
+const lockCountersSql = (projectIds: string) => `INSERT INTO alert_iid_counters (project_id, last_iid)
+  SELECT project_id, 0 FROM unnest(${projectIds}::int[]) AS project_id ORDER BY project_id
+  ON CONFLICT (project_id) DO UPDATE SET last_iid = alert_iid_counters.last_iid
+  RETURNING project_id, last_iid`;
+
+/**
+ * Row-locks the open alerts of these (project, fingerprint) pairs, in id order. A statement
+ * of its own after the counter lock: READ COMMITTED gives it a snapshot taken once the lock is
+ * held, so it sees every alert created by the batch that held the lock before.
+ */
+const lockOpenAlertsSql = (projectIds: string, fingerprints: string) => `SELECT ${OPEN_ALERT_COLUMNS}
+  FROM unnest(${projectIds}::int[], ${fingerprints}::bpchar[]) AS k(project_id, fingerprint)
+  JOIN alerts a ON a.project_id = k.project_id AND a.fingerprint = k.fingerprint AND a.status <> 'resolved'
+  ORDER BY a.id
+  FOR UPDATE OF a`;
+
+/**
+ * Every write of a batch in one statement: the new alerts (ids drawn from the sequence first,
+ * so that notes and events can refer to them), the loaded alerts the batch changed, the iid
+ * counters, the unmatched recoveries, the system notes and the outbox rows (in input order,
+ * their alert or recovery id filled in), and the relay's wake-up (delivered at commit).
+ * Returns the ids drawn, by reference.
+ */
+const writeSql = (p: { created: string; updated: string; counters: string; recoveries: string; notes: string; events: string; channel: string }) => `WITH new_alerts AS MATERIALIZED (
+    SELECT x.*, nextval(pg_get_serial_sequence('alerts', 'id'))::int AS id
+    FROM jsonb_to_recordset(${p.created}::jsonb) AS x(ref int, project_id int, iid int, integration_id int, title text,
+      description text, severity text, status text, service text, monitoring_tool text, hosts jsonb, started_at timestamptz,
+      ended_at timestamptz, event_count int, last_received_at timestamptz, fingerprint text, environment text, details jsonb)
+  ), inserted AS (
+    INSERT INTO alerts (id, project_id, iid, integration_id, title, description, severity, status, service, monitoring_tool,
+      hosts, started_at, ended_at, event_count, last_received_at, fingerprint, environment, details)
+    SELECT id, project_id, iid, integration_id, title, description, severity, status, service, monitoring_tool,
+      ARRAY(SELECT jsonb_array_elements_text(hosts)), started_at, ended_at, event_count, last_received_at, fingerprint,
+      environment, details
+    FROM new_alerts ORDER BY ref
+  ), updated AS (
+    UPDATE alerts AS a SET status = x.status, ended_at = x.ended_at, event_count = x.event_count,
+      last_received_at = x.last_received_at, updated_at = now()
+    FROM jsonb_to_recordset(${p.updated}::jsonb) AS x(id int, status text, ended_at timestamptz, event_count int, last_received_at timestamptz)
+    WHERE a.id = x.id
+  ), counters AS (
+    UPDATE alert_iid_counters AS c SET last_iid = x.last_iid
+    FROM jsonb_to_recordset(${p.counters}::jsonb) AS x(project_id int, last_iid int)
+    WHERE c.project_id = x.project_id
+  ), recovery_input AS MATERIALIZED (
+    SELECT x.*, nextval(pg_get_serial_sequence('alert_unmatched_recoveries', 'id'))::int AS id
+    FROM jsonb_to_recordset(${p.recoveries}::jsonb) AS x(ref int, project_id int, integration_id int, fingerprint text, title text,
+      ended_at timestamptz, payload jsonb)
+  ), recoveries AS (
+    INSERT INTO alert_unmatched_recoveries (id, project_id, integration_id, fingerprint, title, ended_at, payload)
+    SELECT id, project_id, integration_id, fingerprint, title, ended_at, payload FROM recovery_input ORDER BY ref
+  ), notes AS (
+    INSERT INTO alert_notes (alert_id, author_id, body, system)
+    SELECT coalesce(n.alert_id, na.id), n.author_id, n.body, true
+    FROM jsonb_to_recordset(${p.notes}::jsonb) AS n(ord int, alert_id int, alert_ref int, author_id int, body text)
+    LEFT JOIN new_alerts na ON na.ref = n.alert_ref
+    ORDER BY n.ord
+  ), events AS (
+    INSERT INTO outbox_events (id, topic, message_key, payload, headers)
+    SELECT e.id, e.topic, e.message_key,
+      CASE WHEN na.id IS NOT NULL THEN jsonb_set(jsonb_set(e.payload, '{target,id}', to_jsonb(na.id)), '{data,alert_id}', to_jsonb(na.id))
+           WHEN ri.id IS NOT NULL THEN jsonb_set(e.payload, '{data,recovery_id}', to_jsonb(ri.id))
+           ELSE e.payload END,
+      e.headers
+    FROM jsonb_to_recordset(${p.events}::jsonb) AS e(ord int, id uuid, topic text, message_key text, payload jsonb, headers jsonb,
+      alert_ref int, recovery_ref int)
+    LEFT JOIN new_alerts na ON na.ref = e.alert_ref
+    LEFT JOIN recovery_input ri ON ri.ref = e.recovery_ref
+    ORDER BY e.ord
+  )
+  SELECT 'alert' AS kind, ref, id FROM new_alerts
+  UNION ALL SELECT 'recovery', ref, id FROM recovery_input
+  UNION ALL SELECT 'notify', 0, 0 FROM (SELECT pg_notify(${p.channel}, '')) AS wake`;
+
+interface QueryResult<T> {
+  rows: T[];
+}
+
+const resultsOf = (raw: unknown): Array<QueryResult<unknown>> => (Array.isArray(raw) ? raw : [raw]) as Array<QueryResult<unknown>>;
+
+/** A literal (escaped by the driver) of a JSON document. */
+export const jsonLiteral = (value: unknown): string => escapeLiteral(JSON.stringify(value));
+
+const intArrayLiteral = (values: number[]): string => {
+  for (const v of values) if (!Number.isSafeInteger(v)) throw new Error(`not an integer: ${v}`);
+  return `ARRAY[${values.join(',')}]`;
+};
+
+export interface UnmatchedRecoveryRow {
+  ref: number;
+  project_id: number;
+  integration_id: number | null;
+  fingerprint: string | null;
+  title: string;
+  ended_at: Date;
+  payload: Record<string, unknown>;
+}
+
+/** A system note: on a loaded alert (`alert_id`) or on a new one (`alert_ref`, its index in the created list). */
+export interface NoteRow {
+  alert_id: number | null;
+  alert_ref: number | null;
+  author_id: number | null;
+  body: string;
+}
+
+/** An outbox row; `alert_ref` / `recovery_ref` mark the id to fill in (`target.id` + `data.alert_id`, or `data.recovery_id`). */
+export interface OutboxRow {
+  id: string;
+  topic: string;
+  message_key: string;
+  payload: Record<string, unknown>;
+  headers: Record<string, string>;
+  alert_ref: number | null;
+  recovery_ref: number | null;
+}
+
+export interface BatchWrite {
+  created: AlertState[];
+  updated: AlertState[];
+  lastIids: Map<number, number>;
+  recoveries: UnmatchedRecoveryRow[];
+  notes: NoteRow[];
+  events: OutboxRow[];
+  outboxChannel: string;
+}
+
+/**
+ * The statements of batched ingestion (the hot path), run on a connection of the data
+ * source's pool without the ORM. A batch costs two round trips whatever its size:
+ * `BEGIN` + locks + read, then every write + `COMMIT`. Values are inlined as literals
+ * escaped by the driver (several statements per message need the simple query protocol).
+ */
+@Injectable()
+export class AlertBatchRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** A connection of the pool and its release (pass the error to discard a broken connection). */
+  connect(): Promise<[BatchConnection, (error?: unknown) => void]> {
+    return (this.dataSource.driver as PostgresDriver).obtainMasterConnection() as Promise<[BatchConnection, (error?: unknown) => void]>;
+  }
+
+  /**
+   * Opens the transaction, locks the counters of `creatingProjects` and the open alerts of
+   * `keys`; returns the last iids and the open alerts.
+   */
+  async begin(
+    connection: BatchConnection,
+    creatingProjects: number[],
+    keys: Array<{ projectId: number; fingerprint: string }>,
+  ): Promise<{ lastIids: Map<number, number>; open: AlertState[] }> {
+    const statements = ['BEGIN'];
+    if (creatingProjects.length > 0) statements.push(lockCountersSql(intArrayLiteral(creatingProjects)));
+    if (keys.length > 0) {
+      statements.push(lockOpenAlertsSql(intArrayLiteral(keys.map((k) => k.projectId)), `ARRAY[${keys.map((k) => escapeLiteral(k.fingerprint)).join(',')}]`));
+    }
+    const results = resultsOf(await connection.query(statements.join(';\n')));
+    let next = 1;
+    const lastIids = new Map<number, number>();
+    if (creatingProjects.length > 0) {
+      for (const row of results[next++].rows as Array<{ project_id: number; last_iid: number }>) lastIids.set(Number(row.project_id), Number(row.last_iid));
+    }
+    const open: AlertState[] = [];
+    if (keys.length > 0) {
+      for (const row of results[next++].rows as AlertState[]) open.push({ ...row, details: {}, isNew: false, touched: false });
+    }
+    return { lastIids, open };
+  }
+
+  /** Writes the batch and commits; sets the ids of the new alerts and returns the recovery ids by `ref`. */
+  async commit(connection: BatchConnection, batch: BatchWrite): Promise<Map<number, number>> {
+    const created = batch.created.map((a, ref) => ({
+      ref,
+      project_id: a.project_id,
+      iid: a.iid,
+      integration_id: a.integration_id,
+      title: a.title,
+      description: a.description,
+      severity: a.severity,
+      status: a.status,
+      service: a.service,
+      monitoring_tool: a.monitoring_tool,
+      hosts: a.hosts,
+      started_at: a.started_at,
+      ended_at: a.ended_at,
+      event_count: a.event_count,
+      last_received_at: a.last_received_at,
+      fingerprint: a.fingerprint,
+      environment: a.environment,
+      details: a.details,
+    }));
+    const updated = batch.updated.map((a) => ({ id: a.id, status: a.status, ended_at: a.ended_at, event_count: a.event_count, last_received_at: a.last_received_at }));
+    const counters = [...batch.lastIids].map(([project_id, last_iid]) => ({ project_id, last_iid }));
+    const sql = writeSql({
+      created: jsonLiteral(created),
+      updated: jsonLiteral(updated),
+      counters: jsonLiteral(counters),
+      recoveries: jsonLiteral(batch.recoveries),
+      notes: jsonLiteral(batch.notes.map((n, ord) => ({ ord, ...n }))),
+      events: jsonLiteral(batch.events.map((e, ord) => ({ ord, ...e }))),
+      channel: escapeLiteral(batch.outboxChannel),
+    });
+    const results = resultsOf(await connection.query(`${sql};\nCOMMIT`));
+    const recoveryIds = new Map<number, number>();
+    for (const row of results[0].rows as Array<{ kind: string; ref: number; id: number }>) {
+      if (row.kind === 'alert') batch.created[Number(row.ref)].id = Number(row.id);
+      else if (row.kind === 'recovery') recoveryIds.set(Number(row.ref), Number(row.id));
+    }
+    return recoveryIds;
+  }
+
+  async rollback(connection: BatchConnection): Promise<void> {
+    await connection.query('ROLLBACK');
+  }
+}
