@@ -1,20 +1,63 @@
-import { Module } from '@nestjs/common';
+import { BullModule } from '@nestjs/bullmq';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { AppConfig } from '@app/config';
+import { QUEUES } from '@app/queue/queue.constants';
+import { HookChainInterceptor } from './delivery/hook-chain.interceptor';
+import { HookDeliveryLog } from './delivery/hook-delivery-log';
+import { HookDeliveryProcessor } from './delivery/hook-delivery.processor';
+import { HookDeliverer } from './delivery/hook-deliverer';
+import { HookDispatcher } from './delivery/hook-dispatcher';
+import { HookGauges } from './delivery/hook-gauges';
+import { HookHealthService } from './delivery/hook-health';
 import { HookHttpClient } from './delivery/hook-http-client';
+import { HookLogRetentionScheduler, MaintenanceProcessor } from './delivery/hook-maintenance.processor';
+import { HookMetrics } from './delivery/hook-metrics';
+import { MergeRequestHookData } from './delivery/merge-request-hook-data';
 import { HookTokenCipher } from './hook-token-cipher';
 import { SystemHooksController } from './system-hooks.controller';
 import { SystemHooksRepository } from './system-hooks.repository';
 import { CreateSystemHookUseCase } from './use-cases/create-system-hook.use-case';
 import { DeleteSystemHookUseCase } from './use-cases/delete-system-hook.use-case';
+import { ResendHookDeliveryUseCase } from './use-cases/resend-hook-delivery.use-case';
 import { TestSystemHookUseCase } from './use-cases/test-system-hook.use-case';
 import { UpdateSystemHookUseCase } from './use-cases/update-system-hook.use-case';
 
+const API_PROVIDERS: Provider[] = [
+  SystemHooksRepository,
+  HookTokenCipher,
+  HookHttpClient,
+  HookDeliveryLog,
+  HookHealthService,
+  HookMetrics,
+  HookDeliverer,
+  HookGauges,
+  CreateSystemHookUseCase,
+  UpdateSystemHookUseCase,
+  DeleteSystemHookUseCase,
+  TestSystemHookUseCase,
+  ResendHookDeliveryUseCase,
+  { provide: APP_INTERCEPTOR, useClass: HookChainInterceptor },
+];
+
+/** What runs the deliveries: the stream dispatcher, the delivery worker and the log retention. */
+const DELIVERY_PROVIDERS: Provider[] = [MergeRequestHookData, HookDispatcher, HookDeliveryProcessor, MaintenanceProcessor, HookLogRetentionScheduler];
+
 /**
- * System hooks: the administration API (`/hooks`) and the test delivery.
- * Needs the global ConfigModule, DatabaseModule and MessagingModule.
+ * System hooks: the administration API (`/hooks`, delivery log, resend, test delivery) and,
+ * when `HOOK_DELIVERY_ENABLED` is true (default), the delivery pipeline in this process.
+ * Needs the global ConfigModule, DatabaseModule, MessagingModule, SettingsModule and
+ * `QueueModule.forRoot()`.
  */
-@Module({
-  controllers: [SystemHooksController],
-  providers: [SystemHooksRepository, HookTokenCipher, HookHttpClient, CreateSystemHookUseCase, UpdateSystemHookUseCase, DeleteSystemHookUseCase, TestSystemHookUseCase],
-  exports: [SystemHooksRepository, HookTokenCipher, HookHttpClient],
-})
-export class HooksModule {}
+@Module({})
+export class HooksModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: HooksModule,
+      imports: [BullModule.registerQueue({ name: QUEUES.HOOK_DELIVERIES }, { name: QUEUES.MAINTENANCE })],
+      controllers: [SystemHooksController],
+      providers: [...API_PROVIDERS, ...(config.hooks.deliveryEnabled ? DELIVERY_PROVIDERS : [])],
+      exports: [SystemHooksRepository, HookTokenCipher, HookHttpClient, HookDeliverer, HookDeliveryLog],
+    };
+  }
+}

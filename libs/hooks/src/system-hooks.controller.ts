@@ -1,11 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { AdminOnly, CurrentPrincipal, Principal } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
-import { CreateSystemHookDto, UpdateSystemHookDto } from './dto/system-hook.dto';
-import { presentSystemHook, SystemHookRecord } from './system-hook.presenter';
+import { paginateOffset } from '@app/api/pagination';
+import { AppConfig } from '@app/config';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HookDeliveryLog } from './delivery/hook-delivery-log';
+import { CreateSystemHookDto, ListHookDeliveriesDto, UpdateSystemHookDto } from './dto/system-hook.dto';
+import { HookDeliveryRecord, presentHookDelivery, presentSystemHook, SystemHookRecord } from './system-hook.presenter';
 import { SystemHooksRepository } from './system-hooks.repository';
 import { CreateSystemHookUseCase } from './use-cases/create-system-hook.use-case';
 import { DeleteSystemHookUseCase } from './use-cases/delete-system-hook.use-case';
+import { ResendHookDeliveryUseCase } from './use-cases/resend-hook-delivery.use-case';
 import { SampleProjectCreateEvent, TestSystemHookUseCase } from './use-cases/test-system-hook.use-case';
 import { UpdateSystemHookUseCase } from './use-cases/update-system-hook.use-case';
 
@@ -17,7 +22,10 @@ import { UpdateSystemHookUseCase } from './use-cases/update-system-hook.use-case
 @AdminOnly()
 export class SystemHooksController {
   constructor(
+    private readonly config: AppConfig,
     private readonly hooks: SystemHooksRepository,
+    private readonly deliveries: HookDeliveryLog,
+    private readonly resendDelivery: ResendHookDeliveryUseCase,
     private readonly createHook: CreateSystemHookUseCase,
     private readonly updateHook: UpdateSystemHookUseCase,
     private readonly deleteHook: DeleteSystemHookUseCase,
@@ -26,7 +34,7 @@ export class SystemHooksController {
 
   @Get()
   async list(): Promise<SystemHookRecord[]> {
-    return (await this.hooks.list()).map(presentSystemHook);
+    return (await this.hooks.list()).map((hook) => presentSystemHook(hook));
   }
 
   @Get(':id')
@@ -49,6 +57,26 @@ export class SystemHooksController {
   @Post(':id')
   test(@Param('id') id: string): Promise<SampleProjectCreateEvent> {
     return this.testHook.execute(hookId(id));
+  }
+
+  /** The hook's delivery log (beyond the spec): one entry per attempt, newest first, kept 14 days. */
+  @Get(':id/events')
+  async events(
+    @Param('id') id: string,
+    @Query() filter: ListHookDeliveriesDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<HookDeliveryRecord[]> {
+    const hook = await this.hooks.find(hookId(id));
+    if (!hook) throw DomainError.notFound('System hook');
+    const rows = await paginateOffset(this.deliveries.query(hook.id, filter.status), request, reply, { externalUrl: this.config.http.externalUrl });
+    return rows.map(presentHookDelivery);
+  }
+
+  /** Sends a logged delivery again with the same `Idempotency-Key` (`:event_id` is the log entry's `id`). */
+  @Post(':id/events/:event_id/resend')
+  resend(@Param('id') id: string, @Param('event_id') eventId: string): Promise<{ job_id: string; idempotency_key: string }> {
+    return this.resendDelivery.execute({ hookId: hookId(id), deliveryId: eventId });
   }
 
   @Delete(':id')

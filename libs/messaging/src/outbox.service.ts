@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { currentRequestId } from '@app/observability/request-context';
@@ -13,6 +14,15 @@ import { prefixed, TOPICS } from './topics.constants';
  */
 export const OUTBOX_NOTIFY_CHANNEL = 'outbox_events';
 
+const envelopeExtras = new AsyncLocalStorage<Record<string, unknown>>();
+
+/**
+ * Runs `fn` so that every event it appends carries `extras` as additional top-level envelope
+ * fields (the envelope's own fields always win). Used for `hook_chain`: the loop protection of
+ * system hooks, set while serving a request made by a hook receiver.
+ */
+export const runWithEnvelopeExtras = <T>(extras: Record<string, unknown>, fn: () => T): T => envelopeExtras.run(extras, fn);
+
 /** Writes domain events into the outbox inside the caller's transaction. */
 @Injectable()
 export class OutboxService {
@@ -23,7 +33,8 @@ export class OutboxService {
   }
 
   async append(manager: EntityManager, events: NewDomainEvent | NewDomainEvent[], headers: Record<string, string> = {}): Promise<DomainEvent[]> {
-    const built = (Array.isArray(events) ? events : [events]).map((e) => buildDomainEvent(e));
+    const extras = envelopeExtras.getStore();
+    const built = (Array.isArray(events) ? events : [events]).map((e) => (extras ? ({ ...extras, ...buildDomainEvent(e) } as DomainEvent) : buildDomainEvent(e)));
     if (built.length === 0) return built;
     const requestId = currentRequestId();
     if (requestId && headers['x-request-id'] === undefined) headers = { ...headers, 'x-request-id': requestId };

@@ -22,13 +22,38 @@ export const JOBS = {
 } as const satisfies Record<QueueName, Record<string, string>>;
 
 /**
+ * One delivery of one event to one system hook. The body is built once by the dispatcher
+ * (the same bytes for every attempt); job id `<eventId>_<hookId>` for events, so that an
+ * event read twice from the stream is enqueued once.
+ */
+export interface HookDeliveryJob {
+  /** The domain event delivered; null for a resend of a test delivery. */
+  eventId: string | null;
+  hookId: number;
+  /** Event name (`project_create`, `push`, `merge_request`...), the log's `trigger`. */
+  trigger: string;
+  /** The JSON body sent. */
+  body: string;
+  /** `Idempotency-Key` and `webhook-id`: the same for every attempt and resend. */
+  idempotencyKey: string;
+  /** When the event was committed (ISO-8601), for the delivery delay. */
+  occurredAt: string | null;
+  /** Loop protection: `X-Service-Event-UUID` and the depth of this delivery in its chain (1 = caused by a person). */
+  chainId: string;
+  chainDepth: number;
+  /** Set on a resend: one attempt, sent even to a disabled hook. */
+  resend?: boolean;
+  requestId?: string;
+}
+
+/**
  * Job name → payload, per queue. Payloads are plain JSON (BullMQ stores them as such):
  * ids and strings, never class instances or dates. `requestId` carries the correlation id
  * of the request or event that caused the job into its logs.
  */
 export interface QueueJobMap {
   'hook-deliveries': {
-    'deliver-hook': { eventId: string; hookId: number; requestId?: string };
+    'deliver-hook': HookDeliveryJob;
   };
   maintenance: {
     'prune-hook-logs': { olderThanDays: number };

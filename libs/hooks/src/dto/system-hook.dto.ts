@@ -1,4 +1,5 @@
-import { IsBoolean, IsDefined, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { HOOK_DELIVERY_STATUSES, HookDeliveryStatus } from '../entities/hook-delivery.entity';
 import { ToBoolean } from '@app/api/dto';
 
 export const MAX_HOOK_TOKEN_LENGTH = 255;
@@ -31,4 +32,11 @@ export class UpdateSystemHookDto extends SystemHookFlagsDto {
   @IsOptional()
   @IsString()
   url?: string;
+}
+
+/** `GET /hooks/:id/events`. */
+export class ListHookDeliveriesDto {
+  @IsOptional()
+  @IsIn(HOOK_DELIVERY_STATUSES)
+  status?: HookDeliveryStatus;
 }

@@ -11,7 +11,7 @@ export interface DeleteSystemHookCommand {
   actorId: number;
 }
 
-/** `DELETE /hooks/:id`. */
+/** `DELETE /hooks/:id`, with the hook's delivery log (its queued deliveries find no hook and end). */
 @Injectable()
 export class DeleteSystemHookUseCase {
   private readonly logger = new Logger(DeleteSystemHookUseCase.name);
@@ -27,6 +27,7 @@ export class DeleteSystemHookUseCase {
       const hook = await this.hooks.findWithToken(hookId, tx, true);
       if (!hook) throw DomainError.notFound('System hook');
       await this.hooks.delete(hook.id, tx);
+      await tx.query('DELETE FROM system_hook_deliveries WHERE hook_id = $1', [hook.id]);
       await this.outbox.append(tx, systemHookEvent(SYSTEM_HOOK_EVENTS.DESTROY, actorId, hook, hook.encryptedToken !== null));
       return hook.url;
     });

@@ -1,11 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api/errors';
 import { UserEntity } from '@app/identity/entities/user.entity';
 import { ProjectEntity } from '@app/namespaces/entities/project.entity';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { HOOK_USER_AGENT, HookHttpClient } from '../delivery/hook-http-client';
-import { HookTokenCipher } from '../hook-token-cipher';
-import { redactHookUrl } from '../hook-url';
+import { HookDeliverer } from '../delivery/hook-deliverer';
 import { SystemHooksRepository } from '../system-hooks.repository';
 
 /** The sample event of a test delivery. */
@@ -30,42 +29,24 @@ export const MADE_UP_SAMPLE: SampleProjectCreateEvent = {
 
 /**
  * `POST /hooks/:id`: POSTs a sample `project_create` event (built from the most recent project,
- * or made up) to the hook and answers the sample. As GitLab, the answer does not depend on
- * the delivery's outcome: a receiver that fails or cannot be reached is logged, not reported.
+ * or made up) to the hook, once, and answers the sample. As GitLab, the answer does not depend
+ * on the delivery's outcome: the attempt is in the hook's delivery log (like any delivery:
+ * signed, subject to the outbound policy; a success re-enables a disabled hook).
  */
 @Injectable()
 export class TestSystemHookUseCase {
-  private readonly logger = new Logger(TestSystemHookUseCase.name);
-
   constructor(
     private readonly dataSource: DataSource,
     private readonly hooks: SystemHooksRepository,
-    private readonly cipher: HookTokenCipher,
-    private readonly http: HookHttpClient,
+    private readonly deliverer: HookDeliverer,
   ) {}
 
   async execute(hookId: number): Promise<SampleProjectCreateEvent> {
     const hook = await this.hooks.findWithToken(hookId);
     if (!hook) throw DomainError.notFound('System hook');
     const sample = await this.sample();
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      'User-Agent': HOOK_USER_AGENT,
-      'X-Service-Event': 'System Hook',
-    };
-    const target = `system hook ${hook.id} (${redactHookUrl(hook.url)})`;
-    if (hook.encryptedToken) {
-      try {
-        headers['X-Service-Token'] = this.cipher.decrypt(hook.encryptedToken);
-      } catch (error) {
-        // Never deliver without the token the receiver expects: the key must be restored or the token set again.
-        this.logger.error(`test delivery to ${target} skipped: ${(error as Error).message}`);
-        return sample;
-      }
-    }
-    const outcome = await this.http.post({ url: hook.url, headers, body: JSON.stringify(sample), verifyTls: hook.enableSslVerification });
-    if (outcome.ok) this.logger.log(`test delivery to ${target}: HTTP ${outcome.status}`);
-    else this.logger.warn(`test delivery to ${target} failed: ${outcome.error}`);
+    const key = randomUUID();
+    await this.deliverer.deliver({ hook, eventId: null, trigger: 'project_create', body: JSON.stringify(sample), idempotencyKey: key, occurredAt: null, chainId: key, chainDepth: 1, attempt: 1 });
     return sample;
   }
 

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@app/api/errors';
 import { OutboxService } from '@app/messaging/outbox.service';
 import { DataSource } from 'typeorm';
+import { HEALTHY } from '../delivery/hook-health';
 import { UpdateSystemHookDto } from '../dto/system-hook.dto';
 import { SystemHookEntity } from '../entities/system-hook.entity';
 import { HookTokenCipher } from '../hook-token-cipher';
@@ -17,7 +18,8 @@ export interface UpdateSystemHookCommand {
 
 /**
  * `PUT /hooks/:id`: changes the given attributes only. A given `token` replaces the stored one;
- * an empty `token` removes it. The event lists the changed attribute names (never the token).
+ * an empty `token` removes it. Any update also re-enables a hook disabled by failing deliveries
+ * (`alert_status` back to `executable`). The event lists the changed attribute names (never the token).
  */
 @Injectable()
 export class UpdateSystemHookUseCase {
@@ -40,6 +42,11 @@ export class UpdateSystemHookUseCase {
       const hook = await this.hooks.findWithToken(hookId, tx, true);
       if (!hook) throw DomainError.notFound('System hook');
       const changed = applyChanges(hook, attributes, this.cipher);
+      // An administrator's update re-enables a hook that failing deliveries disabled.
+      if (hook.alertStatus !== 'executable' || hook.recentFailures !== 0 || hook.backoffCount !== 0) {
+        Object.assign(hook, HEALTHY);
+        changed.push('alert_status');
+      }
       if (changed.length === 0) return hook;
       const row = await this.hooks.save(hook, tx);
       await this.outbox.append(tx, systemHookEvent(SYSTEM_HOOK_EVENTS.UPDATE, actorId, row, row.encryptedToken !== null, { changed_attributes: changed }));

@@ -1,0 +1,300 @@
+/**
+ * npm run bench:hooks — system hook deliveries, on this machine.
+ *
+ * Starts the gateway (its own process, its own database, which it migrates; dispatcher and
+ * delivery workers inside) on a fresh Kafka topic prefix and Redis prefix, a receiver on
+ * loopback in this process (plain node:http, keep-alive, answers 200 at once), registers
+ * BENCH_HOOKS system hooks (default 10) subscribed to push events, then:
+ * 1. Physical limit: a plain undici loop POSTs BENCH_BURST × BENCH_HOOKS bodies of the same
+ *    size to the same receiver with the same concurrency as the workers (HOOK_WORKER_CONCURRENCY,
+ *    default 100), and reports requests/s.
+ * 2. Burst: commits BENCH_BURST push events (default 5,000) to the outbox in one transaction
+ *    (the relay publishes them, the dispatcher enqueues one job per hook, the workers deliver)
+ *    and reports deliveries/s (first to last receipt), the ratio to the plain loop, and p50/p99
+ *    of the delay from the event's commit (`occurred_at`) to its receipt.
+ * 3. Steady: commits BENCH_RATE events/s (default 1,000) for BENCH_SECONDS (default 10), once with
+ *    every hook subscribed and once with one hook subscribed, and reports p50/p99 delay.
+ * Smaller runs: e.g. BENCH_BURST=1000 BENCH_SECONDS=5.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { Queue } from 'bullmq';
+import { Agent, request } from 'undici';
+
+const ROOT = resolve(__dirname, '../..');
+const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3905);
+const DATABASE = process.env.BENCH_DATABASE ?? 'service_api_bench_hooks';
+const SERVER = 'postgres://postgres@127.0.0.1:5432';
+const ROOT_TOKEN = 'bench-root-token-0123456789abcdef';
+const HOOKS = Number(process.env.BENCH_HOOKS ?? 10);
+const BURST = Number(process.env.BENCH_BURST ?? 5_000);
+const RATE = Number(process.env.BENCH_RATE ?? 1_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONCURRENCY = Number(process.env.HOOK_WORKER_CONCURRENCY ?? 100);
+const PREFIX = `bench-hooks-${Date.now()}`;
+const TOPIC = `${PREFIX}.domain-events.v1`;
+const PROJECT_ID = 1_000_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const write = (line: string) => process.stdout.write(`${line}\n`);
+const percentile = (sorted: number[], p: number): number => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+const fixed = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function waitFor(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** The receiver: records receipt time and the event's commit time (carried in the payload). */
+class Receiver {
+  receipts: Array<{ at: number; delay: number }> = [];
+  readonly server = createServer({ keepAliveTimeout: 60_000 }, (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = Date.now();
+      if (req.headers['x-service-event']) {
+        const occurred = /"bench_occurred_at":(\d+)/.exec(Buffer.concat(chunks).toString('utf8'));
+        this.receipts.push({ at, delay: occurred ? at - Number(occurred[1]) : NaN });
+      }
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  port = 0;
+
+  async listen(): Promise<void> {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  reset(): void {
+    this.receipts = [];
+  }
+
+  async waitFor(count: number, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.receipts.length < count && Date.now() < deadline) await sleep(50);
+    return this.receipts.length >= count;
+  }
+}
+
+function pushData(i: number, occurredAt: number): Record<string, unknown> {
+  const after = randomUUID().replace(/-/g, '').padEnd(40, '0');
+  return {
+    ref: 'refs/heads/main',
+    before: '0'.repeat(40),
+    after,
+    checkout_sha: after,
+    message: null,
+    user_id: 1,
+    user_name: 'Administrator',
+    user_username: 'root',
+    user_email: 'admin@example.com',
+    user_avatar: null,
+    project_id: PROJECT_ID,
+    project: { id: PROJECT_ID, name: 'Bench', path_with_namespace: 'root/bench', default_branch: 'main', web_url: 'http://localhost/root/bench' },
+    repository: { name: 'Bench', url: 'git@localhost:root/bench.git', homepage: 'http://localhost/root/bench' },
+    commits: [{ id: after, message: `Commit ${i}\n`, title: `Commit ${i}`, timestamp: new Date(occurredAt).toISOString(), url: `http://localhost/root/bench/-/commit/${after}`, author: { name: 'A', email: 'a@example.com' }, added: [], modified: ['README.md'], removed: [] }],
+    total_commits_count: 1,
+    bench_occurred_at: occurredAt,
+  };
+}
+
+/** Commits `count` push events to the outbox in one transaction; `occurred_at` is the commit time (±1 ms). */
+async function commitEvents(db: Client, from: number, count: number): Promise<void> {
+  const now = Date.now();
+  await db.query('BEGIN');
+  for (let start = 0; start < count; start += 1_000) {
+    const n = Math.min(1_000, count - start);
+    const params: unknown[] = [];
+    const tuples: string[] = [];
+    for (let k = 0; k < n; k++) {
+      const id = randomUUID();
+      const event = { id, type: 'push', version: 1, occurred_at: new Date(now).toISOString(), actor: 1, project_id: PROJECT_ID, group_id: null, target: { type: 'project', id: PROJECT_ID, title: 'Bench' }, data: pushData(from + start + k, now) };
+      params.push(id, TOPIC, String(PROJECT_ID), JSON.stringify(event));
+      const b = params.length;
+      tuples.push(`($${b - 3}, $${b - 2}, $${b - 1}, $${b}::jsonb, '{}'::jsonb)`);
+    }
+    await db.query(`INSERT INTO outbox_events (id, topic, message_key, payload, headers) VALUES ${tuples.join(', ')}`, params);
+  }
+  await db.query(`SELECT pg_notify('outbox_events', '')`);
+  await db.query('COMMIT');
+}
+
+/** The physical limit: the same receiver, the same concurrency, no queue. */
+async function plainLoop(url: string, total: number, body: string): Promise<number> {
+  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < total) {
+        next += 1;
+        const res = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body });
+        await res.body.dump();
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  await agent.close();
+  return total / seconds;
+}
+
+/** Where the delay goes, from the completed jobs: commit → enqueued (relay, Kafka, dispatcher), enqueued → started (queue wait), started → finished (POST and log). */
+async function breakdown(label: string, db: Client, since: number): Promise<void> {
+  const relay = await db.query(
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99
+       FROM (SELECT extract(epoch FROM published_at - (payload->>'occurred_at')::timestamptz) * 1000 AS ms FROM outbox_events WHERE published_at IS NOT NULL AND created_at >= $1 ORDER BY seq DESC LIMIT 2000) t`,
+    [new Date(since)],
+  );
+  write(`  ${label}: outbox relay commit→published p50 ${fixed(Number(relay.rows[0].p50))} / p99 ${fixed(Number(relay.rows[0].p99))} ms (last 2,000 events of the phase)`);
+  const post = await db.query(
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY duration_ms) AS p99
+       FROM (SELECT duration_ms FROM system_hook_deliveries WHERE created_at >= $1 ORDER BY id DESC LIMIT 10000) t`,
+    [new Date(since)],
+  );
+  write(`  ${label}: POST to the receiver (delivery log duration) p50 ${fixed(Number(post.rows[0].p50))} / p99 ${fixed(Number(post.rows[0].p99))} ms`);
+  const queue = new Queue('hook-deliveries', { connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }, prefix: PREFIX });
+  const jobs = (await queue.getJobs(['completed'], 0, 20_000)).filter((j) => j.data?.occurredAt && Date.parse(j.data.occurredAt) >= since && j.processedOn && j.finishedOn);
+  await queue.close();
+  if (jobs.length === 0) return;
+  const stage = (f: (j: (typeof jobs)[number]) => number) => {
+    const values = jobs.map(f).sort((a, b) => a - b);
+    return `p50 ${fixed(percentile(values, 50))} / p99 ${fixed(percentile(values, 99))} ms`;
+  };
+  write(
+    `  ${label} (${fixed(jobs.length)} jobs): commit→enqueued ${stage((j) => j.timestamp - Date.parse(j.data.occurredAt))}; ` +
+      `enqueued→started ${stage((j) => j.processedOn! - j.timestamp)}; started→finished ${stage((j) => j.finishedOn! - j.processedOn!)}`,
+  );
+}
+
+function summarize(receiver: Receiver): { rate: number; p50: number; p99: number; max: number } {
+  const receipts = receiver.receipts;
+  const first = Math.min(...receipts.map((r) => r.at));
+  const last = Math.max(...receipts.map((r) => r.at));
+  const delays = receipts.map((r) => r.delay).filter((d) => !Number.isNaN(d)).sort((a, b) => a - b);
+  return { rate: receipts.length / Math.max(0.001, (last - first) / 1000), p50: percentile(delays, 50), p99: percentile(delays, 99), max: delays[delays.length - 1] ?? 0 };
+}
+
+async function steady(db: Client, receiver: Receiver, subscribed: number): Promise<void> {
+  receiver.reset();
+  const phaseStart = Date.now();
+  const ticks = SECONDS * 20;
+  const perTick = RATE / 20;
+  const started = Date.now();
+  let sent = 0;
+  for (let tick = 0; tick < ticks; tick++) {
+    const due = started + tick * 50;
+    if (Date.now() < due) await sleep(due - Date.now());
+    const count = Math.round(perTick * (tick + 1)) - sent;
+    await commitEvents(db, 10_000_000 + subscribed * 1_000_000 + sent, count);
+    sent += count;
+  }
+  const achieved = sent / ((Date.now() - started) / 1000);
+  const expected = sent * subscribed;
+  const complete = await receiver.waitFor(expected, 300_000);
+  const s = summarize(receiver);
+  write(
+    `steady ${fixed(RATE)} events/s for ${SECONDS} s (${fixed(achieved)} committed/s), ${subscribed} hook(s) subscribed = ${fixed(RATE * subscribed)} deliveries/s: ` +
+      `${complete ? 'all' : `ONLY ${receiver.receipts.length} of`} ${fixed(expected)} delivered; delay p50 ${fixed(s.p50)} ms, p99 ${fixed(s.p99)} ms, max ${fixed(s.max)} ms ` +
+      `(target p99 < 500 ms: ${s.p99 < 500 && complete ? 'met' : 'NOT met'})`,
+  );
+  await breakdown(`steady, ${subscribed} hook(s)`, db, phaseStart);
+}
+
+async function main(): Promise<void> {
+  const admin = new Client({ connectionString: `${SERVER}/postgres` });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  await admin.end();
+
+  const receiver = new Receiver();
+  await receiver.listen();
+  const env = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(GATEWAY_PORT),
+    DATABASE_URL: `${SERVER}/${DATABASE}`,
+    INITIAL_ROOT_TOKEN: ROOT_TOKEN,
+    LOG_LEVEL: 'warn',
+    KAFKA_TOPIC_PREFIX: PREFIX,
+    REDIS_PREFIX: PREFIX,
+    HOOK_WORKER_CONCURRENCY: String(CONCURRENCY),
+  };
+  const gateway: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const db = new Client({ connectionString: `${SERVER}/${DATABASE}` });
+  try {
+    await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/-/readiness`, 60_000);
+    await db.connect();
+    const base = `http://127.0.0.1:${GATEWAY_PORT}/api/v4`;
+    const hookIds: number[] = [];
+    for (let i = 0; i < HOOKS; i++) {
+      const res = await fetch(`${base}/hooks`, {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `http://127.0.0.1:${receiver.port}/hook-${i}`, token: `bench-token-${i}`, push_events: true, repository_update_events: false }),
+      });
+      if (res.status !== 201) throw new Error(`cannot create a hook: ${res.status} ${await res.text()}`);
+      hookIds.push(((await res.json()) as Array<{ id: number }>)[0].id);
+    }
+    write(`hooks bench: ${HOOKS} hooks on a loopback receiver, worker concurrency ${CONCURRENCY}, ${require('node:os').cpus().length} CPUs`);
+
+    // Warm-up: the dispatcher has joined its group, connections are open.
+    await commitEvents(db, 0, 10);
+    if (!(await receiver.waitFor(10 * HOOKS, 60_000))) throw new Error('warm-up deliveries did not arrive');
+    await sleep(500);
+
+    const sampleBody = JSON.stringify({ object_kind: 'push', event_name: 'push', ...pushData(0, Date.now()) });
+    const plainRate = await plainLoop(`http://127.0.0.1:${receiver.port}/plain`, BURST * HOOKS, sampleBody);
+    write(`plain undici loop (same receiver, concurrency ${CONCURRENCY}, ${fixed(BURST * HOOKS)} POSTs of ${sampleBody.length} bytes): ${fixed(plainRate)} requests/s`);
+
+    receiver.reset();
+    const burstStart = Date.now();
+    await commitEvents(db, 100, BURST);
+    const complete = await receiver.waitFor(BURST * HOOKS, 300_000);
+    const burst = summarize(receiver);
+    write(
+      `burst of ${fixed(BURST)} events × ${HOOKS} hooks: ${complete ? 'all' : `ONLY ${receiver.receipts.length} of`} ${fixed(BURST * HOOKS)} delivered, ${fixed(burst.rate)} deliveries/s ` +
+        `= ${fixed((100 * burst.rate) / plainRate, 1)} % of the plain loop (target ≥ 50 %: ${burst.rate >= plainRate / 2 ? 'met' : 'NOT met'}); ` +
+        `delay from commit p50 ${fixed(burst.p50)} ms, p99 ${fixed(burst.p99)} ms`,
+    );
+    await breakdown('burst', db, burstStart);
+    await sleep(1_000);
+
+    await steady(db, receiver, HOOKS);
+    await sleep(1_000);
+    for (const id of hookIds.slice(1)) {
+      await fetch(`${base}/hooks/${id}`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ push_events: false }) });
+    }
+    await steady(db, receiver, 1);
+    const failed = await db.query(`SELECT status, count(*)::int AS n FROM system_hook_deliveries GROUP BY status ORDER BY status`);
+    write(`delivery log: ${failed.rows.map((r: { status: string; n: number }) => `${r.status} ${fixed(r.n)}`).join(', ')}`);
+  } finally {
+    await db.end().catch(() => undefined);
+    gateway.kill('SIGTERM');
+    await new Promise((r) => gateway.once('exit', r));
+    receiver.server.closeAllConnections();
+    receiver.server.close();
+    const cleanup = new Client({ connectionString: `${SERVER}/postgres` });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+    await cleanup.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

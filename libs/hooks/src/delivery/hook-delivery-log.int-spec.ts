@@ -1,0 +1,73 @@
+import { AppConfig } from '@app/config';
+import { createDataSource } from '@app/database';
+import { createTestDatabase } from '@app/testing';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { HookDeliveryLog, NewHookDelivery } from './hook-delivery-log';
+import { HookHealthService } from './hook-health';
+
+const row = (hookId: number, over: Partial<NewHookDelivery> = {}): NewHookDelivery => ({
+  hookId,
+  eventId: randomUUID(),
+  trigger: 'project_create',
+  url: 'http://receiver.example/hook',
+  requestHeaders: { 'X-Service-Token': '[REDACTED]' },
+  requestBody: '{"event_name":"project_create"}',
+  responseStatus: 200,
+  responseHeaders: { 'content-type': 'text/plain' },
+  responseBody: 'ok\u0000',
+  status: 'successful',
+  error: null,
+  durationMs: 12,
+  idempotencyKey: randomUUID(),
+  webhookUuid: randomUUID(),
+  attempt: 1,
+  eventOccurredAt: new Date().toISOString(),
+  ...over,
+});
+
+/** The delivery log and the hook health against the real PostgreSQL. */
+describe(HookDeliveryLog.name, () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let dataSource: DataSource;
+  let sut: HookDeliveryLog;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('hook_log');
+    dataSource = await createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' })).initialize();
+    sut = new HookDeliveryLog(dataSource);
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await db?.drop();
+  });
+
+  it('stores rows written concurrently (grouped INSERTs), every promise resolving once its row is stored', async () => {
+    await Promise.all(Array.from({ length: 1_234 }, (_, i) => sut.record(row(1, { attempt: 1 + (i % 3) }))));
+    await expect(sut.query(1).getCount()).resolves.toBe(1_234);
+    const [newest] = await sut.query(1).take(1).getMany();
+    expect(newest.responseBody).toBe('ok');
+    await expect(sut.query(1, 'client_failure').getCount()).resolves.toBe(0);
+  });
+
+  it('prunes rows older than the retention, newer ones stay', async () => {
+    await sut.recordMany([row(2), row(2), row(2)]);
+    await dataSource.query(`UPDATE system_hook_deliveries SET created_at = now() - interval '15 days' WHERE hook_id = 2`);
+    await sut.record(row(2));
+    await expect(sut.prune(14)).resolves.toBe(3);
+    await expect(sut.query(2).getCount()).resolves.toBe(1);
+    await expect(sut.prune(14)).resolves.toBe(0);
+  });
+
+  it('counts consecutive failures atomically under concurrency and resets on success', async () => {
+    const [{ id }] = await dataSource.query(`INSERT INTO system_hooks (url) VALUES ('http://receiver.example/') RETURNING id`);
+    const health = new HookHealthService(dataSource);
+    await Promise.all(Array.from({ length: 10 }, () => health.recordFailure(id)));
+    const [after] = await dataSource.query(`SELECT alert_status, recent_failures, backoff_count, disabled_until FROM system_hooks WHERE id = $1`, [id]);
+    expect(after).toMatchObject({ alert_status: 'temporarily_disabled', recent_failures: 10, backoff_count: 1 });
+    await health.recordSuccess(id);
+    const [reset] = await dataSource.query(`SELECT alert_status, recent_failures, backoff_count, disabled_until FROM system_hooks WHERE id = $1`, [id]);
+    expect(reset).toEqual({ alert_status: 'executable', recent_failures: 0, backoff_count: 0, disabled_until: null });
+    await expect(health.recordFailure(999_999)).resolves.toBeNull();
+  });
+});

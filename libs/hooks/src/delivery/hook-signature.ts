@@ -1,0 +1,84 @@
+import { createHash, createHmac, createSecretKey, KeyObject } from 'node:crypto';
+
+/**
+ * Standard Webhooks signature (https://www.standardwebhooks.com): `v1,` + base64 of
+ * HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the UTF-8 bytes of the
+ * hook token. A receiver's Standard Webhooks secret is therefore `whsec_` + base64(token):
+ * `new Webhook('whsec_' + Buffer.from(token).toString('base64'))`. A hook without a token is
+ * not signed (no `webhook-signature` header).
+ */
+export function signDelivery(token: string, webhookId: string, timestampSeconds: number, body: string): string {
+  const mac = createHmac('sha256', signingKey(token)).update(`${webhookId}.${timestampSeconds}.${body}`).digest('base64');
+  return `v1,${mac}`;
+}
+
+/** Key objects by token: building one per delivery costs more than the HMAC itself. */
+const SIGNING_KEYS = new Map<string, KeyObject>();
+function signingKey(token: string): KeyObject {
+  let key = SIGNING_KEYS.get(token);
+  if (!key) {
+    if (SIGNING_KEYS.size >= 1000) SIGNING_KEYS.clear();
+    key = createSecretKey(Buffer.from(token, 'utf8'));
+    SIGNING_KEYS.set(token, key);
+  }
+  return key;
+}
+
+/** The Standard Webhooks secret a receiver configures for a hook token. */
+export const standardWebhooksSecret = (token: string): string => `whsec_${Buffer.from(token, 'utf8').toString('base64')}`;
+
+/**
+ * The `Idempotency-Key` of one (event, hook): a UUID derived from both ids, so that the same
+ * delivery keeps its key whoever enqueues it and however many times.
+ */
+export function idempotencyKeyOf(eventId: string, hookId: number): string {
+  const hex = createHash('sha256').update(`system-hook-delivery:${eventId}:${hookId}`).digest('hex');
+  // RFC 9562 version 8 (custom) layout.
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export const HOOK_USER_AGENT = 'Service-Hook/4';
+export const HOOK_EVENT_HEADER_VALUE = 'System Hook';
+const REDACTED = '[REDACTED]';
+/** Request headers whose values are never stored in the delivery log. */
+const SECRET_HEADERS = new Set(['x-service-token', 'webhook-signature', 'authorization']);
+
+export interface DeliveryHeaderInput {
+  body: string;
+  token: string | null;
+  idempotencyKey: string;
+  /** New per attempt. */
+  webhookUuid: string;
+  instanceUrl: string;
+  chainId: string;
+  chainDepth: number;
+  /** Seconds since the epoch. */
+  timestamp: number;
+}
+
+/** Every header of one delivery attempt. */
+export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'User-Agent': HOOK_USER_AGENT,
+    'X-Service-Event': HOOK_EVENT_HEADER_VALUE,
+    'X-Service-Instance': input.instanceUrl,
+    'X-Service-Webhook-UUID': input.webhookUuid,
+    'X-Service-Event-UUID': input.chainId,
+    'X-Service-Event-Chain-Depth': String(input.chainDepth),
+    'Idempotency-Key': input.idempotencyKey,
+    'webhook-id': input.idempotencyKey,
+    'webhook-timestamp': String(input.timestamp),
+  };
+  if (input.token) {
+    headers['X-Service-Token'] = input.token;
+    headers['webhook-signature'] = signDelivery(input.token, input.idempotencyKey, input.timestamp, input.body);
+  }
+  return headers;
+}
+
+/** The headers as the delivery log keeps them: token, signature and credentials redacted. */
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value]));
+}
