@@ -14,6 +14,7 @@ export * from './presenters/project.presenter';
 export * from './project-attributes';
 export * from './repositories/groups.repository';
 export * from './repositories/members.repository';
+export * from './repositories/project-statistics.repository';
 export * from './repositories/projects.repository';
 export * from './resource-ref';
 export * from './use-cases/create-group.use-case';

@@ -71,20 +71,20 @@ export class MembersController {
   }
 
   @Post('projects/:id/members')
-  @ProjectAccess(MANAGE_MEMBERS_LEVEL.project)
+  @ProjectAccess(MANAGE_MEMBERS_LEVEL.project, { allowArchived: true })
   addToProject(@CurrentProject() access: ResourceAccess, @Body() dto: AddMemberDto, @CurrentPrincipal() principal: Principal) {
     return this.add(projectSource(access), access, dto, principal);
   }
 
   @Put('projects/:id/members/:user_id')
-  @ProjectAccess(MANAGE_MEMBERS_LEVEL.project)
+  @ProjectAccess(MANAGE_MEMBERS_LEVEL.project, { allowArchived: true })
   updateInProject(@CurrentProject() access: ResourceAccess, @Param('user_id') userId: string, @Body() dto: UpdateMemberDto, @CurrentPrincipal() principal: Principal) {
     return this.update(projectSource(access), access, userIdOf(userId), dto, principal);
   }
 
   /** Any member may leave; removing someone else needs Maintainer (checked by the use case). */
   @Delete('projects/:id/members/:user_id')
-  @ProjectAccess(ACCESS_LEVELS.GUEST)
+  @ProjectAccess(ACCESS_LEVELS.GUEST, { allowArchived: true })
   async removeFromProject(@CurrentProject() access: ResourceAccess, @Param('user_id') userId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.removeMember.execute({ actor: toAccessUser(principal)!, actorAccessLevel: access.accessLevel, source: projectSource(access), userId: userIdOf(userId) });
   }

@@ -5,16 +5,23 @@ import { AccessService } from './access/access.service';
 import { GroupsController } from './groups.controller';
 import { MembersController } from './members.controller';
 import { ProjectViewsService } from './presenters/project-views.service';
+import { ProjectListService } from './project-list.service';
 import { ProjectsController } from './projects.controller';
+import { TopicsController } from './topics.controller';
+import { UserProjectsController } from './user-projects.controller';
 import { GroupsRepository } from './repositories/groups.repository';
 import { MembersRepository } from './repositories/members.repository';
+import { ProjectStarsRepository } from './repositories/project-stars.repository';
+import { ProjectStatisticsRepository } from './repositories/project-statistics.repository';
 import { ProjectsRepository } from './repositories/projects.repository';
 import { AddMemberUseCase } from './use-cases/add-member.use-case';
+import { ArchiveProjectUseCase } from './use-cases/archive-project.use-case';
 import { CreateGroupUseCase } from './use-cases/create-group.use-case';
 import { CreateProjectUseCase } from './use-cases/create-project.use-case';
 import { DeleteGroupUseCase } from './use-cases/delete-group.use-case';
 import { DeleteProjectUseCase } from './use-cases/delete-project.use-case';
 import { RemoveMemberUseCase } from './use-cases/remove-member.use-case';
+import { StarProjectUseCase } from './use-cases/star-project.use-case';
 import { UpdateGroupUseCase } from './use-cases/update-group.use-case';
 import { UpdateMemberUseCase } from './use-cases/update-member.use-case';
 import { UpdateProjectUseCase } from './use-cases/update-project.use-case';
@@ -29,6 +36,8 @@ const USE_CASES = [
   AddMemberUseCase,
   UpdateMemberUseCase,
   RemoveMemberUseCase,
+  StarProjectUseCase,
+  ArchiveProjectUseCase,
 ];
 
 /**
@@ -37,7 +46,7 @@ const USE_CASES = [
  */
 @Module({
   imports: [SettingsModule],
-  controllers: [GroupsController, ProjectsController, MembersController],
+  controllers: [GroupsController, ProjectsController, MembersController, UserProjectsController, TopicsController],
   providers: [
     ...USE_CASES,
     AccessService,
@@ -45,8 +54,11 @@ const USE_CASES = [
     GroupsRepository,
     ProjectsRepository,
     MembersRepository,
+    ProjectStarsRepository,
+    ProjectStatisticsRepository,
     ProjectViewsService,
+    ProjectListService,
   ],
-  exports: [AccessService, ACCESS_RESOLVER, GroupsRepository, ProjectsRepository, MembersRepository, ProjectViewsService, CreateProjectUseCase, CreateGroupUseCase],
+  exports: [AccessService, ACCESS_RESOLVER, GroupsRepository, ProjectsRepository, MembersRepository, ProjectStatisticsRepository, ProjectViewsService, CreateProjectUseCase, CreateGroupUseCase],
 })
 export class NamespacesModule {}

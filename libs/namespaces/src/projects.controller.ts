@@ -1,52 +1,37 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, PublicRead, ResourceAccess } from '@app/api/auth';
-import { isKeysetPaginationRequested, paginateKeyset, paginateOffset, PROJECT_LIST_MAX_OFFSET } from '@app/api/pagination';
+import { readIfUnmodifiedSince } from '@app/api/http';
+import { paginateOffset } from '@app/api/pagination';
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readIfUnmodifiedSince } from '@app/api/http';
 import { projectOf, toAccessUser } from './access/principal-access';
-import { CreateProjectDto, GetProjectDto, ListProjectsDto, projectAttributesOf, UpdateProjectDto } from './dto/project.dto';
+import { CreateProjectDto, GetProjectDto, ListProjectsDto, projectAttributesOf, StarrersDto, UpdateProjectDto } from './dto/project.dto';
 import { ACCESS_LEVELS } from './entities/member.entity';
+import { presentStarrer } from './presenters/starrer.presenter';
 import { ProjectViewsService } from './presenters/project-views.service';
-import { ProjectListFilter, ProjectsRepository, ProjectWithNamespace } from './repositories/projects.repository';
+import { projectListFilter, ProjectListService } from './project-list.service';
+import { ProjectStarsRepository } from './repositories/project-stars.repository';
+import { ArchiveProjectUseCase } from './use-cases/archive-project.use-case';
 import { CreateProjectUseCase } from './use-cases/create-project.use-case';
 import { DeleteProjectUseCase } from './use-cases/delete-project.use-case';
+import { StarProjectUseCase } from './use-cases/star-project.use-case';
 import { UpdateProjectUseCase } from './use-cases/update-project.use-case';
 
 export const ACCEPTED = { message: '202 Accepted' } as const;
-
-/** The project list filters shared by `GET /projects` and `GET /groups/:id/projects`. */
-export function projectListFilter(dto: ListProjectsDto): ProjectListFilter {
-  return {
-    search: dto.search,
-    searchNamespaces: dto.search_namespaces,
-    owned: dto.owned,
-    membership: dto.membership,
-    minAccessLevel: dto.min_access_level,
-    visibility: dto.visibility,
-    archived: dto.archived,
-    topics: dto.topic,
-    withIssuesEnabled: dto.with_issues_enabled,
-    withMergeRequestsEnabled: dto.with_merge_requests_enabled,
-    idAfter: dto.id_after,
-    idBefore: dto.id_before,
-    lastActivityAfter: dto.last_activity_after,
-    lastActivityBefore: dto.last_activity_before,
-    orderBy: dto.order_by,
-    sort: dto.sort,
-  };
-}
 
 @Controller()
 export class ProjectsController {
   constructor(
     private readonly config: AppConfig,
-    private readonly projects: ProjectsRepository,
     private readonly views: ProjectViewsService,
+    private readonly projectList: ProjectListService,
+    private readonly stars: ProjectStarsRepository,
     private readonly createProject: CreateProjectUseCase,
     private readonly updateProject: UpdateProjectUseCase,
     private readonly deleteProject: DeleteProjectUseCase,
+    private readonly starProject: StarProjectUseCase,
+    private readonly archiveProject: ArchiveProjectUseCase,
     private readonly customAttributes: CustomAttributeFilters,
   ) {}
 
@@ -59,23 +44,7 @@ export class ProjectsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>[]> {
     const viewer = toAccessUser(principal);
-    const qb = this.projects.listQuery(projectListFilter(dto), viewer);
-    this.customAttributes.filter(qb, 'project', 'p', dto.custom_attributes, viewer);
-    // Stars are not recorded yet: nobody has starred anything.
-    if (dto.starred) qb.andWhere('false');
-    const externalUrl = this.config.http.externalUrl;
-    const rows = (
-      isKeysetPaginationRequested(request.query)
-        ? await paginateKeyset(qb, request, reply, {
-            externalUrl,
-            keyset: { allowedOrderBy: ['id'], defaultOrderBy: 'id', defaultSort: 'desc' },
-            columns: { idExpression: 'p.id', id: (p) => p.id },
-          })
-        : await paginateOffset(qb, request, reply, { externalUrl, maxOffset: PROJECT_LIST_MAX_OFFSET, resourceType: 'Project' })
-    ) as ProjectWithNamespace[];
-    const simple = !viewer || dto.simple === true;
-    const items = await this.views.present(rows, viewer, { view: simple ? 'simple' : 'full', withPermissions: true, statistics: dto.statistics });
-    return this.customAttributes.attach('project', items, viewer, dto.with_custom_attributes);
+    return this.projectList.list({ filter: projectListFilter(dto, viewer), viewer, dto, keysetOrders: ['id'], keysetDefaultOrder: 'id' }, request, reply);
   }
 
   @Get('projects/:id')
@@ -107,8 +76,9 @@ export class ProjectsController {
     return this.views.presentOne(project, actor, { view: 'full', runnersToken });
   }
 
+  /** Settings stay editable on an archived project (as in GitLab). */
   @Put('projects/:id')
-  @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
+  @ProjectAccess(ACCESS_LEVELS.MAINTAINER, { allowArchived: true })
   async update(@CurrentProject() access: ResourceAccess, @Body() dto: UpdateProjectDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
     const actor = toAccessUser(principal)!;
     const project = await this.updateProject.execute({
@@ -128,10 +98,64 @@ export class ProjectsController {
   }
 
   @Delete('projects/:id')
-  @ProjectAccess(ACCESS_LEVELS.OWNER)
+  @ProjectAccess(ACCESS_LEVELS.OWNER, { allowArchived: true })
   @HttpCode(202)
   async remove(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<typeof ACCEPTED> {
     await this.deleteProject.execute({ actor: toAccessUser(principal)!, projectId: projectOf(access).id, ifUnmodifiedSince: readIfUnmodifiedSince(request) });
     return ACCEPTED;
+  }
+
+  /** 201 with the project when the star is new; 304 without a body when it was already there. */
+  @Post('projects/:id/star')
+  @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { allowArchived: true })
+  async star(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.starOrUnstar(access, principal, reply, true);
+  }
+
+  /** 201 with the project when a star was removed; 304 without a body when there was none. */
+  @Post('projects/:id/unstar')
+  @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { allowArchived: true })
+  async unstar(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.starOrUnstar(access, principal, reply, false);
+  }
+
+  @Get('projects/:id/starrers')
+  @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
+  async starrers(
+    @CurrentProject() access: ResourceAccess,
+    @Query() dto: StarrersDto,
+    @CurrentPrincipal() principal: Principal | null,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
+    const qb = this.stars.starrersQuery(projectOf(access).id, toAccessUser(principal), dto.search);
+    const rows = await paginateOffset(qb, request, reply, { externalUrl: this.config.http.externalUrl });
+    return rows.map((star) => presentStarrer(star, this.config.http.externalUrl));
+  }
+
+  @Post('projects/:id/archive')
+  @ProjectAccess(ACCESS_LEVELS.OWNER, { allowArchived: true })
+  async archive(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+    return this.setArchived(access, principal, true);
+  }
+
+  @Post('projects/:id/unarchive')
+  @ProjectAccess(ACCESS_LEVELS.OWNER, { allowArchived: true })
+  async unarchive(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+    return this.setArchived(access, principal, false);
+  }
+
+  private async setArchived(access: ResourceAccess, principal: Principal, archived: boolean): Promise<Record<string, unknown>> {
+    const actor = toAccessUser(principal)!;
+    const project = await this.archiveProject.execute({ actor, projectId: projectOf(access).id, archived });
+    return this.views.presentOne(project, actor, { view: 'full', withPermissions: true });
+  }
+
+  private async starOrUnstar(access: ResourceAccess, principal: Principal, reply: FastifyReply, star: boolean): Promise<FastifyReply> {
+    const viewer = toAccessUser(principal)!;
+    const { changed, project } = await this.starProject.execute({ userId: viewer.id, projectId: projectOf(access).id, star });
+    if (!changed) return reply.status(304).send();
+    const body = await this.views.presentOne(project, viewer, { view: 'full', withPermissions: true });
+    return reply.status(201).send(body);
   }
 }

@@ -5,6 +5,8 @@ export interface ResourceAccess<TResource = unknown> {
   accessLevel: number;
   /** Whether the principal may see the resource at all (visibility or membership). */
   visible: boolean;
+  /** An archived project is read-only: the guard refuses non-read methods unless the route allows them. */
+  archived?: boolean;
 }
 
 export const ACCESS_RESOLVER = Symbol('ACCESS_RESOLVER');

@@ -15,8 +15,11 @@ export interface AuthPolicy {
   admin?: boolean;
   /** Minimum tier of the instance. */
   tier?: ServiceTier;
-  /** Resource addressed by a path parameter, and the minimum access level on it. */
-  project?: { param: string; minAccessLevel: number };
+  /**
+   * Resource addressed by a path parameter, and the minimum access level on it. Writes
+   * (non-read methods) to an archived project are refused with 403 unless `allowArchived`.
+   */
+  project?: { param: string; minAccessLevel: number; allowArchived?: boolean };
   group?: { param: string; minAccessLevel: number };
   /** Job tokens are accepted (job-scoped endpoints). */
   jobToken?: boolean;
@@ -37,9 +40,12 @@ export const AdminOnly = () => Auth({ admin: true });
 /** The route authenticates by itself (OAuth token endpoint, alert notify endpoints, health). */
 export const SkipAuth = () => Auth({ skip: true });
 
-/** The project in path parameter `param` must be visible and the caller must have at least `level`. */
-export const ProjectAccess = (minAccessLevel: number, options: { param?: string; optional?: boolean; scopes?: string[] } = {}) =>
-  Auth({ project: { param: options.param ?? 'id', minAccessLevel }, optional: options.optional, scopes: options.scopes });
+/**
+ * The project in path parameter `param` must be visible and the caller must have at least `level`.
+ * `allowArchived`: the route also writes to archived projects (unarchive, delete, settings, stars, members).
+ */
+export const ProjectAccess = (minAccessLevel: number, options: { param?: string; optional?: boolean; scopes?: string[]; allowArchived?: boolean } = {}) =>
+  Auth({ project: { param: options.param ?? 'id', minAccessLevel, allowArchived: options.allowArchived }, optional: options.optional, scopes: options.scopes });
 
 export const GroupAccess = (minAccessLevel: number, options: { param?: string; optional?: boolean; scopes?: string[] } = {}) =>
   Auth({ group: { param: options.param ?? 'id', minAccessLevel }, optional: options.optional, scopes: options.scopes });

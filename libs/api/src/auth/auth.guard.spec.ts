@@ -66,6 +66,7 @@ describe(AuthGuard.name, () => {
     public: { resource: { id: 10 }, accessLevel: 0, visible: true },
     private: { resource: { id: 11 }, accessLevel: 0, visible: false },
     mine: { resource: { id: 12 }, accessLevel: 30, visible: true },
+    archived: { resource: { id: 13 }, accessLevel: 50, visible: true, archived: true },
   };
   const make = (tier: 'free' | 'premium' | 'ultimate' = 'ultimate') =>
     new AuthGuard(new Reflector(), AppConfig.fromEnvironment({ SERVICE_TIER: tier }), new TableAuthenticator(tokens, [admin, alice]), new TableResolver(projects));
@@ -112,5 +113,15 @@ describe(AuthGuard.name, () => {
     expect(await codeOf(project('public'))).toBe(ErrorCode.UNAUTHORIZED);
     expect(await codeOf(project('public', undefined, 0))).toBe('ok');
     expect(await codeOf(project('mine', 'alice-api'))).toBe('ok');
+  });
+
+  it('makes archived projects read-only: writes are 403 unless the route allows them', async () => {
+    const call = (method: string, allowArchived?: boolean) =>
+      make().canActivate(contextFor({ project: { param: 'id', minAccessLevel: 10, allowArchived } }, { method, params: { id: 'archived' }, headers: headers('alice-api') }));
+    expect(await codeOf(call('GET'))).toBe('ok');
+    expect(await codeOf(call('HEAD'))).toBe('ok');
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) expect(await codeOf(call(method))).toBe(ErrorCode.FORBIDDEN);
+    expect(await codeOf(call('POST', true))).toBe('ok');
+    expect(await codeOf(call('DELETE', true))).toBe('ok');
   });
 });

@@ -56,13 +56,15 @@ export class AuthGuard implements CanActivate {
   private async resolve(
     kind: 'project' | 'group',
     request: HttpRequest,
-    rule: { param: string; minAccessLevel: number },
+    rule: { param: string; minAccessLevel: number; allowArchived?: boolean },
     principal: Principal | null,
   ): Promise<ResourceAccess> {
     const user = principal ? { id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external } : null;
     const found = await this.access[kind](request.params?.[rule.param] ?? '', user);
     if (!found || !found.visible) throw DomainError.notFound(kind === 'project' ? 'Project' : 'Group');
     if (found.accessLevel < rule.minAccessLevel) throw principal ? DomainError.forbidden() : DomainError.unauthorized();
+    // An archived project is read-only: every write to it or its resources is refused.
+    if (found.archived && !rule.allowArchived && !READ_METHODS.has(request.method)) throw DomainError.forbidden('Project is archived');
     return found;
   }
 

@@ -49,7 +49,7 @@ export class AccessService implements AccessResolver {
   /** Access to an already loaded project. */
   async projectAccess(project: ProjectWithNamespace, user: AccessUser | null, manager?: EntityManager): Promise<ProjectAccess> {
     const accessLevel = await this.projectAccessLevel(project, user, manager);
-    return { resource: project, accessLevel, visible: canSee(project.visibility, user, accessLevel) };
+    return { resource: project, accessLevel, visible: canSee(project.visibility, user, accessLevel), archived: project.archived };
   }
 
   /** Access to an already loaded group. */

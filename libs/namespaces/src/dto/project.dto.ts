@@ -2,7 +2,7 @@ import { IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, 
 import { ToBoolean, ToInt, ToStringArray } from '@app/api/dto';
 import { IsCustomAttributesFilter } from '@app/settings';
 import { VISIBILITIES, Visibility } from '../entities/namespace.entity';
-import { PROJECT_ORDER_COLUMNS, ProjectOrderBy } from '../repositories/projects.repository';
+import { PROJECT_ORDER_COLUMNS, ProjectOrderBy, USER_PROJECT_ORDER_COLUMNS } from '../repositories/projects.repository';
 import { EmptyToNull, ToRefString } from './transforms';
 
 const LEVELS = ['disabled', 'private', 'enabled'];
@@ -116,29 +116,60 @@ export class GetProjectDto {
   @IsOptional() @ToBoolean() @IsBoolean() with_custom_attributes?: boolean;
 }
 
-export class ListProjectsDto {
+/** Access levels `min_access_level` accepts. */
+export const MIN_ACCESS_LEVELS = [5, 10, 15, 20, 30, 40, 50];
+
+/** Parameters shared by `GET /projects`, `GET /users/:user_id/projects` and `GET /users/:user_id/starred_projects`. */
+export class ProjectListBaseDto {
   @IsOptional() @ToBoolean() @IsBoolean() archived?: boolean;
   @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
-  @IsOptional() @IsString() search?: string;
-  @IsOptional() @ToBoolean() @IsBoolean() search_namespaces?: boolean;
+  @IsOptional() @IsString() @MaxLength(255) search?: string;
   @IsOptional() @ToBoolean() @IsBoolean() owned?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() membership?: boolean;
-  @IsOptional() @ToInt() @IsInt() min_access_level?: number;
+  @IsOptional() @ToInt() @IsIn(MIN_ACCESS_LEVELS) min_access_level?: number;
   @IsOptional() @ToBoolean() @IsBoolean() simple?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() statistics?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() starred?: boolean;
-  @IsOptional() @ToStringArray() @IsArray() @IsString({ each: true }) topic?: string[];
   @IsOptional() @ToBoolean() @IsBoolean() with_issues_enabled?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() with_merge_requests_enabled?: boolean;
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(255) with_programming_language?: string;
   @IsOptional() @ToInt() @IsInt() id_after?: number;
   @IsOptional() @ToInt() @IsInt() id_before?: number;
+  @IsOptional() @IsIn(['asc', 'desc']) sort?: 'asc' | 'desc';
+  @IsOptional() @ToBoolean() @IsBoolean() with_custom_attributes?: boolean;
+}
+
+export class ListProjectsDto extends ProjectListBaseDto {
+  @IsOptional() @ToBoolean() @IsBoolean() search_namespaces?: boolean;
+  @IsOptional() @ToStringArray() @IsArray() @IsString({ each: true }) topic?: string[];
+  @IsOptional() @ToInt() @IsInt() @Min(1) topic_id?: number;
   @IsOptional() @IsISO8601() last_activity_after?: string;
   @IsOptional() @IsISO8601() last_activity_before?: string;
   @IsOptional() @IsIn(PROJECT_ORDER_COLUMNS) order_by?: ProjectOrderBy;
-  @IsOptional() @IsIn(['asc', 'desc']) sort?: 'asc' | 'desc';
-  @IsOptional() @ToBoolean() @IsBoolean() with_custom_attributes?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() imported?: boolean;
+  /** Administrators only (ignored for others). */
+  @IsOptional() @IsString() @MaxLength(255) repository_storage?: string;
+  /** PREMIUM: checksums never fail here. */
+  @IsOptional() @ToBoolean() @IsBoolean() repository_checksum_failed?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() wiki_checksum_failed?: boolean;
+  /** Deprecated, accepted and ignored. */
+  @IsOptional() @IsString() build_coverage_regex?: string;
   /** `custom_attributes[key]=value` (administrators). */
   @IsOptional() @IsCustomAttributesFilter() custom_attributes?: Record<string, string>;
+}
+
+/** `GET /users/:user_id/projects` and `/starred_projects`: the subset of filters, orders usable with keyset pagination. */
+export class ListUserProjectsDto extends ProjectListBaseDto {
+  @IsOptional() @IsIn(USER_PROJECT_ORDER_COLUMNS) order_by?: (typeof USER_PROJECT_ORDER_COLUMNS)[number];
+}
+
+export class StarrersDto {
+  @IsOptional() @IsString() @MaxLength(255) search?: string;
+}
+
+export class ListTopicsDto {
+  @IsOptional() @IsString() @MaxLength(255) search?: string;
+  @IsOptional() @ToBoolean() @IsBoolean() without_projects?: boolean;
 }
 
 /** `GET /groups/:id/projects` adds `include_subgroups`. */

@@ -65,15 +65,16 @@ export class ProjectEntity {
   @Column({ name: 'open_issues_count', type: 'int', default: 0 })
   openIssuesCount: number;
 
-  @Column({ name: 'last_activity_at', type: 'timestamptz', default: () => 'now()' })
+  /** Timestamps of projects keep milliseconds (precision 3) so that keyset cursors carry them exactly. */
+  @Column({ name: 'last_activity_at', type: 'timestamptz', precision: 3, default: () => 'now()' })
   lastActivityAt: Date;
 
   @Column({ name: 'marked_for_deletion_on', type: 'date', nullable: true })
   markedForDeletionOn: string | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', precision: 3 })
   updatedAt: Date;
 }

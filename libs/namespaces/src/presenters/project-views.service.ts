@@ -5,6 +5,7 @@ import { DataSource, In } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { AccessService } from '../access/access.service';
 import { ACCESS_LEVELS } from '../entities/member.entity';
+import { ProjectStatisticsRepository } from '../repositories/project-statistics.repository';
 import { ProjectWithNamespace } from '../repositories/projects.repository';
 import { presentProject, ProjectView } from './project.presenter';
 
@@ -24,6 +25,7 @@ export class ProjectViewsService {
     private readonly config: AppConfig,
     private readonly dataSource: DataSource,
     private readonly access: AccessService,
+    private readonly statistics: ProjectStatisticsRepository,
   ) {}
 
   async presentOne(project: ProjectWithNamespace, viewer: AccessUser | null, request: ProjectViewRequest): Promise<Record<string, unknown>> {
@@ -37,14 +39,18 @@ export class ProjectViewsService {
     const owners = ownerIds.length > 0 ? await this.dataSource.manager.find(UserEntity, { where: { id: In(ownerIds) } }) : [];
     const ownerById = new Map(owners.map((u) => [u.id, u]));
     const levels = viewer ? await this.access.projectPermissionsMany(projects.map((p) => p.id), viewer.id) : new Map();
+    const effectiveLevel = (projectId: number) => (viewer?.isAdmin ? ACCESS_LEVELS.ADMIN : (levels.get(projectId)?.accessLevel ?? 0));
+    // Statistics are shown to reporters and above, on request.
+    const withStatistics = request.statistics ? projects.filter((p) => effectiveLevel(p.id) >= ACCESS_LEVELS.REPORTER).map((p) => p.id) : [];
+    const statistics = await this.statistics.forProjects(withStatistics);
+    const statisticsShown = new Set(withStatistics);
     return projects.map((project) => {
       const level = levels.get(project.id);
-      const effective = viewer?.isAdmin ? ACCESS_LEVELS.ADMIN : (level?.accessLevel ?? 0);
       return presentProject(project, project.namespace, {
         ...this.options(request),
         owner: project.namespace.kind === 'user' ? (ownerById.get(project.namespace.ownerId!) ?? null) : null,
         permissions: request.withPermissions && viewer ? { projectAccess: level?.projectAccess ?? null, groupAccess: level?.groupAccess ?? null } : undefined,
-        statistics: Boolean(request.statistics) && effective >= ACCESS_LEVELS.REPORTER,
+        statistics: statisticsShown.has(project.id) ? (statistics.get(project.id) ?? true) : false,
       });
     });
   }

@@ -6,6 +6,7 @@ import type { NamespaceEntity } from '../entities/namespace.entity';
 import type { ProjectEntity } from '../entities/project.entity';
 import { nameWithNamespace, pathWithNamespace } from '../namespace-events';
 import { featureAccessLevel, featureEnabled, PROJECT_FEATURES, projectSetting, ProjectSettingKey } from '../project-attributes';
+import { EMPTY_STATISTICS, ProjectStatisticsValues } from '../repositories/project-statistics.repository';
 import { presentNamespaceBasic } from './namespace.presenter';
 
 export type ProjectView = 'simple' | 'full';
@@ -18,8 +19,8 @@ export interface ProjectPresentOptions {
   owner?: UserEntity | null;
   /** The caller's memberships; when given, the full view carries `permissions`. */
   permissions?: { projectAccess: number | null; groupAccess: number | null };
-  /** Include `statistics` (requested, and the caller is a reporter or above). */
-  statistics?: boolean;
+  /** Include `statistics` (requested, and the caller is a reporter or above): the values, or true for all zeros. */
+  statistics?: boolean | ProjectStatisticsValues;
   /** The runners registration token, known only right after creation (only a digest is stored). */
   runnersToken?: string;
   /** Whether the repository has commits (defaults to false until a repository service says otherwise). */
@@ -27,20 +28,6 @@ export interface ProjectPresentOptions {
 }
 
 const NOTIFICATION_LEVEL_GLOBAL = 3;
-
-const EMPTY_STATISTICS = {
-  commit_count: 0,
-  storage_size: 0,
-  repository_size: 0,
-  wiki_size: 0,
-  lfs_objects_size: 0,
-  job_artifacts_size: 0,
-  pipeline_artifacts_size: 0,
-  packages_size: 0,
-  snippets_size: 0,
-  uploads_size: 0,
-  container_registry_size: 0,
-};
 
 /** URLs of a project: web, clone (HTTP and SSH) and API links. */
 export function projectUrls(project: ProjectEntity, namespace: NamespaceEntity, externalUrl: string) {
@@ -189,7 +176,7 @@ export function presentProject(project: ProjectEntity, namespace: NamespaceEntit
     const access = (level: number | null) => (level === null ? null : { access_level: level, notification_level: NOTIFICATION_LEVEL_GLOBAL });
     view.permissions = { project_access: access(options.permissions.projectAccess), group_access: access(options.permissions.groupAccess) };
   }
-  if (options.statistics) view.statistics = { ...EMPTY_STATISTICS };
+  if (options.statistics) view.statistics = { ...(options.statistics === true ? EMPTY_STATISTICS : options.statistics) };
   if (premium) {
     Object.assign(view, {
       auto_devops_enabled: s('auto_devops_enabled'),

@@ -5,16 +5,39 @@ import { AccessUser } from '../access/access-policy';
 import { activeMembershipSql, projectAccessLevelSql, projectVisibilitySql } from '../access/access-sql';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
+import { ProjectStatisticsEntity } from '../entities/project-statistics.entity';
 import { NAMING_MESSAGES, likePattern } from '../naming';
 import { PersonRef, ProjectHookContext } from '../namespace-events';
 import { parseResourceRef, splitProjectPath } from '../resource-ref';
 
 export type ProjectWithNamespace = ProjectEntity & { namespace: NamespaceEntity };
 
-export const PROJECT_ORDER_COLUMNS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
+/** `order_by` values of the project lists. */
+export const PROJECT_ORDER_COLUMNS = [
+  'id',
+  'name',
+  'path',
+  'created_at',
+  'updated_at',
+  'last_activity_at',
+  'similarity',
+  'star_count',
+  'repository_size',
+  'storage_size',
+  'packages_size',
+  'wiki_size',
+] as const;
 export type ProjectOrderBy = (typeof PROJECT_ORDER_COLUMNS)[number];
 
-/** Filters of the project lists (`GET /projects`, `GET /groups/:id/projects`); pagination is applied by the caller. */
+/** Orders by a `project_statistics` size: administrators only (others get the default order, as in GitLab). */
+export const STATISTICS_ORDERS: readonly ProjectOrderBy[] = ['repository_size', 'storage_size', 'packages_size', 'wiki_size'];
+
+/** Orders of `GET /users/:user_id/projects`, all usable with keyset pagination. */
+export const USER_PROJECT_ORDER_COLUMNS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
+
+export const DEFAULT_PROJECT_ORDER: ProjectOrderBy = 'created_at';
+
+/** Filters of the project lists (`GET /projects`, `GET /groups/:id/projects`, `GET /users/:id/projects`); pagination is applied by the caller. */
 export interface ProjectListFilter {
   search?: string;
   searchNamespaces?: boolean;
@@ -24,28 +47,77 @@ export interface ProjectListFilter {
   visibility?: Visibility;
   archived?: boolean;
   topics?: string[];
+  topicId?: number;
   withIssuesEnabled?: boolean;
   withMergeRequestsEnabled?: boolean;
+  withProgrammingLanguage?: string;
   idAfter?: number;
   idBefore?: number;
   lastActivityAfter?: string;
   lastActivityBefore?: string;
+  /** Only projects the viewer starred. */
+  starred?: boolean;
+  /** Only projects the viewer imported from an external system. */
+  imported?: boolean;
+  /** `repository_checksum_failed` / `wiki_checksum_failed` (checksums never fail here: true gives nothing). */
+  checksumFailed?: boolean;
+  /** Administrators only (ignored for others by the caller). */
+  repositoryStorage?: string;
   /** Only projects directly in these namespaces. */
   namespaceIds?: number[];
   /** Only projects in this namespace or its subgroups. */
   withinNamespaceId?: number;
+  /** Only projects starred by this user. */
+  starredBy?: number;
   orderBy?: ProjectOrderBy;
   sort?: 'asc' | 'desc';
 }
 
-const ORDER_PROPERTY: Record<ProjectOrderBy, string> = {
+const ORDER_PROPERTY: Partial<Record<ProjectOrderBy, string>> = {
   id: 'p.id',
   name: 'p.name',
   path: 'p.path',
   created_at: 'p.createdAt',
   updated_at: 'p.updatedAt',
   last_activity_at: 'p.lastActivityAt',
+  star_count: 'p.starCount',
 };
+
+/** Keyset columns of the project lists (timestamps are stored with millisecond precision, so ISO cursors are exact). */
+export const PROJECT_KEYSET_ORDER_EXPRESSIONS: Record<string, string> = {
+  name: 'p.name',
+  path: 'p.path',
+  created_at: 'p.createdAt',
+  updated_at: 'p.updatedAt',
+  last_activity_at: 'p.lastActivityAt',
+};
+
+export const PROJECT_KEYSET_ORDER_VALUES: Record<string, (p: ProjectEntity) => string | number | Date> = {
+  name: (p) => p.name,
+  path: (p) => p.path,
+  created_at: (p) => p.createdAt,
+  updated_at: (p) => p.updatedAt,
+  last_activity_at: (p) => p.lastActivityAt,
+};
+
+/**
+ * The order actually applied: size orders need an administrator, `similarity` needs a search
+ * term and a signed-in caller; otherwise the default order (`created_at`) is used, as GitLab does.
+ */
+export function effectiveProjectOrder(orderBy: ProjectOrderBy | undefined, search: string | undefined, viewer: AccessUser | null): ProjectOrderBy {
+  const order = orderBy ?? DEFAULT_PROJECT_ORDER;
+  if (STATISTICS_ORDERS.includes(order) && !viewer?.isAdmin) return DEFAULT_PROJECT_ORDER;
+  if (order === 'similarity' && (!search || !viewer)) return DEFAULT_PROJECT_ORDER;
+  return order;
+}
+
+/**
+ * Similarity of a project to the search term: trigram similarity (pg_trgm) of the path
+ * (weight 1), the name (0.7) and the description (0.2), plus 1 for an exact path or name.
+ */
+const SIMILARITY_SQL =
+  '(CASE WHEN lower(p.path) = lower(:similarTo) OR lower(p.name) = lower(:similarTo) THEN 1 ELSE 0 END' +
+  ' + similarity(p.path, :similarTo) + 0.7 * similarity(p.name, :similarTo) + 0.2 * similarity(COALESCE(p.description, \'\'), :similarTo))';
 
 @Injectable()
 export class ProjectsRepository {
@@ -79,9 +151,19 @@ export class ProjectsRepository {
     const visible = projectVisibilitySql('p', 'n', viewer, ':uid');
     if (visible) qb.andWhere(visible);
     const level = projectAccessLevelSql('p', 'n', ':uid');
+    const orderBy = effectiveProjectOrder(filter.orderBy, filter.search, viewer);
+    // `similarity` ranks the caller's own projects (GitLab: "only for the user's projects").
+    const membership = filter.membership || orderBy === 'similarity';
     if (filter.owned) qb.andWhere(viewer ? `${level} >= 50` : 'false');
-    if (filter.membership) qb.andWhere(viewer ? `${level} > 0` : 'false');
+    if (membership) qb.andWhere(viewer ? `${level} > 0` : 'false');
     if (filter.minAccessLevel !== undefined) qb.andWhere(viewer ? `${level} >= :minLevel` : 'false', { minLevel: filter.minAccessLevel });
+    if (filter.starred) qb.andWhere(viewer ? 'EXISTS (SELECT 1 FROM project_stars ms WHERE ms.project_id = p.id AND ms.user_id = :uid)' : 'false');
+    if (filter.starredBy !== undefined) {
+      qb.andWhere('EXISTS (SELECT 1 FROM project_stars us WHERE us.project_id = p.id AND us.user_id = :starredBy)', { starredBy: filter.starredBy });
+    }
+    // Nothing is imported from external systems and checksums never fail: these filters only narrow to nothing.
+    if (filter.imported) qb.andWhere('false');
+    if (filter.checksumFailed) qb.andWhere('false');
     if (filter.search) {
       const namespaces = filter.searchNamespaces ? ' OR n.full_path ILIKE :q OR n.full_name ILIKE :q' : '';
       qb.andWhere(`(p.name ILIKE :q OR p.path ILIKE :q OR p.description ILIKE :q${namespaces})`, { q: likePattern(filter.search) });
@@ -91,6 +173,20 @@ export class ProjectsRepository {
     if (filter.topics?.length) {
       qb.andWhere('(SELECT array_agg(lower(t)) FROM unnest(p.topics) t) @> CAST(:topics AS text[])', { topics: filter.topics.map((t) => t.toLowerCase()) });
     }
+    if (filter.topicId !== undefined) {
+      qb.andWhere('EXISTS (SELECT 1 FROM topics tp WHERE tp.id = :topicId AND lower(tp.name) IN (SELECT lower(t) FROM unnest(p.topics) t))', { topicId: filter.topicId });
+    }
+    if (filter.withProgrammingLanguage !== undefined) {
+      qb.andWhere(
+        this.languagesAvailable
+          ? 'EXISTS (SELECT 1 FROM project_languages pl, jsonb_object_keys(pl.languages) lk WHERE pl.project_id = p.id AND lower(lk) = lower(:language))'
+          : 'false',
+        { language: filter.withProgrammingLanguage },
+      );
+    }
+    if (filter.repositoryStorage !== undefined) {
+      qb.andWhere("COALESCE(p.settings->>'repository_storage', 'default') = :storage", { storage: filter.repositoryStorage });
+    }
     if (filter.withIssuesEnabled) qb.andWhere('p.issues_enabled = true');
     if (filter.withMergeRequestsEnabled) qb.andWhere('p.merge_requests_enabled = true');
     if (filter.idAfter !== undefined) qb.andWhere('p.id > :idAfter', { idAfter: filter.idAfter });
@@ -99,11 +195,32 @@ export class ProjectsRepository {
     if (filter.lastActivityBefore) qb.andWhere('p.last_activity_at < :activityBefore', { activityBefore: filter.lastActivityBefore });
     if (filter.namespaceIds) qb.andWhere('p.namespace_id = ANY(:namespaceIds)', { namespaceIds: filter.namespaceIds });
     if (filter.withinNamespaceId !== undefined) qb.andWhere(':within = ANY(n.traversal_ids)', { within: filter.withinNamespaceId });
-    const orderBy = filter.orderBy ?? 'created_at';
+
     const sort = (filter.sort ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
-    qb.orderBy(ORDER_PROPERTY[orderBy], sort);
-    if (orderBy !== 'id') qb.addOrderBy('p.id', sort);
+    if (orderBy === 'similarity') {
+      // Most similar first whatever `sort` says (GitLab's `similarity` is always descending).
+      qb.addSelect(SIMILARITY_SQL, 'p_order_value').setParameter('similarTo', filter.search);
+      qb.orderBy('p_order_value', 'DESC').addOrderBy('p.id', 'DESC');
+    } else if (STATISTICS_ORDERS.includes(orderBy)) {
+      qb.leftJoin(ProjectStatisticsEntity, 'ps', 'ps.project_id = p.id');
+      qb.addSelect(`COALESCE(ps.${orderBy}, 0)`, 'p_order_value');
+      qb.orderBy('p_order_value', sort).addOrderBy('p.id', sort);
+    } else {
+      qb.orderBy(ORDER_PROPERTY[orderBy]!, sort);
+      if (orderBy !== 'id') qb.addOrderBy('p.id', sort);
+    }
     return qb;
+  }
+
+  /** Whether `project_languages` (filled by the repository library) exists; once seen, it stays. */
+  private languagesAvailable = false;
+
+  /** To call before `listQuery` with `withProgrammingLanguage` (a database without the table matches nothing). */
+  async checkLanguagesAvailable(): Promise<boolean> {
+    if (this.languagesAvailable) return true;
+    const [row] = (await this.dataSource.query(`SELECT to_regclass('project_languages') IS NOT NULL AS present`)) as { present: boolean }[];
+    this.languagesAvailable = Boolean(row?.present);
+    return this.languagesAvailable;
   }
 
   /** `name`/`path` already taken in the namespace (a subgroup with the same path counts too). */

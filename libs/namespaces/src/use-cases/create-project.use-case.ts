@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { tierAtLeast } from '@app/api/auth/tier';
 import { DomainError, ErrorCode, ValidationMessages } from '@app/api/errors';
 import { AppConfig } from '@app/config';
@@ -43,6 +43,17 @@ export interface CreatedProject {
   runnersToken: string;
 }
 
+/**
+ * The project's git repository, provided by the repository library when it is loaded (this
+ * library does not depend on it). `created` runs inside the creating transaction (it may append
+ * outbox events with `tx`); `removed` runs after a project is deleted.
+ */
+export const PROJECT_REPOSITORY_LIFECYCLE = Symbol('PROJECT_REPOSITORY_LIFECYCLE');
+export interface ProjectRepositoryLifecycle {
+  created(tx: EntityManager, project: ProjectWithNamespace, options: { actorId: number; initializeWithReadme: boolean }): Promise<void>;
+  removed(projectId: number): Promise<void>;
+}
+
 /** GitLab's prefix of project runner registration tokens. */
 export const RUNNERS_TOKEN_PREFIX = 'GR1348941';
 
@@ -64,6 +75,7 @@ export class CreateProjectUseCase {
     private readonly groups: GroupsRepository,
     private readonly projects: ProjectsRepository,
     private readonly settings: SettingsReader,
+    @Optional() @Inject(PROJECT_REPOSITORY_LIFECYCLE) private readonly repositories?: ProjectRepositoryLifecycle,
   ) {}
 
   async execute(command: CreateProjectCommand): Promise<CreatedProject> {
@@ -134,6 +146,7 @@ export class CreateProjectUseCase {
       events.push(projectMemberEvent(NAMESPACE_EVENTS.USER_ADD_TO_TEAM, actor.id, project, namespace, member, memberUser));
     }
     await this.outbox.append(tx, events);
+    await this.repositories?.created(tx, project, { actorId: actor.id, initializeWithReadme: command.initializeWithReadme === true });
     return project;
   }
 

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@app/api/errors';
 import { assertNotModifiedAfter } from '@app/api/http';
 import { OutboxService } from '@app/messaging/outbox.service';
@@ -11,6 +11,7 @@ import { ProjectEntity } from '../entities/project.entity';
 import { groupEvent, NAMESPACE_EVENTS, projectEvent } from '../namespace-events';
 import { GroupsRepository } from '../repositories/groups.repository';
 import { ProjectsRepository } from '../repositories/projects.repository';
+import { PROJECT_REPOSITORY_LIFECYCLE, ProjectRepositoryLifecycle } from './create-project.use-case';
 
 export interface DeleteGroupCommand {
   actor: AccessUser;
@@ -22,7 +23,8 @@ export interface DeleteGroupCommand {
 /**
  * Deletes a group at once with its subgroups, their projects and memberships (owners;
  * checked on the route). Records `project_destroy` for every project, then `group_destroy`
- * for every group, deepest first.
+ * for every group, deepest first. The projects' repositories are removed once the deletion is
+ * committed.
  */
 @Injectable()
 export class DeleteGroupUseCase {
@@ -31,10 +33,11 @@ export class DeleteGroupUseCase {
     private readonly outbox: OutboxService,
     private readonly groups: GroupsRepository,
     private readonly projects: ProjectsRepository,
+    @Optional() @Inject(PROJECT_REPOSITORY_LIFECYCLE) private readonly repositories?: ProjectRepositoryLifecycle,
   ) {}
 
   async execute(command: DeleteGroupCommand): Promise<void> {
-    await this.dataSource.transaction(async (tx) => {
+    const projectIds = await this.dataSource.transaction(async (tx) => {
       const group = await this.groups.findById(command.groupId, tx, { lock: true });
       if (!group) throw DomainError.notFound('Group');
       assertNotModifiedAfter(group.updatedAt, command.ifUnmodifiedSince);
@@ -56,6 +59,9 @@ export class DeleteGroupUseCase {
       await tx.delete(MemberEntity, { sourceType: 'namespace', sourceId: In([...byId.keys()]) });
       for (const namespace of namespaces) await tx.delete(NamespaceEntity, { id: namespace.id });
       await this.outbox.append(tx, events);
+      return projects.map((p) => p.id);
     });
+    // The repositories go once the deletion is committed (their directories are keyed by the ids).
+    for (const projectId of projectIds) await this.repositories?.removed(projectId);
   }
 }

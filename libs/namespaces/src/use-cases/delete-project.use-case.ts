@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@app/api/errors';
 import { assertNotModifiedAfter } from '@app/api/http';
 import { OutboxService } from '@app/messaging/outbox.service';
@@ -8,6 +8,7 @@ import { MemberEntity } from '../entities/member.entity';
 import { ProjectEntity } from '../entities/project.entity';
 import { NAMESPACE_EVENTS, projectEvent } from '../namespace-events';
 import { ProjectsRepository } from '../repositories/projects.repository';
+import { PROJECT_REPOSITORY_LIFECYCLE, ProjectRepositoryLifecycle } from './create-project.use-case';
 
 export interface DeleteProjectCommand {
   actor: AccessUser;
@@ -23,6 +24,7 @@ export class DeleteProjectUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly projects: ProjectsRepository,
+    @Optional() @Inject(PROJECT_REPOSITORY_LIFECYCLE) private readonly repositories?: ProjectRepositoryLifecycle,
   ) {}
 
   async execute(command: DeleteProjectCommand): Promise<void> {
@@ -35,5 +37,7 @@ export class DeleteProjectUseCase {
       await tx.delete(ProjectEntity, { id: project.id });
       await this.outbox.append(tx, projectEvent(NAMESPACE_EVENTS.PROJECT_DESTROY, command.actor.id, context));
     });
+    // The repository goes once the deletion is committed (its directory is keyed by the id).
+    await this.repositories?.removed(command.projectId);
   }
 }

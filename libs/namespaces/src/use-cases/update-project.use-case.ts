@@ -86,6 +86,7 @@ export class UpdateProjectUseCase {
     const topics = normalizeTopics(command.topics, command.tagList);
     if (topics !== undefined) project.topics = topics;
     applyProjectAttributes(project, command.attributes ?? {}, { premium: tierAtLeast(this.config.tier, 'premium') });
+    project.lastActivityAt = new Date();
     await tx.save(ProjectEntity, project);
 
     const updated = (await this.projects.findById(project.id, tx))!;

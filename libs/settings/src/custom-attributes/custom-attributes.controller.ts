@@ -86,13 +86,15 @@ export class CustomAttributesController {
   }
 
   @Put('projects/:id/custom_attributes/:key')
-  @ProjectAccess(NO_ACCESS)
+  // Administrators' metadata: kept writable on archived projects, as GitLab.
+  @ProjectAccess(NO_ACCESS, { allowArchived: true })
   setOfProject(@CurrentProject() access: ResourceAccess, @Param('key') key: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal): Promise<CustomAttributeView> {
     return this.set(projectResource(access), key, body, principal);
   }
 
   @Delete('projects/:id/custom_attributes/:key')
-  @ProjectAccess(NO_ACCESS)
+  // Administrators' metadata: kept writable on archived projects, as GitLab.
+  @ProjectAccess(NO_ACCESS, { allowArchived: true })
   @HttpCode(204)
   async deleteOfProject(@CurrentProject() access: ResourceAccess, @Param('key') key: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.deleteAttribute.execute({ resource: projectResource(access), key, actorId: principal.user.id });

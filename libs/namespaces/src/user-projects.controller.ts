@@ -1,0 +1,77 @@
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { CurrentPrincipal, Principal, PublicRead } from '@app/api/auth';
+import { DomainError } from '@app/api/errors';
+import { UserEntity } from '@app/identity/entities';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DataSource } from 'typeorm';
+import { AccessUser } from './access/access-policy';
+import { toAccessUser } from './access/principal-access';
+import { ListUserProjectsDto } from './dto/project.dto';
+import { NamespaceEntity } from './entities/namespace.entity';
+import { projectListFilter, ProjectListService } from './project-list.service';
+import { USER_PROJECT_ORDER_COLUMNS } from './repositories/projects.repository';
+
+/**
+ * `GET /users/:user_id/projects` (projects in the user's personal namespace) and
+ * `GET /users/:user_id/starred_projects`, with the same filters as `GET /projects` and keyset
+ * pagination for every order. A private profile gives others (not administrators) an empty list.
+ */
+@Controller()
+export class UserProjectsController {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly projectList: ProjectListService,
+  ) {}
+
+  @Get('users/:user_id/projects')
+  @PublicRead()
+  async projects(
+    @Param('user_id') ref: string,
+    @Query() dto: ListUserProjectsDto,
+    @CurrentPrincipal() principal: Principal | null,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
+    const viewer = toAccessUser(principal);
+    const user = await this.findUser(ref, viewer);
+    const namespace = await this.dataSource.manager.findOneBy(NamespaceEntity, { kind: 'user', ownerId: user.id });
+    const filter = { ...projectListFilter(dto, viewer), namespaceIds: namespace ? [namespace.id] : [] };
+    return this.projectList.list({ filter, viewer, dto, ...this.keyset(), empty: this.hidden(user, viewer) }, request, reply);
+  }
+
+  @Get('users/:user_id/starred_projects')
+  @PublicRead()
+  async starred(
+    @Param('user_id') ref: string,
+    @Query() dto: ListUserProjectsDto,
+    @CurrentPrincipal() principal: Principal | null,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
+    const viewer = toAccessUser(principal);
+    const user = await this.findUser(ref, viewer);
+    const filter = { ...projectListFilter(dto, viewer), starredBy: user.id };
+    return this.projectList.list({ filter, viewer, dto, ...this.keyset(), empty: this.hidden(user, viewer) }, request, reply);
+  }
+
+  private keyset() {
+    return { keysetOrders: USER_PROJECT_ORDER_COLUMNS, keysetDefaultOrder: 'created_at' };
+  }
+
+  /** A private profile hides the user's lists from everyone but the user and administrators. */
+  private hidden(user: UserEntity, viewer: AccessUser | null): boolean {
+    return user.privateProfile && viewer?.id !== user.id && !viewer?.isAdmin;
+  }
+
+  /** By id or username (case-insensitive); blocked users exist only for administrators. */
+  private async findUser(ref: string, viewer: AccessUser | null): Promise<UserEntity> {
+    const repo = this.dataSource.getRepository(UserEntity);
+    const user = /^\d+$/.test(ref)
+      ? Number.isSafeInteger(Number(ref))
+        ? await repo.findOneBy({ id: Number(ref) })
+        : null
+      : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:ref)', { ref }).getOne();
+    if (!user || (user.state === 'blocked' && !viewer?.isAdmin)) throw DomainError.notFound('User');
+    return user;
+  }
+}
