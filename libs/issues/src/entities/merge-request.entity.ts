@@ -53,6 +53,19 @@ export class MergeRequestEntity {
   @Column({ name: 'closed_by_id', type: 'int', nullable: true })
   closedById: number | null;
 
+  @Column({ name: 'merged_by_id', type: 'int', nullable: true })
+  mergedById: number | null;
+
+  @Column({ name: 'merged_at', type: 'timestamptz', nullable: true })
+  mergedAt: Date | null;
+
+  /** The merge commit (`merge`, `rebase_merge`), or the new head of the target branch (`ff`). */
+  @Column({ name: 'merge_commit_sha', type: 'varchar', length: 40, nullable: true })
+  mergeCommitSha: string | null;
+
+  @Column({ name: 'squash_commit_sha', type: 'varchar', length: 40, nullable: true })
+  squashCommitSha: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -93,9 +93,9 @@ export class IssuablesPresenter {
         state: mr.state,
         created_at: iso(mr.createdAt),
         updated_at: iso(mr.updatedAt),
-        merged_by: null,
-        merge_user: null,
-        merged_at: null,
+        merged_by: mr.mergedById ? (related.users.get(mr.mergedById) ?? null) : null,
+        merge_user: mr.mergedById ? (related.users.get(mr.mergedById) ?? null) : null,
+        merged_at: iso(mr.mergedAt ?? null),
         closed_by: mr.closedById ? (related.users.get(mr.closedById) ?? null) : null,
         closed_at: iso(mr.closedAt),
         target_branch: mr.targetBranch,
@@ -117,8 +117,8 @@ export class IssuablesPresenter {
         merge_status: 'can_be_merged',
         detailed_merge_status: 'mergeable',
         sha: null,
-        merge_commit_sha: null,
-        squash_commit_sha: null,
+        merge_commit_sha: mr.mergeCommitSha ?? null,
+        squash_commit_sha: mr.squashCommitSha ?? null,
         discussion_locked: null,
         should_remove_source_branch: null,
         force_remove_source_branch: false,
@@ -152,6 +152,7 @@ export class IssuablesPresenter {
       userIds.add(row.authorId);
       row.assigneeIds.forEach((id) => userIds.add(id));
       if (row.closedById) userIds.add(row.closedById);
+      if ('mergedById' in row && row.mergedById) userIds.add(row.mergedById);
       if (row.milestoneId) milestoneIds.add(row.milestoneId);
       if ('iterationId' in row && row.iterationId) iterationIds.add(row.iterationId);
     }

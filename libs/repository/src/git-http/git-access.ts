@@ -1,0 +1,99 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AUTHENTICATOR, Authenticator, Principal } from '@app/api/auth';
+import { verifyPassword } from '@app/identity/token-digest';
+import { UsersRepository } from '@app/identity/users.repository';
+import { toPrincipalUser } from '@app/identity/token-authenticator';
+import { AccessService } from '@app/namespaces/access/access.service';
+import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { ProjectsRepository, ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+
+export type GitService = 'git-upload-pack' | 'git-receive-pack';
+
+/** The realm of the Basic challenge: the git client prompts for (or sends) a username and a token. */
+export const GIT_REALM = 'Service';
+
+/** A refusal, in the plain-text form git clients print (`remote: ...` / `fatal: ...`). */
+export class GitAccessDenied extends Error {
+  constructor(
+    readonly status: 401 | 403 | 404,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface GitAccess {
+  project: ProjectWithNamespace;
+  principal: Principal | null;
+  accessLevel: number;
+}
+
+const NOT_FOUND = 'The project you were looking for could not be found or you don\'t have permission to view it.';
+const UNAUTHORIZED = 'HTTP Basic: Access denied. If a password was provided for Git authentication, the password was incorrect or you\'re required to use a token instead of a password.';
+
+/** Token scopes that allow each service (a session has none; tokens need one of these). */
+const SCOPES: Record<GitService, string[]> = {
+  'git-upload-pack': ['api', 'read_api', 'read_repository', 'write_repository'],
+  'git-receive-pack': ['api', 'write_repository'],
+};
+
+/**
+ * Who may clone and push over HTTP, as GitLab decides it: public projects clone without
+ * credentials, internal ones for any signed-in (non-external) user, private ones for Reporter+;
+ * pushing needs Developer+ (branch protection is checked later, per ref). Credentials are
+ * HTTP Basic: any username with a personal/project/group access token or an OAuth token as the
+ * password (or the user's own password). Anonymous callers get 401 for anything they may not
+ * see, so that git prompts for credentials; signed-in callers get 404 for projects they
+ * cannot see.
+ */
+@Injectable()
+export class GitAccessService {
+  constructor(
+    @Inject(AUTHENTICATOR) private readonly authenticator: Authenticator,
+    private readonly users: UsersRepository,
+    private readonly access: AccessService,
+    private readonly projects: ProjectsRepository,
+  ) {}
+
+  async authorize(projectPath: string, service: GitService, authorization: string | undefined): Promise<GitAccess> {
+    const principal = await this.authenticate(authorization);
+    if (principal && !SCOPES[service].some((scope) => principal.scopes.includes(scope)) && principal.credential !== 'session') {
+      throw new GitAccessDenied(403, 'Your token does not have the scope this operation requires (read_repository or write_repository).');
+    }
+    const project = projectPath ? await this.projects.findByRef(projectPath) : null;
+    const user = principal ? { id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external } : null;
+    const access = project ? await this.access.projectAccess(project, user) : null;
+    if (!project || !access?.visible) throw principal ? new GitAccessDenied(404, NOT_FOUND) : new GitAccessDenied(401, UNAUTHORIZED);
+    const level = access.accessLevel;
+    if (service === 'git-upload-pack') {
+      if (project.visibility === 'private' && level < ACCESS_LEVELS.REPORTER) {
+        throw principal ? new GitAccessDenied(403, 'You are not allowed to download code from this project.') : new GitAccessDenied(401, UNAUTHORIZED);
+      }
+    } else {
+      if (!principal) throw new GitAccessDenied(401, UNAUTHORIZED);
+      if (level < ACCESS_LEVELS.DEVELOPER) throw new GitAccessDenied(403, 'You are not allowed to push code to this project.');
+      if (project.archived) throw new GitAccessDenied(403, 'You are not allowed to push code to an archived project.');
+    }
+    return { project, principal, accessLevel: level };
+  }
+
+  private async authenticate(authorization: string | undefined): Promise<Principal | null> {
+    if (!authorization) return null;
+    const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+    if (!match) throw new GitAccessDenied(401, UNAUTHORIZED);
+    const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const login = colon === -1 ? decoded : decoded.slice(0, colon);
+    const password = colon === -1 ? '' : decoded.slice(colon + 1);
+    if (!password) throw new GitAccessDenied(401, UNAUTHORIZED);
+    const byToken = await this.authenticator.authenticate({ bearer: password }, { jobTokenAllowed: false, safeMethod: true });
+    if (byToken) return byToken;
+    if (login) {
+      const user = await this.users.findByLoginWithPassword(login);
+      if (user && user.state === 'active' && (await verifyPassword(password, user.passwordDigest))) {
+        return { user: toPrincipalUser(user), credential: 'session', scopes: [], tokenId: null };
+      }
+    }
+    throw new GitAccessDenied(401, UNAUTHORIZED);
+  }
+}

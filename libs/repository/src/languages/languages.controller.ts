@@ -1,0 +1,24 @@
+import { Controller, Get } from '@nestjs/common';
+import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
+import { projectOf } from '@app/namespaces/access/principal-access';
+import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { assertCanReadCode } from '../branches/branches.controller';
+import { RepositoryStorage } from '../repository-storage';
+import { LanguagesService } from './languages.service';
+
+@Controller()
+export class LanguagesController {
+  constructor(
+    private readonly storage: RepositoryStorage,
+    private readonly languages: LanguagesService,
+  ) {}
+
+  /** `GET /projects/:id/languages`: `{language: percent}` of the default branch, by bytes. */
+  @Get('projects/:id/languages')
+  @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
+  async get(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal | null): Promise<Record<string, number>> {
+    const project = projectOf(access);
+    assertCanReadCode(project, access.accessLevel, principal);
+    return this.languages.languagesOf(project, await this.storage.open(project));
+  }
+}

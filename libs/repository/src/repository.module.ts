@@ -1,0 +1,53 @@
+import { Global, Module } from '@nestjs/common';
+import { IdentityModule } from '@app/identity';
+import { IssuesModule } from '@app/issues';
+import { NamespacesModule } from '@app/namespaces';
+import { PROJECT_REPOSITORY_LIFECYCLE } from '@app/namespaces/use-cases/create-project.use-case';
+import { ProtectedBranchesModule } from '@app/repository/protected-branches';
+import { SettingsModule } from '@app/settings';
+import { BranchesController } from './branches/branches.controller';
+import { BranchesService } from './branches/branches.service';
+import { CreateBranchUseCase } from './branches/use-cases/create-branch.use-case';
+import { DeleteBranchUseCase, DeleteMergedBranchesUseCase } from './branches/use-cases/delete-branch.use-case';
+import { GitAccessService } from './git-http/git-access';
+import { GitBodyParsers } from './git-http/git-body-parsers';
+import { GitHttpController } from './git-http/git-http.controller';
+import { PushPolicy } from './git-http/push-policy';
+import { ReceiveHooks } from './git-http/receive-hooks';
+import { LanguagesController } from './languages/languages.controller';
+import { LanguagesService } from './languages/languages.service';
+import { MergeController } from './merge/merge.controller';
+import { MergeMergeRequestUseCase } from './merge/merge-merge-request.use-case';
+import { ProjectRepositories } from './project-repositories';
+import { PushRecorder } from './push/push-recorder';
+import { RepositoryStorage } from './repository-storage';
+
+/**
+ * Project repositories: bare git repositories on disk (created and removed with their
+ * projects through `PROJECT_REPOSITORY_LIFECYCLE`, hence global), git smart HTTP with branch
+ * protection enforced on push, push events, the branches API and language statistics.
+ * Needs the global ConfigModule, DatabaseModule and MessagingModule.
+ */
+@Global()
+@Module({
+  imports: [NamespacesModule, IdentityModule, SettingsModule, ProtectedBranchesModule, IssuesModule],
+  controllers: [GitHttpController, BranchesController, LanguagesController, MergeController],
+  providers: [
+    RepositoryStorage,
+    PushRecorder,
+    LanguagesService,
+    ProjectRepositories,
+    { provide: PROJECT_REPOSITORY_LIFECYCLE, useExisting: ProjectRepositories },
+    GitAccessService,
+    GitBodyParsers,
+    ReceiveHooks,
+    PushPolicy,
+    BranchesService,
+    CreateBranchUseCase,
+    DeleteBranchUseCase,
+    DeleteMergedBranchesUseCase,
+    MergeMergeRequestUseCase,
+  ],
+  exports: [PROJECT_REPOSITORY_LIFECYCLE, RepositoryStorage, PushRecorder, LanguagesService, BranchesService],
+})
+export class RepositoryModule {}
