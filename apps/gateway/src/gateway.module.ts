@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AlertingModule } from '@app/alerting';
 import { AuthGuard } from '@app/api/auth';
+import { BadgesModule } from '@app/badges';
 import { AppConfig } from '@app/config';
 import { EventsModule } from '@app/events';
 import { HooksModule } from '@app/hooks';
@@ -9,6 +10,9 @@ import { IdentityModule } from '@app/identity';
 import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
 import { RequestContextInterceptor } from '@app/observability';
+import { ProtectedBranchesModule } from '@app/repository/protected-branches';
+import { RepositoryModule } from '@app/repository';
+import { QueueModule } from '@app/queue';
 import { SettingsModule } from '@app/settings';
 import { platformModules } from '../../platform-modules';
 
@@ -26,7 +30,11 @@ export class GatewayModule {
         AlertingModule,
         IssuesModule,
         EventsModule,
-        HooksModule,
+        ProtectedBranchesModule,
+        BadgesModule,
+        QueueModule.forRoot(),
+        HooksModule.forRoot(config),
+        RepositoryModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

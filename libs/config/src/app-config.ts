@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { resolve as resolvePath } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { EnvironmentVariables, LogLevel, ServiceTier } from './env.schema';
@@ -36,17 +36,46 @@ export interface AlertingConfig {
   /** Notify requests per project and period; 0 disables the limit. */
   notifyRateLimit: number;
   notifyRatePeriodSeconds: number;
+  /** Most payloads written in one ingestion transaction. */
+  ingestMaxBatch: number;
+  /** Batches a process writes at the same time. */
+  ingestInFlight: number;
+  /** Lifetime of a cached notify target (project and integration); 0 disables the cache. */
+  integrationCacheTtlSeconds: number;
 }
 export interface SettingsConfig {
   /** Key of the encrypted application settings; undefined: the development key. */
   encryptionKey?: string;
   cacheTtlSeconds: number;
 }
+export interface HooksConfig {
+  /** Whether this process runs the dispatcher and the delivery workers. */
+  deliveryEnabled: boolean;
+  timeoutMs: number;
+  /** Delay before each retry, in milliseconds (attempts = length + 1). */
+  retryScheduleMs: number[];
+  concurrency: number;
+  maxChainDepth: number;
+}
 export interface AuthConfig {
   initialRootToken?: string;
   oauthAccessTokenTtl: number;
   sessionExpireDelayMinutes: number;
   impersonationEnabled: boolean;
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "5s,5m,30m" → [5000, 300000, 1800000] (the format is validated by the schema). */
+export function parseDurationList(text: string): number[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [, amount, unit] = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/.exec(part)!;
+      return Math.round(Number(amount) * DURATION_UNITS_MS[unit]);
+    });
 }
 
 /** Typed, validated configuration. Built once from the environment at boot. */
@@ -59,10 +88,13 @@ export class AppConfig {
   readonly settings: SettingsConfig;
   readonly tier: ServiceTier;
   readonly alerting: AlertingConfig;
+  readonly hooks: HooksConfig;
   readonly logLevel: LogLevel;
   readonly outboxPollMs: number;
   /** Absolute path of DATA_DIR. */
   readonly dataDir: string;
+  /** Absolute path of the directory of bare git repositories (REPOSITORIES_DIR, default DATA_DIR/repositories). */
+  readonly repositoriesDir: string;
 
   constructor(env: EnvironmentVariables) {
     this.database = { url: env.DATABASE_URL, migrationsRun: env.MIGRATIONS_RUN === 'true' };
@@ -88,17 +120,31 @@ export class AppConfig {
     };
     this.settings = { encryptionKey: env.SETTINGS_ENCRYPTION_KEY, cacheTtlSeconds: env.SETTINGS_CACHE_TTL };
     this.tier = env.SERVICE_TIER;
-    this.alerting = { notifyRateLimit: env.ALERT_NOTIFY_RATE_LIMIT, notifyRatePeriodSeconds: env.ALERT_NOTIFY_RATE_PERIOD };
+    this.alerting = {
+      notifyRateLimit: env.ALERT_NOTIFY_RATE_LIMIT,
+      notifyRatePeriodSeconds: env.ALERT_NOTIFY_RATE_PERIOD,
+      ingestMaxBatch: env.ALERT_INGEST_MAX_BATCH,
+      ingestInFlight: env.ALERT_INGEST_IN_FLIGHT,
+      integrationCacheTtlSeconds: env.ALERT_INTEGRATION_CACHE_TTL,
+    };
+    this.hooks = {
+      deliveryEnabled: env.HOOK_DELIVERY_ENABLED === 'true',
+      timeoutMs: env.HOOK_TIMEOUT_MS,
+      retryScheduleMs: parseDurationList(env.HOOK_RETRY_SCHEDULE),
+      concurrency: env.HOOK_WORKER_CONCURRENCY,
+      maxChainDepth: env.HOOK_MAX_CHAIN_DEPTH,
+    };
     this.logLevel = env.LOG_LEVEL;
     this.outboxPollMs = env.OUTBOX_POLL_MS;
     this.dataDir = resolvePath(env.DATA_DIR);
+    this.repositoriesDir = env.REPOSITORIES_DIR ? resolvePath(env.REPOSITORIES_DIR) : join(this.dataDir, 'repositories');
   }
 
   /** Validates `source` (default: the process environment), listing every bad variable. */
   static fromEnvironment(source: NodeJS.ProcessEnv = process.env): AppConfig {
     const defined = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
     const known = Object.keys(new EnvironmentVariables());
-    const plain = Object.fromEntries(Object.entries(defined).filter(([k]) => known.includes(k) || k === 'EXTERNAL_URL' || k === 'INITIAL_ROOT_TOKEN' || k === 'SETTINGS_ENCRYPTION_KEY'));
+    const plain = Object.fromEntries(Object.entries(defined).filter(([k]) => known.includes(k) || k === 'EXTERNAL_URL' || k === 'INITIAL_ROOT_TOKEN' || k === 'SETTINGS_ENCRYPTION_KEY' || k === 'REPOSITORIES_DIR'));
     const env = plainToInstance(EnvironmentVariables, plain, { exposeDefaultValues: true });
     const errors = validateSync(env, { whitelist: false, forbidUnknownValues: false });
     if (errors.length > 0) {

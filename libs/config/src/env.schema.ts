@@ -91,6 +91,12 @@ export class EnvironmentVariables {
   @MinLength(1)
   DATA_DIR = 'data';
 
+  /** Where the bare git repositories live (`<id>.git`, one per project); default `DATA_DIR/repositories`. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  REPOSITORIES_DIR?: string;
+
   /** Lifetime of a web session (`_service_session` cookie), in minutes (GitLab's session_expire_delay). */
   @Transform(toInt)
   @IsInt()
@@ -121,6 +127,26 @@ export class EnvironmentVariables {
   @Min(1)
   ALERT_NOTIFY_RATE_PERIOD = 60;
 
+  /** Most alert payloads written in one transaction (group commit of concurrent notify requests). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(2000)
+  ALERT_INGEST_MAX_BATCH = 256;
+
+  /** Ingestion transactions (batches) a process writes at the same time. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  ALERT_INGEST_IN_FLIGHT = 2;
+
+  /** Seconds a notify URL's project and integration stay cached in each process (0: no cache); changes of an integration drop them at once. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  ALERT_INTEGRATION_CACHE_TTL = 10;
+
   /** Whether administrators may create impersonation tokens. */
   @IsIn(['true', 'false'])
   IMPERSONATION_ENABLED = 'true';
@@ -139,6 +165,36 @@ export class EnvironmentVariables {
   @Min(0)
   @Max(3600)
   SETTINGS_CACHE_TTL = 60;
+
+  /** Run the system hook dispatcher and delivery workers in this process (gateway). */
+  @IsIn(['true', 'false'])
+  HOOK_DELIVERY_ENABLED = 'true';
+
+  /** Longest a system hook delivery may take (connection to last byte), in milliseconds. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  HOOK_TIMEOUT_MS = 10_000;
+
+  /** Delays before each retry of a failed delivery (comma-separated: ms, s, m, h, d); one retry per entry. */
+  @IsString()
+  @Matches(/^\s*(\d+(\.\d+)?\s*(ms|s|m|h|d))?(\s*,\s*\d+(\.\d+)?\s*(ms|s|m|h|d))*\s*$/, { message: 'HOOK_RETRY_SCHEDULE must be a comma-separated list of durations such as 5s,5m,30m,2h' })
+  HOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+  /** Deliveries in flight at once per process. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  HOOK_WORKER_CONCURRENCY = 100;
+
+  /** Longest chain of deliveries whose receivers call back into the API (loop protection). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  HOOK_MAX_CHAIN_DEPTH = 5;
 }
 
 /** Variables whose values must never be logged. */

@@ -1,5 +1,8 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@app/config';
 import { createTestDatabase } from '@app/testing';
@@ -23,6 +26,8 @@ export async function startTestGateway(label: string, env: Record<string, string
   const db = await createTestDatabase(label);
   const rootToken = `root-${randomBytes(16).toString('hex')}`;
   const prefix = `t${randomBytes(4).toString('hex')}`;
+  // Bare repositories are keyed by project id: each test gateway keeps its own.
+  const repositoriesDir = mkdtempSync(join(tmpdir(), 'svc-repos-'));
   const base = AppConfig.fromEnvironment({
     DATABASE_URL: db.url,
     KAFKA_TOPIC_PREFIX: prefix,
@@ -31,6 +36,7 @@ export async function startTestGateway(label: string, env: Record<string, string
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
     HOST: '127.0.0.1',
+    REPOSITORIES_DIR: repositoriesDir,
     ...env,
   });
   const app = await createGateway(base);
@@ -49,6 +55,7 @@ export async function startTestGateway(label: string, env: Record<string, string
     close: async () => {
       await app.close();
       await db.drop();
+      rmSync(repositoriesDir, { recursive: true, force: true });
     },
   };
 }
