@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { LoadRequest, LoadResult, runLoad } from './load';
+import { sleep, waitForHttp } from './support';
 
 const ROOT = resolve(__dirname, '../..');
 const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3901);
@@ -26,20 +27,7 @@ const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,4,16,64,256').split(',').map
 const PER_LEVEL = Number(process.env.BENCH_REQUESTS ?? 4000);
 const POOL = 200;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
 
 /**
  * The stream: 70 % repeats of a pool fingerprint, 20 % new alerts, 10 % resolutions of a pool
@@ -136,8 +124,8 @@ async function main(): Promise<void> {
   };
   process.on('exit', stop);
   try {
-    await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/-/readiness`, 60_000);
-    await waitFor(`http://127.0.0.1:${ALERTMANAGER_PORT}/-/ready`, 30_000);
+    await waitForHttp(`http://127.0.0.1:${GATEWAY_PORT}/-/readiness`, 60_000);
+    await waitForHttp(`http://127.0.0.1:${ALERTMANAGER_PORT}/-/ready`, 30_000);
 
     const project = await api('POST', '/projects', { name: `bench-${Date.now()}` });
     const integration = await api('POST', `/projects/${project.id}/alert_management/http_integrations`, { name: 'bench', active: true });

@@ -24,6 +24,7 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { Queue } from 'bullmq';
 import { Agent, request } from 'undici';
+import { machine, percentile, sleep, waitForHttp, write } from './support';
 
 const ROOT = resolve(__dirname, '../..');
 const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3905);
@@ -39,23 +40,8 @@ const PREFIX = `bench-hooks-${Date.now()}`;
 const TOPIC = `${PREFIX}.domain-events.v1`;
 const PROJECT_ID = 1_000_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const write = (line: string) => process.stdout.write(`${line}\n`);
-const percentile = (sorted: number[], p: number): number => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
 const fixed = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-async function waitFor(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
 
 /** The receiver: records receipt time and the event's commit time (carried in the payload). */
 class Receiver {
@@ -236,7 +222,7 @@ async function main(): Promise<void> {
   const gateway: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const db = new Client({ connectionString: `${SERVER}/${DATABASE}` });
   try {
-    await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/-/readiness`, 60_000);
+    await waitForHttp(`http://127.0.0.1:${GATEWAY_PORT}/-/readiness`, 60_000);
     await db.connect();
     const base = `http://127.0.0.1:${GATEWAY_PORT}/api/v4`;
     const hookIds: number[] = [];
@@ -249,7 +235,7 @@ async function main(): Promise<void> {
       if (res.status !== 201) throw new Error(`cannot create a hook: ${res.status} ${await res.text()}`);
       hookIds.push(((await res.json()) as Array<{ id: number }>)[0].id);
     }
-    write(`hooks bench: ${HOOKS} hooks on a loopback receiver, worker concurrency ${CONCURRENCY}, ${require('node:os').cpus().length} CPUs`);
+    write(`hooks bench: ${HOOKS} hooks on a loopback receiver, worker concurrency ${CONCURRENCY}, ${machine()}`);
 
     // Warm-up: the dispatcher has joined its group, connections are open.
     await commitEvents(db, 0, 10);

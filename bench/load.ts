@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { percentile } from './support';
 
 /** One HTTP request of a load run. */
 export interface LoadRequest {
@@ -17,8 +18,6 @@ export interface LoadResult {
   statuses: Record<string, number>;
 }
 
-const percentile = (sorted: number[], p: number): number =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 function post(agent: Agent, base: URL, req: LoadRequest): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -17,10 +17,10 @@
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { Client } from 'pg';
+import { machine, percentile, sleep, waitForHttp, write } from './support';
 
 const ROOT = resolve(__dirname, '../..');
 const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3903);
@@ -40,24 +40,7 @@ const TOPIC = `${PREFIX}.domain-events.v1`;
 /** Synthetic project ids of the stream: far above the ids the gateway hands out. */
 const FIRST_PROJECT = 1_000_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const write = (line: string) => process.stdout.write(`${line}\n`);
-/** The figures depend on what else runs: say it. */
-const machine = () => `${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
-const percentile = (sorted: number[], p: number): number => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
 
-async function waitFor(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
 
 /** A realistic mix: issues opened (with weight) and closed, merge requests merged, pushes, comments. */
 function syntheticEvent(i: number, occurredAt: Date): { key: string; value: string } {
@@ -161,7 +144,7 @@ async function main(): Promise<void> {
   const db = new Client({ connectionString: `${SERVER}/${DATABASE}` });
   try {
     // The gateway migrates the database and creates the topics (its outbox relay runs).
-    await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/-/readiness`, 60_000);
+    await waitForHttp(`http://127.0.0.1:${GATEWAY_PORT}/-/readiness`, 60_000);
     await producer.connect();
     await db.connect();
     const admin = kafka.admin();

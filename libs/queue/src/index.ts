@@ -4,3 +4,4 @@ export * from './queue.constants';
 export * from './queue.module';
 export * from './redis.constants';
 export * from './redis.module';
+export * from './invalidation-channel';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { closeRedisConnection, REDIS, redisKey } from '@app/queue';
+import { closeRedisConnection, REDIS, redisKey, subscribeToInvalidations } from '@app/queue';
 import { MetricsService } from '@app/observability';
 import type { Redis } from 'ioredis';
 import type { Counter } from 'prom-client';
@@ -50,24 +50,12 @@ export class CachedSettingsReader extends SettingsReader implements OnModuleInit
   }
 
   async onModuleInit(): Promise<void> {
-    const subscriber = this.redis.duplicate({ connectionName: 'service-api-settings-subscriber' });
-    this.subscriber = subscriber;
-    subscriber.on('message', (channel: string) => {
-      if (channel === this.channel) this.invalidate('message');
+    this.subscriber = await subscribeToInvalidations(this.redis, {
+      channel: this.channel,
+      connectionName: 'service-api-settings-subscriber',
+      logger: this.logger,
+      onInvalidate: (source) => this.invalidate(source),
     });
-    // Messages sent while the subscription was down are lost: start afresh after a reconnection.
-    let readyBefore = false;
-    subscriber.on('ready', () => {
-      if (readyBefore) this.invalidate('reconnect');
-      readyBefore = true;
-    });
-    subscriber.on('error', (error: Error) => this.logger.warn(`settings subscriber: ${error.message}`));
-    try {
-      await subscriber.subscribe(this.channel);
-    } catch (error) {
-      // ioredis subscribes again once connected; until then the cache lifetime bounds staleness.
-      this.logger.warn(`cannot subscribe to ${this.channel} yet: ${(error as Error).message}`);
-    }
   }
 
   async onApplicationShutdown(): Promise<void> {

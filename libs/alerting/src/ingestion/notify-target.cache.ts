@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { ProjectsRepository } from '@app/namespaces';
-import { closeRedisConnection, REDIS, redisKey } from '@app/queue';
+import { closeRedisConnection, REDIS, redisKey, subscribeToInvalidations } from '@app/queue';
 import type { Redis } from 'ioredis';
 import { HttpIntegrationsRepository, IntegrationWithDigest } from '../http-integrations.repository';
 
@@ -48,23 +48,12 @@ export class NotifyTargetCache implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     if (this.ttlMs <= 0) return;
-    const subscriber = this.redis.duplicate({ connectionName: 'service-api-alert-integrations-subscriber' });
-    this.subscriber = subscriber;
-    subscriber.on('message', (channel: string) => {
-      if (channel === this.channel) this.clear();
+    this.subscriber = await subscribeToInvalidations(this.redis, {
+      channel: this.channel,
+      connectionName: 'service-api-alert-integrations-subscriber',
+      logger: this.logger,
+      onInvalidate: () => this.clear(),
     });
-    // Messages sent while the subscription was down are lost: start afresh after a reconnection.
-    let readyBefore = false;
-    subscriber.on('ready', () => {
-      if (readyBefore) this.clear();
-      readyBefore = true;
-    });
-    subscriber.on('error', (error: Error) => this.logger.warn(`alert integrations subscriber: ${error.message}`));
-    try {
-      await subscriber.subscribe(this.channel);
-    } catch (error) {
-      this.logger.warn(`cannot subscribe to ${this.channel} yet: ${(error as Error).message}`);
-    }
   }
 
   async onApplicationShutdown(): Promise<void> {
