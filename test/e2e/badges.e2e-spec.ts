@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Gitlab } from '@gitbeaker/rest';
-import { api, startTestGateway, TestGateway } from './support/test-gateway';
+import { api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
 
 type Client = InstanceType<typeof Gitlab>;
 
@@ -33,15 +33,10 @@ describe('Badges', () => {
   const projectPath = (suffix = '') => `/api/v4/projects/${projectId}/badges${suffix}`;
 
   const createUser = async (username: string) => {
-    const user = await api(gw.baseUrl, 'POST', '/api/v4/users', {
-      token: gw.rootToken,
-      body: { username, name: username, email: `${username}@example.com`, password: 'secret-password-1' },
-    });
-    expect(user.status).toBe(201);
-    const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, { token: gw.rootToken, body: { name: 'e2e', scopes: ['api'] } });
-    tokens[username] = pat.body.token;
-    ids[username] = user.body.id;
-    clients[username] = new Gitlab({ host: gw.baseUrl, token: pat.body.token, rateLimits: {} });
+    const user = await createUserWithToken(gw, username, { attributes: { name: username } });
+    tokens[username] = user.token;
+    ids[username] = user.id;
+    clients[username] = new Gitlab({ host: gw.baseUrl, token: user.token, rateLimits: {} });
   };
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
-import { addProjectMember, cloneUrl, createUserWithToken, GitClient } from './support/git-client';
-import { api, startTestGateway, TestGateway } from './support/test-gateway';
+import { cloneUrl, GitClient } from './support/git-client';
+import { addProjectMember, api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
 
 type User = { id: number; username: string; token: string };
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { addProjectMember, cloneUrl, createUserWithToken, GitClient } from './support/git-client';
-import { api, startTestGateway, TestGateway } from './support/test-gateway';
+import { cloneUrl, GitClient } from './support/git-client';
+import { addProjectMember, api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
 
 const ZERO = '0000000000000000000000000000000000000000';
 const pkt = (line: string): string => (line.length + 4).toString(16).padStart(4, '0') + line;
@@ -192,7 +192,7 @@ describe('git over smart HTTP', () => {
     expect((await git.run(['ls-remote', cloneUrl(gw.baseUrl, 'olive/inside', outsider)])).code).toBe(0);
     expect((await fetch(`${gw.baseUrl}/olive/inside.git/info/refs?service=git-upload-pack`)).status).toBe(401);
 
-    const readOnly = await createUserWithToken(gw, 'reed', ['read_repository']);
+    const readOnly = await createUserWithToken(gw, 'reed', { scopes: ['read_repository'] });
     await addProjectMember(gw, project.id, readOnly.id, 30);
     const work = git.dir('scoped');
     await git.ok(['clone', '-q', cloneUrl(gw.baseUrl, 'olive/app', readOnly), work]);
@@ -200,7 +200,7 @@ describe('git over smart HTTP', () => {
     const push = await git.run(['push', 'origin', 'main'], { cwd: work });
     expect(push.code).not.toBe(0);
     expect(push.stderr).toMatch(/scope/);
-    const readUser = await createUserWithToken(gw, 'ursula', ['read_user']);
+    const readUser = await createUserWithToken(gw, 'ursula', { scopes: ['read_user'] });
     await addProjectMember(gw, project.id, readUser.id, 30);
     expect((await git.run(['ls-remote', cloneUrl(gw.baseUrl, 'olive/app', readUser)])).code).not.toBe(0);
   }, 60_000);

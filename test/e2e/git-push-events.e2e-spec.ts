@@ -2,8 +2,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { EventsProjector } from '@app/events';
 import { eventually } from '@app/testing';
 import { startProjector } from '../../apps/projector/src/main';
-import { cloneUrl, createUserWithToken, GitClient } from './support/git-client';
-import { api, startTestGateway, TestGateway } from './support/test-gateway';
+import { cloneUrl, GitClient } from './support/git-client';
+import { api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
 
 /** A real `git push` becomes contribution events ("pushed new", "pushed to", "deleted") through the outbox, Kafka and the projector. */
 describe('git push → contribution events', () => {

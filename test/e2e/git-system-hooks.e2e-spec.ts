@@ -1,7 +1,7 @@
 import { eventually } from '@app/testing';
-import { cloneUrl, createUserWithToken, GitClient } from './support/git-client';
+import { cloneUrl, GitClient } from './support/git-client';
 import { HookReceiver, startHookReceiver } from './support/hook-receiver';
-import { api, startTestGateway, TestGateway } from './support/test-gateway';
+import { api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
 
 const ZERO = '0000000000000000000000000000000000000000';
 

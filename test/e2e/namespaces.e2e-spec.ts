@@ -1,4 +1,4 @@
-import { api, startTestGateway, TestGateway } from './support/test-gateway';
+import { api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
 
 /** Groups, projects and members over HTTP: GitLab shapes, permission answers and outbox rows. */
 describe('Groups, projects and members', () => {
@@ -9,15 +9,9 @@ describe('Groups, projects and members', () => {
   const as = (who: string) => ({ token: who === 'root' ? gw.rootToken : tokens[who] });
 
   const createUser = async (username: string, extra: Record<string, unknown> = {}) => {
-    const user = await api(gw.baseUrl, 'POST', '/api/v4/users', {
-      token: gw.rootToken,
-      body: { username, name: username[0].toUpperCase() + username.slice(1), email: `${username}@example.com`, password: 'secret-password-1', ...extra },
-    });
-    expect(user.status).toBe(201);
-    const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, { token: gw.rootToken, body: { name: 'e2e', scopes: ['api'] } });
-    expect(pat.status).toBe(201);
-    tokens[username] = pat.body.token;
-    ids[username] = user.body.id;
+    const user = await createUserWithToken(gw, username, { attributes: { name: username[0].toUpperCase() + username.slice(1), ...extra } });
+    tokens[username] = user.token;
+    ids[username] = user.id;
   };
 
   const eventTypes = async (predicate: string, params: unknown[]) =>

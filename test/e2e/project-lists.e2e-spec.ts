@@ -1,5 +1,5 @@
 import { Gitlab } from '@gitbeaker/rest';
-import { api, startTestGateway, TestGateway } from './support/test-gateway';
+import { api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
 
 type Client = InstanceType<typeof Gitlab>;
 type Row = { id: number; [key: string]: unknown };
@@ -21,16 +21,10 @@ describe('Project lists, stars and archive', () => {
   };
 
   const createUser = async (username: string, extra: Record<string, unknown> = {}) => {
-    const user = await api(gw.baseUrl, 'POST', '/api/v4/users', {
-      token: gw.rootToken,
-      body: { username, name: username[0].toUpperCase() + username.slice(1), email: `${username}@example.com`, password: 'secret-password-1', ...extra },
-    });
-    expect(user.status).toBe(201);
-    const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, { token: gw.rootToken, body: { name: 'e2e', scopes: ['api'] } });
-    expect(pat.status).toBe(201);
-    tokens[username] = pat.body.token;
-    ids[username] = user.body.id;
-    clients[username] = new Gitlab({ host: gw.baseUrl, token: pat.body.token, rateLimits: {} });
+    const user = await createUserWithToken(gw, username, { attributes: { name: username[0].toUpperCase() + username.slice(1), ...extra } });
+    tokens[username] = user.token;
+    ids[username] = user.id;
+    clients[username] = new Gitlab({ host: gw.baseUrl, token: user.token, rateLimits: {} });
   };
 
   const createProject = async (who: string, key: string, body: Record<string, unknown>) => {

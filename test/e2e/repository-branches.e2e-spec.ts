@@ -1,6 +1,6 @@
 import { Gitlab } from '@gitbeaker/rest';
-import { addProjectMember, cloneUrl, createUserWithToken, GitClient } from './support/git-client';
-import { api, startTestGateway, TestGateway } from './support/test-gateway';
+import { cloneUrl, GitClient } from './support/git-client';
+import { addProjectMember, api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
 
 type Client = InstanceType<typeof Gitlab>;
 const statusOf = (promise: Promise<unknown>) =>

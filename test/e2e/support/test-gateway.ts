@@ -94,3 +94,27 @@ export async function api<T = any>(
   }
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
+
+/**
+ * Creates a user (as root) with a personal access token. `attributes` override the user's
+ * defaults (`name`, `email`, `password`...) or add others (`admin`, `private_profile`...).
+ */
+export async function createUserWithToken(
+  gw: TestGateway,
+  username: string,
+  options: { scopes?: string[]; attributes?: Record<string, unknown> } = {},
+): Promise<{ id: number; username: string; token: string }> {
+  const user = await api(gw.baseUrl, 'POST', '/api/v4/users', {
+    token: gw.rootToken,
+    body: { username, name: `${username} name`, email: `${username}@example.com`, password: 'secret-password-1', ...options.attributes },
+  });
+  if (user.status !== 201) throw new Error(`user not created: ${user.text}`);
+  const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, { token: gw.rootToken, body: { name: 'e2e', scopes: options.scopes ?? ['api'] } });
+  if (pat.status !== 201) throw new Error(`token not created: ${pat.text}`);
+  return { id: user.body.id, username, token: pat.body.token };
+}
+
+export async function addProjectMember(gw: TestGateway, projectId: number, userId: number, accessLevel: number): Promise<void> {
+  const res = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/members`, { token: gw.rootToken, body: { user_id: userId, access_level: accessLevel } });
+  if (res.status !== 201) throw new Error(`member not added: ${res.text}`);
+}
