@@ -5,6 +5,7 @@ import { MetricsService } from '@app/observability';
 import { KafkaTopicReader, ReadMessage, TEST_KAFKA_BROKERS } from '@app/testing';
 import type { Producer } from 'kafkajs';
 import { startProjector } from '../../apps/projector/src/main';
+import { seedBranches } from './support/git-fixture';
 import { api, startTestGateway, TestGateway } from './support/test-gateway';
 
 /** Bounded poll: resolves with the first value `probe` accepts, fails after `timeoutMs`. */
@@ -77,6 +78,7 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     const group = await call('owen', 'POST', '/groups', { name: 'Ops', path: 'ops' });
     ids.group = group.body.id;
     ids.pager = (await call('owen', 'POST', '/projects', { name: 'pager', namespace_id: ids.group })).body.id;
+    await seedBranches(gw, ids.pager, 'main', ['fix']);
     ids.site = (await call('owen', 'POST', '/projects', { name: 'site', visibility: 'public' })).body.id;
     await call('owen', 'POST', `/projects/${ids.pager}/members`, { user_id: ids.rhea, access_level: 20 });
     await call('owen', 'POST', `/projects/${ids.pager}/members`, { user_id: ids.gus, access_level: 10 });

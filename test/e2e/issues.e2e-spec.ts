@@ -1,4 +1,5 @@
 import { Gitlab } from '@gitbeaker/rest';
+import { seedBranches } from './support/git-fixture';
 import { api, startTestGateway, TestGateway } from './support/test-gateway';
 
 /** Issues, milestones, iterations and merge requests over HTTP: GitLab shapes, iids, permissions and outbox events. */
@@ -32,6 +33,7 @@ describe('Issues, milestones, iterations and merge requests', () => {
     ids.group = group.body.id;
     const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('owen'), body: { name: 'pager', namespace_id: ids.group } });
     ids.project = project.body.id;
+    await seedBranches(gw, ids.project, 'main', ['fix-disk']);
     for (const [who, level] of [['rhea', 20], ['gus', 10]] as const) {
       expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${ids.project}/members`, { ...as('owen'), body: { user_id: ids[who], access_level: level } })).status).toBe(201);
     }

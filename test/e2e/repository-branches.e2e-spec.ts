@@ -188,11 +188,12 @@ describe('repository branches', () => {
     await git.ok(['push', '-q', 'origin', 'topic'], { cwd: work });
     await git.ok(['checkout', '-q', 'main'], { cwd: work });
     const mr = await devApi.MergeRequests.create(projectId, 'topic', 'main', 'Add topic');
+    expect(mr).toMatchObject({ sha: topic, merge_status: 'can_be_merged', detailed_merge_status: 'mergeable', has_conflicts: false });
     expect(await statusOf(devApi.MergeRequests.accept(projectId, mr.iid, { sha: '0'.repeat(40) }))).toBe(409);
     expect(await bodyOf(devApi.MergeRequests.accept(projectId, mr.iid, { sha: '0'.repeat(40) }))).toBe(`SHA does not match HEAD of source branch: ${topic}`);
     const mainBefore = ((await devApi.Branches.show(projectId, 'main')).commit as { id: string }).id;
     const merged = await devApi.MergeRequests.accept(projectId, mr.iid, { sha: topic, shouldRemoveSourceBranch: true });
-    expect(merged).toMatchObject({ state: 'merged', merged_by: { username: 'devon' } });
+    expect(merged).toMatchObject({ state: 'merged', merged_by: { username: 'devon' }, detailed_merge_status: 'not_open' });
     const main = await devApi.Branches.show(projectId, 'main');
     expect((main.commit as { id: string }).id).toBe(merged.merge_commit_sha);
     expect((main.commit as { parent_ids: string[] }).parent_ids).toEqual([mainBefore, topic]);
@@ -220,12 +221,18 @@ describe('repository branches', () => {
     await git.ok(['push', '-q', 'origin', 'main'], { cwd: work });
     const mr = await devApi.MergeRequests.create(projectId, 'clash', 'main', 'Clash');
     expect(await statusOf(devApi.MergeRequests.accept(projectId, mr.iid))).toBe(406);
-    expect((await devApi.MergeRequests.show(projectId, mr.iid)).state).toBe('opened');
+    expect(await devApi.MergeRequests.show(projectId, mr.iid)).toMatchObject({ state: 'opened', merge_status: 'cannot_be_merged', detailed_merge_status: 'conflict', has_conflicts: true });
+    const listed = await devApi.MergeRequests.all({ projectId, state: 'opened' });
+    expect(listed.find((m) => m.iid === mr.iid)).toMatchObject({ merge_status: 'cannot_be_merged', detailed_merge_status: 'conflict', has_conflicts: true });
 
     const reporter = await createUserWithToken(gw, 'rory');
     await addProjectMember(gw, projectId, reporter.id, 20);
     const reporterApi = new Gitlab({ host: gw.baseUrl, token: reporter.token, rateLimits: {} });
     expect(await statusOf(reporterApi.MergeRequests.accept(projectId, mr.iid))).toBe(401);
+
+    // A draft title comes first in `detailed_merge_status`; `merge_status` still tells the git outcome.
+    const draft = await devApi.MergeRequests.edit(projectId, mr.iid, { title: 'Draft: Clash' });
+    expect(draft).toMatchObject({ detailed_merge_status: 'draft_status', merge_status: 'cannot_be_merged' });
   }, 60_000);
 
   it('refuses merges the merge method does not allow (ff: 406) and merges fast-forward when possible', async () => {
@@ -233,6 +240,7 @@ describe('repository branches', () => {
     expect(edited.body.merge_method).toBe('ff');
     // `wip` branched before main moved on: no fast-forward.
     const diverged = await devApi.MergeRequests.create(projectId, 'wip', 'main', 'WIP work');
+    expect(diverged).toMatchObject({ merge_status: 'can_be_merged', detailed_merge_status: 'need_rebase', has_conflicts: false });
     expect(await statusOf(devApi.MergeRequests.accept(projectId, diverged.iid))).toBe(406);
     expect(await bodyOf(devApi.MergeRequests.accept(projectId, diverged.iid))).toBe('Branch cannot be merged');
 
@@ -255,5 +263,30 @@ describe('repository branches', () => {
     expect(squashed.squash_commit_sha).toBe(squashed.merge_commit_sha);
     const main = await devApi.Branches.show(projectId, 'main');
     expect(main.commit).toMatchObject({ id: squashed.squash_commit_sha, parent_ids: [head], title: 'Two steps' });
+  }, 60_000);
+
+  it('opens merge requests only between two different existing branches, as GitLab answers', async () => {
+    const missing = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/merge_requests`, { token: developer.token, body: { title: 'x', source_branch: 'nope', target_branch: 'main' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ message: { source_branch: ['does not exist'] } });
+    const both = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/merge_requests`, { token: developer.token, body: { title: 'x', source_branch: 'nope', target_branch: 'gone' } });
+    expect(both.body).toEqual({ message: { source_branch: ['does not exist'], target_branch: ['does not exist'] } });
+    const same = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/merge_requests`, { token: developer.token, body: { title: 'x', source_branch: 'main', target_branch: 'main' } });
+    expect(same.status).toBe(400);
+
+    // A project without commits has no branches at all.
+    const empty = await ownerApi.Projects.create({ name: 'Empty' } as never);
+    const refused = await api(gw.baseUrl, 'POST', `/api/v4/projects/${empty.id}/merge_requests`, { token: owner.token, body: { title: 'x', source_branch: 'feature', target_branch: 'main' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ message: { source_branch: ['does not exist'], target_branch: ['does not exist'] } });
+    expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${empty.id}/merge_requests`, { token: owner.token })).body).toEqual([]);
+  }, 60_000);
+
+  it('shows a deleted source branch as broken, without a sha', async () => {
+    await devApi.Branches.create(projectId, 'short-lived', 'main');
+    const mr = await devApi.MergeRequests.create(projectId, 'short-lived', 'release', 'Short lived');
+    expect(mr.sha).toBe(((await devApi.Branches.show(projectId, 'short-lived')).commit as { id: string }).id);
+    await devApi.Branches.remove(projectId, 'short-lived');
+    expect(await devApi.MergeRequests.show(projectId, mr.iid)).toMatchObject({ sha: null, merge_status: 'cannot_be_merged', detailed_merge_status: 'broken_status', has_conflicts: false });
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import { OutboxService } from '@app/messaging/outbox.service';
 import { eventually } from '@app/testing';
 import { Webhook } from 'standardwebhooks';
 import { HookReceiver, startHookReceiver } from './support/hook-receiver';
+import { seedBranches } from './support/git-fixture';
 import { api, startTestGateway, TestGateway } from './support/test-gateway';
 
 const ZERO = '0'.repeat(40);
@@ -159,6 +160,7 @@ describe('System hook deliveries', () => {
   it('delivers merge requests opened and closed through the API in GitLab\'s merge request shape', async () => {
     const hook = await createHook('/mr-api', { merge_requests_events: true, repository_update_events: false });
     const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...root(), body: { name: 'Merging' } });
+    await seedBranches(gw, project.body.id, 'main', ['feature']);
     const mr = await api(gw.baseUrl, 'POST', `/api/v4/projects/${project.body.id}/merge_requests`, { ...root(), body: { source_branch: 'feature', target_branch: 'main', title: 'Add feature', labels: 'backend' } });
     expect(mr.status).toBe(201);
     expect((await api(gw.baseUrl, 'PUT', `/api/v4/projects/${project.body.id}/merge_requests/${mr.body.iid}`, { ...root(), body: { state_event: 'close' } })).status).toBe(200);

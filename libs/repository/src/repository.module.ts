@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { IdentityModule } from '@app/identity';
-import { IssuesModule } from '@app/issues';
+import { IssuesModule, MERGE_REQUEST_GIT } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
 import { PROJECT_REPOSITORY_LIFECYCLE } from '@app/namespaces/use-cases/create-project.use-case';
 import { ProtectedBranchesModule } from '@app/repository/protected-branches';
@@ -17,6 +17,7 @@ import { ReceiveHooks } from './git-http/receive-hooks';
 import { LanguagesController } from './languages/languages.controller';
 import { LanguagesService } from './languages/languages.service';
 import { MergeController } from './merge/merge.controller';
+import { MergeRequestGitService } from './merge/merge-request-git.service';
 import { MergeMergeRequestUseCase } from './merge/merge-merge-request.use-case';
 import { ProjectRepositories } from './project-repositories';
 import { PushRecorder } from './push/push-recorder';
@@ -25,7 +26,8 @@ import { RepositoryStorage } from './repository-storage';
 /**
  * Project repositories: bare git repositories on disk (created and removed with their
  * projects through `PROJECT_REPOSITORY_LIFECYCLE`, hence global), git smart HTTP with branch
- * protection enforced on push, push events, the branches API and language statistics.
+ * protection enforced on push, push events, the branches API and language statistics, and the
+ * git side of merge requests (`MERGE_REQUEST_GIT`: branch checks, `sha`, merge status).
  * Needs the global ConfigModule, DatabaseModule and MessagingModule.
  */
 @Global()
@@ -47,7 +49,9 @@ import { RepositoryStorage } from './repository-storage';
     DeleteBranchUseCase,
     DeleteMergedBranchesUseCase,
     MergeMergeRequestUseCase,
+    MergeRequestGitService,
+    { provide: MERGE_REQUEST_GIT, useExisting: MergeRequestGitService },
   ],
-  exports: [PROJECT_REPOSITORY_LIFECYCLE, RepositoryStorage, PushRecorder, LanguagesService, BranchesService],
+  exports: [PROJECT_REPOSITORY_LIFECYCLE, MERGE_REQUEST_GIT, RepositoryStorage, PushRecorder, LanguagesService, BranchesService],
 })
 export class RepositoryModule {}

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { tierAtLeast } from '@app/api/auth/tier';
 import { UserEntity } from '@app/identity/entities';
@@ -9,10 +9,12 @@ import { IssueEntity } from '../entities/issue.entity';
 import { IterationEntity } from '../entities/iteration.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { MilestoneEntity } from '../entities/milestone.entity';
+import { MERGE_REQUEST_GIT, MergeRequestGit, MergeRequestGitStatus } from '../merge-request-git';
 import { presentIteration } from './iteration.presenter';
 import { presentMilestone } from './milestone.presenter';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+const DRAFT = /^(\[draft\]|\(draft\)|draft:|draft\s-\s)/i;
 
 /** Issues and merge requests in GitLab's shapes, with their users, milestones and iterations loaded in batches. */
 @Injectable()
@@ -20,6 +22,7 @@ export class IssuablesPresenter {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    @Optional() @Inject(MERGE_REQUEST_GIT) private readonly git?: MergeRequestGit,
   ) {}
 
   private get externalUrl(): string {
@@ -79,9 +82,11 @@ export class IssuablesPresenter {
   }
 
   async mergeRequests(mrs: MergeRequestEntity[], projects: Map<number, ProjectWithNamespace>): Promise<Record<string, unknown>[]> {
-    const related = await this.load(mrs);
+    const [related, git] = await Promise.all([this.load(mrs), this.gitStatuses(mrs, projects)]);
     return mrs.map((mr) => {
       const project = projects.get(mr.projectId)!;
+      const status = git.get(mr.id);
+      const draft = DRAFT.test(mr.title);
       const assignees = mr.assigneeIds.map((id) => related.users.get(id)).filter((u): u is Record<string, unknown> => !!u);
       const milestone = mr.milestoneId ? related.milestones.get(mr.milestoneId) : undefined;
       return {
@@ -110,13 +115,13 @@ export class IssuablesPresenter {
         source_project_id: mr.projectId,
         target_project_id: mr.projectId,
         labels: mr.labels,
-        draft: /^(\[draft\]|\(draft\)|draft:|draft\s-\s)/i.test(mr.title),
-        work_in_progress: /^(\[draft\]|\(draft\)|draft:|draft\s-\s)/i.test(mr.title),
+        draft,
+        work_in_progress: draft,
         milestone: milestone ? this.milestone(milestone, project) : null,
         merge_when_pipeline_succeeds: false,
-        merge_status: 'can_be_merged',
-        detailed_merge_status: 'mergeable',
-        sha: null,
+        merge_status: status?.mergeStatus ?? 'can_be_merged',
+        detailed_merge_status: mr.state !== 'opened' ? 'not_open' : draft ? 'draft_status' : (status?.detailedMergeStatus ?? 'mergeable'),
+        sha: status?.sha ?? null,
         merge_commit_sha: mr.mergeCommitSha ?? null,
         squash_commit_sha: mr.squashCommitSha ?? null,
         discussion_locked: null,
@@ -132,10 +137,30 @@ export class IssuablesPresenter {
         time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
         squash: false,
         task_completion_status: { count: 0, completed_count: 0 },
-        has_conflicts: false,
+        has_conflicts: status?.hasConflicts ?? false,
         blocking_discussions_resolved: true,
       };
     });
+  }
+
+  /**
+   * The git status of the open merge requests, by id (merged and closed ones keep the stored
+   * values); empty without a repository module.
+   */
+  private async gitStatuses(mrs: MergeRequestEntity[], projects: Map<number, ProjectWithNamespace>): Promise<Map<number, MergeRequestGitStatus>> {
+    const statuses = new Map<number, MergeRequestGitStatus>();
+    const git = this.git;
+    if (!git) return statuses;
+    const byProject = new Map<number, MergeRequestEntity[]>();
+    for (const mr of mrs) {
+      if (mr.state !== 'opened' || !projects.has(mr.projectId)) continue;
+      byProject.set(mr.projectId, [...(byProject.get(mr.projectId) ?? []), mr]);
+    }
+    for (const [projectId, open] of byProject) {
+      const computed = await git.statuses(projects.get(projectId)!, open);
+      open.forEach((mr, i) => statuses.set(mr.id, computed[i]));
+    }
+    return statuses;
   }
 
   private milestone(milestone: MilestoneEntity, project: ProjectWithNamespace): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@app/api/errors';
 import { OutboxService } from '@app/messaging/outbox.service';
 import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
@@ -8,6 +8,7 @@ import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { InternalIdsRepository } from '../internal-ids.repository';
 import { existingUserIds, normalizeLabels, resolveMilestone } from '../issuable-relations';
 import { ISSUES_EVENTS, mergeRequestEvent, milestoneSnapshot } from '../issues-events';
+import { MERGE_REQUEST_GIT, MergeRequestGit } from '../merge-request-git';
 
 export interface CreateMergeRequestCommand {
   actorId: number;
@@ -25,18 +26,30 @@ export interface CreateMergeRequestCommand {
 export const mergeRequestExists = (source: string, target: string): string =>
   `Another open merge request already exists for this source branch: ${source} into ${target}`;
 
-/** Opens a merge request (no git yet: branches are names) with the next `iid` and records `merge_request.opened`. */
+/**
+ * Opens a merge request with the next `iid` and records `merge_request.opened`. Both branches
+ * must exist in the project's repository (an empty repository has none), else 400
+ * `{"message":{"source_branch":["does not exist"]}}` as GitLab answers.
+ */
 @Injectable()
 export class CreateMergeRequestUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly iids: InternalIdsRepository,
+    @Optional() @Inject(MERGE_REQUEST_GIT) private readonly git?: MergeRequestGit,
   ) {}
 
-  execute(command: CreateMergeRequestCommand): Promise<MergeRequestEntity> {
+  async execute(command: CreateMergeRequestCommand): Promise<MergeRequestEntity> {
     const { project } = command;
     if (command.sourceBranch === command.targetBranch) throw DomainError.invalid({ base: ['You can\'t use same project/branch for source and target'] });
+    if (this.git) {
+      const missing = await this.git.missingBranches(project, [command.sourceBranch, command.targetBranch]);
+      const errors: Record<string, string[]> = {};
+      if (missing.includes(command.sourceBranch)) errors.source_branch = ['does not exist'];
+      if (missing.includes(command.targetBranch)) errors.target_branch = ['does not exist'];
+      if (Object.keys(errors).length) throw DomainError.invalid(errors);
+    }
     return this.dataSource.transaction(async (tx) => {
       const milestone = await resolveMilestone(tx, project, command.milestoneId ?? null);
       const iid = await this.iids.next(tx, 'project', project.id, IID_USAGES.MERGE_REQUESTS);
