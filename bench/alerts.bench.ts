@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { LoadRequest, LoadResult, runLoad } from './load';
-import { sleep, waitForHttp } from './support';
+import { waitForHttp } from './support';
 
 const ROOT = resolve(__dirname, '../..');
 const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3901);

@@ -37,7 +37,7 @@ export class NotifyTargetCache implements OnModuleInit, OnApplicationShutdown {
   private subscriber: Redis | null = null;
 
   constructor(
-    private readonly config: AppConfig,
+    config: AppConfig,
     private readonly projects: ProjectsRepository,
     private readonly integrations: HttpIntegrationsRepository,
     @Inject(REDIS) private readonly redis: Redis,

@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { DomainEvent } from '@app/messaging/domain-event';
 import { DomainEventConsumer } from '@app/messaging/domain-event.consumer';
@@ -46,7 +46,6 @@ export function deliveryJobOptions(config: AppConfig, jobId: string, attempts = 
  */
 @Injectable()
 export class HookDispatcher implements OnApplicationBootstrap {
-  private readonly logger = new Logger(HookDispatcher.name);
   private consumer: DomainEventConsumer | null = null;
 
   constructor(
