@@ -59,14 +59,14 @@ export class EventsController {
 
   @Get('projects/:project_id/events')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { param: 'project_id', optional: true })
-  ofProject(
+  async ofProject(
     @CurrentProject() access: ResourceAccess,
     @Query() dto: ListEventsDto,
     @CurrentPrincipal() principal: Principal | null,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>[]> {
-    const { qb, cacheKey } = this.events.ofProject(projectOf(access).id, toAccessUser(principal), access.accessLevel, dto);
+    const { qb, cacheKey } = await this.events.ofProject(projectOf(access).id, toAccessUser(principal), access.accessLevel, dto);
     return this.page(qb, dto, request, reply, cacheKey);
   }
 

@@ -122,23 +122,24 @@ export class EventsRepository {
 
   /**
    * Events of one project the viewer can already see (checked by the route), at `accessLevel`.
-   * No join, so that counting and skipping pages are index-only scans of `(project_id, id)`:
-   * the project's visibility is known; the confidential issues the viewer may not read (none
-   * for Reporter and above) and whether the project still has events past the retention bound
-   * (the retention job removes them) are uncorrelated subqueries, evaluated once per statement,
-   * which make the per-row conditions trivial in the usual case.
+   * No join, and per-row conditions only where they filter something, so that counting and
+   * skipping pages are index-only scans of `(project_id, id)`: one small query first tells
+   * whether the project still has events past the retention bound (the retention job removes
+   * them) and which confidential issues the viewer may not read (none for Reporter and above);
+   * only then do the rows need their `created_at` or their target.
    */
-  ofProject(projectId: number, viewer: AccessUser | null, accessLevel: number, filter: ListEventsDto): { qb: SelectQueryBuilder<EventEntity>; cacheKey: string } {
-    const qb = this.dataSource.manager
-      .createQueryBuilder(EventEntity, 'e')
-      .where('e.project_id = :projectId', { projectId })
-      .andWhere(`(NOT (SELECT EXISTS (SELECT 1 FROM events x WHERE x.created_at <= ${RETENTION_SQL} AND x.project_id = :projectId)) OR e.created_at > ${RETENTION_SQL})`);
+  async ofProject(projectId: number, viewer: AccessUser | null, accessLevel: number, filter: ListEventsDto): Promise<{ qb: SelectQueryBuilder<EventEntity>; cacheKey: string }> {
     const mayReadConfidential = Boolean(viewer?.isAdmin) || accessLevel >= ACCESS_LEVELS.REPORTER;
-    if (!mayReadConfidential) {
-      const readable = viewer ? '(i.author_id = :viewerId OR :viewerId = ANY(i.assignee_ids))' : 'false';
-      const hidden = `ARRAY(SELECT i.id FROM issues i WHERE i.project_id = :projectId AND i.confidential AND NOT ${readable})`;
-      qb.andWhere(`(cardinality(${hidden}) = 0 OR NOT (e.target_type = 'Issue' AND e.target_id = ANY(${hidden})))`, { viewerId: viewer?.id ?? 0 });
-    }
+    const readable = viewer ? '(i.author_id = $2 OR $2 = ANY(i.assignee_ids))' : 'false';
+    const hiddenSql = mayReadConfidential ? `'{}'::int[]` : `ARRAY(SELECT i.id FROM issues i WHERE i.project_id = $1 AND i.confidential AND NOT ${readable} ORDER BY i.id)`;
+    const [state] = (await this.dataSource.query(
+      `SELECT EXISTS (SELECT 1 FROM events x WHERE x.created_at <= ${RETENTION_SQL} AND x.project_id = $1) AS expired, ${hiddenSql} AS hidden`,
+      viewer && !mayReadConfidential ? [projectId, viewer.id] : [projectId],
+    )) as Array<{ expired: boolean; hidden: number[] }>;
+
+    const qb = this.dataSource.manager.createQueryBuilder(EventEntity, 'e').where('e.project_id = :projectId', { projectId });
+    if (state.expired) qb.andWhere(`e.created_at > ${RETENTION_SQL}`);
+    if (state.hidden.length > 0) qb.andWhere(`NOT (e.target_type = 'Issue' AND e.target_id = ANY(:hidden))`, { hidden: state.hidden });
     this.applyFilter(qb, filter);
     const viewerKey = mayReadConfidential ? 'all' : `u${viewer?.id ?? 0}`;
     const cacheKey = ['project', projectId, viewerKey, filter.action ?? '', filter.target_type ?? '', filter.after ?? '', filter.before ?? ''].join('|');

@@ -6,12 +6,8 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
  * `action_name` in responses is derived from it and the target.
  */
 @Entity('events')
-/**
- * The project list (`WHERE project_id = ? ORDER BY id`): covering, with what its filters read
- * (`created_at` of the retention bound, `target_type`/`target_id` of the confidential issue
- * check), so counting and skipping pages are index-only scans. Hand-written (INCLUDE).
- */
-@Index('events_project_id_id_covering_idx', { synchronize: false })
+/** The project list (`WHERE project_id = ? ORDER BY id`): counting and skipping pages are index-only scans. */
+@Index('events_project_id_id_idx', ['projectId', 'id'])
 @Index('events_author_id_id_idx', ['authorId', 'id'])
 @Index('events_created_at_idx', ['createdAt'])
 export class EventEntity {
