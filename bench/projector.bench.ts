@@ -10,9 +10,9 @@
  *    BENCH_SECONDS (default 30) and reports p50/p99 of `occurred_at` → materialized
  *    (`projected_events.projected_at`, the start of the projecting transaction).
  * 3. Reads: gives one public project BENCH_LIST_EVENTS events (default 1,000,000, inserted with
- *    SQL: the list does not care how they got there), then times `GET /projects/:id/events`
- *    page 1 and a deep page (offset pagination, the only kind the spec gives this endpoint),
- *    as the administrator and anonymously.
+ *    SQL, numbered as the projector numbers them), then times `GET /projects/:id/events` page 1
+ *    and deep pages (offset pagination, the only kind the spec gives this endpoint), as the
+ *    administrator and anonymously, and a deep page with a filter (found by skipping rows).
  * Smaller runs: e.g. BENCH_EVENTS=100000 BENCH_SECONDS=10 BENCH_LIST_EVENTS=100000.
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -209,10 +209,16 @@ async function main(): Promise<void> {
     const project = (await res.json()) as { id: number };
     const i0 = performance.now();
     await db.query(
-      `INSERT INTO events (source_event_id, project_id, author_id, action, target_type, target_id, target_iid, target_title, created_at)
-       SELECT gen_random_uuid(), $1, 1, (ARRAY['created','closed','merged','commented'])[1 + g % 4],
+      // Numbered as the projector numbers events (under the project's position row, after its "created" event).
+      `WITH pos AS (
+         INSERT INTO project_event_positions (project_id, last_seq) VALUES ($1, $2)
+         ON CONFLICT (project_id) DO UPDATE SET last_seq = project_event_positions.last_seq + EXCLUDED.last_seq
+         RETURNING last_seq - $2 AS base
+       )
+       INSERT INTO events (source_event_id, project_id, project_seq, author_id, action, target_type, target_id, target_iid, target_title, created_at)
+       SELECT gen_random_uuid(), $1, pos.base + g, 1, (ARRAY['created','closed','merged','commented'])[1 + g % 4],
               (ARRAY['Issue','Issue','MergeRequest','Note'])[1 + g % 4], g, g, 'Event ' || g, now() - interval '1 second' * ($2 - g)
-       FROM generate_series(1, $2) g`,
+       FROM pos, generate_series(1, $2) g ORDER BY g`,
       [project.id, LIST_EVENTS],
     );
     await db.query('VACUUM ANALYZE events');
@@ -226,6 +232,7 @@ async function main(): Promise<void> {
         ['page 1', `/projects/${project.id}/events`],
         [`page ${deepPage}`, `/projects/${project.id}/events?page=${deepPage}&per_page=20`],
         ['page 500 ×100', `/projects/${project.id}/events?page=500&per_page=100`],
+        ['filtered 2500', `/projects/${project.id}/events?action=closed&page=2500&per_page=20`],
       ] as const) {
         const t = await time(path, token);
         write(`GET ${name.padEnd(14)} ${label.padEnd(13)} p50 ${t.p50.toFixed(1).padStart(6)} ms  p99 ${t.p99.toFixed(1).padStart(6)} ms  (status ${t.status}, ${t.count} rows)`);

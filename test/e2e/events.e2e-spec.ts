@@ -364,11 +364,14 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     const big = (await call('owen', 'POST', '/projects', { name: 'big', visibility: 'public' })).body.id;
     // Its own "created" event first, so that it is the oldest one.
     await eventually(() => api(gw.baseUrl, 'GET', `/api/v4/projects/${big}/events`), (r) => r.body.length === 1);
-    // 10,050 events straight into the projection (the list does not care how they got there), 10 of them `closed`.
+    // 10,050 events straight into the projection, numbered after the project's own as the projector numbers them, 10 of them `closed`.
     await gw.dataSource.query(
-      `INSERT INTO events (source_event_id, project_id, author_id, action, target_type, target_id, target_iid, target_title, created_at)
-       SELECT gen_random_uuid(), $1, $2, CASE WHEN g % 1000 = 0 THEN 'closed' ELSE 'created' END, 'Milestone', 600000 + g, g, 'big ' || g, now() - interval '1 second' * (10050 - g)
-       FROM generate_series(1, 10050) g`,
+      `WITH pos AS (
+         UPDATE project_event_positions SET last_seq = last_seq + 10050 WHERE project_id = $1 RETURNING last_seq - 10050 AS base
+       )
+       INSERT INTO events (source_event_id, project_id, project_seq, author_id, action, target_type, target_id, target_iid, target_title, created_at)
+       SELECT gen_random_uuid(), $1, pos.base + g, $2, CASE WHEN g % 1000 = 0 THEN 'closed' ELSE 'created' END, 'Milestone', 600000 + g, g, 'big ' || g, now() - interval '1 second' * (10050 - g)
+       FROM pos, generate_series(1, 10050) g ORDER BY g`,
       [big, ids.owen],
     );
     const list = (query: string, who: string | null = null) =>

@@ -7,11 +7,9 @@ import { UsersRepository } from '@app/identity/users.repository';
 import { projectOf, toAccessUser } from '@app/namespaces/access/principal-access';
 import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SelectQueryBuilder } from 'typeorm';
 import { ListCurrentUserEventsDto, ListEventsDto } from './dto/list-events.dto';
-import { EventEntity } from './entities/event.entity';
 import { EventPresenter } from './event.presenter';
-import { EventsRepository } from './events.repository';
+import { EventListQuery, EventsRepository } from './events.repository';
 
 /** Token scopes that may read events. */
 const EVENT_SCOPES = ['api', 'read_api', 'read_user'];
@@ -36,7 +34,7 @@ export class EventsController {
   ): Promise<Record<string, unknown>[]> {
     const user = toAccessUser(principal)!;
     const qb = dto.scope === 'all' ? this.events.ofMemberProjects(user, dto) : this.events.byAuthor(user.id, user, dto);
-    return this.page(qb, dto, request, reply);
+    return this.page({ qb, order: 'e.id' }, dto, request, reply);
   }
 
   @Get('users/:id/events')
@@ -54,7 +52,7 @@ export class EventsController {
     const qb = this.events.byAuthor(user.id, viewer, dto);
     // A private profile's activity is shown to the user and administrators only.
     if (user.privateProfile && viewer?.id !== user.id && !viewer?.isAdmin) qb.andWhere('false');
-    return this.page(qb, dto, request, reply);
+    return this.page({ qb, order: 'e.id' }, dto, request, reply);
   }
 
   @Get('projects/:project_id/events')
@@ -66,18 +64,12 @@ export class EventsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>[]> {
-    const { qb, cacheKey } = await this.events.ofProject(projectOf(access).id, toAccessUser(principal), access.accessLevel, dto);
-    return this.page(qb, dto, request, reply, cacheKey);
+    const list = await this.events.ofProject(projectOf(access).id, toAccessUser(principal), access.accessLevel, dto);
+    return this.page(list, dto, request, reply);
   }
 
-  private async page(
-    qb: SelectQueryBuilder<EventEntity>,
-    dto: ListEventsDto,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    cacheKey?: string,
-  ): Promise<Record<string, unknown>[]> {
-    const { rows, info } = await this.events.page(qb, parseOffsetPagination(request.query), dto.sort, cacheKey);
+  private async page(list: EventListQuery, dto: ListEventsDto, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>[]> {
+    const { rows, info } = await this.events.page(list, parseOffsetPagination(request.query), dto.sort);
     applyOffsetPaginationHeaders(request, reply, { ...info, externalUrl: this.config.http.externalUrl });
     return this.presenter.present(rows);
   }

@@ -73,6 +73,19 @@ const toEventRow = (r: RawEventRow): EventRow => ({
   author: r.u_username === null ? null : { id: r.author_id, username: r.u_username, name: r.u_name, state: r.u_state, email: r.u_email },
 });
 
+/**
+ * A list of events to page through: the rows of `qb`, in `order` (the same order as `id`).
+ * With `positions` (a project's list without per-row conditions), a newest-first page whose
+ * rows are all above `deletedMaxSeq` is found by position instead of skipping `offset` rows.
+ */
+export interface EventListQuery {
+  qb: SelectQueryBuilder<EventEntity>;
+  order: 'e.id' | 'e.project_seq';
+  positions?: { lastSeq: number; deletedMaxSeq: number };
+  /** Remembers "more than `TOTAL_COUNT_LIMIT` events" for this listing (see `OVER_LIMIT_MEMORY_MS`). */
+  cacheKey?: string;
+}
+
 const validDate = (value: string, name: string): string => {
   const date = new Date(`${value}T00:00:00Z`);
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) throw DomainError.invalid({ [name]: ['is invalid'] });
@@ -123,39 +136,51 @@ export class EventsRepository {
   /**
    * Events of one project the viewer can already see (checked by the route), at `accessLevel`.
    * No join, and per-row conditions only where they filter something, so that counting and
-   * skipping pages are index-only scans of `(project_id, id)`: one small query first tells
-   * whether the project still has events past the retention bound (the retention job removes
-   * them) and which confidential issues the viewer may not read (none for Reporter and above);
-   * only then do the rows need their `created_at` or their target.
+   * skipping pages are index-only scans of `(project_id, project_seq)`: one small query first
+   * tells whether the project still has events past the retention bound (the retention job
+   * removes them), which confidential issues the viewer may not read (none for Reporter and
+   * above) and where the project's numbering stands. Without any per-row condition or filter,
+   * newest-first pages are then found by position.
    */
-  async ofProject(projectId: number, viewer: AccessUser | null, accessLevel: number, filter: ListEventsDto): Promise<{ qb: SelectQueryBuilder<EventEntity>; cacheKey: string }> {
+  async ofProject(projectId: number, viewer: AccessUser | null, accessLevel: number, filter: ListEventsDto): Promise<EventListQuery> {
     const mayReadConfidential = Boolean(viewer?.isAdmin) || accessLevel >= ACCESS_LEVELS.REPORTER;
     const readable = viewer ? '(i.author_id = $2 OR $2 = ANY(i.assignee_ids))' : 'false';
     const hiddenSql = mayReadConfidential ? `'{}'::int[]` : `ARRAY(SELECT i.id FROM issues i WHERE i.project_id = $1 AND i.confidential AND NOT ${readable} ORDER BY i.id)`;
     const [state] = (await this.dataSource.query(
-      `SELECT EXISTS (SELECT 1 FROM events x WHERE x.created_at <= ${RETENTION_SQL} AND x.project_id = $1) AS expired, ${hiddenSql} AS hidden`,
+      `SELECT EXISTS (SELECT 1 FROM events x WHERE x.created_at <= ${RETENTION_SQL} AND x.project_id = $1) AS expired, ${hiddenSql} AS hidden,
+              pos.last_seq::float8 AS last_seq, pos.deleted_max_seq::float8 AS deleted_max_seq
+       FROM (SELECT 1) one LEFT JOIN project_event_positions pos ON pos.project_id = $1`,
       viewer && !mayReadConfidential ? [projectId, viewer.id] : [projectId],
-    )) as Array<{ expired: boolean; hidden: number[] }>;
+    )) as Array<{ expired: boolean; hidden: number[]; last_seq: number | null; deleted_max_seq: number | null }>;
 
     const qb = this.dataSource.manager.createQueryBuilder(EventEntity, 'e').where('e.project_id = :projectId', { projectId });
     if (state.expired) qb.andWhere(`e.created_at > ${RETENTION_SQL}`);
     if (state.hidden.length > 0) qb.andWhere(`NOT (e.target_type = 'Issue' AND e.target_id = ANY(:hidden))`, { hidden: state.hidden });
     this.applyFilter(qb, filter);
+    const unfiltered = !state.expired && state.hidden.length === 0 && !filter.action && !filter.target_type && !filter.after && !filter.before;
+    const positions = unfiltered && state.last_seq !== null ? { lastSeq: state.last_seq, deletedMaxSeq: state.deleted_max_seq ?? 0 } : undefined;
     const viewerKey = mayReadConfidential ? 'all' : `u${viewer?.id ?? 0}`;
     const cacheKey = ['project', projectId, viewerKey, filter.action ?? '', filter.target_type ?? '', filter.after ?? '', filter.before ?? ''].join('|');
-    return { qb, cacheKey };
+    return { qb, order: 'e.project_seq', positions, cacheKey };
   }
 
   /**
-   * One offset page of an event query, with the authors: the page's ids are picked by an
-   * index scan (`ORDER BY id LIMIT per_page + 1 OFFSET ...`), then only those rows are read.
-   * The total is counted (up to `TOTAL_COUNT_LIMIT`) only when the page does not tell it:
-   * a short page gives it, a full page past the limit means "more than the limit".
+   * One offset page of an event list, with the authors: the page's ids are picked by an index
+   * scan (`ORDER BY ... LIMIT per_page + 1 OFFSET ...`, or by position, see `EventListQuery`),
+   * then only those rows are read. The total is counted (up to `TOTAL_COUNT_LIMIT`) only when
+   * the page does not tell it: a short page gives it, a full page past the limit means "more
+   * than the limit".
    */
-  async page(qb: SelectQueryBuilder<EventEntity>, pagination: OffsetPagination, sort: 'asc' | 'desc' | undefined, cacheKey?: string): Promise<{ rows: EventRow[]; info: OffsetPageInfo }> {
+  async page(list: EventListQuery, pagination: OffsetPagination, sort: 'asc' | 'desc' | undefined): Promise<{ rows: EventRow[]; info: OffsetPageInfo }> {
+    const { qb, order, positions, cacheKey } = list;
     const direction = sort === 'asc' ? 'ASC' : 'DESC';
     const { offset, perPage } = pagination;
-    const [idsSql, params] = qb.clone().select('e.id', 'id').orderBy('e.id', direction).offset(offset).limit(perPage + 1).getQueryAndParameters();
+    const ids = qb.clone().select('e.id', 'id').orderBy(order, direction).limit(perPage + 1);
+    // Every number in (deletedMaxSeq, lastSeq] exists: the `offset` newest events are those above `seek`.
+    const seek = positions && direction === 'DESC' ? positions.lastSeq - offset : null;
+    if (seek !== null && seek - perPage - 1 >= positions!.deletedMaxSeq) ids.andWhere('e.project_seq <= :seek', { seek });
+    else ids.offset(offset);
+    const [idsSql, params] = ids.getQueryAndParameters();
     const raw = (await this.dataSource.query(
       `SELECT e.id, e.project_id, e.author_id, e.action, e.target_type, e.target_id, e.target_iid, e.target_title, e.note, e.push_data, e.created_at,
               u.username AS u_username, u.name AS u_name, u.state AS u_state, u.email AS u_email

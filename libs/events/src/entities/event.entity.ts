@@ -6,8 +6,12 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
  * `action_name` in responses is derived from it and the target.
  */
 @Entity('events')
-/** The project list (`WHERE project_id = ? ORDER BY id`): counting and skipping pages are index-only scans. */
-@Index('events_project_id_id_idx', ['projectId', 'id'])
+/**
+ * The project list (`WHERE project_id = ? ORDER BY project_seq`, the same order as `id` within
+ * a project): counting and skipping pages are index-only scans, and a page is found by its
+ * position (`project_seq`) without skipping (see `ProjectEventPositionEntity`).
+ */
+@Index('events_project_id_project_seq_idx', ['projectId', 'projectSeq'])
 @Index('events_author_id_id_idx', ['authorId', 'id'])
 @Index('events_created_at_idx', ['createdAt'])
 export class EventEntity {
@@ -21,6 +25,13 @@ export class EventEntity {
 
   @Column({ name: 'project_id', type: 'int', nullable: true })
   projectId: number | null;
+
+  /**
+   * The event's number within its project: 1, 2, 3... in the order of `id` (the projector
+   * draws both under the project's `project_event_positions` row lock); null without a project.
+   */
+  @Column({ name: 'project_seq', type: 'bigint', nullable: true })
+  projectSeq: string | null;
 
   @Column({ name: 'group_id', type: 'int', nullable: true })
   groupId: number | null;

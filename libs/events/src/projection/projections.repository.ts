@@ -4,63 +4,41 @@ import { DataSource } from 'typeorm';
 import { ContributionEventRow, IterationEventRow, MilestoneEventRow, ProjectionPlan, StateEventRow, WeightEventRow } from './event-projection';
 
 /** The tables the projector owns; a rebuild truncates exactly these. */
-export const PROJECTION_TABLES = ['events', 'resource_milestone_events', 'resource_state_events', 'resource_iteration_events', 'resource_weight_events', 'projected_events'] as const;
+export const PROJECTION_TABLES = ['events', 'project_event_positions', 'resource_milestone_events', 'resource_state_events', 'resource_iteration_events', 'resource_weight_events', 'projected_events'] as const;
 
 export type ProjectionOutcome = 'projected' | 'skipped' | 'duplicate';
-
-/**
- * $1 event id, $2 type, $3 occurred_at, $4 actor, $5..$9 JSON arrays of the rows of `events`
- * and the milestone, state, iteration and weight resource events.
- */
-const APPLY_SQL = `
-WITH claimed AS (
-  INSERT INTO projected_events (event_id, type) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING RETURNING event_id
-), contribution AS (
-  INSERT INTO events (source_event_id, project_id, group_id, author_id, action, target_type, target_id, target_iid, target_title, note, push_data, created_at)
-  SELECT c.event_id, r.project_id, r.group_id, r.author_id, r.action, r.target_type, r.target_id, r.target_iid, r.target_title, r.note, r.push_data, $3
-  FROM claimed c CROSS JOIN jsonb_to_recordset($5::jsonb) AS r(project_id int, group_id int, author_id int, action varchar, target_type varchar,
-    target_id int, target_iid int, target_title varchar, note jsonb, push_data jsonb)
-  RETURNING 1
-), milestone AS (
-  INSERT INTO resource_milestone_events (source_event_id, user_id, issue_id, merge_request_id, milestone_id, milestone_snapshot, action, created_at)
-  SELECT c.event_id, $4, r.issue_id, r.merge_request_id, r.milestone_id, r.milestone_snapshot, r.action, $3
-  FROM claimed c CROSS JOIN jsonb_to_recordset($6::jsonb) AS r(issue_id int, merge_request_id int, milestone_id int, milestone_snapshot jsonb, action varchar)
-  RETURNING 1
-), state AS (
-  INSERT INTO resource_state_events (source_event_id, user_id, issue_id, merge_request_id, state, source_commit, source_merge_request_id, created_at)
-  SELECT c.event_id, $4, r.issue_id, r.merge_request_id, r.state, r.source_commit, r.source_merge_request_id, $3
-  FROM claimed c CROSS JOIN jsonb_to_recordset($7::jsonb) AS r(issue_id int, merge_request_id int, state varchar, source_commit varchar, source_merge_request_id int)
-  RETURNING 1
-), iteration AS (
-  INSERT INTO resource_iteration_events (source_event_id, user_id, issue_id, iteration_id, iteration_snapshot, action, created_at)
-  SELECT c.event_id, $4, r.issue_id, r.iteration_id, r.iteration_snapshot, r.action, $3
-  FROM claimed c CROSS JOIN jsonb_to_recordset($8::jsonb) AS r(issue_id int, iteration_id int, iteration_snapshot jsonb, action varchar)
-  RETURNING 1
-), weight AS (
-  INSERT INTO resource_weight_events (source_event_id, user_id, issue_id, weight, created_at)
-  SELECT c.event_id, $4, r.issue_id, r.weight, $3
-  FROM claimed c CROSS JOIN jsonb_to_recordset($9::jsonb) AS r(issue_id int, weight int)
-  RETURNING 1
-)
-SELECT (SELECT count(*) FROM claimed)::int AS claimed`;
 
 /**
  * A batch in one statement: $1 the claims `[{event_id, type}]`; $2..$6 the rows of `events` and
  * of the milestone, state, iteration and weight resource events, each with its `event_id`,
  * `user_id`, `created_at` and `ord` (its position in the batch: ids are assigned in that order).
- * Rows are inserted only for the event ids this statement claimed; returns those ids.
+ * Rows are inserted only for the event ids this statement claimed; returns those ids. The
+ * contribution events of a project are numbered on (`project_seq`, see `ProjectEventPositionEntity`).
  */
 const APPLY_BATCH_SQL = `
 WITH claimed AS (
   INSERT INTO projected_events (event_id, type)
   SELECT r.event_id, r.type FROM jsonb_to_recordset($1::jsonb) AS r(event_id uuid, type varchar)
   ON CONFLICT (event_id) DO NOTHING RETURNING event_id
-), contribution AS (
-  INSERT INTO events (source_event_id, project_id, group_id, author_id, action, target_type, target_id, target_iid, target_title, note, push_data, created_at)
-  SELECT r.event_id, r.project_id, r.group_id, r.author_id, r.action, r.target_type, r.target_id, r.target_iid, r.target_title, r.note, r.push_data, r.created_at
-  FROM jsonb_to_recordset($2::jsonb) AS r(event_id uuid, ord int, project_id int, group_id int, author_id int, action varchar, target_type varchar,
+), contribution_rows AS (
+  SELECT r.*
+  FROM jsonb_to_recordset($2::jsonb) AS r(event_id uuid, ord int, sub int, project_id int, group_id int, author_id int, action varchar, target_type varchar,
     target_id int, target_iid int, target_title varchar, note jsonb, push_data jsonb, created_at timestamptz)
-  JOIN claimed c ON c.event_id = r.event_id ORDER BY r.ord
+  JOIN claimed c ON c.event_id = r.event_id
+), positions AS (
+  -- Locks each project's row (in project order: no deadlock) until COMMIT, so that the
+  -- numbers and the ids of a project's events are drawn in the same order.
+  INSERT INTO project_event_positions AS p (project_id, last_seq)
+  SELECT project_id, count(*) FROM contribution_rows WHERE project_id IS NOT NULL GROUP BY project_id ORDER BY project_id
+  ON CONFLICT (project_id) DO UPDATE SET last_seq = p.last_seq + EXCLUDED.last_seq
+  RETURNING p.project_id, p.last_seq
+), contribution AS (
+  INSERT INTO events (source_event_id, project_id, project_seq, group_id, author_id, action, target_type, target_id, target_iid, target_title, note, push_data, created_at)
+  SELECT r.event_id, r.project_id,
+    CASE WHEN r.project_id IS NOT NULL THEN pos.last_seq - count(*) OVER (PARTITION BY r.project_id) + row_number() OVER (PARTITION BY r.project_id ORDER BY r.ord, r.sub) END,
+    r.group_id, r.author_id, r.action, r.target_type, r.target_id, r.target_iid, r.target_title, r.note, r.push_data, r.created_at
+  FROM contribution_rows r LEFT JOIN positions pos ON pos.project_id = r.project_id
+  ORDER BY r.ord, r.sub
   RETURNING 1
 ), milestone AS (
   INSERT INTO resource_milestone_events (source_event_id, user_id, issue_id, merge_request_id, milestone_id, milestone_snapshot, action, created_at)
@@ -128,26 +106,10 @@ const weightRow = (w: WeightEventRow) => ({ issue_id: w.issueId, weight: w.weigh
 export class ProjectionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /**
-   * Applies `plan` (null: a type without projections, only remembered) once per event id, in
-   * ONE statement (atomic on its own, one round trip): the claim of the event id and every
-   * projection row are data-modifying CTEs; the rows are inserted only when the claim did.
-   */
+  /** Applies `plan` (null: a type without projections, only remembered) once per event id, in one statement (see `applyBatch`). */
   async apply(event: DomainEvent, plan: ProjectionPlan | null): Promise<ProjectionOutcome> {
-    const p = plan ?? { events: [], milestoneEvents: [], stateEvents: [], iterationEvents: [], weightEvents: [] };
-    const rows = (await this.dataSource.query(APPLY_SQL, [
-      event.id,
-      event.type.slice(0, 255),
-      event.occurred_at,
-      event.actor,
-      JSON.stringify(p.events.map(eventRow)),
-      JSON.stringify(p.milestoneEvents.map(milestoneRow)),
-      JSON.stringify(p.stateEvents.map(stateRow)),
-      JSON.stringify(p.iterationEvents.map(iterationRow)),
-      JSON.stringify(p.weightEvents.map(weightRow)),
-    ])) as { claimed: number }[];
-    if (rows[0].claimed === 0) return 'duplicate';
-    return plan ? 'projected' : 'skipped';
+    const [outcome] = await this.applyBatch([{ event, plan }]);
+    return outcome.outcome;
   }
 
   /**
@@ -170,7 +132,7 @@ export class ProjectionsRepository {
       if (!plan) continue;
       const common = { event_id: event.id, ord, created_at: event.occurred_at };
       const byActor = { ...common, user_id: event.actor };
-      for (const e of plan.events) rows.events.push({ ...common, ...eventRow(e) });
+      plan.events.forEach((e, sub) => rows.events.push({ ...common, sub, ...eventRow(e) }));
       for (const m of plan.milestoneEvents) rows.milestone.push({ ...byActor, ...milestoneRow(m) });
       for (const st of plan.stateEvents) rows.state.push({ ...byActor, ...stateRow(st) });
       for (const i of plan.iterationEvents) rows.iteration.push({ ...byActor, ...iterationRow(i) });
@@ -198,14 +160,25 @@ export class ProjectionsRepository {
     await this.dataSource.query(`TRUNCATE ${PROJECTION_TABLES.join(', ')} RESTART IDENTITY`);
   }
 
-  /** Deletes contribution events older than `cutoff` (retention); returns how many. */
+  /**
+   * Deletes contribution events older than `cutoff` (retention); returns how many. Each
+   * project's `deleted_max_seq` is raised in the same statement (the positions above it stay
+   * complete).
+   */
   async deleteEventsBefore(cutoff: Date, batchSize = 10_000): Promise<number> {
     let total = 0;
     for (;;) {
-      const [, count] = (await this.dataSource.query(
-        'DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < $1 ORDER BY id LIMIT $2)',
+      const [{ count }] = (await this.dataSource.query(
+        `WITH removed AS (
+           DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < $1 ORDER BY id LIMIT $2) RETURNING project_id, project_seq
+         ), raised AS (
+           UPDATE project_event_positions p SET deleted_max_seq = GREATEST(p.deleted_max_seq, r.max_seq)
+           FROM (SELECT project_id, max(project_seq) AS max_seq FROM removed WHERE project_id IS NOT NULL GROUP BY project_id) r
+           WHERE p.project_id = r.project_id
+         )
+         SELECT count(*)::int AS count FROM removed`,
         [cutoff.toISOString(), batchSize],
-      )) as [unknown, number];
+      )) as Array<{ count: number }>;
       total += count;
       if (count < batchSize) return total;
     }
