@@ -1,14 +1,17 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ALERT_NOTIFY_ROUTES } from '@app/alerting/notify-url';
+import { registerAlertNotifyRoutes } from '@app/alerting/alert-notify.routes';
+import { ReceiveAlertNotificationUseCase } from '@app/alerting/use-cases/receive-alert-notification.use-case';
 import { configureHttpApp, createFastifyAdapter } from '@app/api';
 import { AppConfig } from '@app/config';
 import { GIT_HTTP_ROUTES } from '@app/repository/git-http/git-http-routes';
+import type { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { GatewayModule } from './gateway.module';
+import { inRequestScope } from './request-scope';
 
 /** Controllers served outside /api/v4, as in GitLab. */
-const UNPREFIXED_ROUTES = ['oauth/token', 'users/sign_in', 'users/sign_out', ...ALERT_NOTIFY_ROUTES, ...GIT_HTTP_ROUTES];
+const UNPREFIXED_ROUTES = ['oauth/token', 'users/sign_in', 'users/sign_out', ...GIT_HTTP_ROUTES];
 
 /** Creates the gateway application (not yet listening). */
 export async function createGateway(config: AppConfig, options: { relay?: boolean } = {}): Promise<NestFastifyApplication> {
@@ -18,6 +21,14 @@ export async function createGateway(config: AppConfig, options: { relay?: boolea
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   configureHttpApp(app, config, { unprefixedRoutes: UNPREFIXED_ROUTES });
+  // The alert notify endpoints carry the alert load: plain Fastify routes, outside the
+  // controller pipeline (see `registerAlertNotifyRoutes`), added once the application's
+  // hooks, middleware and handlers are registered.
+  await app.init();
+  registerAlertNotifyRoutes(app.getHttpAdapter().getInstance() as FastifyInstance, {
+    receive: app.get(ReceiveAlertNotificationUseCase),
+    inRequestContext: inRequestScope,
+  });
   return app;
 }
 

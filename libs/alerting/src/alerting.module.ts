@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { NamespacesModule } from '@app/namespaces';
-import { AlertNotifyController } from './alert-notify.controller';
 import { AlertingMetrics } from './alerting.metrics';
 import { AlertsController } from './alerts.controller';
 import { AlertsRepository } from './alerts.repository';
@@ -18,12 +17,13 @@ import { UpdateAlertUseCase } from './use-cases/update-alert.use-case';
 import { UpdateHttpIntegrationUseCase } from './use-cases/update-http-integration.use-case';
 
 /**
- * Alert ingestion (notify endpoints), HTTP endpoint integrations and the on-call alert API.
+ * Alert ingestion (notify endpoints: plain Fastify routes, see `registerAlertNotifyRoutes`), HTTP
+ * endpoint integrations and the on-call alert API.
  * Needs the global ConfigModule, DatabaseModule, MessagingModule, MetricsModule and RedisModule.
  */
 @Module({
   imports: [NamespacesModule],
-  controllers: [HttpIntegrationsController, AlertNotifyController, AlertsController],
+  controllers: [HttpIntegrationsController, AlertsController],
   providers: [
     AlertingMetrics,
     AlertsRepository,
@@ -39,6 +39,6 @@ import { UpdateHttpIntegrationUseCase } from './use-cases/update-http-integratio
     ResetHttpIntegrationTokenUseCase,
     UpdateAlertUseCase,
   ],
-  exports: [IngestAlertUseCase, AlertsRepository],
+  exports: [IngestAlertUseCase, ReceiveAlertNotificationUseCase, AlertsRepository],
 })
 export class AlertingModule {}

@@ -1,0 +1,15 @@
+import { chainFromHeaders } from '@app/hooks/delivery/hook-chain.interceptor';
+import { runWithEnvelopeExtras } from '@app/messaging/outbox.service';
+import { runWithRequestId } from '@app/observability/request-context';
+
+/**
+ * Runs `fn` in the async context a controller gets from the gateway's interceptors, for
+ * routes served outside the controller pipeline (the alert notify endpoints): the request id
+ * (`RequestContextInterceptor`: outbox headers, job data) and, for a request made by a hook
+ * receiver, its hook chain (`HookChainInterceptor`: `hook_chain` in the events it writes).
+ */
+export function inRequestScope<T>(request: { id: string; headers: Record<string, string | string[] | undefined> }, fn: () => Promise<T>): Promise<T> {
+  const chain = chainFromHeaders(request.headers);
+  const run = chain ? () => runWithEnvelopeExtras({ hook_chain: chain }, fn) : fn;
+  return runWithRequestId(request.id, run);
+}

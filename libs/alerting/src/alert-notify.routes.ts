@@ -1,0 +1,134 @@
+import { Logger } from '@nestjs/common';
+import { DomainError } from '@app/api/errors';
+import { internalErrorResponse } from '@app/api/errors/error-response';
+import { sendDomainError } from '@app/api/http/error-reply';
+import type { ApiRouteConfig } from '@app/api/http/route-config';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES, ALERT_NOTIFY_INTEGRATION_ROUTES, projectPathOfParams } from './notify-url';
+import type { ReceiveAlertNotificationUseCase } from './use-cases/receive-alert-notification.use-case';
+
+export interface AlertNotifyRoutesOptions {
+  receive: ReceiveAlertNotificationUseCase;
+  /**
+   * Runs the handler in the request's async context (request id, hook chain), as the
+   * application's request pipeline would: what it writes to the outbox carries them.
+   */
+  inRequestContext: <T>(request: FastifyRequest, fn: () => Promise<T>) => Promise<T>;
+}
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** The body reaches the handler as a Buffer: the use case checks size and depth before parsing. */
+const ROUTE_CONFIG: ApiRouteConfig = { rawJsonBody: true };
+
+const JSON_SUFFIX = '.json';
+
+const logger = new Logger('AlertNotifyRoutes');
+
+/**
+ * Serves the notify endpoints (`POST /:namespace/:project/alerts/notify/:name/:endpoint.json`
+ * and `POST /:namespace/:project/alerts/notify.json`) as plain routes of the Fastify instance,
+ * outside the framework's controller pipeline (middleware, guards, interceptors): they carry
+ * the whole alert load, authenticate with the integration key, and need none of it.
+ *
+ * What that pipeline gave them is kept here or by the instance's own hooks: the request id
+ * (`X-Request-Id`, echoed by the adapter's hook, and in the async context for the outbox
+ * headers), the hook chain context, the body parsers and their limits (413/415), the access
+ * log line (the instance's `onResponse` hook), the spec's error bodies (`sendDomainError`;
+ * 500 with `correlation_id`), and 404/405 for other paths and methods (the not-found handler
+ * finds these routes in the router). An empty path segment is a 404, as for every route.
+ *
+ * Register after the application's `init()` (its hooks and middleware are then in place: the
+ * routes' context copies the hooks when it is created) and before it starts listening.
+ */
+export function registerAlertNotifyRoutes(fastify: FastifyInstance, options: AlertNotifyRoutesOptions): void {
+  const { receive, inRequestContext } = options;
+
+  const run = async (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>, endpointIdentifier: string | null): Promise<void> => {
+    let alerts: Array<{ iid: number; title: string }>;
+    try {
+      const result = await inRequestContext(request, () =>
+        receive.execute({
+          projectPath: projectPathOfParams(params),
+          endpointIdentifier,
+          authorization: request.headers.authorization,
+          body: request.body,
+          receivedAt: new Date(),
+        }),
+      );
+      alerts = result.alerts;
+    } catch (error) {
+      fail(request, reply, error);
+      return;
+    }
+    reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify(alerts));
+  };
+
+  const integrationHandler = (request: FastifyRequest, reply: FastifyReply): Promise<void> | void => {
+    const params = request.params as Record<string, string>;
+    if (hasEmptyParam(params)) return reply.callNotFound();
+    const endpoint = params['endpoint'];
+    if (!endpoint.endsWith(JSON_SUFFIX) || endpoint.length <= JSON_SUFFIX.length) {
+      sendDomainError(reply, DomainError.routeNotFound());
+      return;
+    }
+    return run(request, reply, params, endpoint.slice(0, -JSON_SUFFIX.length));
+  };
+
+  const firstIntegrationHandler = (request: FastifyRequest, reply: FastifyReply): Promise<void> | void => {
+    const params = request.params as Record<string, string>;
+    if (hasEmptyParam(params)) return reply.callNotFound();
+    return run(request, reply, params, null);
+  };
+
+  // An encapsulated context of its own, so that the middleware of the instance (`use()`) can
+  // be switched off for these routes only; it inherits the instance's hooks, parsers and
+  // error and not-found handlers.
+  void fastify.register(async (scope) => {
+    withoutMiddleware(scope);
+    for (const path of ALERT_NOTIFY_INTEGRATION_ROUTES) {
+      scope.route({ method: 'POST', url: `/${path}`, config: ROUTE_CONFIG, handler: integrationHandler });
+    }
+    for (const path of ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES) {
+      scope.route({ method: 'POST', url: `/${path}`, config: ROUTE_CONFIG, handler: firstIntegrationHandler });
+    }
+  });
+}
+
+/** The flag with which @fastify/middie tells whether a context has middleware to run. */
+const MIDDIE_HAS_MIDDLEWARES = 'fastify-middie-has-middlewares';
+
+/**
+ * Switches off the Express-style middleware of `scope` (@fastify/middie): the application's
+ * middleware are the per-request logger binding of the logging module (these routes write
+ * their access line through the instance's `onResponse` hook instead, with the request id)
+ * and path-bound ones of other routes, whose path matching alone cost about a tenth of the
+ * CPU of a notify request. middie copies the middleware of the parent into each new context
+ * and skips a context whose flag is false; the middleware list itself is left alone. Without
+ * middie (or if it renames its flag) nothing changes but the cost.
+ */
+export function withoutMiddleware(scope: FastifyInstance): void {
+  const flag = Object.getOwnPropertySymbols(scope).find((symbol) => symbol.description === MIDDIE_HAS_MIDDLEWARES);
+  if (flag !== undefined) (scope as unknown as Record<symbol, unknown>)[flag] = false;
+}
+
+/** A route whose parameter is empty (`/group//alerts/notify.json`) does not match: 404, as for the other routes. */
+function hasEmptyParam(params: Record<string, string>): boolean {
+  for (const name in params) if (params[name] === '') return true;
+  return false;
+}
+
+/** The spec's response for a failure: a DomainError by its code, anything else a 500 with the request id. */
+function fail(request: FastifyRequest, reply: FastifyReply, error: unknown): void {
+  if (reply.sent) return;
+  if (error instanceof DomainError) {
+    sendDomainError(reply, error);
+    return;
+  }
+  const correlationId = request.id;
+  const path = request.url.split('?')[0];
+  const description = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  logger.error(`${request.method} ${path} failed (correlation_id ${correlationId}): ${description}`, error instanceof Error ? error.stack : undefined);
+  const { status, body } = internalErrorResponse(correlationId);
+  reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify(body));
+}
