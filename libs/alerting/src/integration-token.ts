@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A new authorization key: 32 random bytes, hex. */
 export const generateIntegrationToken = (): string => randomBytes(32).toString('hex');
@@ -11,7 +11,7 @@ export const digestIntegrationToken = (token: string): string => createHash('sha
 
 /** Constant-time comparison of a presented key with the stored digest. */
 export function integrationTokenMatches(presented: string, storedDigest: string): boolean {
-  const actual = createHash('sha256').update(presented, 'utf8').digest();
+  const actual = hash('sha256', presented, 'buffer');
   const expected = Buffer.from(storedDigest, 'hex');
   return expected.length === actual.length && timingSafeEqual(actual, expected);
 }

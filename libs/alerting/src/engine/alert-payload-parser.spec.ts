@@ -1,4 +1,4 @@
-import { ALERT_PAYLOAD_MAX_BYTES, ALERT_PAYLOAD_MAX_DEPTH, checkPayloadShape, parseAlertPayload } from './alert-payload-parser';
+import { ALERT_PAYLOAD_MAX_BYTES, ALERT_PAYLOAD_MAX_DEPTH, checkPayloadShape, isStorableJsonText, parseAlertPayload, sanitizeJson } from './alert-payload-parser';
 
 const body = (text: string) => Buffer.from(text, 'utf8');
 const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
@@ -38,6 +38,25 @@ describe(parseAlertPayload.name, () => {
     const result = parseAlertPayload(body('{"t":"a\\u0000b","s":"\\ud800x","__proto__":{"polluted":1},"k\\u0000":1}'));
     expect(result).toEqual({ ok: true, payload: { t: 'ab', s: '\uFFFDx', k: 1 } });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('drops a __proto__ key spelled with escapes, and one nested in an array', () => {
+    const result = parseAlertPayload(body('{"\\u005f_proto__":{"polluted":1},"list":[{"__proto__":1,"x":"\\u0000"}]}'));
+    expect(result).toEqual({ ok: true, payload: { list: [{ x: '' }] } });
+    expect(Object.prototype.hasOwnProperty.call((result as { payload: Record<string, unknown> }).payload, '__proto__')).toBe(false);
+  });
+
+  it.each([
+    '{"title":"plain","hosts":["a","b"],"n":1.5,"nested":{"deep":[null,true,"é ✓ 😀"]}}',
+    '{"quote":"a \\" b","slash":"c \\\\ d","tab":"\\t","newline":"\\n"}',
+  ])('returns the plain parse, equal to the sanitized copy, when nothing needs sanitizing: %p', (text) => {
+    expect(isStorableJsonText(text)).toBe(true);
+    const result = parseAlertPayload(body(text));
+    expect(result).toEqual({ ok: true, payload: sanitizeJson(JSON.parse(text)) });
+  });
+
+  it.each(['{"a":"\\u0041"}', '{"__proto__":1}', '{"a":{"__proto__":{}}}'])('sanitizes text with an escape or a __proto__: %p', (text) => {
+    expect(isStorableJsonText(text)).toBe(false);
   });
 
   it('tolerates a UTF-8 byte order mark and invalid UTF-8 bytes', () => {

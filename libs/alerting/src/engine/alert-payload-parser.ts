@@ -64,16 +64,28 @@ export function parseAlertPayload(body: Buffer): PayloadParseResult {
   const shape = checkPayloadShape(body);
   if (!shape.ok) return shape;
   let parsed: unknown;
+  let text: string;
   try {
-    const text = body.toString('utf8');
-    parsed = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    text = body.toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    parsed = JSON.parse(text);
   } catch {
     return { ok: false, reason: 'invalid_json', message: 'the alert payload is not valid JSON' };
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { ok: false, reason: 'not_an_object', message: 'the alert payload must be a JSON object' };
   }
-  return { ok: true, payload: sanitizeJson(parsed) as AlertPayload };
+  return { ok: true, payload: (isStorableJsonText(text) ? parsed : sanitizeJson(parsed)) as AlertPayload };
+}
+
+/**
+ * Whether JSON.parse of `text` (valid JSON, decoded from UTF-8) is already what `sanitizeJson`
+ * returns, so that the copy can be skipped. A NUL or a lone surrogate can only come from a
+ * `\u` escape: UTF-8 decoding replaces invalid sequences, and JSON forbids raw control
+ * characters in strings. A `__proto__` key needs its letters, or an escape.
+ */
+export function isStorableJsonText(text: string): boolean {
+  return !text.includes('\\u') && !text.includes('__proto__');
 }
 
 /** A payload already parsed (test alerts arrive through the ordinary JSON parser): same rules. */

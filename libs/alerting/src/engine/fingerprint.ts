@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
 
 /** Top-level payload attributes left out of the payload fingerprint (they change between repeats). */
 export const PAYLOAD_FINGERPRINT_EXCLUDED_KEYS: readonly string[] = ['start_time', 'end_time', 'hosts'];
 
-const sha1 = (text: string): string => createHash('sha1').update(text, 'utf8').digest('hex');
+const sha1 = (text: string): string => hash('sha1', text, 'hex');
 
 /**
  * The fingerprint of an explicit `fingerprint` value: SHA-1 (hex) of its canonical JSON

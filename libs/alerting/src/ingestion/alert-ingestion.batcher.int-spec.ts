@@ -5,7 +5,7 @@ import { createTestDatabase } from '@app/testing';
 import { DataSource } from 'typeorm';
 import type { IngestOutcome } from '../alerts.repository';
 import { normalizeAlert } from '../engine/normalize-alert';
-import { AlertBatchRepository } from './alert-batch.repository';
+import { AlertBatchRepository, BATCH_STATEMENTS } from './alert-batch.repository';
 import { AlertIngestionBatcher } from './alert-ingestion.batcher';
 
 /** Group commit of alert ingestion against PostgreSQL: same results as one payload at a time, under concurrency. */
@@ -191,5 +191,31 @@ describe('AlertIngestionBatcher (PostgreSQL)', () => {
     expect((await alertsOf(projectId)).map((a) => a.iid)).toEqual([1]);
     const [counter] = await dataSource.query('SELECT last_iid FROM alert_iid_counters WHERE project_id = $1', [projectId]);
     expect(counter.last_iid).toBe(1);
+  });
+
+  it('prepares its statements again on a connection that lost them, and the batch succeeds', async () => {
+    const projectId = await newProject();
+    const repository = new AlertBatchRepository(dataSource);
+    const preparedNames = async (): Promise<string[]> => {
+      const [connection, release] = await repository.connect();
+      try {
+        const result = (await connection.query('SELECT name FROM pg_prepared_statements ORDER BY name')) as { rows: Array<{ name: string }> };
+        return result.rows.map((r) => r.name);
+      } finally {
+        release();
+      }
+    };
+    const expected = Object.values(BATCH_STATEMENTS).map((s) => s.name).sort();
+    expect(await preparedNames()).toEqual(expect.arrayContaining(expected));
+
+    // The pool hands out its most recently released connection first: the batch gets this one.
+    const [connection, release] = await repository.connect();
+    await connection.query('DEALLOCATE ALL');
+    release();
+    const sut = new AlertIngestionBatcher(repository, new OutboxService(config), AppConfig.fromEnvironment({ KAFKA_TOPIC_PREFIX: 'batch-test' }));
+    expect((await submit(sut, projectId, { title: 'after deallocate', fingerprint: 'dealloc' })).kind).toBe('created');
+    expect((await submit(sut, projectId, { title: 'again', fingerprint: 'dealloc' })).kind).toBe('grouped');
+    expect(await preparedNames()).toEqual(expect.arrayContaining(expected));
+    expect((await alertsOf(projectId)).map((a) => [a.iid, a.event_count])).toEqual([[1, 2]]);
   });
 });

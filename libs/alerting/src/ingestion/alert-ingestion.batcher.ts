@@ -7,7 +7,7 @@ import { ALERT_EVENTS } from '../alerting.events';
 import type { AlertRow, IngestOutcome } from '../alerts.repository';
 import type { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
 import { AlertState, BatchAlertInput, openAlertKey, planAlertBatch, PlannedStep } from './alert-batch-plan';
-import { AlertBatchRepository, BatchConnection, NoteRow, OutboxRow, UnmatchedRecoveryRow } from './alert-batch.repository';
+import { AlertBatchRepository, BatchConnection, missingPreparedStatement, NoteRow, OutboxRow, UnmatchedRecoveryRow } from './alert-batch.repository';
 
 export type IngestIntegration = Pick<AlertHttpIntegrationEntity, 'id' | 'name' | 'createIncident' | 'autoCloseIncident'>;
 
@@ -38,7 +38,10 @@ interface Waiter {
  */
 export const ALERT_BATCH_MAX_BYTES = 8 * 1024 * 1024;
 
-/** Attempts of one batch when PostgreSQL aborts it (deadlock, serialization) or an open alert appears under it. */
+/**
+ * Attempts of one batch when PostgreSQL aborts it (deadlock, serialization), an open alert
+ * appears under it, or its connection lost the prepared statements.
+ */
 const BATCH_ATTEMPTS = 5;
 
 /** Errors of one payload's data, not of the database: the batch is retried payload by payload. */
@@ -199,7 +202,7 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
       try {
         return await this.ingest(entries);
       } catch (error) {
-        const retryable = isRetryableTransactionError(error) || uniqueViolation(error) === 'alerts_open_fingerprint_key';
+        const retryable = isRetryableTransactionError(error) || uniqueViolation(error) === 'alerts_open_fingerprint_key' || missingPreparedStatement(error);
         if (!retryable || attempt >= BATCH_ATTEMPTS) throw error;
         await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * attempt) + 1));
       }
