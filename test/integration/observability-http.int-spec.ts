@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Controller, Get, Logger as NestLogger, Module, Param } from '@nestjs/common';
+import { Body, Controller, Get, Logger as NestLogger, Module, Param, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, ConfigModule } from '@app/config';
@@ -30,6 +30,14 @@ class ProjectsTestController {
   @Get(':id')
   show(@Param('id') id: string): { id: number } {
     this.logger.log({ msg: 'showing project', body: { name: 'demo', password: 'hunter2', api_key: 'k-123', hook: { token: 't-456' } } });
+    return { id: Number(id) };
+  }
+
+  /** A request with a body: the body is read in the socket's context, the line must still carry the request id. */
+  @Post(':id/notes')
+  async note(@Param('id') id: string, @Body() body: { text: string }): Promise<{ id: number }> {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    this.logger.log({ msg: 'adding note', text: body.text });
     return { id: Number(id) };
   }
 }
@@ -129,6 +137,19 @@ describe('observability over HTTP (logging, request id, metrics)', () => {
     const outside = randomUUID();
     await expect(fetch(`${baseUrl}/notify/9`, { headers: { 'X-Request-Id': outside } }).then((r) => r.json())).resolves.toEqual({ notified: '9' });
     await eventually(() => lines.records.find((r) => r.reqId === outside && r.msg === 'notified'), 'the line outside the prefix');
+
+    const posted = randomUUID();
+    const res = await fetch(`${baseUrl}/api/v4/projects/45/notes`, {
+      method: 'POST',
+      headers: { 'X-Request-Id': posted, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'x'.repeat(200_000) }),
+    });
+    expect(res.status).toBe(201);
+    await eventually(() => lines.records.find((r) => r.reqId === posted && r.msg === 'adding note'), 'the line of a request with a body');
+    // Lines outside any request carry no request id.
+    new NestLogger('Background').log('between requests');
+    const background = await eventually(() => lines.records.find((r) => r.msg === 'between requests'), 'the background line');
+    expect(background.reqId).toBeUndefined();
   });
 
   it('never writes credentials: headers, query parameters and secret body fields are redacted', async () => {

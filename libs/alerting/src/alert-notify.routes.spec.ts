@@ -1,61 +1,7 @@
-import middie from '@fastify/middie';
 import { DomainError } from '@app/api/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { registerAlertNotifyRoutes, withoutMiddleware } from './alert-notify.routes';
+import { registerAlertNotifyRoutes } from './alert-notify.routes';
 import type { ReceiveAlertNotificationCommand, ReceiveAlertNotificationUseCase } from './use-cases/receive-alert-notification.use-case';
-
-/** An instance whose middleware marks every response it runs for, like the application's. */
-async function instanceWithMiddleware(): Promise<FastifyInstance> {
-  const fastify = Fastify();
-  await fastify.register(middie);
-  fastify.use((_req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    res.setHeader('x-middleware', 'ran');
-    next();
-  });
-  fastify.use('/scoped', (_req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    res.setHeader('x-scoped-middleware', 'ran');
-    next();
-  });
-  return fastify;
-}
-
-describe(withoutMiddleware.name, () => {
-  it('switches the middleware off for the routes of one context only', async () => {
-    const fastify = await instanceWithMiddleware();
-    fastify.addHook('onRequest', async (_request, reply) => {
-      reply.header('x-hook', 'ran');
-    });
-    fastify.get('/scoped/plain', async () => 'plain');
-    await fastify.register(async (scope) => {
-      withoutMiddleware(scope);
-      scope.get('/scoped/lean', async () => 'lean');
-    });
-    await fastify.ready();
-
-    const plain = await fastify.inject({ method: 'GET', url: '/scoped/plain' });
-    expect(plain.headers['x-middleware']).toBe('ran');
-    expect(plain.headers['x-scoped-middleware']).toBe('ran');
-
-    const lean = await fastify.inject({ method: 'GET', url: '/scoped/lean' });
-    expect(lean.body).toBe('lean');
-    expect(lean.headers['x-middleware']).toBeUndefined();
-    expect(lean.headers['x-scoped-middleware']).toBeUndefined();
-    // The instance's hooks still run for the lean context.
-    expect(lean.headers['x-hook']).toBe('ran');
-    await fastify.close();
-  });
-
-  it('leaves an instance without middie alone', async () => {
-    const fastify = Fastify();
-    await fastify.register(async (scope) => {
-      withoutMiddleware(scope);
-      scope.get('/x', async () => 'x');
-    });
-    expect((await fastify.inject({ method: 'GET', url: '/x' })).body).toBe('x');
-    await fastify.close();
-  });
-});
 
 describe(registerAlertNotifyRoutes.name, () => {
   /** The routes on a bare instance, with a use case that answers `outcome` and records its commands. */

@@ -28,8 +28,8 @@ const logger = new Logger('AlertNotifyRoutes');
 /**
  * Serves the notify endpoints (`POST /:namespace/:project/alerts/notify/:name/:endpoint.json`
  * and `POST /:namespace/:project/alerts/notify.json`) as plain routes of the Fastify instance,
- * outside the framework's controller pipeline (middleware, guards, interceptors): they carry
- * the whole alert load, authenticate with the integration key, and need none of it.
+ * outside the framework's controller pipeline (router, guards, interceptors): they carry the
+ * whole alert load, authenticate with the integration key, and need none of it.
  *
  * What that pipeline gave them is kept here or by the instance's own hooks: the request id
  * (`X-Request-Id`, echoed by the adapter's hook, and in the async context for the outbox
@@ -81,11 +81,8 @@ export function registerAlertNotifyRoutes(fastify: FastifyInstance, options: Ale
     return run(request, reply, params, null);
   };
 
-  // An encapsulated context of its own, so that the middleware of the instance (`use()`) can
-  // be switched off for these routes only; it inherits the instance's hooks, parsers and
-  // error and not-found handlers.
+  // A context of its own; it inherits the instance's hooks, parsers and error and not-found handlers.
   void fastify.register(async (scope) => {
-    withoutMiddleware(scope);
     for (const path of ALERT_NOTIFY_INTEGRATION_ROUTES) {
       scope.route({ method: 'POST', url: `/${path}`, config: ROUTE_CONFIG, handler: integrationHandler });
     }
@@ -93,23 +90,6 @@ export function registerAlertNotifyRoutes(fastify: FastifyInstance, options: Ale
       scope.route({ method: 'POST', url: `/${path}`, config: ROUTE_CONFIG, handler: firstIntegrationHandler });
     }
   });
-}
-
-/** The flag with which @fastify/middie tells whether a context has middleware to run. */
-const MIDDIE_HAS_MIDDLEWARES = 'fastify-middie-has-middlewares';
-
-/**
- * Switches off the Express-style middleware of `scope` (@fastify/middie): the application's
- * middleware are the per-request logger binding of the logging module (these routes write
- * their access line through the instance's `onResponse` hook instead, with the request id)
- * and path-bound ones of other routes, whose path matching alone cost about a tenth of the
- * CPU of a notify request. middie copies the middleware of the parent into each new context
- * and skips a context whose flag is false; the middleware list itself is left alone. Without
- * middie (or if it renames its flag) nothing changes but the cost.
- */
-export function withoutMiddleware(scope: FastifyInstance): void {
-  const flag = Object.getOwnPropertySymbols(scope).find((symbol) => symbol.description === MIDDIE_HAS_MIDDLEWARES);
-  if (flag !== undefined) (scope as unknown as Record<symbol, unknown>)[flag] = false;
 }
 
 /** A route whose parameter is empty (`/group//alerts/notify.json`) does not match: 404, as for the other routes. */

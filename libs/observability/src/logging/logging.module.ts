@@ -34,14 +34,12 @@
  *
  * Tests read the lines back by passing a stream: `LoggingModule.forRoot({ destination })`.
  */
-import { DynamicModule, Inject, Module, OnModuleInit, Optional, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Inject, Module, OnModuleInit, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { AppConfig } from '@app/config';
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { LoggerModule, PARAMS_PROVIDER_TOKEN, Params } from 'nestjs-pino';
 import type { DestinationStream, Logger } from 'pino';
-import type { Options, ReqId } from 'pino-http';
+import type { Options } from 'pino-http';
 import { fastifyOf } from '../fastify-instance';
 import { registerRequestLogging } from './request-logging';
 import { createRootLogger } from './root-logger';
@@ -52,9 +50,6 @@ export interface LoggingOptions {
 }
 
 const ROOT_LOGGER = Symbol('ROOT_LOGGER');
-
-/** The request id pino-http binds as `reqId`: the Fastify request id, which middie copies onto the raw request. */
-const requestIdOf = (req: IncomingMessage & { id?: ReqId }): ReqId => req.id ?? randomUUID();
 
 @Module({})
 export class LoggingModule implements OnModuleInit {
@@ -73,16 +68,13 @@ export class LoggingModule implements OnModuleInit {
           useFactory: (config: AppConfig): Params => ({
             pinoHttp: {
               logger: createRootLogger({ level: config.logLevel, destination: options.destination }),
-              genReqId: requestIdOf,
               // The access line is written by `registerRequestLogging`, which knows the route pattern.
               autoLogging: false,
-              // Lines logged during a request carry `reqId`, not the whole request.
-              quietReqLogger: true,
             },
-            // nestjs-pino's default route pattern (`{/*splat}`) matches nothing under the
-            // Nest 12 Fastify adapter: without this, request lines would lose their `reqId`.
-            // Nest mounts this wildcard under the global prefix and on the excluded routes.
-            forRoutes: [{ path: '/{*path}', method: RequestMethod.ALL }],
+            // No per-request middleware: lines logged during a request get their `reqId` from the
+            // request context (`createRootLogger`'s mixin; `registerRequestLogging` enters it), so
+            // requests pay neither a child logger nor the path matching of a middleware.
+            forRoutes: [],
           }),
         }),
       ],

@@ -1,5 +1,6 @@
 import { LogLevel } from '@app/config';
 import { DestinationStream, Logger, pino } from 'pino';
+import { currentRequestId } from '../request-context';
 import { redactLogObject, redactText } from './redact';
 
 export interface RootLoggerOptions {
@@ -11,7 +12,9 @@ export interface RootLoggerOptions {
 /**
  * The pino logger every log line of the process goes through: one JSON object per line,
  * `level` as a label, ISO `time`, message under `msg`, and secrets masked (see
- * `redactLogObject`) in logged objects, child bindings and message strings alike.
+ * `redactLogObject`) in logged objects, child bindings and message strings alike. A line
+ * written while a request (or work caused by one) is served carries its `reqId` (the request
+ * context of `runWithRequestId`), without a child logger per request.
  */
 export function createRootLogger({ level, destination }: RootLoggerOptions): Logger {
   return pino(
@@ -19,6 +22,10 @@ export function createRootLogger({ level, destination }: RootLoggerOptions): Log
       level,
       messageKey: 'msg',
       timestamp: pino.stdTimeFunctions.isoTime,
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId === undefined ? {} : { reqId: requestId };
+      },
       formatters: {
         level: (label) => ({ level: label }),
         bindings: (bindings) => redactLogObject(bindings),
