@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { AlertingModule } from '@app/alerting';
 import { AuthGuard } from '@app/api/auth';
 import { BadgesModule } from '@app/badges';
@@ -9,7 +9,6 @@ import { HooksModule } from '@app/hooks';
 import { IdentityModule } from '@app/identity';
 import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
-import { RequestContextInterceptor } from '@app/observability';
 import { ProtectedBranchesModule } from '@app/repository/protected-branches';
 import { RepositoryModule } from '@app/repository';
 import { QueueModule } from '@app/queue';
@@ -38,7 +37,6 @@ export class GatewayModule {
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
-        { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },
       ],
     };
   }
