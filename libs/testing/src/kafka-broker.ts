@@ -160,7 +160,10 @@ export class TestKafkaBroker {
   /** Formats the data dir once (KRaft writes the cluster id into meta.properties). */
   private async format(): Promise<void> {
     if (existsSync(join(this.dataDir, 'meta.properties'))) return;
-    const clusterId = randomBytes(16).toString('base64url');
+    // As Kafka's own `Uuid.randomUuid()`: an id starting with '-' would be read as an option.
+    let clusterId: string;
+    do clusterId = randomBytes(16).toString('base64url');
+    while (clusterId.startsWith('-'));
     await execFileAsync(JAVA, this.javaArgs(['-Xmx128m'], 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', this.propsFile), {
       timeout: 60_000,
     });
