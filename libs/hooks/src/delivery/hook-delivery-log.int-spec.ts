@@ -42,12 +42,50 @@ describe(HookDeliveryLog.name, () => {
     await db?.drop();
   });
 
-  it('stores rows written concurrently (grouped INSERTs), every promise resolving once its row is stored', async () => {
+  it('stores rows written concurrently (grouped COPYs), every promise resolving once its row is stored', async () => {
     await Promise.all(Array.from({ length: 1_234 }, (_, i) => sut.record(row(1, { attempt: 1 + (i % 3) }))));
     await expect(sut.query(1).getCount()).resolves.toBe(1_234);
     const [newest] = await sut.query(1).take(1).getMany();
     expect(newest.responseBody).toBe('ok');
     await expect(sut.query(1, 'client_failure').getCount()).resolves.toBe(0);
+  });
+
+  it('stores every character a receiver may answer: tabs, newlines, backslashes, quotes, non-ASCII; NUL dropped; nulls as NULL', async () => {
+    const awkward = 'a\tb\nc\r\nd \\N \\. \\\\ "q" \'s\' é 漢 😀 \u0000end';
+    await sut.record(
+      row(3, {
+        eventId: null,
+        trigger: 'push\tevent',
+        requestHeaders: { 'X-Odd': 'tab\there "quoted" \\ back' },
+        requestBody: '{"message":"line 1\\nline 2","path":"C:\\\\dir"}\n',
+        responseStatus: null,
+        responseHeaders: null,
+        responseBody: awkward,
+        status: 'server_failure',
+        error: 'ECONNRESET:\tsocket hang up\n\\',
+        webhookUuid: null,
+        eventOccurredAt: null,
+      }),
+    );
+    const [stored] = await sut.query(3).getMany();
+    expect(stored).toMatchObject({
+      eventId: null,
+      trigger: 'push\tevent',
+      requestHeaders: { 'X-Odd': 'tab\there "quoted" \\ back' },
+      requestBody: '{"message":"line 1\\nline 2","path":"C:\\\\dir"}\n',
+      responseStatus: null,
+      responseHeaders: null,
+      responseBody: awkward.replace('\u0000', ''),
+      error: 'ECONNRESET:\tsocket hang up\n\\',
+      webhookUuid: null,
+      eventOccurredAt: null,
+    });
+  });
+
+  it('rejects the rows of a batch PostgreSQL refuses, and keeps writing the next ones', async () => {
+    await expect(sut.record(row(4, { idempotencyKey: 'not-a-uuid' }))).rejects.toThrow(/uuid/);
+    await sut.record(row(4));
+    await expect(sut.query(4).getCount()).resolves.toBe(1);
   });
 
   it('prunes rows older than the retention, newer ones stay', async () => {

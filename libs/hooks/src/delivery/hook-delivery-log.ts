@@ -1,5 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { PoolClient } from 'pg';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { HookDeliveryEntity, HookDeliveryStatus } from '../entities/hook-delivery.entity';
 
 /** How long delivery log rows are kept. */
@@ -52,12 +55,49 @@ const COLUMNS = [
 const MAX_BATCH = 500;
 const MAX_PARALLEL_INSERTS = 4;
 
-/** PostgreSQL text cannot hold NUL; receivers' answers may. */
-const clean = (text: string | null): string | null => (text === null ? null : text.replace(/\u0000/g, ''));
+const COPY_SQL = `COPY system_hook_deliveries (${COLUMNS.join(', ')}) FROM STDIN`;
+
+/** Characters that COPY's text format escapes (NUL cannot be stored in text at all: dropped). */
+const COPY_SPECIAL = /[\\\n\r\t\u0000]/;
+const COPY_SPECIAL_ALL = /[\\\n\r\t\u0000]/g;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u0000': '' };
+
+/** A field of COPY's text format: `\N` for NULL, else the text with backslash, newline, CR and tab escaped. */
+export function copyField(value: string | number | null): string {
+  if (value === null) return '\\N';
+  const text = typeof value === 'number' ? String(value) : value;
+  return COPY_SPECIAL.test(text) ? text.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c]) : text;
+}
+
+/** One row of `COPY_SQL`, newline-terminated. */
+export function copyLine(row: NewHookDelivery): string {
+  return (
+    [
+      row.hookId,
+      row.eventId,
+      row.trigger.slice(0, 255),
+      row.url.slice(0, 2048),
+      JSON.stringify(row.requestHeaders),
+      row.requestBody,
+      row.responseStatus,
+      row.responseHeaders === null ? null : JSON.stringify(row.responseHeaders),
+      row.responseBody,
+      row.status,
+      row.error,
+      Math.min(row.durationMs, 2_147_483_647),
+      row.idempotencyKey,
+      row.webhookUuid,
+      row.attempt,
+      row.eventOccurredAt,
+    ]
+      .map(copyField)
+      .join('\t') + '\n'
+  );
+}
 
 /**
  * The delivery log (`system_hook_deliveries`). Rows written by concurrent deliveries are
- * grouped into multi-row INSERTs (group commit, a few in parallel): `record()` resolves once its
+ * grouped into one COPY per batch (group commit, a few in parallel): `record()` resolves once its
  * row is stored. The rows still pending at shutdown are written before the database closes.
  */
 @Injectable()
@@ -98,7 +138,7 @@ export class HookDeliveryLog implements BeforeApplicationShutdown {
     });
   }
 
-  /** Starts INSERTs for the pending rows, at most `MAX_PARALLEL_INSERTS` at once; the rest wait for a free slot. */
+  /** Starts writes of the pending rows, at most `MAX_PARALLEL_INSERTS` at once; the rest wait for a free slot. */
   private flush(): void {
     while (this.pending.length > 0 && this.inFlight.size < MAX_PARALLEL_INSERTS) {
       const batch = this.pending.splice(0, MAX_BATCH);
@@ -119,34 +159,26 @@ export class HookDeliveryLog implements BeforeApplicationShutdown {
     }
   }
 
+  /**
+   * One `COPY ... FROM STDIN` per batch: PostgreSQL neither parses nor plans a statement of
+   * thousands of parameters, and the rows travel as one text stream. A failed COPY leaves
+   * nothing behind (it is one statement); its connection is discarded.
+   */
   private async insert(rows: NewHookDelivery[]): Promise<void> {
-    const params: unknown[] = [];
-    const tuples = rows.map((row) => {
-      const values = [
-        row.hookId,
-        row.eventId,
-        row.trigger.slice(0, 255),
-        row.url.slice(0, 2048),
-        JSON.stringify(row.requestHeaders),
-        clean(row.requestBody),
-        row.responseStatus,
-        row.responseHeaders === null ? null : JSON.stringify(row.responseHeaders),
-        clean(row.responseBody),
-        row.status,
-        clean(row.error),
-        Math.min(row.durationMs, 2_147_483_647),
-        row.idempotencyKey,
-        row.webhookUuid,
-        row.attempt,
-        row.eventOccurredAt,
-      ];
-      const placeholders = values.map((value) => {
-        params.push(value);
-        return `$${params.length}`;
+    const text = rows.map(copyLine).join('');
+    const [client, release] = (await (this.dataSource.driver as PostgresDriver).obtainMasterConnection()) as [PoolClient, (error?: unknown) => void];
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const copy = client.query(copyFrom(COPY_SQL));
+        copy.on('finish', resolve);
+        copy.on('error', reject);
+        copy.end(text);
       });
-      return `(${placeholders.join(', ')})`;
-    });
-    await this.dataSource.query(`INSERT INTO system_hook_deliveries (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, params);
+      release();
+    } catch (error) {
+      release(error);
+      throw error;
+    }
   }
 
   /** The hook's log, newest first, optionally of one outcome class (for `paginateOffset`). */
