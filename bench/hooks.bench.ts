@@ -8,6 +8,11 @@
  * 1. Physical limit: a plain undici loop POSTs BENCH_BURST × BENCH_HOOKS bodies of the same
  *    size to the same receiver with the same concurrency as the workers (HOOK_WORKER_CONCURRENCY,
  *    default 100), and reports requests/s.
+ * 1b. Queue alone: the same number of BullMQ jobs, with the delivery jobs' options and body, added
+ *    in chunks of 1,000 (as the dispatcher does) and run by a worker of the same concurrency whose
+ *    processor does nothing. With the CPU time per request of the plain loop and per job of the
+ *    queue (this process and Redis), it prints the most any pipeline with one BullMQ job per
+ *    delivery could reach on these CPUs: a floor of the cost, not a forecast.
  * 2. Burst: commits BENCH_BURST push events (default 5,000) to the outbox in one transaction
  *    (the relay publishes them, the dispatcher enqueues one job per hook, the workers deliver)
  *    and reports deliveries/s (first to last receipt), the ratio to the plain loop, and p50/p99
@@ -22,7 +27,9 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
+import Redis from 'ioredis';
+import { cpus } from 'node:os';
 import { Agent, request } from 'undici';
 import { machine, percentile, sleep, waitForHttp, write } from './support';
 
@@ -119,6 +126,57 @@ async function commitEvents(db: Client, from: number, count: number): Promise<vo
   await db.query('COMMIT');
 }
 
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** CPU seconds used so far by this process and by the Redis server. */
+async function cpuNow(redis: Redis): Promise<{ self: number; redis: number }> {
+  const info = await redis.info('cpu');
+  const seconds = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  const usage = process.cpuUsage();
+  return { self: (usage.user + usage.system) / 1e6, redis: seconds('used_cpu_user') + seconds('used_cpu_sys') };
+}
+
+/** CPU microseconds per unit of work between two readings. */
+const perUnit = (from: { self: number; redis: number }, to: { self: number; redis: number }, units: number) => ({
+  self: ((to.self - from.self) * 1e6) / units,
+  redis: ((to.redis - from.redis) * 1e6) / units,
+});
+
+/**
+ * The queue alone: `total` jobs with the options and body of delivery jobs, added in chunks of
+ * 1,000 and run by a worker of the workers' concurrency whose processor does nothing.
+ */
+async function queueAlone(total: number, body: string, redis: Redis): Promise<{ rate: number; self: number; redis: number }> {
+  const connection = { url: REDIS_URL };
+  const prefix = `${PREFIX}-floor`;
+  const queue = new Queue('floor', { connection, prefix });
+  const before = await cpuNow(redis);
+  const t0 = performance.now();
+  for (let start = 0; start < total; start += 1_000) {
+    await queue.addBulk(
+      Array.from({ length: Math.min(1_000, total - start) }, (_, k) => ({
+        name: 'deliver-hook',
+        data: { eventId: randomUUID(), hookId: k % HOOKS, trigger: 'push', body, idempotencyKey: randomUUID(), occurredAt: new Date().toISOString(), chainId: randomUUID(), chainDepth: 1 },
+        opts: { jobId: `floor-${start + k}`, attempts: 9, backoff: { type: 'hook-schedule' }, removeOnComplete: { age: 86_400, count: 20_000 }, removeOnFail: { age: 14 * 86_400 } },
+      })),
+    );
+  }
+  let done = 0;
+  let finish: () => void = () => undefined;
+  const finished = new Promise<void>((r) => (finish = r));
+  const worker = new Worker('floor', async () => ({ status: 'successful' }), { connection, prefix, concurrency: CONCURRENCY, settings: { backoffStrategy: () => 5_000 } });
+  worker.on('completed', () => {
+    if (++done === total) finish();
+  });
+  await finished;
+  const seconds = (performance.now() - t0) / 1000;
+  const cost = perUnit(before, await cpuNow(redis), total);
+  await worker.close();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  return { rate: total / seconds, ...cost };
+}
+
 /** The physical limit: the same receiver, the same concurrency, no queue. */
 async function plainLoop(url: string, total: number, body: string): Promise<number> {
   const agent = new Agent({ keepAliveTimeout: 10_000 });
@@ -152,7 +210,7 @@ async function breakdown(label: string, db: Client, since: number): Promise<void
     [new Date(since)],
   );
   write(`  ${label}: POST to the receiver (delivery log duration) p50 ${fixed(Number(post.rows[0].p50))} / p99 ${fixed(Number(post.rows[0].p99))} ms`);
-  const queue = new Queue('hook-deliveries', { connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }, prefix: PREFIX });
+  const queue = new Queue('hook-deliveries', { connection: { url: REDIS_URL }, prefix: PREFIX });
   const jobs = (await queue.getJobs(['completed'], 0, 20_000)).filter((j) => j.data?.occurredAt && Date.parse(j.data.occurredAt) >= since && j.processedOn && j.finishedOn);
   await queue.close();
   if (jobs.length === 0) return;
@@ -221,6 +279,7 @@ async function main(): Promise<void> {
   };
   const gateway: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const db = new Client({ connectionString: `${SERVER}/${DATABASE}` });
+  const redis = new Redis(REDIS_URL);
   try {
     await waitForHttp(`http://127.0.0.1:${GATEWAY_PORT}/-/readiness`, 60_000);
     await db.connect();
@@ -243,8 +302,19 @@ async function main(): Promise<void> {
     await sleep(500);
 
     const sampleBody = JSON.stringify({ object_kind: 'push', event_name: 'push', ...pushData(0, Date.now()) });
+    const beforePlain = await cpuNow(redis);
     const plainRate = await plainLoop(`http://127.0.0.1:${receiver.port}/plain`, BURST * HOOKS, sampleBody);
-    write(`plain undici loop (same receiver, concurrency ${CONCURRENCY}, ${fixed(BURST * HOOKS)} POSTs of ${sampleBody.length} bytes): ${fixed(plainRate)} requests/s`);
+    const plainCost = perUnit(beforePlain, await cpuNow(redis), BURST * HOOKS).self;
+    write(
+      `plain undici loop (same receiver, concurrency ${CONCURRENCY}, ${fixed(BURST * HOOKS)} POSTs of ${sampleBody.length} bytes): ${fixed(plainRate)} requests/s, ` +
+        `${fixed(plainCost)} µs CPU per request (client and receiver, one process)`,
+    );
+    const floor = await queueAlone(BURST * HOOKS, sampleBody, redis);
+    const ceiling = (cpus().length * 1e6) / (floor.self + floor.redis + plainCost);
+    write(
+      `queue alone (${fixed(BURST * HOOKS)} BullMQ jobs, delivery options, no-op processor): ${fixed(floor.rate)} jobs/s, ${fixed(floor.self)} µs CPU per job in Node.js + ${fixed(floor.redis)} µs in Redis; ` +
+        `ceiling of one job per delivery + the plain loop's POST on ${cpus().length} CPUs: ${fixed(ceiling)} deliveries/s = ${fixed((100 * ceiling) / plainRate, 1)} % of the plain loop`,
+    );
 
     receiver.reset();
     const burstStart = Date.now();
@@ -269,6 +339,7 @@ async function main(): Promise<void> {
     write(`delivery log: ${failed.rows.map((r: { status: string; n: number }) => `${r.status} ${fixed(r.n)}`).join(', ')}`);
   } finally {
     await db.end().catch(() => undefined);
+    redis.disconnect();
     gateway.kill('SIGTERM');
     await new Promise((r) => gateway.once('exit', r));
     receiver.server.closeAllConnections();
