@@ -8,6 +8,10 @@
  * Prints alerts/s and p50/p99 latency for both and the ratio, then the p99 of each at half
  * its own maximum rate (open loop). Finally checks that every alert the service acknowledged
  * is committed in PostgreSQL.
+ *
+ * For reference, it also drives a bare Node.js HTTP server (its own process: reads the body and
+ * answers `[]` at once, no parsing, no storage) with the service's stream at the highest
+ * concurrency: what any Node.js endpoint could serve to this client on these CPUs.
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -26,6 +30,10 @@ const ROOT_TOKEN = 'bench-root-token-0123456789abcdef';
 const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,4,16,64,256').split(',').map(Number);
 const PER_LEVEL = Number(process.env.BENCH_REQUESTS ?? 4000);
 const POOL = 200;
+const BARE_PORT = Number(process.env.BENCH_BARE_PORT ?? 3909);
+
+/** The reference server: node:http, keep-alive, reads the whole body, answers `[]`. */
+const BARE_SERVER = `require('node:http').createServer((req, res) => { req.on('data', () => {}); req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('[]')); }).listen(${BARE_PORT}, '127.0.0.1');`;
 
 
 
@@ -147,6 +155,29 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`\nmax alerts/s: service ${bestService.toFixed(0)}, alertmanager ${bestAm.toFixed(0)}, ratio ${(bestService / bestAm).toFixed(2)}\n`);
 
+    const bare = spawn(process.execPath, ['-e', BARE_SERVER], { stdio: 'ignore' });
+    try {
+      await waitForHttp(`http://127.0.0.1:${BARE_PORT}/`, 10_000);
+      const top = Math.max(...LEVELS);
+      const b = await runLoad(`http://127.0.0.1:${BARE_PORT}`, serviceRequest(notifyPath, integration.token, 'bare'), { total: PER_LEVEL, concurrency: top });
+      process.stdout.write(`${row('bare node', top, b)}\n`);
+      process.stdout.write(`reference: a bare Node.js HTTP server (no parsing, no storage) serves ${b.rate.toFixed(0)} requests/s to this client = ${(b.rate / bestAm).toFixed(2)} of Alertmanager\n`);
+    } finally {
+      bare.kill('SIGTERM');
+    }
+
+    // Half the maximum rate is a steady state: first let the relay publish what the runs at the
+    // maximum rate left in the outbox (it would otherwise compete with the measured requests).
+    const drainStart = Date.now();
+    const outbox = new Client({ connectionString: `${SERVER}/${DATABASE}` });
+    await outbox.connect();
+    while (Date.now() - drainStart < 120_000) {
+      const { rows } = await outbox.query(`SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL`);
+      if (rows[0].n === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await outbox.end();
+    process.stdout.write(`outbox backlog of the maximum-rate runs published in ${((Date.now() - drainStart) / 1000).toFixed(1)} s\n`);
     const halfS = await runLoad(`http://127.0.0.1:${GATEWAY_PORT}`, serviceRequest(notifyPath, integration.token, 'half'), { total: PER_LEVEL, concurrency: 256, ratePerSecond: bestService / 2 });
     ok.service += halfS.statuses['200'] ?? 0;
     const halfA = await runLoad(`http://127.0.0.1:${ALERTMANAGER_PORT}`, alertmanagerRequest('half'), { total: PER_LEVEL, concurrency: 256, ratePerSecond: bestAm / 2 });
