@@ -9,6 +9,10 @@
  * its own maximum rate (open loop). Finally checks that every alert the service acknowledged
  * is committed in PostgreSQL.
  *
+ * Around each run it reads the CPU time of every process involved (`/proc`): the gateway,
+ * PostgreSQL (all its processes), Kafka, Alertmanager and this load client, and prints the CPU
+ * per alert of each side.
+ *
  * For reference, it also drives a bare Node.js HTTP server (its own process: reads the body and
  * answers `[]` at once, no parsing, no storage) with the service's stream at the highest
  * concurrency: what any Node.js endpoint could serve to this client on these CPUs.
@@ -19,7 +23,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { LoadRequest, LoadResult, runLoad } from './load';
-import { waitForHttp } from './support';
+import { cpuSecondsOf, pidsNamed, waitForHttp } from './support';
+import { cpus } from 'node:os';
 
 const ROOT = resolve(__dirname, '../..');
 const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3901);
@@ -111,6 +116,24 @@ function startAlertmanager(): ChildProcess {
   );
 }
 
+/** CPU seconds so far of the service's processes, Alertmanager and this load client. */
+function cpuReading(gatewayPid: number, alertmanagerPid: number) {
+  const postgres = pidsNamed('postgres');
+  const own = process.cpuUsage();
+  return {
+    gateway: cpuSecondsOf([gatewayPid]),
+    postgres: cpuSecondsOf(postgres, true),
+    kafka: cpuSecondsOf(pidsNamed('kafka.Kafka', true)),
+    alertmanager: cpuSecondsOf([alertmanagerPid]),
+    client: (own.user + own.system) / 1e6,
+  };
+}
+type CpuReading = ReturnType<typeof cpuReading>;
+
+/** Microseconds of CPU per request of each process between two readings. */
+const cpuPer = (from: CpuReading, to: CpuReading, requests: number): CpuReading =>
+  Object.fromEntries(Object.keys(from).map((k) => [k, ((to[k as keyof CpuReading] - from[k as keyof CpuReading]) * 1e6) / requests])) as CpuReading;
+
 const row = (name: string, c: number | string, r: LoadResult) =>
   `${name.padEnd(13)} ${String(c).padStart(11)} ${r.rate.toFixed(0).padStart(9)} ${r.p50.toFixed(2).padStart(9)} ${r.p99.toFixed(2).padStart(9)} ${String(r.failures).padStart(8)}`;
 
@@ -144,16 +167,35 @@ async function main(): Promise<void> {
     process.stdout.write(`${'target'.padEnd(13)} ${'concurrency'.padStart(11)} ${'alerts/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'failures'.padStart(8)}\n`);
     let bestService = 0;
     let bestAm = 0;
+    const cpuLines: string[] = [];
+    let topCost = { service: 0, alertmanager: 0, serviceClient: 0, amClient: 0 };
     for (const c of LEVELS) {
       const run = `c${c}`;
+      const beforeService = cpuReading(gateway.pid!, alertmanager.pid!);
       const s = await runLoad(`http://127.0.0.1:${GATEWAY_PORT}`, serviceRequest(notifyPath, integration.token, run), { total: PER_LEVEL, concurrency: c });
+      const serviceCpu = cpuPer(beforeService, cpuReading(gateway.pid!, alertmanager.pid!), PER_LEVEL);
       ok.service += s.statuses['200'] ?? 0;
+      const beforeAm = cpuReading(gateway.pid!, alertmanager.pid!);
       const a = await runLoad(`http://127.0.0.1:${ALERTMANAGER_PORT}`, alertmanagerRequest(run), { total: PER_LEVEL, concurrency: c });
+      const amCpu = cpuPer(beforeAm, cpuReading(gateway.pid!, alertmanager.pid!), PER_LEVEL);
       process.stdout.write(`${row('service', c, s)}\n${row('alertmanager', c, a)}\n`);
+      const serviceTotal = serviceCpu.gateway + serviceCpu.postgres + serviceCpu.kafka;
+      cpuLines.push(
+        `c=${c}: service ${serviceTotal.toFixed(0)} µs (gateway ${serviceCpu.gateway.toFixed(0)} + PostgreSQL ${serviceCpu.postgres.toFixed(0)} + Kafka ${serviceCpu.kafka.toFixed(0)}), ` +
+          `Alertmanager ${amCpu.alertmanager.toFixed(0)} µs; load client ${serviceCpu.client.toFixed(0)} / ${amCpu.client.toFixed(0)} µs`,
+      );
+      if (s.rate > bestService) topCost = { ...topCost, service: serviceTotal, serviceClient: serviceCpu.client };
+      if (a.rate > bestAm) topCost = { ...topCost, alertmanager: amCpu.alertmanager, amClient: amCpu.client };
       bestService = Math.max(bestService, s.rate);
       bestAm = Math.max(bestAm, a.rate);
     }
     process.stdout.write(`\nmax alerts/s: service ${bestService.toFixed(0)}, alertmanager ${bestAm.toFixed(0)}, ratio ${(bestService / bestAm).toFixed(2)}\n`);
+    process.stdout.write(`CPU per alert (all CPUs; /proc):\n${cpuLines.map((l) => `  ${l}`).join('\n')}\n`);
+    const cores = cpus().length;
+    process.stdout.write(
+      `at each side's maximum: the service spends ${topCost.service.toFixed(0)} µs of CPU per alert, Alertmanager ${topCost.alertmanager.toFixed(0)} µs (${(topCost.service / Math.max(1, topCost.alertmanager)).toFixed(1)}×); ` +
+        `with the load client's share, ${cores} CPUs allow at most ${((cores * 1e6) / (topCost.service + topCost.serviceClient)).toFixed(0)} service alerts/s\n`,
+    );
 
     const bare = spawn(process.execPath, ['-e', BARE_SERVER], { stdio: 'ignore' });
     try {

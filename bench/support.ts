@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
 /** Small pieces every benchmark script shares. */
@@ -24,4 +26,33 @@ export async function waitForHttp(url: string, timeoutMs: number): Promise<void>
     await sleep(200);
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/**
+ * CPU seconds (user + system) spent so far by these processes, from `/proc` (Linux); with
+ * `children`, also by their exited children (PostgreSQL backends that ended). 0 elsewhere.
+ */
+export function cpuSecondsOf(pids: number[], children = false): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15, cutime 16, cstime 17.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+      if (children) ticks += Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // the process is gone
+    }
+  }
+  return ticks / CLOCK_TICKS;
+}
+
+/** Clock ticks per second of `/proc` times (`getconf CLK_TCK`, 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/** The pids of the processes named exactly `name` (pgrep), none when pgrep finds nothing. */
+export function pidsNamed(name: string, fullCommandLine = false): number[] {
+  const found = spawnSync('pgrep', fullCommandLine ? ['-f', name] : ['-x', name], { encoding: 'utf8' });
+  return (found.stdout ?? '').split('\n').filter(Boolean).map(Number);
 }
