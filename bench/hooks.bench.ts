@@ -31,7 +31,7 @@ import { Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { cpus } from 'node:os';
 import { Agent, request } from 'undici';
-import { machine, percentile, sleep, waitForHttp, write } from './support';
+import { cpuSecondsOf, machine, percentile, pidsNamed, sleep, waitForHttp, write } from './support';
 
 const ROOT = resolve(__dirname, '../..');
 const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3905);
@@ -318,13 +318,24 @@ async function main(): Promise<void> {
 
     receiver.reset();
     const burstStart = Date.now();
+    const processCpu = async () => {
+      const own = process.cpuUsage();
+      return { gateway: cpuSecondsOf([gateway.pid!]), postgres: cpuSecondsOf(pidsNamed('postgres'), true), kafka: cpuSecondsOf(pidsNamed('kafka.Kafka', true)), redis: (await cpuNow(redis)).redis, receiver: (own.user + own.system) / 1e6 };
+    };
+    const cpuBefore = await processCpu();
     await commitEvents(db, 100, BURST);
     const complete = await receiver.waitFor(BURST * HOOKS, 300_000);
+    const cpuAfter = await processCpu();
     const burst = summarize(receiver);
     write(
       `burst of ${fixed(BURST)} events × ${HOOKS} hooks: ${complete ? 'all' : `ONLY ${receiver.receipts.length} of`} ${fixed(BURST * HOOKS)} delivered, ${fixed(burst.rate)} deliveries/s ` +
         `= ${fixed((100 * burst.rate) / plainRate, 1)} % of the plain loop (target ≥ 50 %: ${burst.rate >= plainRate / 2 ? 'met' : 'NOT met'}); ` +
         `delay from commit p50 ${fixed(burst.p50)} ms, p99 ${fixed(burst.p99)} ms`,
+    );
+    const cpu = Object.fromEntries(Object.entries(cpuAfter).map(([k, v]) => [k, ((v - cpuBefore[k as keyof typeof cpuBefore]) * 1e6) / (BURST * HOOKS)])) as typeof cpuBefore;
+    write(
+      `  burst: CPU per delivery (/proc) ${fixed(cpu.gateway + cpu.postgres + cpu.kafka + cpu.redis + cpu.receiver)} µs: gateway ${fixed(cpu.gateway)}, PostgreSQL ${fixed(cpu.postgres)}, ` +
+        `Redis ${fixed(cpu.redis)}, Kafka ${fixed(cpu.kafka)}, receiver and bench ${fixed(cpu.receiver)} (the plain loop: ${fixed(plainCost)} µs per request)`,
     );
     await breakdown('burst', db, burstStart);
     await sleep(1_000);
