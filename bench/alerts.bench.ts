@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { LoadRequest, LoadResult, runLoad } from './load';
-import { cpuSecondsOf, pidsNamed, waitForHttp } from './support';
+import { cpuPerUnit, cpuSecondsOf, ownCpuSeconds, serviceCpuSeconds, waitForHttp } from './support';
 import { cpus } from 'node:os';
 
 const ROOT = resolve(__dirname, '../..');
@@ -117,22 +117,11 @@ function startAlertmanager(): ChildProcess {
 }
 
 /** CPU seconds so far of the service's processes, Alertmanager and this load client. */
-function cpuReading(gatewayPid: number, alertmanagerPid: number) {
-  const postgres = pidsNamed('postgres');
-  const own = process.cpuUsage();
-  return {
-    gateway: cpuSecondsOf([gatewayPid]),
-    postgres: cpuSecondsOf(postgres, true),
-    kafka: cpuSecondsOf(pidsNamed('kafka.Kafka', true)),
-    alertmanager: cpuSecondsOf([alertmanagerPid]),
-    client: (own.user + own.system) / 1e6,
-  };
-}
-type CpuReading = ReturnType<typeof cpuReading>;
-
-/** Microseconds of CPU per request of each process between two readings. */
-const cpuPer = (from: CpuReading, to: CpuReading, requests: number): CpuReading =>
-  Object.fromEntries(Object.keys(from).map((k) => [k, ((to[k as keyof CpuReading] - from[k as keyof CpuReading]) * 1e6) / requests])) as CpuReading;
+const cpuReading = (gatewayPid: number, alertmanagerPid: number) => ({
+  ...serviceCpuSeconds(gatewayPid),
+  alertmanager: cpuSecondsOf([alertmanagerPid]),
+  client: ownCpuSeconds(),
+});
 
 const row = (name: string, c: number | string, r: LoadResult) =>
   `${name.padEnd(13)} ${String(c).padStart(11)} ${r.rate.toFixed(0).padStart(9)} ${r.p50.toFixed(2).padStart(9)} ${r.p99.toFixed(2).padStart(9)} ${String(r.failures).padStart(8)}`;
@@ -173,11 +162,11 @@ async function main(): Promise<void> {
       const run = `c${c}`;
       const beforeService = cpuReading(gateway.pid!, alertmanager.pid!);
       const s = await runLoad(`http://127.0.0.1:${GATEWAY_PORT}`, serviceRequest(notifyPath, integration.token, run), { total: PER_LEVEL, concurrency: c });
-      const serviceCpu = cpuPer(beforeService, cpuReading(gateway.pid!, alertmanager.pid!), PER_LEVEL);
+      const serviceCpu = cpuPerUnit(beforeService, cpuReading(gateway.pid!, alertmanager.pid!), PER_LEVEL);
       ok.service += s.statuses['200'] ?? 0;
       const beforeAm = cpuReading(gateway.pid!, alertmanager.pid!);
       const a = await runLoad(`http://127.0.0.1:${ALERTMANAGER_PORT}`, alertmanagerRequest(run), { total: PER_LEVEL, concurrency: c });
-      const amCpu = cpuPer(beforeAm, cpuReading(gateway.pid!, alertmanager.pid!), PER_LEVEL);
+      const amCpu = cpuPerUnit(beforeAm, cpuReading(gateway.pid!, alertmanager.pid!), PER_LEVEL);
       process.stdout.write(`${row('service', c, s)}\n${row('alertmanager', c, a)}\n`);
       const serviceTotal = serviceCpu.gateway + serviceCpu.postgres + serviceCpu.kafka;
       cpuLines.push(
@@ -211,14 +200,13 @@ async function main(): Promise<void> {
     // Half the maximum rate is a steady state: first let the relay publish what the runs at the
     // maximum rate left in the outbox (it would otherwise compete with the measured requests).
     const drainStart = Date.now();
-    const outbox = new Client({ connectionString: `${SERVER}/${DATABASE}` });
-    await outbox.connect();
+    const db = new Client({ connectionString: `${SERVER}/${DATABASE}` });
+    await db.connect();
     while (Date.now() - drainStart < 120_000) {
-      const { rows } = await outbox.query(`SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL`);
+      const { rows } = await db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL`);
       if (rows[0].n === 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    await outbox.end();
     process.stdout.write(`outbox backlog of the maximum-rate runs published in ${((Date.now() - drainStart) / 1000).toFixed(1)} s\n`);
     const halfS = await runLoad(`http://127.0.0.1:${GATEWAY_PORT}`, serviceRequest(notifyPath, integration.token, 'half'), { total: PER_LEVEL, concurrency: 256, ratePerSecond: bestService / 2 });
     ok.service += halfS.statuses['200'] ?? 0;
@@ -226,8 +214,6 @@ async function main(): Promise<void> {
     process.stdout.write(`${row('service', `${(bestService / 2).toFixed(0)}/s`, halfS)}\n${row('alertmanager', `${(bestAm / 2).toFixed(0)}/s`, halfA)}\n`);
     process.stdout.write(`p99 at half the maximum rate: service ${halfS.p99.toFixed(2)} ms (target < 50 ms), alertmanager ${halfA.p99.toFixed(2)} ms\n`);
 
-    const db = new Client({ connectionString: `${SERVER}/${DATABASE}` });
-    await db.connect();
     // Each acknowledged payload is exactly one of: a new alert (event_count 1), a repeat or a
     // resolution (event_count + 1), or an unmatched recovery (a row of its own).
     const [{ received }] = (

@@ -31,7 +31,7 @@ import { Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { cpus } from 'node:os';
 import { Agent, request } from 'undici';
-import { cpuSecondsOf, machine, percentile, pidsNamed, sleep, waitForHttp, write } from './support';
+import { cpuPerUnit, machine, ownCpuSeconds, percentile, serviceCpuSeconds, sleep, waitForHttp, write } from './support';
 
 const ROOT = resolve(__dirname, '../..');
 const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3905);
@@ -132,15 +132,8 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 async function cpuNow(redis: Redis): Promise<{ self: number; redis: number }> {
   const info = await redis.info('cpu');
   const seconds = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
-  const usage = process.cpuUsage();
-  return { self: (usage.user + usage.system) / 1e6, redis: seconds('used_cpu_user') + seconds('used_cpu_sys') };
+  return { self: ownCpuSeconds(), redis: seconds('used_cpu_user') + seconds('used_cpu_sys') };
 }
-
-/** CPU microseconds per unit of work between two readings. */
-const perUnit = (from: { self: number; redis: number }, to: { self: number; redis: number }, units: number) => ({
-  self: ((to.self - from.self) * 1e6) / units,
-  redis: ((to.redis - from.redis) * 1e6) / units,
-});
 
 /**
  * The queue alone: `total` jobs with the options and body of delivery jobs, added in chunks of
@@ -170,7 +163,7 @@ async function queueAlone(total: number, body: string, redis: Redis): Promise<{ 
   });
   await finished;
   const seconds = (performance.now() - t0) / 1000;
-  const cost = perUnit(before, await cpuNow(redis), total);
+  const cost = cpuPerUnit(before, await cpuNow(redis), total);
   await worker.close();
   await queue.obliterate({ force: true });
   await queue.close();
@@ -304,7 +297,7 @@ async function main(): Promise<void> {
     const sampleBody = JSON.stringify({ object_kind: 'push', event_name: 'push', ...pushData(0, Date.now()) });
     const beforePlain = await cpuNow(redis);
     const plainRate = await plainLoop(`http://127.0.0.1:${receiver.port}/plain`, BURST * HOOKS, sampleBody);
-    const plainCost = perUnit(beforePlain, await cpuNow(redis), BURST * HOOKS).self;
+    const plainCost = cpuPerUnit(beforePlain, await cpuNow(redis), BURST * HOOKS).self;
     write(
       `plain undici loop (same receiver, concurrency ${CONCURRENCY}, ${fixed(BURST * HOOKS)} POSTs of ${sampleBody.length} bytes): ${fixed(plainRate)} requests/s, ` +
         `${fixed(plainCost)} µs CPU per request (client and receiver, one process)`,
@@ -319,8 +312,8 @@ async function main(): Promise<void> {
     receiver.reset();
     const burstStart = Date.now();
     const processCpu = async () => {
-      const own = process.cpuUsage();
-      return { gateway: cpuSecondsOf([gateway.pid!]), postgres: cpuSecondsOf(pidsNamed('postgres'), true), kafka: cpuSecondsOf(pidsNamed('kafka.Kafka', true)), redis: (await cpuNow(redis)).redis, receiver: (own.user + own.system) / 1e6 };
+      const now = await cpuNow(redis);
+      return { ...serviceCpuSeconds(gateway.pid!), redis: now.redis, receiver: now.self };
     };
     const cpuBefore = await processCpu();
     await commitEvents(db, 100, BURST);
@@ -332,7 +325,7 @@ async function main(): Promise<void> {
         `= ${fixed((100 * burst.rate) / plainRate, 1)} % of the plain loop (target ≥ 50 %: ${burst.rate >= plainRate / 2 ? 'met' : 'NOT met'}); ` +
         `delay from commit p50 ${fixed(burst.p50)} ms, p99 ${fixed(burst.p99)} ms`,
     );
-    const cpu = Object.fromEntries(Object.entries(cpuAfter).map(([k, v]) => [k, ((v - cpuBefore[k as keyof typeof cpuBefore]) * 1e6) / (BURST * HOOKS)])) as typeof cpuBefore;
+    const cpu = cpuPerUnit(cpuBefore, cpuAfter, BURST * HOOKS);
     write(
       `  burst: CPU per delivery (/proc) ${fixed(cpu.gateway + cpu.postgres + cpu.kafka + cpu.redis + cpu.receiver)} µs: gateway ${fixed(cpu.gateway)}, PostgreSQL ${fixed(cpu.postgres)}, ` +
         `Redis ${fixed(cpu.redis)}, Kafka ${fixed(cpu.kafka)}, receiver and bench ${fixed(cpu.receiver)} (the plain loop: ${fixed(plainCost)} µs per request)`,

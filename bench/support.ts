@@ -56,3 +56,21 @@ export function pidsNamed(name: string, fullCommandLine = false): number[] {
   const found = spawnSync('pgrep', fullCommandLine ? ['-f', name] : ['-x', name], { encoding: 'utf8' });
   return (found.stdout ?? '').split('\n').filter(Boolean).map(Number);
 }
+
+/** CPU seconds (user + system) spent so far by this process. */
+export function ownCpuSeconds(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+}
+
+/** CPU seconds so far of the service's processes: the gateway (`gatewayPid`), PostgreSQL (all its processes) and Kafka. */
+export const serviceCpuSeconds = (gatewayPid: number) => ({
+  gateway: cpuSecondsOf([gatewayPid]),
+  postgres: cpuSecondsOf(pidsNamed('postgres'), true),
+  kafka: cpuSecondsOf(pidsNamed('kafka.Kafka', true)),
+});
+
+/** Microseconds of CPU per unit of work of each entry, between two readings in seconds. */
+export function cpuPerUnit<T extends Record<string, number>>(from: T, to: T, units: number): T {
+  return Object.fromEntries(Object.keys(from).map((k) => [k, ((to[k] - from[k]) * 1e6) / units])) as T;
+}

@@ -53,20 +53,19 @@ const COLUMNS = [
   'event_occurred_at',
 ] as const;
 const MAX_BATCH = 500;
-const MAX_PARALLEL_INSERTS = 4;
+const MAX_PARALLEL_WRITES = 4;
 
 const COPY_SQL = `COPY system_hook_deliveries (${COLUMNS.join(', ')}) FROM STDIN`;
 
 /** Characters that COPY's text format escapes (NUL cannot be stored in text at all: dropped). */
-const COPY_SPECIAL = /[\\\n\r\t\u0000]/;
-const COPY_SPECIAL_ALL = /[\\\n\r\t\u0000]/g;
+const COPY_SPECIAL = /[\\\n\r\t\u0000]/g;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u0000': '' };
 
 /** A field of COPY's text format: `\N` for NULL, else the text with backslash, newline, CR and tab escaped. */
 export function copyField(value: string | number | null): string {
   if (value === null) return '\\N';
   const text = typeof value === 'number' ? String(value) : value;
-  return COPY_SPECIAL.test(text) ? text.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c]) : text;
+  return text.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]);
 }
 
 /** One row of `COPY_SQL`, newline-terminated. */
@@ -138,9 +137,9 @@ export class HookDeliveryLog implements BeforeApplicationShutdown {
     });
   }
 
-  /** Starts writes of the pending rows, at most `MAX_PARALLEL_INSERTS` at once; the rest wait for a free slot. */
+  /** Starts writes of the pending rows, at most `MAX_PARALLEL_WRITES` at once; the rest wait for a free slot. */
   private flush(): void {
-    while (this.pending.length > 0 && this.inFlight.size < MAX_PARALLEL_INSERTS) {
+    while (this.pending.length > 0 && this.inFlight.size < MAX_PARALLEL_WRITES) {
       const batch = this.pending.splice(0, MAX_BATCH);
       const insert: Promise<void> = this.insert(batch.map((b) => b.row)).then(
         () => {
