@@ -12,7 +12,12 @@
  *    in chunks of 1,000 (as the dispatcher does) and run by a worker of the same concurrency whose
  *    processor does nothing. With the CPU time per request of the plain loop and per job of the
  *    queue (this process and Redis), it prints the most any pipeline with one BullMQ job per
- *    delivery could reach on these CPUs: a floor of the cost, not a forecast.
+ *    delivery could reach on these CPUs: a floor of the cost, not a forecast. Then the same with
+ *    minimal jobs (no data, no options, removed once completed): the least a BullMQ job costs.
+ * 1c. Delivery log alone: as many rows like the burst's, recorded by `HookDeliveryLog`, with the
+ *    CPU time per row of this process and PostgreSQL. With the minimal job and the plain loop's
+ *    POST, the burst then prints how much CPU per delivery the 50 % target leaves for the rest of
+ *    the pipeline, and how much the burst spent on it.
  * 2. Burst: commits BENCH_BURST push events (default 5,000) to the outbox in one transaction
  *    (the relay publishes them, the dispatcher enqueues one job per hook, the workers deliver)
  *    and reports deliveries/s (first to last receipt), the ratio to the plain loop, and p50/p99
@@ -31,7 +36,10 @@ import { Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { cpus } from 'node:os';
 import { Agent, request } from 'undici';
-import { cpuPerUnit, machine, ownCpuSeconds, percentile, serviceCpuSeconds, sleep, waitForHttp, write } from './support';
+import { DataSource } from 'typeorm';
+import { HookDeliveryLog, NewHookDelivery } from '../libs/hooks/src/delivery/hook-delivery-log';
+import { deliveryHeaders, redactHeaders } from '../libs/hooks/src/delivery/hook-signature';
+import { cpuPerUnit, cpuSecondsOf, machine, ownCpuSeconds, percentile, pidsNamed, serviceCpuSeconds, sleep, waitForHttp, write } from './support';
 
 const ROOT = resolve(__dirname, '../..');
 const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3905);
@@ -135,24 +143,30 @@ async function cpuNow(redis: Redis): Promise<{ self: number; redis: number }> {
   return { self: ownCpuSeconds(), redis: seconds('used_cpu_user') + seconds('used_cpu_sys') };
 }
 
+type JobShape = 'delivery' | 'minimal';
+
 /**
- * The queue alone: `total` jobs with the options and body of delivery jobs, added in chunks of
- * 1,000 and run by a worker of the workers' concurrency whose processor does nothing.
+ * The queue alone: `total` jobs added in chunks of 1,000 and run by a worker of the workers'
+ * concurrency whose processor does nothing. `delivery`: the data (body included) and options of
+ * delivery jobs. `minimal`: no data, no options but the id, removed once completed: the least
+ * any BullMQ job costs.
  */
-async function queueAlone(total: number, body: string, redis: Redis): Promise<{ rate: number; self: number; redis: number }> {
+async function queueAlone(total: number, body: string, redis: Redis, shape: JobShape): Promise<{ rate: number; self: number; redis: number }> {
   const connection = { url: REDIS_URL };
-  const prefix = `${PREFIX}-floor`;
+  const prefix = `${PREFIX}-floor-${shape}`;
   const queue = new Queue('floor', { connection, prefix });
+  const job = (n: number) =>
+    shape === 'minimal'
+      ? { name: 'deliver-hook', data: {}, opts: { jobId: `floor-${n}`, removeOnComplete: true } }
+      : {
+          name: 'deliver-hook',
+          data: { eventId: randomUUID(), hookId: n % HOOKS, trigger: 'push', body, idempotencyKey: randomUUID(), occurredAt: new Date().toISOString(), chainId: randomUUID(), chainDepth: 1 },
+          opts: { jobId: `floor-${n}`, attempts: 9, backoff: { type: 'hook-schedule' }, removeOnComplete: { age: 86_400, count: 20_000 }, removeOnFail: { age: 14 * 86_400 } },
+        };
   const before = await cpuNow(redis);
   const t0 = performance.now();
   for (let start = 0; start < total; start += 1_000) {
-    await queue.addBulk(
-      Array.from({ length: Math.min(1_000, total - start) }, (_, k) => ({
-        name: 'deliver-hook',
-        data: { eventId: randomUUID(), hookId: k % HOOKS, trigger: 'push', body, idempotencyKey: randomUUID(), occurredAt: new Date().toISOString(), chainId: randomUUID(), chainDepth: 1 },
-        opts: { jobId: `floor-${start + k}`, attempts: 9, backoff: { type: 'hook-schedule' }, removeOnComplete: { age: 86_400, count: 20_000 }, removeOnFail: { age: 14 * 86_400 } },
-      })),
-    );
+    await queue.addBulk(Array.from({ length: Math.min(1_000, total - start) }, (_, k) => job(start + k)));
   }
   let done = 0;
   let finish: () => void = () => undefined;
@@ -168,6 +182,64 @@ async function queueAlone(total: number, body: string, redis: Redis): Promise<{ 
   await queue.obliterate({ force: true });
   await queue.close();
   return { rate: total / seconds, ...cost };
+}
+
+const LOG_ALONE_TRIGGER = 'bench-log-alone';
+
+/**
+ * The delivery log alone: `total` rows shaped like the burst's (its body, the headers a delivery
+ * sends as the log keeps them, the receiver's answer), recorded by the service's `HookDeliveryLog`
+ * a worker's concurrency at a time, as finishing deliveries do (1,000 distinct rows built beforehand,
+ * each recorded `total / 1,000` times). Returns the CPU time per row of this process and of
+ * PostgreSQL; the rows are removed afterwards.
+ */
+async function logAlone(total: number, body: string, hookId: number, db: Client): Promise<{ rate: number; self: number; postgres: number }> {
+  const dataSource = new DataSource({ type: 'postgres', url: `${SERVER}/${DATABASE}`, poolSize: 10 });
+  await dataSource.initialize();
+  const log = new HookDeliveryLog(dataSource);
+  const cpu = () => ({ self: ownCpuSeconds(), postgres: cpuSecondsOf(pidsNamed('postgres'), true) });
+  const row = (): NewHookDelivery => {
+    const eventId = randomUUID();
+    const idempotencyKey = randomUUID();
+    const webhookUuid = randomUUID();
+    const timestamp = Math.floor(Date.now() / 1000);
+    const sent = deliveryHeaders({ body, token: 'bench-token', idempotencyKey, webhookUuid, instanceUrl: `http://127.0.0.1:${GATEWAY_PORT}`, chainId: eventId, chainDepth: 1, timestamp });
+    return {
+      hookId,
+      eventId,
+      trigger: LOG_ALONE_TRIGGER,
+      url: `http://127.0.0.1:1/hook-${hookId}`,
+      requestHeaders: redactHeaders(sent),
+      requestBody: body,
+      responseStatus: 200,
+      responseHeaders: { 'content-type': 'text/plain', date: new Date().toUTCString(), connection: 'keep-alive', 'keep-alive': 'timeout=60', 'content-length': '2' },
+      responseBody: 'ok',
+      status: 'successful',
+      error: null,
+      durationMs: 3,
+      idempotencyKey,
+      webhookUuid,
+      attempt: 1,
+      eventOccurredAt: new Date().toISOString(),
+    };
+  };
+  // Built beforehand, so that the figures are the log's alone (not the headers' and signature's).
+  const rows = Array.from({ length: 1_000 }, row);
+  try {
+    const before = cpu();
+    const t0 = performance.now();
+    const recorded: Array<Promise<void>> = [];
+    for (let n = 0; n < total; n++) {
+      recorded.push(log.record(rows[n % rows.length]));
+      if (n % CONCURRENCY === CONCURRENCY - 1) await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(recorded);
+    const seconds = (performance.now() - t0) / 1000;
+    return { rate: total / seconds, ...cpuPerUnit(before, cpu(), total) };
+  } finally {
+    await dataSource.destroy();
+    await db.query('DELETE FROM system_hook_deliveries WHERE trigger = $1', [LOG_ALONE_TRIGGER]);
+  }
 }
 
 /** The physical limit: the same receiver, the same concurrency, no queue. */
@@ -302,12 +374,18 @@ async function main(): Promise<void> {
       `plain undici loop (same receiver, concurrency ${CONCURRENCY}, ${fixed(BURST * HOOKS)} POSTs of ${sampleBody.length} bytes): ${fixed(plainRate)} requests/s, ` +
         `${fixed(plainCost)} µs CPU per request (client and receiver, one process)`,
     );
-    const floor = await queueAlone(BURST * HOOKS, sampleBody, redis);
+    const floor = await queueAlone(BURST * HOOKS, sampleBody, redis, 'delivery');
     const ceiling = (cpus().length * 1e6) / (floor.self + floor.redis + plainCost);
     write(
       `queue alone (${fixed(BURST * HOOKS)} BullMQ jobs, delivery options, no-op processor): ${fixed(floor.rate)} jobs/s, ${fixed(floor.self)} µs CPU per job in Node.js + ${fixed(floor.redis)} µs in Redis; ` +
         `ceiling of one job per delivery + the plain loop's POST on ${cpus().length} CPUs: ${fixed(ceiling)} deliveries/s = ${fixed((100 * ceiling) / plainRate, 1)} % of the plain loop`,
     );
+    const minimal = await queueAlone(BURST * HOOKS, sampleBody, redis, 'minimal');
+    write(
+      `queue alone, minimal jobs (no data, no options, removed once completed): ${fixed(minimal.rate)} jobs/s, ${fixed(minimal.self)} µs CPU per job in Node.js + ${fixed(minimal.redis)} µs in Redis`,
+    );
+    const logged = await logAlone(BURST * HOOKS, sampleBody, hookIds[0], db);
+    write(`delivery log alone (${fixed(BURST * HOOKS)} rows like the burst's, HookDeliveryLog): ${fixed(logged.rate)} rows/s, ${fixed(logged.self)} µs CPU per row in Node.js + ${fixed(logged.postgres)} µs in PostgreSQL`);
 
     receiver.reset();
     const burstStart = Date.now();
@@ -329,6 +407,15 @@ async function main(): Promise<void> {
     write(
       `  burst: CPU per delivery (/proc) ${fixed(cpu.gateway + cpu.postgres + cpu.kafka + cpu.redis + cpu.receiver)} µs: gateway ${fixed(cpu.gateway)}, PostgreSQL ${fixed(cpu.postgres)}, ` +
         `Redis ${fixed(cpu.redis)}, Kafka ${fixed(cpu.kafka)}, receiver and bench ${fixed(cpu.receiver)} (the plain loop: ${fixed(plainCost)} µs per request)`,
+    );
+    // What the target leaves for the rest of the pipeline once the least a queued, logged POST costs is paid.
+    const budget = (cpus().length * 1e6) / (plainRate / 2);
+    const least = minimal.self + minimal.redis + plainCost + logged.self + logged.postgres;
+    const burstCost = cpu.gateway + cpu.postgres + cpu.kafka + cpu.redis + cpu.receiver;
+    write(
+      `  budget: at 50 % of the plain loop (${fixed(plainRate / 2)} deliveries/s) ${cpus().length} CPUs give ${fixed(budget)} µs of CPU per delivery; the least a delivery costs ` +
+        `(minimal job ${fixed(minimal.self + minimal.redis)} + the plain loop's POST ${fixed(plainCost)} + log row ${fixed(logged.self + logged.postgres)} = ${fixed(least)} µs) leaves ${fixed(budget - least)} µs ` +
+        `for everything else (outbox relay, Kafka, dispatcher, the job's data and options, signature and headers, bookkeeping); the burst spent ${fixed(burstCost - least)} µs on it`,
     );
     await breakdown('burst', db, burstStart);
     await sleep(1_000);

@@ -3,7 +3,7 @@ import { BadRequestException, Body, Controller, Delete, ForbiddenException, Get,
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
 import { AppConfig } from '@app/config';
 import { assertUnmodifiedSince, configureHttpApp, createFastifyAdapter, DomainError, Embedded, Required } from '@app/api';
