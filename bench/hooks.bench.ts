@@ -39,7 +39,7 @@ import { Agent, request } from 'undici';
 import { DataSource } from 'typeorm';
 import { HookDeliveryLog, NewHookDelivery } from '../libs/hooks/src/delivery/hook-delivery-log';
 import { deliveryHeaders, redactHeaders } from '../libs/hooks/src/delivery/hook-signature';
-import { cpuPerUnit, cpuSecondsOf, machine, ownCpuSeconds, percentile, pidsNamed, serviceCpuSeconds, sleep, waitForHttp, write } from './support';
+import { cpuPerUnit, machine, ownCpuSeconds, percentile, postgresCpuSeconds, serviceCpuSeconds, sleep, waitForHttp, write } from './support';
 
 const ROOT = resolve(__dirname, '../..');
 const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3905);
@@ -197,7 +197,7 @@ async function logAlone(total: number, body: string, hookId: number, db: Client)
   const dataSource = new DataSource({ type: 'postgres', url: `${SERVER}/${DATABASE}`, poolSize: 10 });
   await dataSource.initialize();
   const log = new HookDeliveryLog(dataSource);
-  const cpu = () => ({ self: ownCpuSeconds(), postgres: cpuSecondsOf(pidsNamed('postgres'), true) });
+  const cpu = () => ({ self: ownCpuSeconds(), postgres: postgresCpuSeconds() });
   const row = (): NewHookDelivery => {
     const eventId = randomUUID();
     const idempotencyKey = randomUUID();

@@ -63,10 +63,13 @@ export function ownCpuSeconds(): number {
   return (usage.user + usage.system) / 1e6;
 }
 
+/** CPU seconds so far of PostgreSQL: all its processes, with the backends that ended. */
+export const postgresCpuSeconds = () => cpuSecondsOf(pidsNamed('postgres'), true);
+
 /** CPU seconds so far of the service's processes: the gateway (`gatewayPid`), PostgreSQL (all its processes) and Kafka. */
 export const serviceCpuSeconds = (gatewayPid: number) => ({
   gateway: cpuSecondsOf([gatewayPid]),
-  postgres: cpuSecondsOf(pidsNamed('postgres'), true),
+  postgres: postgresCpuSeconds(),
   kafka: cpuSecondsOf(pidsNamed('kafka.Kafka', true)),
 });
 
