@@ -1,8 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { IdentityModule } from '@app/identity';
 import { IssuesModule, MERGE_REQUEST_GIT } from '@app/issues';
-import { NamespacesModule } from '@app/namespaces';
-import { PROJECT_REPOSITORY_LIFECYCLE } from '@app/namespaces/use-cases/create-project.use-case';
+import { NamespacesModule, PROJECT_REPOSITORY_LIFECYCLE } from '@app/namespaces';
 import { ProtectedBranchesModule } from '@app/repository/protected-branches';
 import { SettingsModule } from '@app/settings';
 import { BranchesController } from './branches/branches.controller';

@@ -14,3 +14,4 @@ export * from './settings-update';
 export * from './settings.module';
 export * from './signup-restrictions';
 export * from './use-cases/update-application-settings.use-case';
+export * from './entities';

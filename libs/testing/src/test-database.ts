@@ -13,7 +13,8 @@ export async function prepareTemplateDatabase(name = templateDatabase()): Promis
   const url = urlOf(name);
   await dropDatabase(url);
   await ensureDatabase(url);
-  const dataSource = await createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: url })).initialize();
+  // Migrations are SQL of their own: the template needs no entity list.
+  const dataSource = await createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: url }), []).initialize();
   try {
     await runMigrationsLocked(dataSource);
   } finally {

@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging/domain-event';
+import type { NewDomainEvent } from '@app/messaging';
 import type { CustomAttributeResource } from './custom-attribute-resource';
 
 /** Domain event types of custom attributes. Never rename: consumers match on them. */

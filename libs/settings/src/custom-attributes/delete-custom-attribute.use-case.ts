@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { CustomAttributeResource } from './custom-attribute-resource';
 import { customAttributeEvent, CUSTOM_ATTRIBUTE_EVENTS } from './custom-attribute-events';

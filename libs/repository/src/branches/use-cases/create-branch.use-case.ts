@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { ProtectedBranchesService } from '@app/repository/protected-branches';
 import { GitCommandError } from '../../git/git-cli';
 import { GitRepository, isValidBranchName, ZERO_SHA } from '../../git/git-repository';
