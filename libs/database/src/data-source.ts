@@ -3,7 +3,6 @@ import { DataSource, DataSourceOptions, EntitySchema } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 
 /** The entity classes of a data source: the apps (the composition root) pass theirs; this library names none. */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
 export type EntityList = ReadonlyArray<Function | EntitySchema>;
 
 /** The one data source definition shared by the apps, the migration CLI and the tests. */

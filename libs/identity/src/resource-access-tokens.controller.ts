@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { ACCESS_LEVELS } from '@app/namespaces';
+import { ACCESS_LEVELS } from '@app/namespaces/entities';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { presentAccessToken } from './access-token.presenter';
 import { AccessTokensRepository } from './access-tokens.repository';

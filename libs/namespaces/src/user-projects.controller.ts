@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { CurrentPrincipal, DomainError, Principal, PublicRead } from '@app/api';
-import { UserEntity } from '@app/identity';
+import { UserEntity } from '@app/identity/entities';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { AccessUser } from './access/access-policy';

@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { IdentityModule } from '@app/identity';
 import { IssuesModule, MERGE_REQUEST_GIT } from '@app/issues';
 import { NamespacesModule, PROJECT_REPOSITORY_LIFECYCLE } from '@app/namespaces';
-import { ProtectedBranchesModule } from '@app/repository/protected-branches';
+import { ProtectedBranchesModule } from './protected-branches';
 import { SettingsModule } from '@app/settings';
 import { BranchesController } from './branches/branches.controller';
 import { BranchesService } from './branches/branches.service';

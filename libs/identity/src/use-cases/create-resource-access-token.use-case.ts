@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { AppConfig } from '@app/config';
-import { MemberEntity } from '@app/namespaces';
+import { MemberEntity } from '@app/namespaces/entities';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AccessTokenEntity } from '../entities';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { emailDomainRestriction, SettingsReader } from '@app/settings';
-import { NamespaceEntity } from '@app/namespaces';
+import { NamespaceEntity } from '@app/namespaces/entities';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { UserEntity, UserType } from '../entities';

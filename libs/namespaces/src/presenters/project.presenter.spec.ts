@@ -1,4 +1,4 @@
-import { UserEntity } from '@app/identity';
+import { UserEntity } from '@app/identity/entities';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
 import { presentProject } from './project.presenter';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
-import { UserEntity } from '@app/identity';
+import { UserEntity } from '@app/identity/entities';
 import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';

@@ -4,7 +4,7 @@ import { ISSUES_EVENTS, MergeRequestEntity, mergeRequestEvent } from '@app/issue
 import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { pathWithNamespace } from '@app/namespaces';
-import { ProtectedBranchesService } from '@app/repository/protected-branches';
+import { ProtectedBranchesService } from '../protected-branches';
 import { DataSource } from 'typeorm';
 import { GitCommandError } from '../git/git-cli';
 import { GitIdentity, GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';

@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { UserEntity } from '@app/identity';
-import { NamespaceEntity, ProjectEntity } from '@app/namespaces';
+import { UserEntity } from '@app/identity/entities/user.entity';
+import { NamespaceEntity } from '@app/namespaces/entities/namespace.entity';
+import { ProjectEntity } from '@app/namespaces/entities/project.entity';
 
 /** Columns shared by the three custom attribute tables (one per resource, as GitLab). */
 abstract class CustomAttributeColumns {

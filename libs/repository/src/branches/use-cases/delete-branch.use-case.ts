@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
-import { ProtectedBranchesService } from '@app/repository/protected-branches';
+import { ProtectedBranchesService } from '../../protected-branches';
 import { GitCommandError } from '../../git/git-cli';
 import { GitRepository, isValidBranchName, RefUpdate, ZERO_SHA } from '../../git/git-repository';
 import { PushRecorder } from '../../push/push-recorder';
