@@ -6,6 +6,7 @@ import { BadgesModule } from '@app/badges';
 import { AppConfig } from '@app/config';
 import { EventsModule } from '@app/events';
 import { HooksModule } from '@app/hooks';
+import { CustomAttributesModule } from '@app/custom-attributes';
 import { IdentityModule } from '@app/identity';
 import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
@@ -25,6 +26,7 @@ export class GatewayModule {
         IdentityModule,
         NamespacesModule,
         SettingsModule,
+        CustomAttributesModule,
         AlertingModule,
         IssuesModule,
         EventsModule,
