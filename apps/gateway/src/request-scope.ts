@@ -1,5 +1,5 @@
 import { chainFromHeaders } from '@app/hooks/delivery/hook-chain.interceptor';
-import { runWithEnvelopeExtras } from '@app/messaging/outbox.service';
+import { runWithEnvelopeExtras } from '@app/messaging';
 import { runWithRequestId } from '@app/observability/request-context';
 
 /**

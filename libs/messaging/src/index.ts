@@ -9,6 +9,7 @@ export * from './messaging.module';
 export * from './outbox-event.entity';
 export * from './outbox.relay';
 export * from './outbox.service';
+export * from './outbox-rows';
 export * from './topics.constants';
 export * from './transient-error';
 export * from './outbox-relay.metrics';
