@@ -4,7 +4,7 @@ import { UserEntity } from '@app/identity/entities';
 import { presentUserSummary } from '@app/identity/user.presenter';
 import { IterationEntity } from '@app/issues/entities/iteration.entity';
 import { MilestoneEntity } from '@app/issues/entities/milestone.entity';
-import { IterationSnapshot, MilestoneSnapshot, milestoneSnapshot, iterationSnapshot } from '@app/issues/issues-events';
+import { IterationSnapshot, MilestoneSnapshot, milestoneSnapshot, iterationSnapshot } from '@app/issues/issues.events';
 import { presentIterationSnapshot } from '@app/issues/presenters/iteration.presenter';
 import { presentMilestoneSnapshot } from '@app/issues/presenters/milestone.presenter';
 import { DataSource, In, ObjectLiteral } from 'typeorm';

@@ -4,7 +4,7 @@ export * from './cached-settings.reader';
 export * from './create-rate-limit';
 export * from './crypto/secret-box';
 export * from './crypto/settings-encryption';
-export * from './custom-attributes/custom-attribute-events';
+export * from './settings.events';
 export * from './custom-attributes/custom-attribute-filters';
 export * from './custom-attributes/custom-attribute-resource';
 export * from './duration';

@@ -4,7 +4,7 @@ import { NewDomainEvent } from '@app/messaging/domain-event';
 import { OutboxService } from '@app/messaging/outbox.service';
 import { DataSource } from 'typeorm';
 import { MilestoneEntity } from '../entities/milestone.entity';
-import { ISSUES_EVENTS, milestoneEvent } from '../issues-events';
+import { ISSUES_EVENTS, type IssuesEventType, milestoneEvent } from '../issues.events';
 import { MILESTONE_TITLE_TAKEN } from './create-milestone.use-case';
 
 export interface UpdateMilestoneCommand {
@@ -46,7 +46,7 @@ export class UpdateMilestoneUseCase {
       if (changes.title && (await tx.existsBy(MilestoneEntity, { projectId: command.projectId, title: milestone.title }))) {
         throw DomainError.invalid({ title: [MILESTONE_TITLE_TAKEN] });
       }
-      let stateType: string | null = null;
+      let stateType: IssuesEventType | null = null;
       if (command.stateEvent === 'close' && milestone.state === 'active') {
         milestone.state = 'closed';
         stateType = ISSUES_EVENTS.MILESTONE_CLOSED;

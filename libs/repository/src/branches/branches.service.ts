@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { pathWithNamespace } from '@app/namespaces/namespace-events';
+import { pathWithNamespace } from '@app/namespaces/namespaces.events';
 import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
 import { BranchPermissions, ProtectedBranchesService } from '@app/repository/protected-branches';
 import { GitCommit, GitRepository } from '../git/git-repository';

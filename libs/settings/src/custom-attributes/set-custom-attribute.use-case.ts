@@ -3,7 +3,7 @@ import { DomainError } from '@app/api/errors';
 import { OutboxService } from '@app/messaging/outbox.service';
 import { DataSource } from 'typeorm';
 import { CustomAttributeResource, CustomAttributeView } from './custom-attribute-resource';
-import { customAttributeEvent, CUSTOM_ATTRIBUTE_EVENTS } from './custom-attribute-events';
+import { customAttributeEvent, CUSTOM_ATTRIBUTE_EVENTS } from '../settings.events';
 import { CustomAttributesRepository } from './custom-attributes.repository';
 
 export interface SetCustomAttributeCommand {

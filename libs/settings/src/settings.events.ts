@@ -1,0 +1,27 @@
+import type { DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { CustomAttributeResource } from './custom-attributes/custom-attribute-resource';
+
+/** Domain event types of this library (declared in the catalogue, `@app/messaging`). Never rename. */
+export const SETTINGS_EVENTS = {
+  UPDATE: 'application_settings_update',
+} as const satisfies Record<string, DomainEventType>;
+
+/** Domain event types of custom attributes. Never rename: consumers match on them. */
+export const CUSTOM_ATTRIBUTE_EVENTS = {
+  CREATE: 'custom_attribute_create',
+  UPDATE: 'custom_attribute_update',
+  DESTROY: 'custom_attribute_destroy',
+} as const satisfies Record<string, DomainEventType>;
+
+export type CustomAttributeEventType = (typeof CUSTOM_ATTRIBUTE_EVENTS)[keyof typeof CUSTOM_ATTRIBUTE_EVENTS];
+
+export function customAttributeEvent(type: CustomAttributeEventType, actorId: number, resource: CustomAttributeResource, data: Record<string, unknown>): NewDomainEvent {
+  return {
+    type,
+    actor: actorId,
+    projectId: resource.type === 'project' ? resource.id : null,
+    groupId: resource.type === 'group' ? resource.id : null,
+    target: { type: resource.type, id: resource.id, title: resource.title },
+    data: { resource_type: resource.type, resource_id: resource.id, ...data },
+  };
+}
