@@ -5,7 +5,7 @@ import { DomainEvent } from '@app/messaging/domain-event';
 import { DomainEventConsumer } from '@app/messaging/domain-event.consumer';
 import { DomainEventConsumerFactory } from '@app/messaging/domain-event-consumer.factory';
 import { CONSUMER_GROUPS } from '@app/messaging/topics.constants';
-import { HookDeliveryJob, JOBS, QUEUES } from '@app/queue/queue.constants';
+import { HOOK_DELIVERIES, HookDeliveryJob } from '../hooks.jobs';
 import type { JobsOptions, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SystemHookEntity } from '../entities/system-hook.entity';
@@ -54,7 +54,7 @@ export class HookDispatcher implements OnApplicationBootstrap {
     private readonly consumers: DomainEventConsumerFactory,
     private readonly deliverer: HookDeliverer,
     private readonly mergeRequests: MergeRequestHookData,
-    @InjectQueue(QUEUES.HOOK_DELIVERIES) private readonly queue: Queue<HookDeliveryJob>,
+    @InjectQueue(HOOK_DELIVERIES.name) private readonly queue: Queue<HookDeliveryJob>,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -111,7 +111,7 @@ export class HookDispatcher implements OnApplicationBootstrap {
           );
           continue;
         }
-        jobs.push({ name: JOBS['hook-deliveries'].DELIVER_HOOK, data, opts: deliveryJobOptions(this.config, deliveryJobId(event.id, hook.id)) });
+        jobs.push({ name: HOOK_DELIVERIES.jobs.DELIVER_HOOK, data, opts: deliveryJobOptions(this.config, deliveryJobId(event.id, hook.id)) });
       }
     }
     const chunks: Array<typeof jobs> = [];
