@@ -1,4 +1,5 @@
 export * from './default-job-options';
+export * from './fixed-window.rate-limiter';
 export * from './job-handler.registry';
 export * from './job-handlers';
 export * from './job-queue';
