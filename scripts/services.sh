@@ -13,9 +13,10 @@ Usage: scripts/services.sh <command>
 
 Commands:
   up      Make PostgreSQL, Redis and Kafka answer. PostgreSQL and Redis are started if they do not
-          answer; Kafka is a no-op if a broker already answers on 127.0.0.1:$KAFKA_PORT, otherwise
-          the jars are fetched once (Maven Central), the storage is formatted once, and the broker
-          is started in the background and waited for (bounded by $KAFKA_START_TIMEOUT seconds).
+          answer; Kafka is a no-op if a broker already answers on 127.0.0.1:$KAFKA_PORT (nothing is
+          downloaded then), otherwise the jars are fetched once (Maven Central), the storage is
+          formatted once, and the broker is started in the background and waited for (bounded by
+          $KAFKA_START_TIMEOUT seconds).
   down    Stop the Kafka broker started by this script (SIGTERM, then SIGKILL). PostgreSQL and
           Redis are left running.
   status  Print which services answer. Exit code 0 if all three answer, 1 otherwise.
@@ -328,8 +329,8 @@ kafka_up() {
     else
       log "Kafka already answers on $KAFKA_HOST:$KAFKA_PORT (not started by this script; left alone)"
     fi
-    # The tests start private brokers from the same jars (libs/testing/src/kafka-broker.ts).
-    ensure_kafka_jars
+    # Left alone: nothing to fetch. (A test that starts a private broker fetches the jars then,
+    # through `broker`.)
     return
   fi
 
