@@ -15,6 +15,7 @@ import { MembersRepository } from './repositories/members.repository';
 import { ProjectStarsRepository } from './repositories/project-stars.repository';
 import { ProjectStatisticsRepository } from './repositories/project-statistics.repository';
 import { ProjectsRepository } from './repositories/projects.repository';
+import { TopicsRepository } from './repositories/topics.repository';
 import { AddMemberUseCase } from './use-cases/add-member.use-case';
 import { ArchiveProjectUseCase } from './use-cases/archive-project.use-case';
 import { CreateGroupUseCase } from './use-cases/create-group.use-case';
@@ -68,6 +69,7 @@ const USE_CASES = [
     MembersRepository,
     ProjectStarsRepository,
     ProjectStatisticsRepository,
+    TopicsRepository,
     ProjectViewsService,
     ProjectListService,
     RootUserBootstrap,
