@@ -13,10 +13,6 @@ const domain = { group: DOMAIN.map((lib) => `@app/${lib}`), message: 'Platform l
 const testing = { group: ['@app/testing'], message: 'Test infrastructure is for tests only.' };
 const apps = { group: ['**/apps/**'], message: 'Libs never import the apps (the apps pass what a lib needs, e.g. the entity list).' };
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
-// TEMPORARY, until the identity <-> namespaces cycle is broken (issue 13): imports among
-// these two stay deep, since through the index files a class is `undefined` while its module loads.
-const CYCLE = ['identity', 'namespaces'];
-const deepInCycle = { ...deep, group: [...deep.group, ...CYCLE.map((lib) => `!@app/${lib}/**`)] };
 
 export default [
   { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'data/**'] },
@@ -31,8 +27,6 @@ export default [
   { files: libs(PLATFORM), ignores: TESTS, rules: restrict(deep, domain, testing, apps) },
   // libs/testing is test infrastructure above the domain libs (fixtures wire their use cases); it takes the entity list as a parameter.
   { files: libs(['testing']), rules: restrict(deep, apps) },
-  { files: libs(CYCLE), rules: restrict(deepInCycle) },
-  { files: libs(CYCLE), ignores: TESTS, rules: restrict(deepInCycle, testing, apps) },
   // The environment is read by libs/config alone (tests, bench and the test setup read their own knobs).
   {
     files: ['apps/**/*.ts', 'libs/**/*.ts'],

@@ -1,5 +1,5 @@
 import { api, startTestGateway, TestGateway } from './support/test-gateway';
-import { IdentityBootstrap } from '@app/identity';
+import { RootUserBootstrap } from '@app/namespaces';
 
 describe('Users and access tokens', () => {
   let gw: TestGateway;
@@ -17,7 +17,7 @@ describe('Users and access tokens', () => {
       const tokens = await api(gw.baseUrl, 'GET', '/api/v4/personal_access_tokens/self', { token: gw.rootToken });
       expect(tokens.body).toMatchObject({ name: 'initial-root-token', scopes: ['api', 'read_user', 'sudo'], active: true });
 
-      const again = await gw.app.get(IdentityBootstrap).ensureRoot(gw.rootToken);
+      const again = await gw.app.get(RootUserBootstrap).ensureRoot(gw.rootToken);
       expect(again).toEqual({ userCreated: false, tokenCreated: false });
       const [{ n }] = await gw.dataSource.query("SELECT count(*)::int AS n FROM users WHERE username = 'root'");
       expect(n).toBe(1);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdentityModule } from '@app/identity';
 import { NamespacesModule } from '@app/namespaces';
 import { AlertingMetrics } from './alerting.metrics';
 import { AlertsController } from './alerts.controller';
@@ -22,7 +23,7 @@ import { UpdateHttpIntegrationUseCase } from './use-cases/update-http-integratio
  * Needs the global ConfigModule, DatabaseModule, MessagingModule, MetricsModule and RedisModule.
  */
 @Module({
-  imports: [NamespacesModule],
+  imports: [IdentityModule, NamespacesModule],
   controllers: [HttpIntegrationsController, AlertsController],
   providers: [
     AlertingMetrics,

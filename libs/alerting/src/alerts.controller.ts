@@ -1,14 +1,13 @@
 import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
 import { CurrentPrincipal, CurrentProject, DomainError, isKeysetPaginationRequested, paginateKeyset, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity';
+import { UsersRepository } from '@app/identity';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource, In } from 'typeorm';
 import { AlertListFilter, AlertsRepository, SEVERITY_RANK_SQL, STATUS_RANK_SQL } from './alerts.repository';
 import { AlertOrderBy, ListAlertsDto, UpdateAlertDto } from './dto/alert.dto';
-import { AlertHttpIntegrationEntity } from './entities/alert-http-integration.entity';
 import { AlertEntity } from './entities/alert.entity';
+import { HttpIntegrationsRepository } from './http-integrations.repository';
 import { presentAlert, presentAlertNote } from './presenters/alerting.presenter';
 import { idParam, projectContextOf } from './project-context';
 import { UpdateAlertUseCase } from './use-cases/update-alert.use-case';
@@ -40,8 +39,9 @@ const KEYSET_ORDER_BY = ['id', 'created_at', 'updated_at', 'started_at', 'event_
 export class AlertsController {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
     private readonly alerts: AlertsRepository,
+    private readonly integrations: HttpIntegrationsRepository,
+    private readonly users: UsersRepository,
     private readonly updateAlert: UpdateAlertUseCase,
   ) {}
 
@@ -118,32 +118,23 @@ export class AlertsController {
     const alert = await this.alerts.findByIid(project.id, idParam(iid, 'Alert'));
     if (!alert) throw DomainError.notFound('Alert');
     const notes = await this.alerts.notes(alert.id);
-    const users = await this.usersByIds(notes.flatMap((n) => (n.authorId !== null ? [n.authorId] : [])));
+    const users = await this.users.mapByIds(notes.flatMap((n) => (n.authorId !== null ? [n.authorId] : [])));
     return notes.map((note) => presentAlertNote(note, alert, { externalUrl: this.config.http.externalUrl, users }));
   }
 
   private async filterOf(dto: ListAlertsDto): Promise<AlertListFilter> {
     let assigneeId: number | null | undefined;
     if (dto.assignee_username !== undefined) {
-      const user = await this.dataSource.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username: dto.assignee_username }).getOne();
+      const user = await this.users.findByUsername(dto.assignee_username);
       assigneeId = user?.id ?? null;
     }
     return { statuses: dto.status, severities: dto.severity, search: dto.search?.trim() || undefined, assigneeId };
   }
 
   private async present(alerts: AlertEntity[], projectFullPath: string): Promise<Record<string, unknown>[]> {
-    const users = await this.usersByIds(alerts.flatMap((a) => a.assigneeIds));
-    const integrationIds = [...new Set(alerts.flatMap((a) => (a.integrationId !== null ? [a.integrationId] : [])))];
-    const integrations = new Map(
-      (integrationIds.length ? await this.dataSource.getRepository(AlertHttpIntegrationEntity).find({ where: { id: In(integrationIds) }, select: { id: true, name: true } }) : []).map((i) => [i.id, i]),
-    );
+    const users = await this.users.mapByIds(alerts.flatMap((a) => a.assigneeIds));
+    const integrations = await this.integrations.namesByIds(alerts.flatMap((a) => (a.integrationId !== null ? [a.integrationId] : [])));
     return alerts.map((alert) => presentAlert(alert, { externalUrl: this.config.http.externalUrl, projectFullPath, users, integrations }));
   }
 
-  private async usersByIds(ids: number[]): Promise<Map<number, UserEntity>> {
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return new Map();
-    const users = await this.dataSource.getRepository(UserEntity).findBy({ id: In(unique) });
-    return new Map(users.map((u) => [u.id, u]));
-  }
 }

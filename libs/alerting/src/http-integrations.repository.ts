@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { AlertHttpIntegrationEntity } from './entities/alert-http-integration.entity';
 
 export type IntegrationWithDigest = AlertHttpIntegrationEntity & { tokenDigest: string };
@@ -7,6 +7,13 @@ export type IntegrationWithDigest = AlertHttpIntegrationEntity & { tokenDigest: 
 @Injectable()
 export class HttpIntegrationsRepository {
   constructor(private readonly dataSource: DataSource) {}
+
+  /** Ids and names of the integrations `ids` (for presenting alerts), keyed by id. */
+  async namesByIds(ids: number[]): Promise<Map<number, Pick<AlertHttpIntegrationEntity, 'id' | 'name'>>> {
+    const unique = [...new Set(ids)];
+    const rows = unique.length ? await this.dataSource.getRepository(AlertHttpIntegrationEntity).find({ where: { id: In(unique) }, select: { id: true, name: true } }) : [];
+    return new Map(rows.map((i) => [i.id, i]));
+  }
 
   listForProject(projectId: number): Promise<AlertHttpIntegrationEntity[]> {
     return this.dataSource.getRepository(AlertHttpIntegrationEntity).find({ where: { projectId }, order: { id: 'ASC' } });

@@ -1,9 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { AdminOnly, CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api';
-import { UserEntity } from '@app/identity';
+import { UsersRepository } from '@app/identity';
 import type { NamespaceEntity, ProjectEntity } from '@app/namespaces';
 import { CustomAttributeResource, CustomAttributesRepository, CustomAttributeView } from '@app/settings';
-import { DataSource } from 'typeorm';
 import { DeleteCustomAttributeUseCase } from './delete-custom-attribute.use-case';
 import { SetCustomAttributeUseCase } from './set-custom-attribute.use-case';
 
@@ -18,7 +17,7 @@ const NO_ACCESS = 0;
 @AdminOnly()
 export class CustomAttributesController {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
     private readonly attributes: CustomAttributesRepository,
     private readonly setAttribute: SetCustomAttributeUseCase,
     private readonly deleteAttribute: DeleteCustomAttributeUseCase,
@@ -114,11 +113,8 @@ export class CustomAttributesController {
 
   /** A user by id or (case-insensitive) username; 404 otherwise. */
   private async user(ref: string): Promise<CustomAttributeResource> {
-    const repo = this.dataSource.getRepository(UserEntity);
     if (/^\d+$/.test(ref) && Number(ref) > 2_147_483_647) throw DomainError.notFound('User');
-    const user = /^\d+$/.test(ref)
-      ? await repo.findOneBy({ id: Number(ref) })
-      : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:ref)', { ref }).getOne();
+    const user = await this.users.findByIdOrUsername(ref);
     if (!user) throw DomainError.notFound('User');
     return { type: 'user', id: user.id, title: user.username };
   }

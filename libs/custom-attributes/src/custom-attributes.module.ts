@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdentityModule } from '@app/identity';
 import { CustomAttributesController } from './custom-attributes.controller';
 import { DeleteCustomAttributeUseCase } from './delete-custom-attribute.use-case';
 import { SetCustomAttributeUseCase } from './set-custom-attribute.use-case';
@@ -9,6 +10,7 @@ import { SetCustomAttributeUseCase } from './set-custom-attribute.use-case';
  * Needs the global ConfigModule, DatabaseModule, MessagingModule and SettingsModule.
  */
 @Module({
+  imports: [IdentityModule],
   controllers: [CustomAttributesController],
   providers: [SetCustomAttributeUseCase, DeleteCustomAttributeUseCase],
 })

@@ -1,15 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { AdminOnly, Auth, CurrentPrincipal, DomainError, paginateOffset, Principal, PublicRead } from '@app/api';
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CreateUserDto } from './dto/create-user.dto';
 import { ListUsersDto } from './dto/list-users.dto';
 import { UserEntity } from './entities';
 import { presentUser, UserView } from './user.presenter';
 import { UsersRepository } from './users.repository';
-import { CreateUserUseCase } from './use-cases/create-user.use-case';
-import { DeleteUserUseCase } from './use-cases/delete-user.use-case';
 import { SetUserStateUseCase } from './use-cases/set-user-state.use-case';
 
 const READ_USER_SCOPES = ['api', 'read_api', 'read_user'];
@@ -19,9 +16,7 @@ export class UsersController {
   constructor(
     private readonly config: AppConfig,
     private readonly users: UsersRepository,
-    private readonly createUser: CreateUserUseCase,
     private readonly setUserState: SetUserStateUseCase,
-    private readonly deleteUser: DeleteUserUseCase,
     private readonly customAttributes: CustomAttributeFilters,
   ) {}
 
@@ -61,37 +56,6 @@ export class UsersController {
     return item;
   }
 
-  @Post('users')
-  @AdminOnly()
-  async create(@Body() dto: CreateUserDto, @CurrentPrincipal() principal: Principal): Promise<unknown> {
-    if (!dto.password && !dto.reset_password && !dto.force_random_password) throw DomainError.missing('password');
-    const user = await this.createUser.execute({
-      email: dto.email,
-      name: dto.name,
-      username: dto.username,
-      password: dto.password,
-      admin: dto.admin,
-      external: dto.external,
-      privateProfile: dto.private_profile,
-      canCreateGroup: dto.can_create_group,
-      projectsLimit: dto.projects_limit,
-      checkEmailDomain: true,
-      profile: {
-        bio: dto.bio,
-        location: dto.location,
-        publicEmail: dto.public_email,
-        skype: dto.skype,
-        linkedin: dto.linkedin,
-        twitter: dto.twitter,
-        websiteUrl: dto.website_url,
-        organization: dto.organization,
-        jobTitle: dto.job_title,
-      },
-      actorId: principal.user.id,
-    });
-    return presentUser(user, 'admin', this.config.http.externalUrl);
-  }
-
   @Post('users/:id/block')
   @AdminOnly()
   @HttpCode(201)
@@ -104,13 +68,6 @@ export class UsersController {
   @HttpCode(201)
   unblock(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<boolean> {
     return this.setUserState.execute({ userId: this.numericId(id), state: 'active', actorId: principal.user.id });
-  }
-
-  @Delete('users/:id')
-  @AdminOnly()
-  @HttpCode(204)
-  async remove(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.deleteUser.execute({ userId: this.numericId(id), actorId: principal.user.id });
   }
 
   private numericId(id: string): number {

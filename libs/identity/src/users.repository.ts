@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { DataSource, In, SelectQueryBuilder } from 'typeorm';
 import { ListUsersDto } from './dto/list-users.dto';
 import { UserEntity } from './entities';
 
@@ -27,6 +27,19 @@ export class UsersRepository {
 
   findById(id: number): Promise<UserEntity | null> {
     return this.dataSource.getRepository(UserEntity).findOneBy({ id });
+  }
+
+  /** By case-insensitive username only (a numeric name is a name). */
+  findByUsername(username: string): Promise<UserEntity | null> {
+    return this.dataSource.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
+  }
+
+  /** The users among `ids` that exist, keyed by id. */
+  async mapByIds(ids: number[]): Promise<Map<number, UserEntity>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const users = await this.dataSource.getRepository(UserEntity).findBy({ id: In(unique) });
+    return new Map(users.map((u) => [u.id, u]));
   }
 
   /** The filtered list query of `GET /users` (pagination is applied by the caller). */

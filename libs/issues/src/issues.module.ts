@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { NamespacesModule } from '@app/namespaces';
 import { InternalIdsRepository } from './internal-ids.repository';
 import { IssuesController } from './issues.controller';
+import { IterationsRepository } from './iterations.repository';
+import { MergeRequestsRepository } from './merge-requests.repository';
+import { MilestonesRepository } from './milestones.repository';
 import { IssuesRepository } from './issues.repository';
 import { IterationsController } from './iterations.controller';
 import { MergeRequestsController } from './merge-requests.controller';
@@ -37,7 +40,7 @@ const USE_CASES = [
 @Module({
   imports: [NamespacesModule],
   controllers: [IssuesController, MilestonesController, IterationsController, MergeRequestsController],
-  providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, IssuablesPresenter],
+  providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, MergeRequestsRepository, MilestonesRepository, IterationsRepository, IssuablesPresenter],
   exports: [CreateIssueUseCase, UpdateIssueUseCase, IssuesRepository, IssuablesPresenter],
 })
 export class IssuesModule {}

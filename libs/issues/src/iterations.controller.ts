@@ -3,13 +3,10 @@ import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, paginateOffset, Prin
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, groupOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
 import { CreateIterationDto, ListIterationsDto } from './dto/iteration.dto';
-import { IterationEntity } from './entities/iteration.entity';
+import { IterationsRepository } from './iterations.repository';
 import { presentIteration } from './presenters/iteration.presenter';
 import { CreateIterationUseCase } from './use-cases/create-iteration.use-case';
-
-const TODAY = "CAST(timezone('UTC', now()) AS date)";
 
 /** Group iterations (PREMIUM). Iterations of ancestor groups are listed too, as in GitLab. */
 @Controller()
@@ -17,7 +14,7 @@ const TODAY = "CAST(timezone('UTC', now()) AS date)";
 export class IterationsController {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly iterations: IterationsRepository,
     private readonly createIteration: CreateIterationUseCase,
   ) {}
 
@@ -30,25 +27,7 @@ export class IterationsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>[]> {
     const group = groupOf(access);
-    const qb = this.dataSource.manager.createQueryBuilder(IterationEntity, 'it').where('it.group_id IN (:...groupIds)', { groupIds: group.traversalIds });
-    switch (dto.state ?? 'all') {
-      case 'upcoming':
-        qb.andWhere(`it.start_date > ${TODAY}`);
-        break;
-      case 'current':
-        qb.andWhere(`it.start_date <= ${TODAY} AND it.due_date >= ${TODAY}`);
-        break;
-      case 'opened':
-        qb.andWhere(`it.due_date >= ${TODAY}`);
-        break;
-      case 'closed':
-        qb.andWhere(`it.due_date < ${TODAY}`);
-        break;
-      case 'all':
-        break;
-    }
-    if (dto.search) qb.andWhere('it.title ILIKE :search', { search: `%${dto.search.replace(/[%_\\]/g, '\\$&')}%` });
-    qb.orderBy('it.due_date', 'ASC').addOrderBy('it.id', 'ASC');
+    const qb = this.iterations.listQuery(group.traversalIds, dto);
     const rows = await paginateOffset(qb, request, reply, { externalUrl: this.config.http.externalUrl });
     return rows.map((it) => presentIteration(it, this.config.http.externalUrl));
   }

@@ -4,9 +4,10 @@ import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
 import { CreateMergeRequestDto, ListMergeRequestsDto, UpdateMergeRequestDto } from './dto/merge-request.dto';
 import { MergeRequestEntity } from './entities/merge-request.entity';
+import { IssuesRepository } from './issues.repository';
+import { MergeRequestsRepository } from './merge-requests.repository';
 import { intParam } from './path-params';
 import { IssuablesPresenter } from './presenters/issuables-presenter.service';
 import { CreateMergeRequestUseCase } from './use-cases/create-merge-request.use-case';
@@ -20,7 +21,8 @@ const assigneesOf = (dto: { assignee_ids?: number[]; assignee_id?: number }): nu
 export class MergeRequestsController {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly mergeRequests: MergeRequestsRepository,
+    private readonly issues: IssuesRepository,
     private readonly presenter: IssuablesPresenter,
     private readonly createMergeRequest: CreateMergeRequestUseCase,
     private readonly updateMergeRequest: UpdateMergeRequestUseCase,
@@ -35,16 +37,7 @@ export class MergeRequestsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>[]> {
     const project = projectOf(access);
-    const qb = this.dataSource.manager.createQueryBuilder(MergeRequestEntity, 'mr').where('mr.project_id = :projectId', { projectId: project.id });
-    if (dto.state && dto.state !== 'all') qb.andWhere('mr.state = :state', { state: dto.state });
-    if (dto.iids?.length) qb.andWhere('mr.iid IN (:...iids)', { iids: dto.iids });
-    if (dto.source_branch) qb.andWhere('mr.source_branch = :source', { source: dto.source_branch });
-    if (dto.target_branch) qb.andWhere('mr.target_branch = :target', { target: dto.target_branch });
-    if (dto.milestone === 'None') qb.andWhere('mr.milestone_id IS NULL');
-    else if (dto.milestone === 'Any') qb.andWhere('mr.milestone_id IS NOT NULL');
-    else if (dto.milestone) qb.andWhere('mr.milestone_id IN (SELECT ms.id FROM milestones ms WHERE ms.title = :milestone)', { milestone: dto.milestone });
-    const direction = dto.sort === 'asc' ? 'ASC' : 'DESC';
-    qb.orderBy(`mr.${dto.order_by === 'updated_at' ? 'updatedAt' : 'createdAt'}`, direction).addOrderBy('mr.id', direction);
+    const qb = this.mergeRequests.listQuery(project.id, dto);
     const rows = await paginateOffset(qb, request, reply, { externalUrl: this.config.http.externalUrl });
     return this.presenter.mergeRequests(rows, new Map([[project.id, project]]));
   }
@@ -53,7 +46,7 @@ export class MergeRequestsController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @Param('merge_request_iid') rawIid: string): Promise<Record<string, unknown>> {
     const project = projectOf(access);
-    const mr = await this.dataSource.manager.findOneBy(MergeRequestEntity, { projectId: project.id, iid: intParam('merge_request_iid', rawIid) });
+    const mr = await this.issues.findMergeRequestByIid(project.id, intParam('merge_request_iid', rawIid));
     if (!mr) throw DomainError.notFound('Merge Request');
     return this.presentOne(mr, project);
   }

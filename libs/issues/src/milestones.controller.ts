@@ -3,9 +3,8 @@ import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAcces
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, groupOf, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { CreateMilestoneDto, ListMilestonesDto, UpdateMilestoneDto } from './dto/milestone.dto';
-import { MilestoneEntity } from './entities/milestone.entity';
+import { MilestonesRepository } from './milestones.repository';
 import { intParam } from './path-params';
 import { presentMilestone } from './presenters/milestone.presenter';
 import { CreateMilestoneUseCase } from './use-cases/create-milestone.use-case';
@@ -17,7 +16,7 @@ import { UpdateMilestoneUseCase } from './use-cases/update-milestone.use-case';
 export class MilestonesController {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly milestones: MilestonesRepository,
     private readonly createMilestone: CreateMilestoneUseCase,
     private readonly updateMilestone: UpdateMilestoneUseCase,
     private readonly deleteMilestone: DeleteMilestoneUseCase,
@@ -32,8 +31,7 @@ export class MilestonesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>[]> {
     const project = projectOf(access);
-    const qb = this.dataSource.manager.createQueryBuilder(MilestoneEntity, 'm').where('m.project_id = :projectId', { projectId: project.id });
-    const rows = await paginateOffset(this.filtered(qb, dto), request, reply, { externalUrl: this.config.http.externalUrl });
+    const rows = await paginateOffset(this.milestones.listQuery({ projectId: project.id }, dto), request, reply, { externalUrl: this.config.http.externalUrl });
     return rows.map((m) => presentMilestone(m, this.config.http.externalUrl, project));
   }
 
@@ -46,8 +44,7 @@ export class MilestonesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>[]> {
     const group = groupOf(access);
-    const qb = this.dataSource.manager.createQueryBuilder(MilestoneEntity, 'm').where('m.group_id = :groupId', { groupId: group.id });
-    const rows = await paginateOffset(this.filtered(qb, dto), request, reply, { externalUrl: this.config.http.externalUrl });
+    const rows = await paginateOffset(this.milestones.listQuery({ groupId: group.id }, dto), request, reply, { externalUrl: this.config.http.externalUrl });
     return rows.map((m) => presentMilestone(m, this.config.http.externalUrl, { groupFullPath: group.fullPath }));
   }
 
@@ -70,7 +67,7 @@ export class MilestonesController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @Param('milestone_id') rawId: string): Promise<Record<string, unknown>> {
     const project = projectOf(access);
-    const milestone = await this.dataSource.manager.findOneBy(MilestoneEntity, { id: intParam('milestone_id', rawId), projectId: project.id });
+    const milestone = await this.milestones.findInProject(project.id, intParam('milestone_id', rawId));
     if (!milestone) throw DomainError.notFound('Milestone');
     return presentMilestone(milestone, this.config.http.externalUrl, project);
   }
@@ -117,13 +114,5 @@ export class MilestonesController {
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('milestone_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.deleteMilestone.execute({ actorId: principal.user.id, projectId: projectOf(access).id, milestoneId: intParam('milestone_id', rawId) });
-  }
-
-  private filtered(qb: SelectQueryBuilder<MilestoneEntity>, dto: ListMilestonesDto): SelectQueryBuilder<MilestoneEntity> {
-    if (dto.state) qb.andWhere('m.state = :state', { state: dto.state });
-    if (dto.iids?.length) qb.andWhere('m.iid IN (:...iids)', { iids: dto.iids });
-    if (dto.title) qb.andWhere('m.title = :title', { title: dto.title });
-    if (dto.search) qb.andWhere('(m.title ILIKE :search OR m.description ILIKE :search)', { search: `%${dto.search.replace(/[%_\\]/g, '\\$&')}%` });
-    return qb.orderBy('m.due_date', 'ASC', 'NULLS LAST').addOrderBy('m.title', 'ASC').addOrderBy('m.id', 'ASC');
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, ErrorCode, GroupAccess, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import type { UserEntity } from '@app/identity/entities';
+import type { UserEntity } from '@app/identity';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SelectQueryBuilder } from 'typeorm';
 import { groupOf, projectOf, toAccessUser } from './access/principal-access';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ACCESS_RESOLVER } from '@app/api';
+import { IdentityModule } from '@app/identity';
 import { SettingsModule } from '@app/settings';
 import { AccessService } from './access/access.service';
 import { GroupsController } from './groups.controller';
@@ -14,6 +15,7 @@ import { MembersRepository } from './repositories/members.repository';
 import { ProjectStarsRepository } from './repositories/project-stars.repository';
 import { ProjectStatisticsRepository } from './repositories/project-statistics.repository';
 import { ProjectsRepository } from './repositories/projects.repository';
+import { TopicsRepository } from './repositories/topics.repository';
 import { AddMemberUseCase } from './use-cases/add-member.use-case';
 import { ArchiveProjectUseCase } from './use-cases/archive-project.use-case';
 import { CreateGroupUseCase } from './use-cases/create-group.use-case';
@@ -25,6 +27,12 @@ import { StarProjectUseCase } from './use-cases/star-project.use-case';
 import { UpdateGroupUseCase } from './use-cases/update-group.use-case';
 import { UpdateMemberUseCase } from './use-cases/update-member.use-case';
 import { UpdateProjectUseCase } from './use-cases/update-project.use-case';
+import { CreateResourceAccessTokenUseCase } from './users/create-resource-access-token.use-case';
+import { CreateUserUseCase } from './users/create-user.use-case';
+import { DeleteUserUseCase } from './users/delete-user.use-case';
+import { ResourceAccessTokensController } from './users/resource-access-tokens.controller';
+import { RootUserBootstrap } from './users/root.bootstrap';
+import { UserAccountsController } from './users/user-accounts.controller';
 
 const USE_CASES = [
   CreateGroupUseCase,
@@ -38,15 +46,20 @@ const USE_CASES = [
   RemoveMemberUseCase,
   StarProjectUseCase,
   ArchiveProjectUseCase,
+  CreateUserUseCase,
+  DeleteUserUseCase,
+  CreateResourceAccessTokenUseCase,
 ];
 
 /**
  * Groups, projects and memberships, and the access resolver behind the API's AuthGuard
- * (`ACCESS_RESOLVER`). Needs the global ConfigModule, DatabaseModule and MessagingModule.
+ * (`ACCESS_RESOLVER`); above identity, the user lifecycle that touches namespaces (POST and DELETE
+ * /users with the personal namespace, project and group access tokens with their bot members, the
+ * root bootstrap). Needs the global ConfigModule, DatabaseModule and MessagingModule.
  */
 @Module({
-  imports: [SettingsModule],
-  controllers: [GroupsController, ProjectsController, MembersController, UserProjectsController, TopicsController],
+  imports: [IdentityModule, SettingsModule],
+  controllers: [GroupsController, ProjectsController, MembersController, UserProjectsController, TopicsController, UserAccountsController, ResourceAccessTokensController],
   providers: [
     ...USE_CASES,
     AccessService,
@@ -56,9 +69,11 @@ const USE_CASES = [
     MembersRepository,
     ProjectStarsRepository,
     ProjectStatisticsRepository,
+    TopicsRepository,
     ProjectViewsService,
     ProjectListService,
+    RootUserBootstrap,
   ],
-  exports: [AccessService, ACCESS_RESOLVER, GroupsRepository, ProjectsRepository, MembersRepository, ProjectStatisticsRepository, ProjectViewsService, CreateProjectUseCase, CreateGroupUseCase],
+  exports: [AccessService, ACCESS_RESOLVER, GroupsRepository, ProjectsRepository, MembersRepository, ProjectStatisticsRepository, ProjectViewsService, CreateProjectUseCase, CreateGroupUseCase, CreateUserUseCase, RootUserBootstrap],
 })
 export class NamespacesModule {}

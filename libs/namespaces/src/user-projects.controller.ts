@@ -1,13 +1,12 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { CurrentPrincipal, DomainError, Principal, PublicRead } from '@app/api';
-import { UserEntity } from '@app/identity/entities';
+import { UserEntity, UsersRepository } from '@app/identity';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
 import { AccessUser } from './access/access-policy';
 import { toAccessUser } from './access/principal-access';
 import { ListUserProjectsDto } from './dto/project.dto';
-import { NamespaceEntity } from './entities/namespace.entity';
 import { projectListFilter, ProjectListService } from './project-list.service';
+import { GroupsRepository } from './repositories/groups.repository';
 import { USER_PROJECT_ORDER_COLUMNS } from './repositories/projects.repository';
 
 /**
@@ -18,7 +17,8 @@ import { USER_PROJECT_ORDER_COLUMNS } from './repositories/projects.repository';
 @Controller()
 export class UserProjectsController {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly namespaces: GroupsRepository,
     private readonly projectList: ProjectListService,
   ) {}
 
@@ -33,7 +33,7 @@ export class UserProjectsController {
   ): Promise<Record<string, unknown>[]> {
     const viewer = toAccessUser(principal);
     const user = await this.findUser(ref, viewer);
-    const namespace = await this.dataSource.manager.findOneBy(NamespaceEntity, { kind: 'user', ownerId: user.id });
+    const namespace = await this.namespaces.personalNamespace(user.id);
     const filter = { ...projectListFilter(dto, viewer), namespaceIds: namespace ? [namespace.id] : [] };
     return this.projectList.list({ filter, viewer, dto, ...this.keyset(), empty: this.hidden(user, viewer) }, request, reply);
   }
@@ -64,12 +64,7 @@ export class UserProjectsController {
 
   /** By id or username (case-insensitive); blocked users exist only for administrators. */
   private async findUser(ref: string, viewer: AccessUser | null): Promise<UserEntity> {
-    const repo = this.dataSource.getRepository(UserEntity);
-    const user = /^\d+$/.test(ref)
-      ? Number.isSafeInteger(Number(ref))
-        ? await repo.findOneBy({ id: Number(ref) })
-        : null
-      : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:ref)', { ref }).getOne();
+    const user = /^\d+$/.test(ref) && !Number.isSafeInteger(Number(ref)) ? null : await this.users.findByIdOrUsername(ref);
     if (!user || (user.state === 'blocked' && !viewer?.isAdmin)) throw DomainError.notFound('User');
     return user;
   }

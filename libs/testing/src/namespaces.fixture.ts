@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { AppConfig } from '@app/config';
 import { createDataSource, EntityList } from '@app/database';
-import { CreateUserUseCase, UserEntity } from '@app/identity';
+import { CreateUserAccountUseCase, UserEntity } from '@app/identity';
 import { DomainEvent, OutboxService } from '@app/messaging';
-import { AccessService, AccessUser, AddMemberUseCase, CreateGroupUseCase, CreateProjectUseCase, DeleteGroupUseCase, DeleteProjectUseCase, GroupsRepository, MemberEntity, MembersRepository, NamespaceEntity, ProjectsRepository, ProjectWithNamespace, RemoveMemberUseCase, UpdateGroupUseCase, UpdateMemberUseCase, UpdateProjectUseCase, Visibility } from '@app/namespaces';
+import { AccessService, AccessUser, AddMemberUseCase, CreateGroupUseCase, CreateUserUseCase, CreateProjectUseCase, DeleteGroupUseCase, DeleteProjectUseCase, GroupsRepository, MemberEntity, MembersRepository, NamespaceEntity, ProjectsRepository, ProjectWithNamespace, RemoveMemberUseCase, UpdateGroupUseCase, UpdateMemberUseCase, UpdateProjectUseCase, Visibility } from '@app/namespaces';
 import { ApplicationSettings, StaticSettingsReader } from '@app/settings';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -59,7 +59,7 @@ export async function createNamespacesFixture(label: string, entities: EntityLis
   const members = new MembersRepository(dataSource);
   const access = new AccessService(dataSource, projects, groups);
   const settings = new StaticSettingsReader(ApplicationSettings.defaults({ host: 'git.example.com', sessionExpireDelayMinutes: config.auth.sessionExpireDelayMinutes }));
-  const createUser = new CreateUserUseCase(dataSource, outbox, settings);
+  const createUser = new CreateUserUseCase(new CreateUserAccountUseCase(dataSource, outbox, settings));
   const createGroup = new CreateGroupUseCase(dataSource, config, outbox, access, groups, settings);
   const createProject = new CreateProjectUseCase(dataSource, config, outbox, access, groups, projects, settings);
 

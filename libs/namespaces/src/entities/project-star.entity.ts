@@ -1,5 +1,5 @@
 import { CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { UserEntity } from '@app/identity/entities';
+import { UserEntity } from '@app/identity';
 import { ProjectEntity } from './project.entity';
 
 /**

@@ -1,5 +1,5 @@
-import type { UserEntity } from '@app/identity/entities';
-import { presentUserSummary } from '@app/identity/user.presenter';
+import type { UserEntity } from '@app/identity';
+import { presentUserSummary } from '@app/identity';
 import type { MemberEntity } from '../entities/member.entity';
 
 /** A member record: the user summary, the membership, `created_by` and `membership_state`. */

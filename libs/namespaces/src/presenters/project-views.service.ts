@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity/entities';
+import { UserEntity } from '@app/identity';
 import { DataSource, In } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { AccessService } from '../access/access.service';

@@ -1,4 +1,4 @@
-import { UserEntity } from '@app/identity/entities';
+import { UserEntity } from '@app/identity';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
 import { presentProject } from './project.presenter';

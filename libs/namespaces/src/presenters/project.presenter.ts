@@ -1,7 +1,7 @@
 import { tierAtLeast } from '@app/api';
 import type { ServiceTier } from '@app/config';
-import type { UserEntity } from '@app/identity/entities';
-import { presentUserSummary } from '@app/identity/user.presenter';
+import type { UserEntity } from '@app/identity';
+import { presentUserSummary } from '@app/identity';
 import type { NamespaceEntity } from '../entities/namespace.entity';
 import type { ProjectEntity } from '../entities/project.entity';
 import { nameWithNamespace, pathWithNamespace } from '../namespaces.events';

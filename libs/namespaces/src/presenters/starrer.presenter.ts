@@ -1,4 +1,4 @@
-import { presentUserSummary } from '@app/identity/user.presenter';
+import { presentUserSummary } from '@app/identity';
 import type { ProjectStarEntity } from '../entities/project-star.entity';
 
 /** A starrers list item: `{starred_since, user}` (GitLab's `UserStarsProject`). */

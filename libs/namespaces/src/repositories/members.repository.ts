@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UserEntity } from '@app/identity/entities';
+import { UserEntity } from '@app/identity';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { activeMembershipSql } from '../access/access-sql';
 import { MemberEntity } from '../entities/member.entity';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
-import { UserEntity } from '@app/identity/entities';
+import { UserEntity } from '@app/identity';
 import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity/entities';
+import { UserEntity } from '@app/identity';
 import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { defaultVisibilityWithin, SettingsReader } from '@app/settings';

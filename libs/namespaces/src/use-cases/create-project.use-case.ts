@@ -1,8 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError, ErrorCode, tierAtLeast, ValidationMessages } from '@app/api';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity/entities';
-import { digestToken } from '@app/identity/token-digest';
+import { digestToken, UserEntity } from '@app/identity';
 import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { defaultVisibilityWithin, SettingsReader } from '@app/settings';

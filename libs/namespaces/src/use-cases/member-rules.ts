@@ -1,5 +1,5 @@
 import { DomainError } from '@app/api';
-import type { UserEntity } from '@app/identity/entities';
+import type { UserEntity } from '@app/identity';
 import type { NewDomainEvent } from '@app/messaging';
 import { accessLevelName, GROUP_MEMBER_LEVELS, PROJECT_MEMBER_LEVELS, utcToday } from '../access/access-policy';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@app/api';
-import { digestToken } from '@app/identity/token-digest';
+import { digestToken } from '@app/identity';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';

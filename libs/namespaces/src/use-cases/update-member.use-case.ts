@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
-import { UserEntity } from '@app/identity/entities';
+import { UserEntity } from '@app/identity';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { AccessUser, canManageMemberLevel } from '../access/access-policy';

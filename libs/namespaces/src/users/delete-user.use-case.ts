@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { NewDomainEvent, OutboxService } from '@app/messaging';
-import { MemberEntity, NAMESPACE_EVENTS, NamespaceEntity, ProjectEntity, projectEvent, ProjectsRepository } from '@app/namespaces';
 import { DataSource, In } from 'typeorm';
-import { UserEntity } from '../entities';
-import { IDENTITY_EVENTS } from '../identity.events';
+import { IDENTITY_EVENTS, UserEntity } from '@app/identity';
+import { MemberEntity, NamespaceEntity, ProjectEntity } from '../entities';
+import { NAMESPACE_EVENTS, projectEvent } from '../namespaces.events';
+import { ProjectsRepository } from '../repositories/projects.repository';
 
 /**
  * Deletes a user with its personal namespace, that namespace's projects and every

@@ -1,13 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { ACCESS_LEVELS } from '@app/namespaces/entities';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { presentAccessToken } from './access-token.presenter';
-import { AccessTokensRepository } from './access-tokens.repository';
-import { CreateResourceAccessTokenDto, ListAccessTokensDto } from './dto/create-access-token.dto';
-import { RevokeAccessTokenUseCase } from './use-cases/revoke-access-token.use-case';
-import { CreateResourceAccessTokenUseCase } from './use-cases/create-resource-access-token.use-case';
+import { AccessTokensRepository, CreateResourceAccessTokenDto, ListAccessTokensDto, presentAccessToken, RevokeAccessTokenUseCase } from '@app/identity';
+import { ACCESS_LEVELS } from '../entities';
+import { CreateResourceAccessTokenUseCase } from './create-resource-access-token.use-case';
 
 type Kind = 'project' | 'group';
 const idOf = (access: ResourceAccess | undefined): number => (access?.resource as { id: number }).id;

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { emailDomainRestriction, SettingsReader } from '@app/settings';
-import { NamespaceEntity } from '@app/namespaces/entities';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { UserEntity, UserType } from '../entities';
@@ -30,16 +29,23 @@ export interface CreateUserCommand {
 
 const RESERVED_USERNAMES = new Set(['api', 'oauth', 'users', 'groups', 'projects', 'admin', 'help', 'explore', 'dashboard', 'uploads', '-', 'root-admin']);
 
-/** Creates a user and its personal namespace, and records `user_create` in the outbox. */
+/** Runs inside the user's transaction once the row exists (the namespaces lib adds the personal namespace). */
+export type UserCreatedStep = (tx: EntityManager, user: UserEntity) => Promise<void>;
+
+/**
+ * Creates a user account and records `user_create` in the outbox; `withUser` runs in the same
+ * transaction (its unique violations answer as the username's). Accounts come with a personal
+ * namespace: create them through `CreateUserUseCase` of `@app/namespaces`.
+ */
 @Injectable()
-export class CreateUserUseCase {
+export class CreateUserAccountUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly settings: SettingsReader,
   ) {}
 
-  async execute(command: CreateUserCommand, manager?: EntityManager): Promise<UserEntity> {
+  async execute(command: CreateUserCommand, manager?: EntityManager, withUser?: UserCreatedStep): Promise<UserEntity> {
     if (/\.(git|atom)$/i.test(command.username) || RESERVED_USERNAMES.has(command.username.toLowerCase())) {
       throw DomainError.invalid({ username: ['is reserved'] });
     }
@@ -64,18 +70,7 @@ export class CreateUserUseCase {
           ...command.profile,
         }),
       );
-      const namespace = await tx.save(
-        tx.create(NamespaceEntity, {
-          name: user.username,
-          path: user.username,
-          fullPath: user.username,
-          fullName: user.name,
-          kind: 'user',
-          ownerId: user.id,
-          visibility: 'public',
-        }),
-      );
-      await tx.update(NamespaceEntity, namespace.id, { traversalIds: [namespace.id] });
+      if (withUser) await withUser(tx, user);
       await this.outbox.append(tx, {
         type: IDENTITY_EVENTS.USER_CREATE,
         actor: command.actorId,

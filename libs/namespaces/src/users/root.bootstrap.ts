@@ -1,10 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { DataSource } from 'typeorm';
-import { AccessTokenEntity, UserEntity } from './entities';
-import { digestToken } from './token-digest';
-import { CreateAccessTokenUseCase } from './use-cases/create-access-token.use-case';
-import { CreateUserUseCase } from './use-cases/create-user.use-case';
+import { AccessTokenEntity, CreateAccessTokenUseCase, digestToken, UserEntity } from '@app/identity';
+import { CreateUserUseCase } from './create-user.use-case';
 
 /** Fixed key of the advisory lock serializing the bootstrap across processes. Never change. */
 const BOOTSTRAP_LOCK_KEY = 7_305_142_002;
@@ -15,8 +13,8 @@ export const ROOT_TOKEN_SCOPES = ['api', 'read_user', 'sudo'];
  * personal access token of exactly that value. Later starts change nothing.
  */
 @Injectable()
-export class IdentityBootstrap implements OnApplicationBootstrap {
-  private readonly logger = new Logger(IdentityBootstrap.name);
+export class RootUserBootstrap implements OnApplicationBootstrap {
+  private readonly logger = new Logger(RootUserBootstrap.name);
 
   constructor(
     private readonly config: AppConfig,

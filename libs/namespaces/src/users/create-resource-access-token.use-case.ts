@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { AppConfig } from '@app/config';
-import { MemberEntity } from '@app/namespaces/entities';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AccessTokenEntity } from '../entities';
-import { CreateAccessTokenUseCase } from './create-access-token.use-case';
+import { AccessTokenEntity, CreateAccessTokenUseCase } from '@app/identity';
+import { MemberEntity } from '../entities';
 import { CreateUserUseCase } from './create-user.use-case';
 
 export interface CreateResourceAccessTokenCommand {

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { ListMilestonesDto } from './dto/milestone.dto';
+import { MilestoneEntity } from './entities/milestone.entity';
+
+@Injectable()
+export class MilestonesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  findInProject(projectId: number, id: number): Promise<MilestoneEntity | null> {
+    return this.dataSource.manager.findOneBy(MilestoneEntity, { id, projectId });
+  }
+
+  /** The filtered list query of a project's or a group's milestones (pagination is applied by the caller). */
+  listQuery(owner: { projectId: number } | { groupId: number }, dto: ListMilestonesDto): SelectQueryBuilder<MilestoneEntity> {
+    const qb =
+      'projectId' in owner
+        ? this.dataSource.manager.createQueryBuilder(MilestoneEntity, 'm').where('m.project_id = :projectId', { projectId: owner.projectId })
+        : this.dataSource.manager.createQueryBuilder(MilestoneEntity, 'm').where('m.group_id = :groupId', { groupId: owner.groupId });
+    if (dto.state) qb.andWhere('m.state = :state', { state: dto.state });
+    if (dto.iids?.length) qb.andWhere('m.iid IN (:...iids)', { iids: dto.iids });
+    if (dto.title) qb.andWhere('m.title = :title', { title: dto.title });
+    if (dto.search) qb.andWhere('(m.title ILIKE :search OR m.description ILIKE :search)', { search: `%${dto.search.replace(/[%_\\]/g, '\\$&')}%` });
+    return qb.orderBy('m.due_date', 'ASC', 'NULLS LAST').addOrderBy('m.title', 'ASC').addOrderBy('m.id', 'ASC');
+  }
+}
