@@ -1,6 +1,7 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn, type Relation, UpdateDateColumn } from 'typeorm';
 import { ProjectEntity } from '@app/namespaces';
-import { ProtectedBranchAccessLevelEntity } from './protected-branch-access-level.entity';
+// By name, not by class: the access level entity refers to this one (no import cycle between the two files).
+import type { ProtectedBranchAccessLevelEntity } from './protected-branch-access-level.entity';
 
 /** A protection rule of a project: an exact branch name or a wildcard (`release/*`). */
 @Entity('protected_branches')
@@ -25,7 +26,7 @@ export class ProtectedBranchEntity {
   @Column({ name: 'code_owner_approval_required', default: false })
   codeOwnerApprovalRequired: boolean;
 
-  @OneToMany(() => ProtectedBranchAccessLevelEntity, (level) => level.protectedBranch)
+  @OneToMany('ProtectedBranchAccessLevelEntity', (level: ProtectedBranchAccessLevelEntity) => level.protectedBranch)
   accessLevels?: ProtectedBranchAccessLevelEntity[];
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
