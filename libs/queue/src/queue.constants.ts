@@ -3,7 +3,7 @@
 
 /** BullMQ queues of the service. */
 export const QUEUES = {
-  /** One job per (domain event, hook): an HTTP POST to a hook URL. */
+  /** System hook deliveries: one fan-out job per batch of events, one job per retried (event, hook) or resend. */
   HOOK_DELIVERIES: 'hook-deliveries',
   /** Periodic housekeeping (pruning logs, expiring tokens, ...). */
   MAINTENANCE: 'maintenance',
@@ -15,6 +15,7 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export const JOBS = {
   [QUEUES.HOOK_DELIVERIES]: {
     DELIVER_HOOK: 'deliver-hook',
+    FAN_OUT: 'fan-out',
   },
   [QUEUES.MAINTENANCE]: {
     PRUNE_HOOK_LOGS: 'prune-hook-logs',
@@ -22,9 +23,9 @@ export const JOBS = {
 } as const satisfies Record<QueueName, Record<string, string>>;
 
 /**
- * One delivery of one event to one system hook. The body is built once by the dispatcher
- * (the same bytes for every attempt); job id `<eventId>_<hookId>` for events, so that an
- * event read twice from the stream is enqueued once.
+ * One delivery of one event to one system hook: the retries of an attempt that failed (job id
+ * `<eventId>_<hookId>`), an attempt the fan-out handed over, or a resend. The body is built once
+ * by the dispatcher (the same bytes for every attempt).
  */
 export interface HookDeliveryJob {
   /** The domain event delivered; null for a resend of a test delivery. */
@@ -44,6 +45,32 @@ export interface HookDeliveryJob {
   /** Set on a resend: one attempt, sent even to a disabled hook. */
   resend?: boolean;
   requestId?: string;
+  /** Number of the job's first attempt (2 for the retries of a failed first attempt); default 1. */
+  firstAttempt?: number;
+  /** The body is the event's, stored once in `system_hook_events` (the log rows reference it). */
+  bodyStored?: boolean;
+}
+
+/** One event of a fan-out job: its body, built once, goes to every hook of `hookIds`. */
+export interface HookFanOutEvent {
+  eventId: string;
+  trigger: string;
+  body: string;
+  occurredAt: string | null;
+  chainId: string;
+  chainDepth: number;
+  /** The hooks subscribed when the event was dispatched, ascending. */
+  hookIds: number[];
+}
+
+/**
+ * The first attempts of a batch of events to every subscribed hook (job id `fan-out_<first event id>`,
+ * recorded with each event in `system_hook_events`).
+ */
+export interface HookFanOutJob {
+  events: HookFanOutEvent[];
+  /** Re-enqueued from PostgreSQL: some hooks may have been delivered already (checked in the log). */
+  recovered?: boolean;
 }
 
 /**
@@ -54,6 +81,7 @@ export interface HookDeliveryJob {
 export interface QueueJobMap {
   'hook-deliveries': {
     'deliver-hook': HookDeliveryJob;
+    'fan-out': HookFanOutJob;
   };
   maintenance: {
     'prune-hook-logs': { olderThanDays: number };

@@ -2,67 +2,35 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { assertJobHandlers } from '@app/queue/job-handlers';
-import { HookDeliveryJob, JOBS, QUEUES } from '@app/queue/queue.constants';
+import { HookDeliveryJob, HookFanOutJob, JOBS, QUEUES } from '@app/queue/queue.constants';
 import { runWithRequestId } from '@app/observability/request-context';
 import { Job, UnrecoverableError } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { SystemHookEntity } from '../entities/system-hook.entity';
-import { HookDeliverer } from './hook-deliverer';
-import { disabledReason } from './hook-health';
+import { HookFanOut } from './hook-fan-out';
+import { hookBackoffStrategy } from './hook-jobs';
+import { HookRedelivery } from './hook-redelivery';
 
-/** Thrown for a failed attempt that will be retried; carries the delay chosen by the schedule. */
-export class HookDeliveryRetry extends Error {
-  constructor(
-    message: string,
-    readonly delayMs: number,
-  ) {
-    super(message);
-    this.name = 'HookDeliveryRetry';
-  }
-}
-
-/** ±20 % around the scheduled delay, so that deliveries failing together do not retry together. */
-export const RETRY_JITTER = 0.2;
 
 /**
- * The delay before the retry that follows attempt `attemptsMade + 1`: the schedule's entry with
- * jitter, and at least the receiver's `Retry-After`.
+ * Runs the `hook-deliveries` queue: `fan-out` jobs (the first attempts of a batch of events to
+ * every subscribed hook) and `deliver-hook` jobs (retries, handed-over attempts, resends). Jobs
+ * run `HOOK_WORKER_CONCURRENCY` at a time; the attempts of all of them share that many slots
+ * (`AttemptLimiter`). A job whose process died is taken up again by another worker once its
+ * lock (15 s) has run out.
  */
-export function retryDelay(scheduleMs: readonly number[], attemptsMade: number, retryAfterMs: number | null, random = Math.random): number {
-  const scheduled = scheduleMs[Math.min(attemptsMade, scheduleMs.length - 1)] ?? 0;
-  const jittered = Math.round(scheduled * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random()));
-  return Math.max(jittered, retryAfterMs ?? 0);
-}
-
-/** BullMQ backoff strategy of the queue: the delay the processor decided (see `HookDeliveryRetry`). */
-export const hookBackoffStrategy = (_attemptsMade: number, _type?: string, error?: Error): number =>
-  error instanceof HookDeliveryRetry || error?.name === 'HookDeliveryRetry' ? (error as HookDeliveryRetry).delayMs : 5_000;
-
-/** Backoff type of the delivery jobs (resolved by `hookBackoffStrategy`). */
-export const HOOK_BACKOFF_TYPE = 'hook-schedule';
-
-const HOOK_CACHE_MS = 1_000;
-
-/**
- * Runs the `deliver-hook` jobs: one attempt per run. A failed attempt throws so that BullMQ
- * retries the job after the delay of the schedule (`HOOK_RETRY_SCHEDULE`); a disabled hook's
- * events are logged as `skipped` (resendable) instead of being sent.
- */
-@Processor(QUEUES.HOOK_DELIVERIES, { concurrency: 100, settings: { backoffStrategy: hookBackoffStrategy } })
+@Processor(QUEUES.HOOK_DELIVERIES, { concurrency: 100, lockDuration: 15_000, stalledInterval: 15_000, maxStalledCount: 10, settings: { backoffStrategy: hookBackoffStrategy } })
 export class HookDeliveryProcessor extends WorkerHost implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(HookDeliveryProcessor.name);
-  private readonly hooks = new Map<number, { at: number; hook: Promise<SystemHookEntity | null> }>();
 
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
-    private readonly deliverer: HookDeliverer,
+    private readonly fanOut: HookFanOut,
+    private readonly redelivery: HookRedelivery,
   ) {
     super();
   }
 
   onModuleInit(): void {
-    assertJobHandlers(QUEUES.HOOK_DELIVERIES, [JOBS['hook-deliveries'].DELIVER_HOOK]);
+    assertJobHandlers(QUEUES.HOOK_DELIVERIES, [JOBS['hook-deliveries'].DELIVER_HOOK, JOBS['hook-deliveries'].FAN_OUT]);
   }
 
   onApplicationBootstrap(): void {
@@ -79,46 +47,20 @@ export class HookDeliveryProcessor extends WorkerHost implements OnModuleInit, O
     await this.worker.close();
   }
 
-  async process(job: Job<HookDeliveryJob>): Promise<{ status: string }> {
-    if (job.name !== JOBS['hook-deliveries'].DELIVER_HOOK) throw new UnrecoverableError(`unknown job ${job.name}`);
-    const run = () => this.deliver(job);
-    return job.data.requestId ? runWithRequestId(job.data.requestId, run) : run();
-  }
-
-  private async deliver(job: Job<HookDeliveryJob>): Promise<{ status: string }> {
-    const data = job.data;
-    const hook = await this.hook(data.hookId);
-    // A deleted hook takes its log with it: nothing to deliver or record.
-    if (!hook) return { status: 'hook deleted' };
-    const attempt = { hook, eventId: data.eventId, trigger: data.trigger, body: data.body, idempotencyKey: data.idempotencyKey, occurredAt: data.occurredAt, chainId: data.chainId, chainDepth: data.chainDepth, attempt: job.attemptsMade + 1 };
-    if (!data.resend) {
-      const reason = disabledReason(hook, new Date());
-      if (reason) {
-        await this.deliverer.skip(attempt, reason);
-        return { status: 'skipped' };
+  async process(job: Job): Promise<unknown> {
+    switch (job.name) {
+      case JOBS['hook-deliveries'].FAN_OUT: {
+        const fanOut = job as Job<HookFanOutJob>;
+        // Run before (failed, stalled) or rebuilt from PostgreSQL: some hooks may have their outcome already.
+        return this.fanOut.execute(fanOut.data, (fanOut.attemptsStarted ?? 1) > 1 || fanOut.data.recovered === true);
       }
+      case JOBS['hook-deliveries'].DELIVER_HOOK: {
+        const delivery = job as Job<HookDeliveryJob>;
+        const run = () => this.redelivery.execute(delivery.data, { attemptsMade: delivery.attemptsMade, attempts: delivery.opts.attempts ?? 1 });
+        return delivery.data.requestId ? runWithRequestId(delivery.data.requestId, run) : run();
+      }
+      default:
+        throw new UnrecoverableError(`unknown job ${job.name}`);
     }
-    const outcome = await this.deliverer.deliver(attempt);
-    if (outcome.ok) return { status: outcome.status };
-    if (!outcome.retryable) throw new UnrecoverableError(outcome.error ?? 'delivery refused');
-    const attempts = job.opts.attempts ?? 1;
-    if (job.attemptsMade + 1 >= attempts) throw new UnrecoverableError(`${outcome.error} (last of ${attempts} attempts)`);
-    throw new HookDeliveryRetry(outcome.error ?? 'delivery failed', retryDelay(this.config.hooks.retryScheduleMs, job.attemptsMade, outcome.retryAfterMs));
-  }
-
-  /** The hook with its token, read at most once a second per hook (health changes are applied to the cached row). */
-  private hook(id: number): Promise<SystemHookEntity | null> {
-    const now = Date.now();
-    const cached = this.hooks.get(id);
-    if (cached && now - cached.at < HOOK_CACHE_MS) return cached.hook;
-    const hook = this.dataSource
-      .getRepository(SystemHookEntity)
-      .createQueryBuilder('h')
-      .addSelect('h.encryptedToken')
-      .where('h.id = :id', { id })
-      .getOne();
-    this.hooks.set(id, { at: now, hook });
-    hook.catch(() => this.hooks.delete(id));
-    return hook;
   }
 }

@@ -7,7 +7,7 @@ import { HookDeliveryJob, JOBS, QUEUES } from '@app/queue/queue.constants';
 import type { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { HookDeliveryLog } from '../delivery/hook-delivery-log';
-import { deliveryJobOptions } from '../delivery/hook-dispatcher';
+import { deliveryJobOptions } from '../delivery/hook-jobs';
 import { SystemHooksRepository } from '../system-hooks.repository';
 
 export interface ResendHookDeliveryCommand {
@@ -44,16 +44,17 @@ export class ResendHookDeliveryUseCase {
       eventId: entry.eventId,
       hookId,
       trigger: entry.trigger,
-      body: entry.requestBody,
+      body: HookDeliveryLog.bodyOf(entry),
       idempotencyKey: entry.idempotencyKey,
       occurredAt: entry.eventOccurredAt ? entry.eventOccurredAt.toISOString() : null,
       chainId: headers['X-Service-Event-UUID'] ?? entry.eventId ?? randomUUID(),
       chainDepth: Number(headers['X-Service-Event-Chain-Depth'] ?? 1) || 1,
       resend: true,
       requestId: currentRequestId(),
+      bodyStored: entry.requestBody === null && entry.event != null,
     };
     const jobId = `resend_${deliveryId}_${randomUUID()}`;
-    await this.queue.add(JOBS['hook-deliveries'].DELIVER_HOOK, data, deliveryJobOptions(this.config, jobId, 1));
+    await this.queue.add(JOBS['hook-deliveries'].DELIVER_HOOK, data, deliveryJobOptions(jobId, 1));
     this.logger.log(`resend of delivery ${deliveryId} to system hook ${hookId} queued`);
     return { job_id: jobId, idempotency_key: entry.idempotencyKey };
   }

@@ -1,0 +1,60 @@
+import { AttemptLimiter } from './attempt-limiter';
+
+const deferred = () => {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+};
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe(AttemptLimiter.name, () => {
+  it('runs at most `limit` attempts at once, in the order they were asked for', async () => {
+    const sut = new AttemptLimiter(2, 2);
+    const started: number[] = [];
+    const gates = [deferred(), deferred(), deferred(), deferred()];
+    const runs = gates.map((gate, i) => sut.run(i + 1, async () => {
+      started.push(i);
+      await gate.promise;
+    }));
+    await tick();
+    expect(started).toEqual([0, 1]);
+    gates[1].resolve();
+    await tick();
+    expect(started).toEqual([0, 1, 2]);
+    gates[0].resolve();
+    gates[2].resolve();
+    gates[3].resolve();
+    await Promise.all(runs);
+    expect(started).toEqual([0, 1, 2, 3]);
+    expect(sut.active).toBe(0);
+  });
+
+  it('keeps a slow hook to its share: the other hooks still get slots while it waits in its own line', async () => {
+    const sut = new AttemptLimiter(4, 3);
+    const slow = deferred();
+    const slowStarted: number[] = [];
+    const slowRuns = Array.from({ length: 10 }, (_, i) => sut.run(1, async () => {
+      slowStarted.push(i);
+      await slow.promise;
+    }));
+    await tick();
+    expect(slowStarted).toEqual([0, 1, 2]);
+    expect(sut.inFlight(1)).toBe(3);
+    // Another hook's attempts go through one at a time on the slot left over, not behind the 7 waiting.
+    const fast: number[] = [];
+    await Promise.all(Array.from({ length: 5 }, (_, i) => sut.run(2, async () => void fast.push(i))));
+    expect(fast).toEqual([0, 1, 2, 3, 4]);
+    slow.resolve();
+    await Promise.all(slowRuns);
+    expect(slowStarted).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(sut.active).toBe(0);
+    expect(sut.inFlight(1)).toBe(0);
+  });
+
+  it('frees the slot of an attempt that throws', async () => {
+    const sut = new AttemptLimiter(1);
+    await expect(sut.run(1, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(sut.run(1, async () => 'next')).resolves.toBe('next');
+    expect(sut.active).toBe(0);
+  });
+});

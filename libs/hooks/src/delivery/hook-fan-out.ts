@@ -1,0 +1,83 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { HookDeliveryJob, HookFanOutJob, JOBS, QUEUES } from '@app/queue/queue.constants';
+import type { Queue } from 'bullmq';
+import { AttemptLimiter } from './attempt-limiter';
+import { HookCache } from './hook-cache';
+import { HookDeliverer } from './hook-deliverer';
+import { HookEventsRepository } from './hook-events.repository';
+import { disabledReason } from './hook-health';
+import { deliveryJobId, deliveryJobOptions, retryDelay, totalAttempts } from './hook-jobs';
+import { idempotencyKeyOf } from './hook-signature';
+
+/** How far before an event's commit the log is searched for its attempts (clocks of several hosts). */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * Runs a fan-out job: the first attempt of each of its events to every hook subscribed, all at
+ * once within the process' attempt limit (the hooks' keep-alive connections), in event order.
+ * A disabled hook's attempt is logged as skipped. The attempts that failed and may succeed later
+ * become (event, hook) retry jobs, recorded first in `system_hook_retries`; then the events are
+ * marked fanned out. Run again (BullMQ retry, stalled job, rebuilt after Redis lost it), it
+ * leaves out the hooks whose attempt already has an outcome in PostgreSQL.
+ */
+@Injectable()
+export class HookFanOut {
+  private readonly logger = new Logger(HookFanOut.name);
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly hooks: HookCache,
+    private readonly deliverer: HookDeliverer,
+    private readonly events: HookEventsRepository,
+    private readonly limiter: AttemptLimiter,
+    @InjectQueue(QUEUES.HOOK_DELIVERIES) private readonly queue: Queue,
+  ) {}
+
+  async execute(job: HookFanOutJob, runAgain: boolean): Promise<{ attempts: number; retries: number }> {
+    const eventIds = job.events.map((e) => e.eventId);
+    const handled = runAgain ? await this.events.handled(eventIds, this.logSince(job)) : new Set<string>();
+    const hooks = await this.hooks.all();
+    const retries: Array<{ eventId: string; hookId: number; attempt: number; dueAt: Date; delayMs: number; data: HookDeliveryJob }> = [];
+    const attempts: Array<Promise<void>> = [];
+    for (const event of job.events) {
+      for (const hookId of event.hookIds) {
+        if (handled.has(deliveryJobId(event.eventId, hookId))) continue;
+        const hook = hooks.get(hookId);
+        // A deleted hook takes its log with it: nothing to deliver or record.
+        if (!hook) continue;
+        const idempotencyKey = idempotencyKeyOf(event.eventId, hookId);
+        const attempt = { hook, eventId: event.eventId, trigger: event.trigger, body: event.body, idempotencyKey, occurredAt: event.occurredAt, chainId: event.chainId, chainDepth: event.chainDepth, attempt: 1, bodyStored: true };
+        attempts.push(
+          this.limiter.run(hookId, async () => {
+            const reason = disabledReason(hook, new Date());
+            if (reason) return this.deliverer.skip(attempt, reason);
+            const outcome = await this.deliverer.deliver(attempt);
+            if (outcome.ok || !outcome.retryable || totalAttempts(this.config) < 2) return;
+            const delayMs = retryDelay(this.config.hooks.retryScheduleMs, 0, outcome.retryAfterMs);
+            const { hook: _hook, attempt: _attempt, ...data } = attempt;
+            retries.push({ eventId: event.eventId, hookId, attempt: 2, dueAt: new Date(Date.now() + delayMs), delayMs, data: { ...data, hookId, firstAttempt: 2 } });
+          }),
+        );
+      }
+    }
+    await Promise.all(attempts);
+    if (retries.length > 0) {
+      // The record first: if Redis loses (or never gets) the jobs, the recovery rebuilds them when due.
+      await this.events.scheduleRetries(retries);
+      const remaining = totalAttempts(this.config) - 1;
+      await this.queue
+        .addBulk(retries.map((r) => ({ name: JOBS['hook-deliveries'].DELIVER_HOOK, data: r.data, opts: deliveryJobOptions(deliveryJobId(r.eventId, r.hookId), remaining, r.delayMs) })))
+        .catch((error: unknown) => this.logger.warn(`${retries.length} retry jobs not queued (rebuilt from PostgreSQL when due): ${(error as Error).message}`));
+    }
+    await this.events.markFannedOut(eventIds);
+    return { attempts: attempts.length, retries: retries.length };
+  }
+
+  /** The oldest log row an attempt of these events can have. */
+  private logSince(job: HookFanOutJob): Date {
+    const occurred = job.events.map((e) => (e.occurredAt ? Date.parse(e.occurredAt) : 0));
+    return new Date(Math.min(...occurred) - CLOCK_SKEW_MS);
+  }
+}
