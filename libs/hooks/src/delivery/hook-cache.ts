@@ -14,9 +14,22 @@ export class HookCache {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  all(): Promise<Map<number, SystemHookEntity>> {
+  /**
+   * The hooks, read again when the cached read is a second old or lacks one of `needed` (a hook
+   * created since: a hook missing from a fresh read is a deleted one).
+   */
+  async all(needed: Iterable<number> = []): Promise<Map<number, SystemHookEntity>> {
+    const cached = this.cached && Date.now() - this.cached.at < HOOK_CACHE_MS ? await this.cached.hooks.catch(() => null) : null;
+    if (cached && [...needed].every((id) => cached.has(id))) return cached;
+    return this.read();
+  }
+
+  async get(id: number): Promise<SystemHookEntity | null> {
+    return (await this.all([id])).get(id) ?? null;
+  }
+
+  private read(): Promise<Map<number, SystemHookEntity>> {
     const now = Date.now();
-    if (this.cached && now - this.cached.at < HOOK_CACHE_MS) return this.cached.hooks;
     const hooks = this.dataSource
       .getRepository(SystemHookEntity)
       .createQueryBuilder('h')
@@ -29,9 +42,5 @@ export class HookCache {
       if (this.cached === entry) this.cached = null;
     });
     return hooks;
-  }
-
-  async get(id: number): Promise<SystemHookEntity | null> {
-    return (await this.all()).get(id) ?? null;
   }
 }

@@ -38,7 +38,7 @@ export class HookFanOut {
   async execute(job: HookFanOutJob, runAgain: boolean): Promise<{ attempts: number; retries: number }> {
     const eventIds = job.events.map((e) => e.eventId);
     const handled = runAgain ? await this.events.handled(eventIds, this.logSince(job)) : new Set<string>();
-    const hooks = await this.hooks.all();
+    const hooks = await this.hooks.all(new Set(job.events.flatMap((e) => e.hookIds)));
     const retries: Array<{ eventId: string; hookId: number; attempt: number; dueAt: Date; delayMs: number; data: HookDeliveryJob }> = [];
     const attempts: Array<Promise<void>> = [];
     for (const event of job.events) {

@@ -1,0 +1,114 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { OutboxService } from '@app/messaging/outbox.service';
+import { NewDomainEvent } from '@app/messaging/domain-event';
+import { createTestDatabase, eventually } from '@app/testing';
+import { HookReceiver, startHookReceiver } from './support/hook-receiver';
+import { api, startTestGateway } from './support/test-gateway';
+
+const ROOT = resolve(__dirname, '../..');
+
+function groupEvent(i: number): NewDomainEvent {
+  return { type: 'group_create', actor: 1, groupId: 200_000 + i, target: { type: 'group', id: 200_000 + i, title: `f${i}` }, data: { name: `f${i}`, path: `f${i}`, full_path: `f${i}`, group_id: 200_000 + i, owner_name: null, owner_email: null } };
+}
+
+/** The distinct events (group paths) a receiver path got. */
+const eventsAt = (receiver: HookReceiver, path: string): Set<string> => new Set(receiver.at(path).map((d) => d.json.path));
+
+/** Every delivery to `path` of one event carries one `webhook-id`, the same for its duplicates. */
+function expectDuplicatesShareWebhookId(receiver: HookReceiver, path: string): number {
+  const keys = new Map<string, Set<string>>();
+  for (const d of receiver.at(path)) {
+    const set = keys.get(d.json.path) ?? new Set<string>();
+    set.add(String(d.headers['webhook-id']));
+    keys.set(d.json.path, set);
+  }
+  for (const set of keys.values()) expect(set.size).toBe(1);
+  return receiver.at(path).length - keys.size;
+}
+
+/** The fan-out: first attempts of one event to every hook at once, what a crash in the middle leaves, and a slow hook among fast ones. */
+describe('System hook fan-out', () => {
+  it('delivers the rest of an event fan-out after the worker process is killed in the middle of it (duplicates only with the same webhook-id)', async () => {
+    // The gateway as its own process (compiled like `npm run build`), so that it can be killed for real.
+    const dist = join(ROOT, '.cache', `e2e-fan-out-${randomBytes(4).toString('hex')}`);
+    execFileSync(join(ROOT, 'node_modules/.bin/swc'), ['apps', 'libs', '-d', dist, '-q'], { cwd: ROOT, stdio: 'ignore' });
+    const db = await createTestDatabase('hook_fan_out_crash');
+    const prefix = `t${randomBytes(4).toString('hex')}`;
+    const rootToken = `root-${randomBytes(16).toString('hex')}`;
+    // The stuck hook answers nothing until the first process is dead: its attempts are in flight when it dies.
+    let stuck = true;
+    const receiver = await startHookReceiver({ reply: (d) => (d.path === '/stuck' && stuck ? new Promise(() => undefined) : { status: 200 }) });
+    const env = { ...process.env, DATABASE_URL: db.url, KAFKA_TOPIC_PREFIX: prefix, REDIS_PREFIX: prefix, INITIAL_ROOT_TOKEN: rootToken, LOG_LEVEL: 'error', HOST: '127.0.0.1', HOOK_WORKER_CONCURRENCY: '10', HOOK_TIMEOUT_MS: '60000', HOOK_RECOVERY_INTERVAL_MS: '1000' };
+    const start = async (): Promise<{ child: ChildProcess; baseUrl: string }> => {
+      const port = 20_000 + Math.floor(Math.random() * 20_000);
+      const child = spawn(process.execPath, [join(dist, 'apps/gateway/src/main.js')], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+      const baseUrl = `http://127.0.0.1:${port}`;
+      await eventually(async () => ((await fetch(`${baseUrl}/-/readiness`).catch(() => null))?.ok ? true : undefined), 'the gateway process to be ready', 60_000, 200);
+      return { child, baseUrl };
+    };
+    const kill = (child: ChildProcess): Promise<void> =>
+      new Promise((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGKILL');
+      });
+    let gateway = await start();
+    try {
+      for (const path of ['/fast', '/stuck']) expect((await api(gateway.baseUrl, 'POST', '/api/v4/hooks', { token: rootToken, body: { url: `${receiver.url}${path}` } })).status).toBe(201);
+      const EVENTS = 12;
+      for (let i = 0; i < EVENTS; i++) expect((await api(gateway.baseUrl, 'POST', '/api/v4/groups', { token: rootToken, body: { name: `Fan ${i}`, path: `fan-${i}` } })).status).toBe(201);
+      // Every fast first attempt done, the stuck ones in flight: the fan-outs are in the middle.
+      await eventually(() => (eventsAt(receiver, '/fast').size >= EVENTS && receiver.at('/stuck').length >= 1 ? true : undefined), 'the fan-outs under way', 60_000);
+      expect(eventsAt(receiver, '/stuck').size).toBeLessThan(EVENTS + 1);
+      await new Promise((r) => setTimeout(r, 200));
+      await kill(gateway.child);
+      const fastBefore = receiver.at('/fast').length;
+      stuck = false;
+      gateway = await start();
+      // Taken up again once the dead worker's lock ran out: the stuck hook gets every event; the fast one nothing new.
+      await eventually(() => (eventsAt(receiver, '/stuck').size >= EVENTS ? true : undefined), 'the rest of the fan-outs after the restart', 90_000, 200);
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(eventsAt(receiver, '/fast').size).toBe(EVENTS);
+      const fastDuplicates = expectDuplicatesShareWebhookId(receiver, '/fast');
+      const stuckDuplicates = expectDuplicatesShareWebhookId(receiver, '/stuck');
+      // The fast hook's attempts were recorded before the crash: not sent again (but for a log row still unwritten).
+      expect(receiver.at('/fast').length - fastBefore).toBeLessThanOrEqual(fastDuplicates);
+      process.stdout.write(`crash mid-fan-out: fast hook ${receiver.at('/fast').length} deliveries (${fastDuplicates} duplicates), stuck hook ${receiver.at('/stuck').length} (${stuckDuplicates} resent after the crash, same webhook-id)\n`);
+    } finally {
+      await kill(gateway.child);
+      await receiver.close();
+      await db.drop();
+      rmSync(dist, { recursive: true, force: true });
+    }
+  }, 240_000);
+
+  it('does not hold the other hooks\' first attempts behind a slow hook', async () => {
+    const SLOW_MS = 1_500;
+    const EVENTS = 40;
+    const receiver = await startHookReceiver({ reply: (d) => (d.path === '/slow' ? new Promise((r) => setTimeout(() => r({ status: 200 }), SLOW_MS)) : { status: 200 }) });
+    // 12 attempts at a time: the slow hook may hold 9 of them; 40 of its answers take ≥ 6 s.
+    const gw = await startTestGateway('hook_fan_out_slow', { HOOK_WORKER_CONCURRENCY: '12', HOOK_TIMEOUT_MS: '5000' });
+    try {
+      for (const path of ['/slow', '/fast-1', '/fast-2', '/fast-3']) expect((await api(gw.baseUrl, 'POST', '/api/v4/hooks', { token: gw.rootToken, body: { url: `${receiver.url}${path}` } })).status).toBe(201);
+      const outbox = gw.app.get(OutboxService);
+      await gw.dataSource.transaction((tx) => outbox.append(tx, Array.from({ length: EVENTS }, (_, i) => groupEvent(i))));
+      const fast = ['/fast-1', '/fast-2', '/fast-3'];
+      await eventually(() => (fast.every((path) => eventsAt(receiver, path).size >= EVENTS) ? true : undefined), 'the fast hooks\' deliveries', 60_000);
+      const fastTimes = fast.flatMap((path) => receiver.at(path).map((d) => d.at));
+      const firstAny = Math.min(...receiver.received.map((d) => d.at));
+      const spread = Math.max(...fastTimes) - firstAny;
+      // The slow hook is still being served when every fast delivery is done; none of them waited for a slow answer.
+      expect(eventsAt(receiver, '/slow').size).toBeLessThan(EVENTS);
+      expect(spread).toBeLessThan(SLOW_MS);
+      await eventually(() => (eventsAt(receiver, '/slow').size >= EVENTS ? true : undefined), 'the slow hook\'s deliveries', 60_000);
+      const slowSpread = Math.max(...receiver.at('/slow').map((d) => d.at)) - firstAny;
+      process.stdout.write(`slow hook: fast hooks served within ${spread} ms of the first delivery, the slow hook's ${EVENTS} deliveries took ${slowSpread} ms\n`);
+    } finally {
+      await receiver.close();
+      await gw.close();
+    }
+  }, 120_000);
+});
