@@ -1,4 +1,4 @@
-import { AttemptLimiter } from './attempt-limiter';
+import { AttemptLimiter, NOT_STARTED } from './attempt-limiter';
 
 const deferred = () => {
   let resolve: () => void = () => undefined;
@@ -49,6 +49,22 @@ describe(AttemptLimiter.name, () => {
     expect(slowStarted).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(sut.active).toBe(0);
     expect(sut.inFlight(1)).toBe(0);
+  });
+
+  it('gives up on an attempt that waited too long in its hook\'s line, keeping the line in order', async () => {
+    const sut = new AttemptLimiter(4, 1);
+    const stuck = deferred();
+    const first = sut.run(1, () => stuck.promise);
+    const ran: string[] = [];
+    const gaveUp = sut.tryRun(1, async () => void ran.push('late'), 20);
+    const patient = sut.run(1, async () => void ran.push('patient'));
+    await expect(gaveUp).resolves.toBe(NOT_STARTED);
+    // Other hooks are not concerned.
+    await expect(sut.tryRun(2, async () => 'other', 20)).resolves.toBe('other');
+    stuck.resolve();
+    await Promise.all([first, patient]);
+    expect(ran).toEqual(['patient']);
+    expect(sut.active).toBe(0);
   });
 
   it('frees the slot of an attempt that throws', async () => {

@@ -1,3 +1,6 @@
+/** What `tryRun` answers when the attempt waited too long in its hook's line and was not run. */
+export const NOT_STARTED = Symbol('not started');
+
 /**
  * Bounds the delivery attempts in flight in this process (`HOOK_WORKER_CONCURRENCY`), first come
  * first served, and the share one hook may hold: a hook never has more than `perHookLimit`
@@ -24,6 +27,20 @@ export class AttemptLimiter {
     }
   }
 
+  /**
+   * Like `run`, but gives up (answers `NOT_STARTED`, without running `attempt`) when the attempt
+   * waited more than `lineWaitMs` in its hook's own line: the hook holds its whole share and
+   * answers slowly, so the caller hands the attempt over rather than wait.
+   */
+  async tryRun<T>(hookId: number, attempt: () => Promise<T>, lineWaitMs: number): Promise<T | typeof NOT_STARTED> {
+    if (!(await this.acquire(hookId, lineWaitMs))) return NOT_STARTED;
+    try {
+      return await attempt();
+    } finally {
+      this.release(hookId);
+    }
+  }
+
   /** Attempts of `hookId` running or waiting for a slot (not those waiting in the hook's own line). */
   inFlight(hookId: number): number {
     return this.hooks.get(hookId)?.running ?? 0;
@@ -34,7 +51,8 @@ export class AttemptLimiter {
     return this.running;
   }
 
-  private acquire(hookId: number): Promise<void> {
+  /** Resolves true once the attempt holds a slot, or false when it waited `lineWaitMs` in its hook's line (then it holds nothing). */
+  private async acquire(hookId: number, lineWaitMs = Infinity): Promise<boolean> {
     let hook = this.hooks.get(hookId);
     if (!hook) {
       hook = { running: 0, waiting: [] };
@@ -43,14 +61,28 @@ export class AttemptLimiter {
     const entry = hook;
     if (entry.running < this.perHookLimit && entry.waiting.length === 0) {
       entry.running += 1;
-      return this.acquireSlot();
+      await this.acquireSlot();
+      return true;
     }
-    return new Promise<void>((resolve) =>
-      entry.waiting.push(() => {
+    const admitted = await new Promise<boolean>((resolve) => {
+      let timer: NodeJS.Timeout | null = null;
+      const admit = () => {
+        if (timer) clearTimeout(timer);
         entry.running += 1;
-        void this.acquireSlot().then(resolve);
-      }),
-    );
+        resolve(true);
+      };
+      entry.waiting.push(admit);
+      if (Number.isFinite(lineWaitMs)) {
+        timer = setTimeout(() => {
+          const at = entry.waiting.indexOf(admit);
+          if (at >= 0) entry.waiting.splice(at, 1);
+          if (entry.running === 0 && entry.waiting.length === 0) this.hooks.delete(hookId);
+          resolve(false);
+        }, lineWaitMs);
+      }
+    });
+    if (admitted) await this.acquireSlot();
+    return admitted;
   }
 
   private acquireSlot(): Promise<void> {

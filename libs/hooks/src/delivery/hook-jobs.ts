@@ -13,6 +13,23 @@ export class HookDeliveryRetry extends Error {
   }
 }
 
+/**
+ * Thrown when an attempt could not start: its hook holds its whole share of the attempt slots
+ * and answers slowly. The job is put back, delayed by `delayMs`, without counting an attempt.
+ */
+export class HookDeliveryPostponed extends Error {
+  constructor(readonly delayMs: number) {
+    super(`hook busy: postponed by ${delayMs} ms`);
+    this.name = 'HookDeliveryPostponed';
+  }
+}
+
+/**
+ * How long an attempt may wait in its hook's own line (the hook holding its whole share of the
+ * attempt slots) before it is handed over to a job of its own (fan-out) or postponed (retry job).
+ */
+export const HOOK_LINE_WAIT_MS = 1_000;
+
 /** ±20 % around the scheduled delay, so that deliveries failing together do not retry together. */
 export const RETRY_JITTER = 0.2;
 

@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { HookDeliveryJob } from '@app/queue/queue.constants';
 import { UnrecoverableError } from 'bullmq';
-import { AttemptLimiter } from './attempt-limiter';
+import { AttemptLimiter, NOT_STARTED } from './attempt-limiter';
 import { HookCache } from './hook-cache';
 import { HookDeliverer } from './hook-deliverer';
 import { HookEventsRepository } from './hook-events.repository';
 import { disabledReason } from './hook-health';
-import { HookDeliveryRetry, retryDelay } from './hook-jobs';
+import { HOOK_LINE_WAIT_MS, HookDeliveryPostponed, HookDeliveryRetry, retryDelay } from './hook-jobs';
 
 /** Where a delivery job stands: how many times it ran before and how many runs it may take. */
 export interface DeliveryJobRun {
@@ -19,7 +19,8 @@ export interface DeliveryJobRun {
  * Runs a `deliver-hook` job: one attempt per run (a retry of an event's delivery to one hook, an
  * attempt handed over, or a resend). A failed attempt throws `HookDeliveryRetry` so that BullMQ
  * runs the job again after the schedule's delay, recorded first in `system_hook_retries`; the
- * final outcome removes the record. A disabled hook's event is logged as `skipped` instead.
+ * final outcome removes the record. A disabled hook's event is logged as `skipped` instead. An
+ * attempt that cannot start (its slow hook holds its whole share) is postponed (`HookDeliveryPostponed`).
  */
 @Injectable()
 export class HookRedelivery {
@@ -44,14 +45,20 @@ export class HookRedelivery {
     }
     const number = (data.firstAttempt ?? 1) + run.attemptsMade;
     const attempt = { hook, eventId: data.eventId, trigger: data.trigger, body: data.body, idempotencyKey: data.idempotencyKey, occurredAt: data.occurredAt, chainId: data.chainId, chainDepth: data.chainDepth, attempt: number, bodyStored: data.bodyStored };
-    const outcome = await this.limiter.run(data.hookId, async () => {
-      const reason = data.resend ? null : disabledReason(hook, new Date());
-      if (reason) {
-        await this.deliverer.skip(attempt, reason);
-        return null;
-      }
-      return this.deliverer.deliver(attempt);
-    });
+    const outcome = await this.limiter.tryRun(
+      data.hookId,
+      async () => {
+        const reason = data.resend ? null : disabledReason(hook, new Date());
+        if (reason) {
+          await this.deliverer.skip(attempt, reason);
+          return null;
+        }
+        return this.deliverer.deliver(attempt);
+      },
+      HOOK_LINE_WAIT_MS,
+    );
+    // The hook is slow and holds its whole share: the job waits in Redis rather than hold a worker slot.
+    if (outcome === NOT_STARTED) throw new HookDeliveryPostponed(HOOK_LINE_WAIT_MS);
     if (!outcome) {
       await finish();
       return { status: 'skipped' };
