@@ -42,10 +42,10 @@ describe('System hook fan-out', () => {
     // The stuck hook answers nothing until the first process is dead: its attempts are in flight when it dies.
     let stuck = true;
     const receiver = await startHookReceiver({ reply: (d) => (d.path === '/stuck' && stuck ? new Promise(() => undefined) : { status: 200 }) });
-    const env = { ...process.env, DATABASE_URL: db.url, KAFKA_TOPIC_PREFIX: prefix, REDIS_PREFIX: prefix, INITIAL_ROOT_TOKEN: rootToken, LOG_LEVEL: 'warn', HOST: '127.0.0.1', HOOK_WORKER_CONCURRENCY: '10', HOOK_TIMEOUT_MS: '60000', HOOK_RECOVERY_INTERVAL_MS: '1000' };
+    const env = { ...process.env, DATABASE_URL: db.url, KAFKA_TOPIC_PREFIX: prefix, REDIS_PREFIX: prefix, INITIAL_ROOT_TOKEN: rootToken, LOG_LEVEL: 'error', HOST: '127.0.0.1', HOOK_WORKER_CONCURRENCY: '10', HOOK_TIMEOUT_MS: '60000', HOOK_RECOVERY_INTERVAL_MS: '1000' };
     const start = async (): Promise<{ child: ChildProcess; baseUrl: string }> => {
       const port = 20_000 + Math.floor(Math.random() * 20_000);
-      const child = spawn(process.execPath, [join(dist, 'apps/gateway/src/main.js')], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
+      const child = spawn(process.execPath, [join(dist, 'apps/gateway/src/main.js')], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
       const baseUrl = `http://127.0.0.1:${port}`;
       await eventually(async () => ((await fetch(`${baseUrl}/-/readiness`).catch(() => null))?.ok ? true : undefined), 'the gateway process to be ready', 60_000, 200);
       return { child, baseUrl };
@@ -72,16 +72,7 @@ describe('System hook fan-out', () => {
       stuck = false;
       gateway = await start();
       // Taken up again once the dead worker's lock ran out: the stuck hook gets every event; the fast one nothing new.
-      await eventually(() => (eventsAt(receiver, '/stuck').size >= EVENTS ? true : undefined), 'the rest of the fan-outs after the restart', 90_000, 200).catch(async (error: unknown) => {
-        const { Client } = await import('pg');
-        const c = new Client({ connectionString: db.url });
-        await c.connect();
-        const pending = await c.query(`SELECT id, job_id, hook_ids, fanned_out_at FROM system_hook_events ORDER BY created_at`);
-        const log = await c.query(`SELECT hook_id, event_id, status, error FROM system_hook_deliveries ORDER BY id`);
-        await c.end();
-        process.stdout.write(`DEBUG stuck ${JSON.stringify(receiver.at('/stuck').map((d) => [d.json.event_name, d.json.path]))}\nevents ${JSON.stringify(pending.rows)}\nlog ${JSON.stringify(log.rows)}\n`);
-        throw error;
-      });
+      await eventually(() => (eventsAt(receiver, '/stuck').size >= EVENTS ? true : undefined), 'the rest of the fan-outs after the restart', 90_000, 200);
       await new Promise((r) => setTimeout(r, 1_000));
       expect(eventsAt(receiver, '/fast').size).toBe(EVENTS);
       const fastDuplicates = expectDuplicatesShareWebhookId(receiver, '/fast');
