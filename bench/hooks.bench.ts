@@ -157,6 +157,7 @@ async function startPrivateRedis(): Promise<ChildProcess | null> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: 'ignore' });
   REDIS_URL = `redis://127.0.0.1:${port}`;
   const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
+  probe.on('error', () => undefined);
   for (let i = 0; i < 100; i++) {
     try {
       await probe.connect();
