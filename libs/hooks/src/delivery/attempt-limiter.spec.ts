@@ -67,6 +67,17 @@ describe(AttemptLimiter.name, () => {
     expect(sut.active).toBe(0);
   });
 
+  it('does not give up on an attempt that only waits for slots other hooks hold (a burst is not a slow hook)', async () => {
+    const sut = new AttemptLimiter(2, 2);
+    const busy = deferred();
+    const others = [sut.run(1, () => busy.promise), sut.run(3, () => busy.promise)];
+    const waiting = sut.tryRun(2, async () => 'ran', 10);
+    await new Promise((r) => setTimeout(r, 40));
+    busy.resolve();
+    await expect(waiting).resolves.toBe('ran');
+    await Promise.all(others);
+  });
+
   it('frees the slot of an attempt that throws', async () => {
     const sut = new AttemptLimiter(1);
     await expect(sut.run(1, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

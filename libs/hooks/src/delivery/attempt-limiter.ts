@@ -1,25 +1,33 @@
-/** What `tryRun` answers when the attempt waited too long in its hook's line and was not run. */
+/** What `tryRun` answers when the attempt waited too long for its slow hook and was not run. */
 export const NOT_STARTED = Symbol('not started');
+
+interface Waiter {
+  hookId: number;
+  admit: () => void;
+}
 
 /**
  * Bounds the delivery attempts in flight in this process (`HOOK_WORKER_CONCURRENCY`), first come
  * first served, and the share one hook may hold: a hook never has more than `perHookLimit`
- * attempts running, and its further attempts wait in its own line without holding a slot, so
- * that a slow hook leaves the other hooks at least `limit - perHookLimit` slots.
+ * attempts running. The attempts of a hook that holds its whole share wait without holding a
+ * slot, and the attempts behind them are not held up: the next free slot goes to the first
+ * waiting attempt whose hook is below its share. So a slow hook leaves the other hooks at least
+ * `limit - perHookLimit` slots.
  */
 export class AttemptLimiter {
   private running = 0;
-  private readonly waiting: Array<() => void> = [];
-  private readonly hooks = new Map<number, { running: number; waiting: Array<() => void> }>();
+  private readonly waiting: Waiter[] = [];
+  /** Attempts running, by hook (absent: none). */
+  private readonly hooks = new Map<number, number>();
 
   constructor(
     readonly limit: number,
     readonly perHookLimit = Math.max(1, limit - Math.floor(limit / 4)),
   ) {}
 
-  /** Runs `attempt` once a slot is free for it (in the order of the calls, per hook and overall). */
+  /** Runs `attempt` once a slot is free for it (in the order of the calls, but for hooks holding their share). */
   async run<T>(hookId: number, attempt: () => Promise<T>): Promise<T> {
-    await this.acquire(hookId);
+    await this.acquire(hookId, Infinity);
     try {
       return await attempt();
     } finally {
@@ -29,8 +37,8 @@ export class AttemptLimiter {
 
   /**
    * Like `run`, but gives up (answers `NOT_STARTED`, without running `attempt`) when the attempt
-   * waited more than `lineWaitMs` in its hook's own line: the hook holds its whole share and
-   * answers slowly, so the caller hands the attempt over rather than wait.
+   * has waited `lineWaitMs` while its hook held its whole share (the hook is slow: the caller
+   * hands the attempt over rather than wait). Waiting for a slot taken by other hooks does not count.
    */
   async tryRun<T>(hookId: number, attempt: () => Promise<T>, lineWaitMs: number): Promise<T | typeof NOT_STARTED> {
     if (!(await this.acquire(hookId, lineWaitMs))) return NOT_STARTED;
@@ -41,9 +49,9 @@ export class AttemptLimiter {
     }
   }
 
-  /** Attempts of `hookId` running or waiting for a slot (not those waiting in the hook's own line). */
+  /** Attempts of `hookId` running now. */
   inFlight(hookId: number): number {
-    return this.hooks.get(hookId)?.running ?? 0;
+    return this.hooks.get(hookId) ?? 0;
   }
 
   /** Attempts of every hook running now. */
@@ -51,62 +59,58 @@ export class AttemptLimiter {
     return this.running;
   }
 
-  /** Resolves true once the attempt holds a slot, or false when it waited `lineWaitMs` in its hook's line (then it holds nothing). */
-  private async acquire(hookId: number, lineWaitMs = Infinity): Promise<boolean> {
-    let hook = this.hooks.get(hookId);
-    if (!hook) {
-      hook = { running: 0, waiting: [] };
-      this.hooks.set(hookId, hook);
+  /** Resolves true once the attempt holds a slot, or false when its hook held its share for `lineWaitMs` (then it holds nothing). */
+  private acquire(hookId: number, lineWaitMs: number): Promise<boolean> {
+    // After every release, no waiting attempt could take a free slot: a new one that can goes first.
+    if (this.running < this.limit && this.inFlight(hookId) < this.perHookLimit) {
+      this.take(hookId);
+      return Promise.resolve(true);
     }
-    const entry = hook;
-    if (entry.running < this.perHookLimit && entry.waiting.length === 0) {
-      entry.running += 1;
-      await this.acquireSlot();
-      return true;
-    }
-    const admitted = await new Promise<boolean>((resolve) => {
+    return new Promise<boolean>((resolve) => {
       let timer: NodeJS.Timeout | null = null;
-      const admit = () => {
-        if (timer) clearTimeout(timer);
-        entry.running += 1;
-        resolve(true);
+      const waiter: Waiter = {
+        hookId,
+        admit: () => {
+          if (timer) clearTimeout(timer);
+          resolve(true);
+        },
       };
-      entry.waiting.push(admit);
-      if (Number.isFinite(lineWaitMs)) {
-        timer = setTimeout(() => {
-          const at = entry.waiting.indexOf(admit);
-          if (at >= 0) entry.waiting.splice(at, 1);
-          if (entry.running === 0 && entry.waiting.length === 0) this.hooks.delete(hookId);
-          resolve(false);
-        }, lineWaitMs);
-      }
+      this.waiting.push(waiter);
+      if (!Number.isFinite(lineWaitMs)) return;
+      const check = (): void => {
+        if (this.inFlight(hookId) < this.perHookLimit) {
+          timer = setTimeout(check, lineWaitMs);
+          return;
+        }
+        const at = this.waiting.indexOf(waiter);
+        if (at >= 0) this.waiting.splice(at, 1);
+        resolve(false);
+      };
+      timer = setTimeout(check, lineWaitMs);
     });
-    if (admitted) await this.acquireSlot();
-    return admitted;
   }
 
-  private acquireSlot(): Promise<void> {
-    if (this.running < this.limit && this.waiting.length === 0) {
-      this.running += 1;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) =>
-      this.waiting.push(() => {
-        this.running += 1;
-        resolve();
-      }),
-    );
+  private take(hookId: number): void {
+    this.running += 1;
+    this.hooks.set(hookId, this.inFlight(hookId) + 1);
   }
 
   private release(hookId: number): void {
     this.running -= 1;
-    const next = this.waiting.shift();
-    if (next) next();
-    const hook = this.hooks.get(hookId);
-    if (!hook) return;
-    hook.running -= 1;
-    const own = hook.waiting.shift();
-    if (own) own();
-    else if (hook.running === 0) this.hooks.delete(hookId);
+    const left = this.inFlight(hookId) - 1;
+    if (left > 0) this.hooks.set(hookId, left);
+    else this.hooks.delete(hookId);
+    this.admit();
+  }
+
+  /** Gives the free slots to the first waiting attempts whose hooks are below their share. */
+  private admit(): void {
+    while (this.running < this.limit && this.waiting.length > 0) {
+      const at = this.waiting.findIndex((w) => this.inFlight(w.hookId) < this.perHookLimit);
+      if (at < 0) return;
+      const [waiter] = this.waiting.splice(at, 1);
+      this.take(waiter.hookId);
+      waiter.admit();
+    }
   }
 }
