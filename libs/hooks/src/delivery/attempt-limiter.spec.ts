@@ -67,6 +67,16 @@ describe(AttemptLimiter.name, () => {
     expect(sut.active).toBe(0);
   });
 
+  it('does not give up on an attempt behind a hook that holds its share but keeps answering', async () => {
+    const sut = new AttemptLimiter(4, 1);
+    let done = 0;
+    // Each attempt of hook 1 takes 8 ms; waiting behind 6 of them takes longer than the 20 ms allowed, but the hook is answering.
+    const runs = Array.from({ length: 8 }, () => sut.tryRun(1, () => new Promise<number>((r) => setTimeout(() => r(++done), 8)), 20));
+    const results = await Promise.all(runs);
+    expect(results).not.toContain(NOT_STARTED);
+    expect(done).toBe(8);
+  });
+
   it('does not give up on an attempt that only waits for slots other hooks hold (a burst is not a slow hook)', async () => {
     const sut = new AttemptLimiter(2, 2);
     const busy = deferred();

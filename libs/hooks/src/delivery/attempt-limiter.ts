@@ -17,8 +17,8 @@ interface Waiter {
 export class AttemptLimiter {
   private running = 0;
   private readonly waiting: Waiter[] = [];
-  /** Attempts running, by hook (absent: none). */
-  private readonly hooks = new Map<number, number>();
+  /** Attempts running by hook, and when one of them last finished (absent: none running). */
+  private readonly hooks = new Map<number, { running: number; lastDone: number }>();
 
   constructor(
     readonly limit: number,
@@ -37,8 +37,9 @@ export class AttemptLimiter {
 
   /**
    * Like `run`, but gives up (answers `NOT_STARTED`, without running `attempt`) when the attempt
-   * has waited `lineWaitMs` while its hook held its whole share (the hook is slow: the caller
-   * hands the attempt over rather than wait). Waiting for a slot taken by other hooks does not count.
+   * waits while its hook holds its whole share and none of the hook's attempts has finished for
+   * `lineWaitMs` (the hook is stuck: the caller hands the attempt over rather than wait). Waiting
+   * for slots other hooks hold, or behind a hook that is busy but answering, does not count.
    */
   async tryRun<T>(hookId: number, attempt: () => Promise<T>, lineWaitMs: number): Promise<T | typeof NOT_STARTED> {
     if (!(await this.acquire(hookId, lineWaitMs))) return NOT_STARTED;
@@ -51,7 +52,7 @@ export class AttemptLimiter {
 
   /** Attempts of `hookId` running now. */
   inFlight(hookId: number): number {
-    return this.hooks.get(hookId) ?? 0;
+    return this.hooks.get(hookId)?.running ?? 0;
   }
 
   /** Attempts of every hook running now. */
@@ -78,8 +79,10 @@ export class AttemptLimiter {
       this.waiting.push(waiter);
       if (!Number.isFinite(lineWaitMs)) return;
       const check = (): void => {
-        if (this.inFlight(hookId) < this.perHookLimit) {
-          timer = setTimeout(check, lineWaitMs);
+        const hook = this.hooks.get(hookId);
+        const stuck = hook !== undefined && hook.running >= this.perHookLimit && Date.now() - hook.lastDone >= lineWaitMs;
+        if (!stuck) {
+          timer = setTimeout(check, hook && hook.running >= this.perHookLimit ? Math.max(1, hook.lastDone + lineWaitMs - Date.now()) : lineWaitMs);
           return;
         }
         const at = this.waiting.indexOf(waiter);
@@ -92,13 +95,15 @@ export class AttemptLimiter {
 
   private take(hookId: number): void {
     this.running += 1;
-    this.hooks.set(hookId, this.inFlight(hookId) + 1);
+    const hook = this.hooks.get(hookId);
+    if (hook) hook.running += 1;
+    else this.hooks.set(hookId, { running: 1, lastDone: Date.now() });
   }
 
   private release(hookId: number): void {
     this.running -= 1;
-    const left = this.inFlight(hookId) - 1;
-    if (left > 0) this.hooks.set(hookId, left);
+    const hook = this.hooks.get(hookId);
+    if (hook && hook.running > 1) Object.assign(hook, { running: hook.running - 1, lastDone: Date.now() });
     else this.hooks.delete(hookId);
     this.admit();
   }
