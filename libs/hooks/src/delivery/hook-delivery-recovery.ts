@@ -1,9 +1,10 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { HookDeliveryJob, HookFanOutJob, JOBS, QUEUES } from '@app/queue/queue.constants';
 import type { Queue } from 'bullmq';
 import { HookEventsRepository } from './hook-events.repository';
+import { HookFanOut } from './hook-fan-out';
 import { deliveryJobId, deliveryJobOptions, fanOutJobOptions, totalAttempts } from './hook-jobs';
 import { idempotencyKeyOf } from './hook-signature';
 
@@ -16,8 +17,9 @@ const PAGE = 1_000;
  * (Redis restarted empty, a job removed after failing) is enqueued again under the same job id,
  * after checking that PostgreSQL still owes it. Only what is older than the interval is checked
  * (the dispatcher records an event just before enqueueing it). A rebuilt fan-out leaves out the
- * hooks whose attempt already has an outcome; an attempt that was in flight when Redis was lost
- * may be sent twice, with the same `webhook-id`.
+ * hooks whose attempt already has an outcome, and a fan-out this process is still running is
+ * not enqueued again; an attempt in flight elsewhere when Redis was lost may be sent twice, with
+ * the same `webhook-id`.
  */
 @Injectable()
 export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDestroy {
@@ -29,6 +31,7 @@ export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDes
     private readonly config: AppConfig,
     private readonly events: HookEventsRepository,
     @InjectQueue(QUEUES.HOOK_DELIVERIES) private readonly queue: Queue,
+    @Optional() private readonly fanOut?: HookFanOut,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -69,7 +72,8 @@ export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDes
       const page = await this.events.pendingFanOuts(before, after, PAGE);
       after = page.last;
       const missing = await this.missing(page.fanOuts.map((f) => f.jobId));
-      const lost = page.fanOuts.filter((f) => missing.has(f.jobId));
+      // A job this process is still running is not lost, even if Redis lost its record.
+      const lost = page.fanOuts.filter((f) => missing.has(f.jobId) && !this.fanOut?.running.has(f.jobId));
       if (lost.length === 0) continue;
       const pending = await this.events.stillPending(lost.flatMap((f) => f.events.map((e) => e.eventId)));
       const jobs = lost

@@ -53,7 +53,7 @@ export class HookDeliveryProcessor extends WorkerHost implements OnModuleInit, O
       case JOBS['hook-deliveries'].FAN_OUT: {
         const fanOut = job as Job<HookFanOutJob>;
         // Run before (failed, stalled) or rebuilt from PostgreSQL: some hooks may have their outcome already.
-        return this.fanOut.execute(fanOut.data, (fanOut.attemptsStarted ?? 1) > 1 || fanOut.data.recovered === true);
+        return this.fanOut.execute(fanOut.data, (fanOut.attemptsStarted ?? 1) > 1 || fanOut.data.recovered === true, fanOut.id);
       }
       case JOBS['hook-deliveries'].DELIVER_HOOK: {
         const delivery = job as Job<HookDeliveryJob>;

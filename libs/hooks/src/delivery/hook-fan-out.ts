@@ -26,6 +26,8 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 @Injectable()
 export class HookFanOut {
   private readonly logger = new Logger(HookFanOut.name);
+  /** Ids of the fan-out jobs this process is running (the recovery leaves them alone even if Redis lost them). */
+  readonly running = new Set<string>();
 
   constructor(
     private readonly config: AppConfig,
@@ -36,7 +38,17 @@ export class HookFanOut {
     @InjectQueue(QUEUES.HOOK_DELIVERIES) private readonly queue: Queue,
   ) {}
 
-  async execute(job: HookFanOutJob, runAgain: boolean): Promise<{ attempts: number; retries: number }> {
+  async execute(job: HookFanOutJob, runAgain: boolean, jobId?: string): Promise<{ attempts: number; retries: number }> {
+    if (!jobId) return this.fanOut(job, runAgain);
+    this.running.add(jobId);
+    try {
+      return await this.fanOut(job, runAgain);
+    } finally {
+      this.running.delete(jobId);
+    }
+  }
+
+  private async fanOut(job: HookFanOutJob, runAgain: boolean): Promise<{ attempts: number; retries: number }> {
     const eventIds = job.events.map((e) => e.eventId);
     const handled = runAgain ? await this.events.handled(eventIds, this.logSince(job)) : new Set<string>();
     const hooks = await this.hooks.all(new Set(job.events.flatMap((e) => e.hookIds)));
