@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@app/config';
-import { NewDomainEvent } from '@app/messaging/domain-event';
-import { OutboxService } from '@app/messaging/outbox.service';
-import { QUEUES } from '@app/queue/queue.constants';
+import { NewDomainEvent, OutboxService } from '@app/messaging';
+import { HOOK_DELIVERIES } from '@app/hooks';
 import { createTestDatabase, eventually } from '@app/testing';
 import type { Queue } from 'bullmq';
 import Redis from 'ioredis';
@@ -190,7 +189,7 @@ describe('System hook delivery durability', () => {
         const hook = await api(gw.baseUrl, 'POST', '/api/v4/hooks', { token: rootToken, body: { url: `${receiver.url}${path}`, token: `secret${path}` } });
         expect(hook.status).toBe(201);
       }
-      const queue = gw.app.get<Queue>(getQueueToken(QUEUES.HOOK_DELIVERIES));
+      const queue = gw.app.get<Queue>(getQueueToken(HOOK_DELIVERIES.name));
       const dataSource = gw.app.get(DataSource);
       await burst(gw.app);
       await eventually(() => (receiver.received.length >= 40 ? true : undefined), 'the burst to start', 30_000);

@@ -2,7 +2,6 @@ import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AppConfig } from '@app/config';
-import { QUEUES } from '@app/queue/queue.constants';
 import { AttemptLimiter } from './delivery/attempt-limiter';
 import { HookCache } from './delivery/hook-cache';
 import { HookChainInterceptor } from './delivery/hook-chain.interceptor';
@@ -16,11 +15,12 @@ import { HookFanOut } from './delivery/hook-fan-out';
 import { HookGauges } from './delivery/hook-gauges';
 import { HookHealthService } from './delivery/hook-health';
 import { HookHttpClient } from './delivery/hook-http-client';
-import { HookLogRetentionScheduler, MaintenanceProcessor } from './delivery/hook-maintenance.processor';
+import { MaintenanceProcessor } from './delivery/hook-maintenance.processor';
 import { HookMetrics } from './delivery/hook-metrics';
 import { HookRedelivery } from './delivery/hook-redelivery';
 import { MergeRequestHookData } from './delivery/merge-request-hook-data';
 import { HookTokenCipher } from './hook-token-cipher';
+import { HOOK_DELIVERIES, HOOK_MAINTENANCE } from './hooks.jobs';
 import { SystemHooksController } from './system-hooks.controller';
 import { SystemHooksRepository } from './system-hooks.repository';
 import { CreateSystemHookUseCase } from './use-cases/create-system-hook.use-case';
@@ -61,7 +61,6 @@ const DELIVERY_PROVIDERS: Provider[] = [
   HookDeliveryProcessor,
   HookDeliveryRecovery,
   MaintenanceProcessor,
-  HookLogRetentionScheduler,
 ];
 
 /**
@@ -75,7 +74,7 @@ export class HooksModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: HooksModule,
-      imports: [BullModule.registerQueue({ name: QUEUES.HOOK_DELIVERIES }, { name: QUEUES.MAINTENANCE })],
+      imports: [BullModule.registerQueue({ name: HOOK_DELIVERIES.name }, { name: HOOK_MAINTENANCE.name })],
       controllers: [SystemHooksController],
       providers: [...API_PROVIDERS, ...(config.hooks.deliveryEnabled ? DELIVERY_PROVIDERS : [])],
       exports: [SystemHooksRepository, HookTokenCipher, HookHttpClient, HookDeliverer, HookDeliveryLog],

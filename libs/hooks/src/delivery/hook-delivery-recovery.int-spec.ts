@@ -1,10 +1,11 @@
 import { AppConfig } from '@app/config';
 import { createDataSource } from '@app/database';
-import { HookFanOutEvent } from '@app/queue/queue.constants';
+import type { HookFanOutEvent } from '../hooks.jobs';
 import { createTestDatabase } from '@app/testing';
 import { Queue } from 'bullmq';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { ENTITIES } from '../../../../apps/entities';
 import { HookDeliveryLog } from './hook-delivery-log';
 import { HookDeliveryRecovery } from './hook-delivery-recovery';
 import { HookEventsRepository } from './hook-events.repository';
@@ -24,7 +25,7 @@ describe(HookDeliveryRecovery.name, () => {
   beforeAll(async () => {
     db = await createTestDatabase('hook_recovery');
     const config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', HOOK_RECOVERY_INTERVAL_MS: '1000', HOOK_RETRY_SCHEDULE: '1s,2s,3s' });
-    dataSource = await createDataSource(config).initialize();
+    dataSource = await createDataSource(config, ENTITIES).initialize();
     queue = new Queue('hook-deliveries', { connection: { url: config.redis.url }, prefix: `t${randomBytes(4).toString('hex')}` });
     events = new HookEventsRepository(dataSource);
     sut = new HookDeliveryRecovery(config, events, queue);

@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { HookDeliveryJob, HookFanOutJob, JOBS, QUEUES } from '@app/queue/queue.constants';
+import { HOOK_DELIVERIES, HookDeliveryJob, HookFanOutJob } from '../hooks.jobs';
 import type { Queue } from 'bullmq';
 import { HookEventsRepository } from './hook-events.repository';
 import { HookFanOut } from './hook-fan-out';
@@ -30,7 +30,7 @@ export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDes
   constructor(
     private readonly config: AppConfig,
     private readonly events: HookEventsRepository,
-    @InjectQueue(QUEUES.HOOK_DELIVERIES) private readonly queue: Queue,
+    @InjectQueue(HOOK_DELIVERIES.name) private readonly queue: Queue,
     @Optional() private readonly fanOut?: HookFanOut,
   ) {}
 
@@ -79,7 +79,7 @@ export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDes
       const jobs = lost
         .map((f) => ({ jobId: f.jobId, events: f.events.filter((e) => pending.has(e.eventId)) }))
         .filter((f) => f.events.length > 0)
-        .map((f) => ({ name: JOBS['hook-deliveries'].FAN_OUT, data: { events: f.events, recovered: true } satisfies HookFanOutJob, opts: fanOutJobOptions(f.jobId) }));
+        .map((f) => ({ name: HOOK_DELIVERIES.jobs.FAN_OUT, data: { events: f.events, recovered: true } satisfies HookFanOutJob, opts: fanOutJobOptions(f.jobId) }));
       if (jobs.length > 0) await this.queue.addBulk(jobs);
       rebuilt += jobs.length;
     } while (after);
@@ -113,7 +113,7 @@ export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDes
               firstAttempt: r.attempt,
               bodyStored: true,
             };
-            return { name: JOBS['hook-deliveries'].DELIVER_HOOK, data, opts: deliveryJobOptions(deliveryJobId(r.eventId, r.hookId), Math.max(1, totalAttempts(this.config) - r.attempt + 1)) };
+            return { name: HOOK_DELIVERIES.jobs.DELIVER_HOOK, data, opts: deliveryJobOptions(deliveryJobId(r.eventId, r.hookId), Math.max(1, totalAttempts(this.config) - r.attempt + 1)) };
           });
         if (jobs.length > 0) await this.queue.addBulk(jobs);
         rebuilt += jobs.length;

@@ -1,14 +1,12 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { assertJobHandlers } from '@app/queue/job-handlers';
-import { HookDeliveryJob, HookFanOutJob, JOBS, QUEUES } from '@app/queue/queue.constants';
-import { runWithRequestId } from '@app/observability/request-context';
-import { DelayedError, Job, UnrecoverableError } from 'bullmq';
+import { runWithRequestId } from '@app/observability';
+import { JobWorker, OnJob, QueueWorker } from '@app/queue';
+import { DelayedError, Job } from 'bullmq';
+import { HOOK_DELIVERIES, HookDeliveryJob, HookFanOutJob } from '../hooks.jobs';
 import { HookFanOut } from './hook-fan-out';
 import { hookBackoffStrategy, HookDeliveryPostponed } from './hook-jobs';
 import { HookRedelivery } from './hook-redelivery';
-
 
 /**
  * Runs the `hook-deliveries` queue: `fan-out` jobs (the first attempts of a batch of events to
@@ -18,8 +16,8 @@ import { HookRedelivery } from './hook-redelivery';
  * do not stop the others. A job whose process died is taken up again by another worker once its
  * lock (15 s) has run out.
  */
-@Processor(QUEUES.HOOK_DELIVERIES, { concurrency: 100, lockDuration: 15_000, stalledInterval: 15_000, maxStalledCount: 10, settings: { backoffStrategy: hookBackoffStrategy } })
-export class HookDeliveryProcessor extends WorkerHost implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+@QueueWorker(HOOK_DELIVERIES, { concurrency: 100, lockDuration: 15_000, stalledInterval: 15_000, maxStalledCount: 10, settings: { backoffStrategy: hookBackoffStrategy } })
+export class HookDeliveryProcessor extends JobWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(HookDeliveryProcessor.name);
 
   constructor(
@@ -28,10 +26,6 @@ export class HookDeliveryProcessor extends WorkerHost implements OnModuleInit, O
     private readonly redelivery: HookRedelivery,
   ) {
     super();
-  }
-
-  onModuleInit(): void {
-    assertJobHandlers(QUEUES.HOOK_DELIVERIES, [JOBS['hook-deliveries'].DELIVER_HOOK, JOBS['hook-deliveries'].FAN_OUT]);
   }
 
   onApplicationBootstrap(): void {
@@ -48,27 +42,22 @@ export class HookDeliveryProcessor extends WorkerHost implements OnModuleInit, O
     await this.worker.close();
   }
 
-  async process(job: Job, token?: string): Promise<unknown> {
-    switch (job.name) {
-      case JOBS['hook-deliveries'].FAN_OUT: {
-        const fanOut = job as Job<HookFanOutJob>;
-        // Run before (failed, stalled) or rebuilt from PostgreSQL: some hooks may have their outcome already.
-        return this.fanOut.execute(fanOut.data, (fanOut.attemptsStarted ?? 1) > 1 || fanOut.data.recovered === true, fanOut.id);
-      }
-      case JOBS['hook-deliveries'].DELIVER_HOOK: {
-        const delivery = job as Job<HookDeliveryJob>;
-        const run = () => this.redelivery.execute(delivery.data, { attemptsMade: delivery.attemptsMade, attempts: delivery.opts.attempts ?? 1 });
-        try {
-          return await (delivery.data.requestId ? runWithRequestId(delivery.data.requestId, run) : run());
-        } catch (error) {
-          if (!(error instanceof HookDeliveryPostponed)) throw error;
-          // Back to the delayed set, no attempt counted.
-          await delivery.moveToDelayed(Date.now() + error.delayMs, token);
-          throw new DelayedError();
-        }
-      }
-      default:
-        throw new UnrecoverableError(`unknown job ${job.name}`);
+  @OnJob(HOOK_DELIVERIES, HOOK_DELIVERIES.jobs.FAN_OUT)
+  fanOutEvents(data: HookFanOutJob, job: Job<HookFanOutJob>): Promise<unknown> {
+    // Run before (failed, stalled) or rebuilt from PostgreSQL: some hooks may have their outcome already.
+    return this.fanOut.execute(data, (job.attemptsStarted ?? 1) > 1 || data.recovered === true, job.id);
+  }
+
+  @OnJob(HOOK_DELIVERIES, HOOK_DELIVERIES.jobs.DELIVER_HOOK)
+  async deliverHook(data: HookDeliveryJob, job: Job<HookDeliveryJob>): Promise<{ status: string }> {
+    const run = () => this.redelivery.execute(data, { attemptsMade: job.attemptsMade, attempts: job.opts.attempts ?? 1 });
+    try {
+      return await (data.requestId ? runWithRequestId(data.requestId, run) : run());
+    } catch (error) {
+      if (!(error instanceof HookDeliveryPostponed)) throw error;
+      // Back to the delayed set, no attempt counted.
+      await job.moveToDelayed(Date.now() + error.delayMs, job.token);
+      throw new DelayedError();
     }
   }
 }

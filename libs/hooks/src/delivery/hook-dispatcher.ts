@@ -1,14 +1,11 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { DomainEvent } from '@app/messaging/domain-event';
-import { DomainEventConsumer } from '@app/messaging/domain-event.consumer';
-import { DomainEventConsumerFactory } from '@app/messaging/domain-event-consumer.factory';
-import { CONSUMER_GROUPS } from '@app/messaging/topics.constants';
-import { HookFanOutEvent, HookFanOutJob, JOBS, QUEUES } from '@app/queue/queue.constants';
+import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import type { JobsOptions, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SystemHookEntity } from '../entities/system-hook.entity';
+import { HOOK_DELIVERIES, HookFanOutEvent, HookFanOutJob } from '../hooks.jobs';
 import { HookDeliverer } from './hook-deliverer';
 import { HookEventsRepository } from './hook-events.repository';
 import { fanOutJobId, fanOutJobOptions } from './hook-jobs';
@@ -52,34 +49,27 @@ export function fanOutBatches(events: HookFanOutEvent[], deliveries = FAN_OUT_DE
  * most `HOOK_MAX_CHAIN_DEPTH` deliveries long; beyond, the hook's log shows it as skipped.
  */
 @Injectable()
-export class HookDispatcher implements OnApplicationBootstrap {
-  private consumer: DomainEventConsumer | null = null;
-
+export class HookDispatcher extends DomainEventSubscriber {
   constructor(
     private readonly config: AppConfig,
     private readonly dataSource: DataSource,
-    private readonly consumers: DomainEventConsumerFactory,
     private readonly deliverer: HookDeliverer,
     private readonly mergeRequests: MergeRequestHookData,
     private readonly events: HookEventsRepository,
-    @InjectQueue(QUEUES.HOOK_DELIVERIES) private readonly queue: Queue,
-  ) {}
+    @InjectQueue(HOOK_DELIVERIES.name) private readonly queue: Queue,
+  ) {
+    super();
+  }
 
-  onApplicationBootstrap(): void {
-    this.consumer = this.consumers.create({
+  protected consumerOptions(): DomainEventConsumerOptions {
+    return {
       groupId: CONSUMER_GROUPS.HOOK_DISPATCHER,
       handler: (event) => this.dispatch([event]),
       batchHandler: (events) => this.dispatch(events),
       maxBatchSize: 2_000,
-      // Enqueueing fails only when Redis or PostgreSQL does: wait for them, never dead-letter.
+      // Recording and enqueueing fail only when PostgreSQL or Redis does: wait for them, never dead-letter.
       isTransient: () => true,
-    });
-    // Connects in the background (and keeps retrying while Kafka is unreachable).
-    void this.consumer.start();
-  }
-
-  get running(): boolean {
-    return this.consumer?.running ?? false;
+    };
   }
 
   /** Records and enqueues the fan-outs of `events` (idempotent: an event recorded before is left alone). */
@@ -119,7 +109,7 @@ export class HookDispatcher implements OnApplicationBootstrap {
     const jobs: Array<{ name: string; data: HookFanOutJob; opts: JobsOptions }> = [];
     for (const batch of batches) {
       const fresh = batch.events.filter((event) => recorded.has(event.eventId.toLowerCase()));
-      if (fresh.length > 0) jobs.push({ name: JOBS['hook-deliveries'].FAN_OUT, data: { events: fresh }, opts: fanOutJobOptions(batch.jobId) });
+      if (fresh.length > 0) jobs.push({ name: HOOK_DELIVERIES.jobs.FAN_OUT, data: { events: fresh }, opts: fanOutJobOptions(batch.jobId) });
     }
     for (let start = 0; start < jobs.length; start += ENQUEUE_CHUNK) await this.queue.addBulk(jobs.slice(start, start + ENQUEUE_CHUNK));
     await Promise.all(skipped);

@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { HookDeliveryJob, HookFanOutJob, JOBS, QUEUES } from '@app/queue/queue.constants';
+import { HOOK_DELIVERIES, HookDeliveryJob, HookFanOutJob } from '../hooks.jobs';
 import type { Queue } from 'bullmq';
 import { AttemptLimiter, NOT_STARTED } from './attempt-limiter';
 import { HookCache } from './hook-cache';
@@ -35,7 +35,7 @@ export class HookFanOut {
     private readonly deliverer: HookDeliverer,
     private readonly events: HookEventsRepository,
     private readonly limiter: AttemptLimiter,
-    @InjectQueue(QUEUES.HOOK_DELIVERIES) private readonly queue: Queue,
+    @InjectQueue(HOOK_DELIVERIES.name) private readonly queue: Queue,
   ) {}
 
   async execute(job: HookFanOutJob, runAgain: boolean, jobId?: string): Promise<{ attempts: number; retries: number }> {
@@ -84,7 +84,7 @@ export class HookFanOut {
       // The record first: if Redis loses (or never gets) the jobs, the recovery rebuilds them when due.
       await this.events.scheduleRetries(retries.map(({ eventId, hookId, attempt, dueAt }) => ({ eventId, hookId, attempt, dueAt })));
       await this.queue
-        .addBulk(retries.map((r) => ({ name: JOBS['hook-deliveries'].DELIVER_HOOK, data: r.data, opts: deliveryJobOptions(deliveryJobId(r.eventId, r.hookId), r.attempts, r.delayMs) })))
+        .addBulk(retries.map((r) => ({ name: HOOK_DELIVERIES.jobs.DELIVER_HOOK, data: r.data, opts: deliveryJobOptions(deliveryJobId(r.eventId, r.hookId), r.attempts, r.delayMs) })))
         .catch((error: unknown) => this.logger.warn(`${retries.length} retry jobs not queued (rebuilt from PostgreSQL when due): ${(error as Error).message}`));
     }
     await this.events.markFannedOut(eventIds);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { HookDeliveryJob } from '@app/queue/queue.constants';
+import type { HookDeliveryJob } from '../hooks.jobs';
 import { UnrecoverableError } from 'bullmq';
 import { AttemptLimiter, NOT_STARTED } from './attempt-limiter';
 import { HookCache } from './hook-cache';
