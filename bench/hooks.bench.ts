@@ -8,25 +8,31 @@
  * 1. Physical limit: a plain undici loop POSTs BENCH_BURST × BENCH_HOOKS bodies of the same
  *    size to the same receiver with the same concurrency as the workers (HOOK_WORKER_CONCURRENCY,
  *    default 100), and reports requests/s.
- * 1b. Queue alone: the same number of BullMQ jobs, with the delivery jobs' options and body, added
- *    in chunks of 1,000 (as the dispatcher does) and run by a worker of the same concurrency whose
- *    processor does nothing. With the CPU time per request of the plain loop and per job of the
- *    queue (this process and Redis), it prints the most any pipeline with one BullMQ job per
- *    delivery could reach on these CPUs: a floor of the cost, not a forecast. Then the same with
- *    minimal jobs (no data, no options, removed once completed): the least a BullMQ job costs.
+ * 1b. Queue alone: as many BullMQ jobs as the burst's fan-outs (one per ~100 deliveries), with the
+ *    fan-out jobs' data (the events' bodies) and options, run by a worker of the same concurrency
+ *    whose processor does nothing; CPU per delivery in this process and Redis. Then one minimal job
+ *    (no data, no options, removed once completed) per delivery: what the queue cost per delivery
+ *    when every delivery was a job.
  * 1c. Delivery log alone: as many rows like the burst's, recorded by `HookDeliveryLog`, with the
  *    CPU time per row of this process and PostgreSQL. With the minimal job and the plain loop's
  *    POST, the burst then prints how much CPU per delivery the 50 % target leaves for the rest of
  *    the pipeline, and how much the burst spent on it.
  * 2. Burst: commits BENCH_BURST push events (default 5,000) to the outbox in one transaction
- *    (the relay publishes them, the dispatcher enqueues one job per hook, the workers deliver)
- *    and reports deliveries/s (first to last receipt), the ratio to the plain loop, and p50/p99
- *    of the delay from the event's commit (`occurred_at`) to its receipt.
+ *    (the relay publishes them, the dispatcher records them and enqueues fan-out jobs, the workers
+ *    deliver) and reports deliveries/s (first to last receipt), the ratio to the plain loop, p50/p99
+ *    of the delay from the event's commit (`occurred_at`) to its receipt, the CPU per delivery of
+ *    every process, the Redis commands per delivery (INFO commandstats) and the gateway's memory.
+ *
+ * Redis is a private `redis-server` started by the bench on a free port (no persistence, as
+ * scripts/services.sh runs it) so that its CPU time and command counts are the pipeline's alone;
+ * BENCH_REDIS_URL uses another one instead.
  * 3. Steady: commits BENCH_RATE events/s (default 1,000) for BENCH_SECONDS (default 10), once with
  *    every hook subscribed and once with one hook subscribed, and reports p50/p99 delay.
  * Smaller runs: e.g. BENCH_BURST=1000 BENCH_SECONDS=5.
  */
 import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer as createTcpServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -133,7 +139,61 @@ async function commitEvents(db: Client, from: number, count: number): Promise<vo
   await db.query('COMMIT');
 }
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+let REDIS_URL = process.env.BENCH_REDIS_URL ?? '';
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const server = createTcpServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+/** A private Redis for the bench (no persistence), or null when BENCH_REDIS_URL names one. */
+async function startPrivateRedis(): Promise<ChildProcess | null> {
+  if (REDIS_URL) return null;
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: 'ignore' });
+  REDIS_URL = `redis://127.0.0.1:${port}`;
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
+  probe.on('error', () => undefined);
+  for (let i = 0; i < 100; i++) {
+    try {
+      await probe.connect();
+      break;
+    } catch {
+      await sleep(100);
+    }
+  }
+  probe.disconnect();
+  return child;
+}
+
+/** Commands run by Redis so far, by command (INFO commandstats). */
+async function redisCommands(redis: Redis): Promise<Map<string, number>> {
+  const info = await redis.info('commandstats');
+  const calls = new Map<string, number>();
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls.set(match[1], Number(match[2]));
+  return calls;
+}
+
+/** Commands per unit between two readings: the total and the five most frequent. */
+function commandsPer(from: Map<string, number>, to: Map<string, number>, units: number): string {
+  const delta = [...to].map(([name, n]) => [name, n - (from.get(name) ?? 0)] as const).filter(([name, n]) => n > 0 && name !== 'info');
+  const total = delta.reduce((sum, [, n]) => sum + n, 0);
+  const top = delta.sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name, n]) => `${name} ${fixed(n / units, 3)}`);
+  return `${fixed(total / units, 3)} (${top.join(', ')})`;
+}
+
+/** Resident memory of a process in MB (`/proc/<pid>/status` VmRSS), 0 when unreadable. */
+function residentMb(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb ? Number(kb[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
 
 /** CPU seconds used so far by this process and by the Redis server. */
 async function cpuNow(redis: Redis): Promise<{ self: number; redis: number }> {
@@ -142,15 +202,20 @@ async function cpuNow(redis: Redis): Promise<{ self: number; redis: number }> {
   return { self: ownCpuSeconds(), redis: seconds('used_cpu_user') + seconds('used_cpu_sys') };
 }
 
-type JobShape = 'delivery' | 'minimal';
+type JobShape = 'fan-out' | 'minimal';
+
+/** Deliveries per fan-out job (the dispatcher's FAN_OUT_DELIVERIES). */
+const FAN_OUT_DELIVERIES = 100;
 
 /**
  * The queue alone: `total` jobs added in chunks of 1,000 and run by a worker of the workers'
- * concurrency whose processor does nothing. `delivery`: the data (body included) and options of
- * delivery jobs. `minimal`: no data, no options but the id, removed once completed: the least
- * any BullMQ job costs.
+ * concurrency whose processor does nothing. `fan-out`: the data (bodies of the events of ~100
+ * deliveries and their hooks) and options of fan-out jobs. `minimal`: no data, no options but the
+ * id, removed once completed: the least any BullMQ job costs.
  */
 async function queueAlone(total: number, body: string, redis: Redis, shape: JobShape): Promise<{ rate: number; self: number; redis: number }> {
+  const eventsPerJob = Math.max(1, Math.ceil(FAN_OUT_DELIVERIES / HOOKS));
+  const hookIds = Array.from({ length: HOOKS }, (_, i) => i + 1);
   const connection = { url: REDIS_URL };
   const prefix = `${PREFIX}-floor-${shape}`;
   const queue = new Queue('floor', { connection, prefix });
@@ -158,9 +223,9 @@ async function queueAlone(total: number, body: string, redis: Redis, shape: JobS
     shape === 'minimal'
       ? { name: 'deliver-hook', data: {}, opts: { jobId: `floor-${n}`, removeOnComplete: true } }
       : {
-          name: 'deliver-hook',
-          data: { eventId: randomUUID(), hookId: n % HOOKS, trigger: 'push', body, idempotencyKey: randomUUID(), occurredAt: new Date().toISOString(), chainId: randomUUID(), chainDepth: 1 },
-          opts: { jobId: `floor-${n}`, attempts: 9, backoff: { type: 'hook-schedule' }, removeOnComplete: { age: 86_400, count: 20_000 }, removeOnFail: { age: 14 * 86_400 } },
+          name: 'fan-out',
+          data: { events: Array.from({ length: eventsPerJob }, () => ({ eventId: randomUUID(), trigger: 'push', body, occurredAt: new Date().toISOString(), chainId: randomUUID(), chainDepth: 1, hookIds })) },
+          opts: { jobId: `floor-${n}`, attempts: 5, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: true, removeOnFail: true },
         };
   const before = await cpuNow(redis);
   const t0 = performance.now();
@@ -170,7 +235,7 @@ async function queueAlone(total: number, body: string, redis: Redis, shape: JobS
   let done = 0;
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((r) => (finish = r));
-  const worker = new Worker('floor', async () => ({ status: 'successful' }), { connection, prefix, concurrency: CONCURRENCY, settings: { backoffStrategy: () => 5_000 } });
+  const worker = new Worker('floor', async () => ({ status: 'successful' }), { connection, prefix, concurrency: CONCURRENCY, lockDuration: 15_000, stalledInterval: 15_000, settings: { backoffStrategy: () => 5_000 } });
   worker.on('completed', () => {
     if (++done === total) finish();
   });
@@ -186,7 +251,7 @@ async function queueAlone(total: number, body: string, redis: Redis, shape: JobS
 const LOG_ALONE_TRIGGER = 'bench-log-alone';
 
 /**
- * The delivery log alone: `total` rows shaped like the burst's (its body, the headers a delivery
+ * The delivery log alone: `total` rows shaped like the burst's (the event's body referenced, the headers a delivery
  * sends as the log keeps them, the receiver's answer), recorded by the service's `HookDeliveryLog`
  * a worker's concurrency at a time, as finishing deliveries do (1,000 distinct rows built beforehand,
  * each recorded `total / 1,000` times). Returns the CPU time per row of this process and of
@@ -209,7 +274,8 @@ async function logAlone(total: number, body: string, hookId: number, db: Client)
       trigger: LOG_ALONE_TRIGGER,
       url: `http://127.0.0.1:1/hook-${hookId}`,
       requestHeaders: redactHeaders(sent),
-      requestBody: body,
+      // A fan-out's rows reference the event's body (stored once per event) instead of repeating it.
+      requestBody: null,
       responseStatus: 200,
       responseHeaders: { 'content-type': 'text/plain', date: new Date().toUTCString(), connection: 'keep-alive', 'keep-alive': 'timeout=60', 'content-length': '2' },
       responseBody: 'ok',
@@ -260,7 +326,7 @@ async function plainLoop(url: string, total: number, body: string): Promise<numb
   return total / seconds;
 }
 
-/** Where the delay goes, from the completed jobs: commit → enqueued (relay, Kafka, dispatcher), enqueued → started (queue wait), started → finished (POST and log). */
+/** Where the delay goes: commit → published by the outbox relay, and the POST itself (fan-out jobs leave no trace in Redis once done). */
 async function breakdown(label: string, db: Client, since: number): Promise<void> {
   const relay = await db.query(
     `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99
@@ -274,18 +340,6 @@ async function breakdown(label: string, db: Client, since: number): Promise<void
     [new Date(since)],
   );
   write(`  ${label}: POST to the receiver (delivery log duration) p50 ${fixed(Number(post.rows[0].p50))} / p99 ${fixed(Number(post.rows[0].p99))} ms`);
-  const queue = new Queue('hook-deliveries', { connection: { url: REDIS_URL }, prefix: PREFIX });
-  const jobs = (await queue.getJobs(['completed'], 0, 20_000)).filter((j) => j.data?.occurredAt && Date.parse(j.data.occurredAt) >= since && j.processedOn && j.finishedOn);
-  await queue.close();
-  if (jobs.length === 0) return;
-  const stage = (f: (j: (typeof jobs)[number]) => number) => {
-    const values = jobs.map(f).sort((a, b) => a - b);
-    return `p50 ${fixed(percentile(values, 50))} / p99 ${fixed(percentile(values, 99))} ms`;
-  };
-  write(
-    `  ${label} (${fixed(jobs.length)} jobs): commit→enqueued ${stage((j) => j.timestamp - Date.parse(j.data.occurredAt))}; ` +
-      `enqueued→started ${stage((j) => j.processedOn! - j.timestamp)}; started→finished ${stage((j) => j.finishedOn! - j.processedOn!)}`,
-  );
 }
 
 function summarize(receiver: Receiver): { rate: number; p50: number; p99: number; max: number } {
@@ -296,8 +350,9 @@ function summarize(receiver: Receiver): { rate: number; p50: number; p99: number
   return { rate: receipts.length / Math.max(0.001, (last - first) / 1000), p50: percentile(delays, 50), p99: percentile(delays, 99), max: delays[delays.length - 1] ?? 0 };
 }
 
-async function steady(db: Client, receiver: Receiver, subscribed: number): Promise<void> {
+async function steady(db: Client, receiver: Receiver, subscribed: number, redis: Redis): Promise<void> {
   receiver.reset();
+  const commandsBefore = await redisCommands(redis);
   const phaseStart = Date.now();
   const ticks = SECONDS * 20;
   const perTick = RATE / 20;
@@ -319,6 +374,7 @@ async function steady(db: Client, receiver: Receiver, subscribed: number): Promi
       `${complete ? 'all' : `ONLY ${receiver.receipts.length} of`} ${fixed(expected)} delivered; delay p50 ${fixed(s.p50)} ms, p99 ${fixed(s.p99)} ms, max ${fixed(s.max)} ms ` +
       `(target p99 < 500 ms: ${s.p99 < 500 && complete ? 'met' : 'NOT met'})`,
   );
+  write(`  steady, ${subscribed} hook(s): Redis commands per delivery ${commandsPer(commandsBefore, await redisCommands(redis), Math.max(1, receiver.receipts.length))}`);
   await breakdown(`steady, ${subscribed} hook(s)`, db, phaseStart);
 }
 
@@ -330,6 +386,7 @@ async function main(): Promise<void> {
 
   const receiver = new Receiver();
   await receiver.listen();
+  const privateRedis = await startPrivateRedis();
   const env = {
     ...process.env,
     HOST: '127.0.0.1',
@@ -339,6 +396,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     KAFKA_TOPIC_PREFIX: PREFIX,
     REDIS_PREFIX: PREFIX,
+    REDIS_URL,
     HOOK_WORKER_CONCURRENCY: String(CONCURRENCY),
   };
   const gateway: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -358,7 +416,7 @@ async function main(): Promise<void> {
       if (res.status !== 201) throw new Error(`cannot create a hook: ${res.status} ${await res.text()}`);
       hookIds.push(((await res.json()) as Array<{ id: number }>)[0].id);
     }
-    write(`hooks bench: ${HOOKS} hooks on a loopback receiver, worker concurrency ${CONCURRENCY}, ${machine()}`);
+    write(`hooks bench: ${HOOKS} hooks on a loopback receiver, worker concurrency ${CONCURRENCY}, Redis ${privateRedis ? 'private (no persistence)' : REDIS_URL}, ${machine()}`);
 
     // Warm-up: the dispatcher has joined its group, connections are open.
     await commitEvents(db, 0, 10);
@@ -373,15 +431,17 @@ async function main(): Promise<void> {
       `plain undici loop (same receiver, concurrency ${CONCURRENCY}, ${fixed(BURST * HOOKS)} POSTs of ${sampleBody.length} bytes): ${fixed(plainRate)} requests/s, ` +
         `${fixed(plainCost)} µs CPU per request (client and receiver, one process)`,
     );
-    const floor = await queueAlone(BURST * HOOKS, sampleBody, redis, 'delivery');
-    const ceiling = (cpus().length * 1e6) / (floor.self + floor.redis + plainCost);
+    const deliveriesPerJob = Math.max(1, Math.ceil(FAN_OUT_DELIVERIES / HOOKS)) * HOOKS;
+    const fanOutJobs = Math.ceil((BURST * HOOKS) / deliveriesPerJob);
+    const fanOut = await queueAlone(fanOutJobs, sampleBody, redis, 'fan-out');
+    const fanOutPerDelivery = { self: fanOut.self / deliveriesPerJob, redis: fanOut.redis / deliveriesPerJob };
     write(
-      `queue alone (${fixed(BURST * HOOKS)} BullMQ jobs, delivery options, no-op processor): ${fixed(floor.rate)} jobs/s, ${fixed(floor.self)} µs CPU per job in Node.js + ${fixed(floor.redis)} µs in Redis; ` +
-        `ceiling of one job per delivery + the plain loop's POST on ${cpus().length} CPUs: ${fixed(ceiling)} deliveries/s = ${fixed((100 * ceiling) / plainRate, 1)} % of the plain loop`,
+      `queue alone, fan-out jobs (${fixed(fanOutJobs)} BullMQ jobs of ${deliveriesPerJob} deliveries with their events' bodies, no-op processor): ${fixed(fanOut.rate)} jobs/s; ` +
+        `CPU per job ${fixed(fanOut.self)} µs in Node.js + ${fixed(fanOut.redis)} µs in Redis = per delivery ${fixed(fanOutPerDelivery.self, 1)} + ${fixed(fanOutPerDelivery.redis, 1)} µs`,
     );
     const minimal = await queueAlone(BURST * HOOKS, sampleBody, redis, 'minimal');
     write(
-      `queue alone, minimal jobs (no data, no options, removed once completed): ${fixed(minimal.rate)} jobs/s, ${fixed(minimal.self)} µs CPU per job in Node.js + ${fixed(minimal.redis)} µs in Redis`,
+      `queue alone, one minimal job per delivery (the former design's floor: no data, no options, removed once completed): ${fixed(minimal.rate)} jobs/s, ${fixed(minimal.self)} µs CPU per job in Node.js + ${fixed(minimal.redis)} µs in Redis`,
     );
     const logged = await logAlone(BURST * HOOKS, sampleBody, hookIds[0], db);
     write(`delivery log alone (${fixed(BURST * HOOKS)} rows like the burst's, HookDeliveryLog): ${fixed(logged.rate)} rows/s, ${fixed(logged.self)} µs CPU per row in Node.js + ${fixed(logged.postgres)} µs in PostgreSQL`);
@@ -392,10 +452,16 @@ async function main(): Promise<void> {
       const now = await cpuNow(redis);
       return { ...serviceCpuSeconds(gateway.pid!), redis: now.redis, receiver: now.self };
     };
+    const commandsBefore = await redisCommands(redis);
+    const memoryBefore = residentMb(gateway.pid!);
+    let memoryPeak = memoryBefore;
+    const sampler = setInterval(() => (memoryPeak = Math.max(memoryPeak, residentMb(gateway.pid!))), 100);
     const cpuBefore = await processCpu();
     await commitEvents(db, 100, BURST);
     const complete = await receiver.waitFor(BURST * HOOKS, 300_000);
     const cpuAfter = await processCpu();
+    clearInterval(sampler);
+    const commandsAfter = await redisCommands(redis);
     const burst = summarize(receiver);
     write(
       `burst of ${fixed(BURST)} events × ${HOOKS} hooks: ${complete ? 'all' : `ONLY ${receiver.receipts.length} of`} ${fixed(BURST * HOOKS)} delivered, ${fixed(burst.rate)} deliveries/s ` +
@@ -407,24 +473,27 @@ async function main(): Promise<void> {
       `  burst: CPU per delivery (/proc) ${fixed(cpu.gateway + cpu.postgres + cpu.kafka + cpu.redis + cpu.receiver)} µs: gateway ${fixed(cpu.gateway)}, PostgreSQL ${fixed(cpu.postgres)}, ` +
         `Redis ${fixed(cpu.redis)}, Kafka ${fixed(cpu.kafka)}, receiver and bench ${fixed(cpu.receiver)} (the plain loop: ${fixed(plainCost)} µs per request)`,
     );
+    write(`  burst: Redis commands per delivery ${commandsPer(commandsBefore, commandsAfter, BURST * HOOKS)}`);
+    write(`  burst: gateway resident memory ${fixed(memoryBefore)} MB before, at most ${fixed(memoryPeak)} MB during the burst (sampled every 100 ms)`);
     // What the target leaves for the rest of the pipeline once the least a queued, logged POST costs is paid.
     const budget = (cpus().length * 1e6) / (plainRate / 2);
-    const least = minimal.self + minimal.redis + plainCost + logged.self + logged.postgres;
+    const queueCost = fanOutPerDelivery.self + fanOutPerDelivery.redis;
+    const least = queueCost + plainCost + logged.self + logged.postgres;
     const burstCost = cpu.gateway + cpu.postgres + cpu.kafka + cpu.redis + cpu.receiver;
     write(
       `  budget: at 50 % of the plain loop (${fixed(plainRate / 2)} deliveries/s) ${cpus().length} CPUs give ${fixed(budget)} µs of CPU per delivery; the least a delivery costs ` +
-        `(minimal job ${fixed(minimal.self + minimal.redis)} + the plain loop's POST ${fixed(plainCost)} + log row ${fixed(logged.self + logged.postgres)} = ${fixed(least)} µs) leaves ${fixed(budget - least)} µs ` +
-        `for everything else (outbox relay, Kafka, dispatcher, the job's data and options, signature and headers, bookkeeping); the burst spent ${fixed(burstCost - least)} µs on it`,
+        `(its share of a fan-out job ${fixed(queueCost, 1)} + the plain loop's POST ${fixed(plainCost)} + log row ${fixed(logged.self + logged.postgres)} = ${fixed(least)} µs) leaves ${fixed(budget - least)} µs ` +
+        `for everything else (outbox relay, Kafka, dispatcher and the event record, signature and headers, bookkeeping); the burst spent ${fixed(burstCost - least)} µs on it`,
     );
     await breakdown('burst', db, burstStart);
     await sleep(1_000);
 
-    await steady(db, receiver, HOOKS);
+    await steady(db, receiver, HOOKS, redis);
     await sleep(1_000);
     for (const id of hookIds.slice(1)) {
       await fetch(`${base}/hooks/${id}`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ push_events: false }) });
     }
-    await steady(db, receiver, 1);
+    await steady(db, receiver, 1, redis);
     const failed = await db.query(`SELECT status, count(*)::int AS n FROM system_hook_deliveries GROUP BY status ORDER BY status`);
     write(`delivery log: ${failed.rows.map((r: { status: string; n: number }) => `${r.status} ${fixed(r.n)}`).join(', ')}`);
   } finally {
@@ -434,6 +503,7 @@ async function main(): Promise<void> {
     await new Promise((r) => gateway.once('exit', r));
     receiver.server.closeAllConnections();
     receiver.server.close();
+    privateRedis?.kill('SIGTERM');
     const cleanup = new Client({ connectionString: `${SERVER}/postgres` });
     await cleanup.connect();
     await cleanup.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);

@@ -56,6 +56,8 @@ export interface HooksConfig {
   retryScheduleMs: number[];
   concurrency: number;
   maxChainDepth: number;
+  /** Period of the queue's comparison with its record in PostgreSQL (HOOK_RECOVERY_INTERVAL_MS). */
+  recoveryIntervalMs: number;
 }
 export interface AuthConfig {
   initialRootToken?: string;
@@ -133,6 +135,7 @@ export class AppConfig {
       retryScheduleMs: parseDurationList(env.HOOK_RETRY_SCHEDULE),
       concurrency: env.HOOK_WORKER_CONCURRENCY,
       maxChainDepth: env.HOOK_MAX_CHAIN_DEPTH,
+      recoveryIntervalMs: env.HOOK_RECOVERY_INTERVAL_MS,
     };
     this.logLevel = env.LOG_LEVEL;
     this.outboxPollMs = env.OUTBOX_POLL_MS;

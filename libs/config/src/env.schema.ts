@@ -195,6 +195,16 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(100)
   HOOK_MAX_CHAIN_DEPTH = 5;
+
+  /**
+   * How often the delivery queue is compared with its record in PostgreSQL (and rebuilt where
+   * Redis lost it), in milliseconds; also how old a pending delivery must be to be checked.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  HOOK_RECOVERY_INTERVAL_MS = 10_000;
 }
 
 /** Variables whose values must never be logged. */

@@ -4,9 +4,9 @@ import { defineQueue } from '@app/queue';
 // Redis with every waiting, delayed and failed job, so a rename strands the jobs enqueued under the old name.
 
 /**
- * One delivery of one event to one system hook. The body is built once by the dispatcher
- * (the same bytes for every attempt); job id `<eventId>_<hookId>` for events, so that an
- * event read twice from the stream is enqueued once.
+ * One delivery of one event to one system hook: the retries of an attempt that failed (job id
+ * `<eventId>_<hookId>`), an attempt the fan-out handed over, or a resend. The body is built once
+ * by the dispatcher (the same bytes for every attempt).
  */
 export interface HookDeliveryJob {
   /** The domain event delivered; null for a resend of a test delivery. */
@@ -27,10 +27,39 @@ export interface HookDeliveryJob {
   resend?: boolean;
   /** Correlation id of the request or event that caused the job, for its logs. */
   requestId?: string;
+  /** Number of the job's first attempt (2 for the retries of a failed first attempt); default 1. */
+  firstAttempt?: number;
+  /** The body is the event's, stored once in `system_hook_events` (the log rows reference it). */
+  bodyStored?: boolean;
 }
 
-/** One job per (domain event, hook): an HTTP POST to a hook URL. */
-export const HOOK_DELIVERIES = defineQueue<{ 'deliver-hook': HookDeliveryJob }>()('hook-deliveries', { DELIVER_HOOK: 'deliver-hook' });
+/** One event of a fan-out job: its body, built once, goes to every hook of `hookIds`. */
+export interface HookFanOutEvent {
+  eventId: string;
+  trigger: string;
+  body: string;
+  occurredAt: string | null;
+  chainId: string;
+  chainDepth: number;
+  /** The hooks subscribed when the event was dispatched, ascending. */
+  hookIds: number[];
+}
+
+/**
+ * The first attempts of a batch of events to every subscribed hook (job id `fan-out_<first event id>`,
+ * recorded with each event in `system_hook_events`).
+ */
+export interface HookFanOutJob {
+  events: HookFanOutEvent[];
+  /** Re-enqueued from PostgreSQL: some hooks may have been delivered already (checked in the log). */
+  recovered?: boolean;
+}
+
+/**
+ * System hook deliveries: one `fan-out` job per batch of events (the first attempts to every
+ * subscribed hook), one `deliver-hook` job per retried (event, hook), handed-over attempt or resend.
+ */
+export const HOOK_DELIVERIES = defineQueue<{ 'deliver-hook': HookDeliveryJob; 'fan-out': HookFanOutJob }>()('hook-deliveries', { DELIVER_HOOK: 'deliver-hook', FAN_OUT: 'fan-out' });
 
 /** Housekeeping of the hooks lib: pruning the delivery log. */
 export const HOOK_MAINTENANCE = defineQueue<{ 'prune-hook-logs': { olderThanDays: number } }>()('maintenance', { PRUNE_HOOK_LOGS: 'prune-hook-logs' });

@@ -2,16 +2,22 @@ import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AppConfig } from '@app/config';
+import { AttemptLimiter } from './delivery/attempt-limiter';
+import { HookCache } from './delivery/hook-cache';
 import { HookChainInterceptor } from './delivery/hook-chain.interceptor';
+import { HookDeliveryRecovery } from './delivery/hook-delivery-recovery';
 import { HookDeliveryLog } from './delivery/hook-delivery-log';
 import { HookDeliveryProcessor } from './delivery/hook-delivery.processor';
 import { HookDeliverer } from './delivery/hook-deliverer';
 import { HookDispatcher } from './delivery/hook-dispatcher';
+import { HookEventsRepository } from './delivery/hook-events.repository';
+import { HookFanOut } from './delivery/hook-fan-out';
 import { HookGauges } from './delivery/hook-gauges';
 import { HookHealthService } from './delivery/hook-health';
 import { HookHttpClient } from './delivery/hook-http-client';
 import { MaintenanceProcessor } from './delivery/hook-maintenance.processor';
 import { HookMetrics } from './delivery/hook-metrics';
+import { HookRedelivery } from './delivery/hook-redelivery';
 import { MergeRequestHookData } from './delivery/merge-request-hook-data';
 import { HookTokenCipher } from './hook-token-cipher';
 import { HOOK_DELIVERIES, HOOK_MAINTENANCE } from './hooks.jobs';
@@ -40,8 +46,22 @@ const API_PROVIDERS: Provider[] = [
   { provide: APP_INTERCEPTOR, useClass: HookChainInterceptor },
 ];
 
-/** What runs the deliveries: the stream dispatcher, the delivery worker and the log retention. */
-const DELIVERY_PROVIDERS: Provider[] = [MergeRequestHookData, HookDispatcher, HookDeliveryProcessor, MaintenanceProcessor];
+/**
+ * What runs the deliveries: the stream dispatcher, the delivery worker (fan-outs and retries
+ * sharing one attempt limit), the queue's recovery from PostgreSQL and the log retention.
+ */
+const DELIVERY_PROVIDERS: Provider[] = [
+  MergeRequestHookData,
+  HookEventsRepository,
+  HookCache,
+  { provide: AttemptLimiter, useFactory: (config: AppConfig) => new AttemptLimiter(config.hooks.concurrency), inject: [AppConfig] },
+  HookFanOut,
+  HookRedelivery,
+  HookDispatcher,
+  HookDeliveryProcessor,
+  HookDeliveryRecovery,
+  MaintenanceProcessor,
+];
 
 /**
  * System hooks: the administration API (`/hooks`, delivery log, resend, test delivery) and,

@@ -59,9 +59,10 @@ export interface HookDeliveryRecord {
 
 /** An entry of `GET /hooks/:id/events`: one attempt, secrets redacted. */
 export function presentHookDelivery(row: HookDeliveryEntity): HookDeliveryRecord {
-  let requestData: unknown = row.requestBody;
+  const body = row.requestBody ?? row.event?.body ?? '';
+  let requestData: unknown = body;
   try {
-    requestData = JSON.parse(row.requestBody);
+    requestData = JSON.parse(body);
   } catch {
     // Kept as text.
   }

@@ -25,6 +25,8 @@ export interface DeliveryAttempt {
   chainDepth: number;
   /** 1-based number of this attempt (the log's `attempt`). */
   attempt: number;
+  /** The body is the event's, stored once in `system_hook_events`: the log row references it instead of repeating it. */
+  bodyStored?: boolean;
 }
 
 export interface DeliveryOutcome {
@@ -86,7 +88,7 @@ export class HookDeliverer {
         chainDepth: input.chainDepth,
         timestamp: Math.floor(Date.now() / 1000),
       });
-    const base = { hookId: hook.id, eventId: input.eventId, trigger: input.trigger, url, requestBody: input.body, idempotencyKey: input.idempotencyKey, attempt: input.attempt, eventOccurredAt: input.occurredAt };
+    const base = { hookId: hook.id, eventId: input.eventId, trigger: input.trigger, url, requestBody: input.bodyStored ? null : input.body, idempotencyKey: input.idempotencyKey, attempt: input.attempt, eventOccurredAt: input.occurredAt };
 
     let token: string | null = null;
     if (hook.encryptedToken) {
@@ -134,7 +136,7 @@ export class HookDeliverer {
       trigger: input.trigger,
       url: redactHookUrl(hook.url),
       requestHeaders: {},
-      requestBody: input.body,
+      requestBody: input.bodyStored ? null : input.body,
       responseStatus: null,
       responseHeaders: null,
       responseBody: null,

@@ -14,7 +14,8 @@ export interface NewHookDelivery {
   trigger: string;
   url: string;
   requestHeaders: Record<string, string>;
-  requestBody: string;
+  /** Null when the body is the event's, stored once in `system_hook_events`. */
+  requestBody: string | null;
   responseStatus: number | null;
   responseHeaders: Record<string, string> | null;
   responseBody: string | null;
@@ -182,24 +183,52 @@ export class HookDeliveryLog implements BeforeApplicationShutdown {
 
   /** The hook's log, newest first, optionally of one outcome class (for `paginateOffset`). */
   query(hookId: number, status?: HookDeliveryStatus): SelectQueryBuilder<HookDeliveryEntity> {
-    const qb = this.dataSource.getRepository(HookDeliveryEntity).createQueryBuilder('d').where('d.hookId = :hookId', { hookId }).orderBy('d.id', 'DESC');
+    const qb = this.dataSource
+      .getRepository(HookDeliveryEntity)
+      .createQueryBuilder('d')
+      .leftJoin('d.event', 'e')
+      .addSelect(['e.id', 'e.body'])
+      .where('d.hookId = :hookId', { hookId })
+      .orderBy('d.id', 'DESC');
     if (status) qb.andWhere('d.status = :status', { status });
     return qb;
   }
 
+  /** One entry, with the event whose body it references. */
   find(hookId: number, id: string): Promise<HookDeliveryEntity | null> {
-    return this.dataSource.getRepository(HookDeliveryEntity).findOneBy({ hookId, id });
+    return this.dataSource
+      .getRepository(HookDeliveryEntity)
+      .createQueryBuilder('d')
+      .leftJoin('d.event', 'e')
+      .addSelect(['e.id', 'e.body'])
+      .where('d.hookId = :hookId AND d.id = :id', { hookId, id })
+      .getOne();
   }
 
-  /** Removes the rows older than `olderThanDays`, in slices (no long lock). Returns how many. */
+  /** The body an entry sent: its own, or its event's. */
+  static bodyOf(entry: HookDeliveryEntity): string {
+    return entry.requestBody ?? entry.event?.body ?? '';
+  }
+
+  /**
+   * Removes the rows older than `olderThanDays`, in slices (no long lock), and the events whose
+   * bodies they referenced (once delivered). Returns how many rows.
+   */
   async prune(olderThanDays: number, now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - olderThanDays * 86_400_000);
+    const removed = await this.deleteInSlices(`DELETE FROM system_hook_deliveries WHERE id IN (SELECT id FROM system_hook_deliveries WHERE created_at < $1 LIMIT 10000)`, cutoff);
+    await this.deleteInSlices(
+      `DELETE FROM system_hook_events WHERE id IN (SELECT e.id FROM system_hook_events e WHERE e.created_at < $1 AND e.fanned_out_at IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM system_hook_retries r WHERE r.event_id = e.id) LIMIT 10000)`,
+      cutoff,
+    );
+    return removed;
+  }
+
+  private async deleteInSlices(sql: string, cutoff: Date): Promise<number> {
     let removed = 0;
     for (;;) {
-      const result: [unknown[], number] = await this.dataSource.query(
-        `DELETE FROM system_hook_deliveries WHERE id IN (SELECT id FROM system_hook_deliveries WHERE created_at < $1 LIMIT 10000)`,
-        [cutoff],
-      );
+      const result: [unknown[], number] = await this.dataSource.query(sql, [cutoff]);
       const count = Array.isArray(result) ? Number(result[1] ?? 0) : 0;
       removed += count;
       if (count < 10_000) return removed;

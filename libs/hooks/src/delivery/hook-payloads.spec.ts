@@ -1,7 +1,7 @@
 import { buildDomainEvent, DomainEvent } from '@app/messaging';
 import { chainFromHeaders } from './hook-chain.interceptor';
 import { parseRetryAfter } from './hook-deliverer';
-import { retryDelay } from './hook-delivery.processor';
+import { retryDelay } from './hook-jobs';
 import { chainOf, hookEventOf, subscribes } from './hook-payloads';
 
 const event = (type: string, data: Record<string, unknown> = {}, extra: Partial<DomainEvent> = {}): DomainEvent => ({

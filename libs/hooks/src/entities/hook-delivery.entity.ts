@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { HookEventEntity } from './hook-event.entity';
 
 /** Outcome classes of a delivery attempt, the `status` filter of `GET /hooks/:id/events`. */
 export const HOOK_DELIVERY_STATUSES = ['successful', 'client_failure', 'server_failure', 'skipped'] as const;
@@ -33,8 +34,14 @@ export class HookDeliveryEntity {
   @Column({ name: 'request_headers', type: 'jsonb' })
   requestHeaders: Record<string, string>;
 
-  @Column({ name: 'request_body', type: 'text' })
-  requestBody: string;
+  /** The body sent; null when it is the event's, stored once in `system_hook_events` (`event`). */
+  @Column({ name: 'request_body', type: 'text', nullable: true })
+  requestBody: string | null;
+
+  /** The event whose body was sent (no foreign key: rows are written in bulk and pruned apart). */
+  @ManyToOne(() => HookEventEntity, { createForeignKeyConstraints: false, nullable: true })
+  @JoinColumn({ name: 'event_id' })
+  event?: HookEventEntity | null;
 
   @Column({ name: 'response_status', type: 'int', nullable: true })
   responseStatus: number | null;

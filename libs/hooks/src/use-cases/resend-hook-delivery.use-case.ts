@@ -1,13 +1,12 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@app/api';
-import { AppConfig } from '@app/config';
 import { currentRequestId } from '@app/observability';
 import { HOOK_DELIVERIES, HookDeliveryJob } from '../hooks.jobs';
 import type { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { HookDeliveryLog } from '../delivery/hook-delivery-log';
-import { deliveryJobOptions } from '../delivery/hook-dispatcher';
+import { deliveryJobOptions } from '../delivery/hook-jobs';
 import { SystemHooksRepository } from '../system-hooks.repository';
 
 export interface ResendHookDeliveryCommand {
@@ -27,7 +26,6 @@ export class ResendHookDeliveryUseCase {
   private readonly logger = new Logger(ResendHookDeliveryUseCase.name);
 
   constructor(
-    private readonly config: AppConfig,
     private readonly hooks: SystemHooksRepository,
     private readonly log: HookDeliveryLog,
     @InjectQueue(HOOK_DELIVERIES.name) private readonly queue: Queue<HookDeliveryJob>,
@@ -44,16 +42,17 @@ export class ResendHookDeliveryUseCase {
       eventId: entry.eventId,
       hookId,
       trigger: entry.trigger,
-      body: entry.requestBody,
+      body: HookDeliveryLog.bodyOf(entry),
       idempotencyKey: entry.idempotencyKey,
       occurredAt: entry.eventOccurredAt ? entry.eventOccurredAt.toISOString() : null,
       chainId: headers['X-Service-Event-UUID'] ?? entry.eventId ?? randomUUID(),
       chainDepth: Number(headers['X-Service-Event-Chain-Depth'] ?? 1) || 1,
       resend: true,
       requestId: currentRequestId(),
+      bodyStored: entry.requestBody === null && entry.event != null,
     };
     const jobId = `resend_${deliveryId}_${randomUUID()}`;
-    await this.queue.add(HOOK_DELIVERIES.jobs.DELIVER_HOOK, data, deliveryJobOptions(this.config, jobId, 1));
+    await this.queue.add(HOOK_DELIVERIES.jobs.DELIVER_HOOK, data, deliveryJobOptions(jobId, 1));
     this.logger.log(`resend of delivery ${deliveryId} to system hook ${hookId} queued`);
     return { job_id: jobId, idempotency_key: entry.idempotencyKey };
   }

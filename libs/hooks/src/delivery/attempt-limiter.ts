@@ -1,0 +1,121 @@
+/** What `tryRun` answers when the attempt waited too long for its slow hook and was not run. */
+export const NOT_STARTED = Symbol('not started');
+
+interface Waiter {
+  hookId: number;
+  admit: () => void;
+}
+
+/**
+ * Bounds the delivery attempts in flight in this process (`HOOK_WORKER_CONCURRENCY`), first come
+ * first served, and the share one hook may hold: a hook never has more than `perHookLimit`
+ * attempts running. The attempts of a hook that holds its whole share wait without holding a
+ * slot, and the attempts behind them are not held up: the next free slot goes to the first
+ * waiting attempt whose hook is below its share. So a slow hook leaves the other hooks at least
+ * `limit - perHookLimit` slots.
+ */
+export class AttemptLimiter {
+  private running = 0;
+  private readonly waiting: Waiter[] = [];
+  /** Attempts running by hook, and when one of them last finished (absent: none running). */
+  private readonly hooks = new Map<number, { running: number; lastDone: number }>();
+
+  constructor(
+    readonly limit: number,
+    readonly perHookLimit = Math.max(1, limit - Math.floor(limit / 4)),
+  ) {}
+
+  /** Runs `attempt` once a slot is free for it (in the order of the calls, but for hooks holding their share). */
+  async run<T>(hookId: number, attempt: () => Promise<T>): Promise<T> {
+    await this.acquire(hookId, Infinity);
+    try {
+      return await attempt();
+    } finally {
+      this.release(hookId);
+    }
+  }
+
+  /**
+   * Like `run`, but gives up (answers `NOT_STARTED`, without running `attempt`) when the attempt
+   * waits while its hook holds its whole share and none of the hook's attempts has finished for
+   * `lineWaitMs` (the hook is stuck: the caller hands the attempt over rather than wait). Waiting
+   * for slots other hooks hold, or behind a hook that is busy but answering, does not count.
+   */
+  async tryRun<T>(hookId: number, attempt: () => Promise<T>, lineWaitMs: number): Promise<T | typeof NOT_STARTED> {
+    if (!(await this.acquire(hookId, lineWaitMs))) return NOT_STARTED;
+    try {
+      return await attempt();
+    } finally {
+      this.release(hookId);
+    }
+  }
+
+  /** Attempts of `hookId` running now. */
+  inFlight(hookId: number): number {
+    return this.hooks.get(hookId)?.running ?? 0;
+  }
+
+  /** Attempts of every hook running now. */
+  get active(): number {
+    return this.running;
+  }
+
+  /** Resolves true once the attempt holds a slot, or false when its hook held its share for `lineWaitMs` (then it holds nothing). */
+  private acquire(hookId: number, lineWaitMs: number): Promise<boolean> {
+    // After every release, no waiting attempt could take a free slot: a new one that can goes first.
+    if (this.running < this.limit && this.inFlight(hookId) < this.perHookLimit) {
+      this.take(hookId);
+      return Promise.resolve(true);
+    }
+    return new Promise<boolean>((resolve) => {
+      let timer: NodeJS.Timeout | null = null;
+      const waiter: Waiter = {
+        hookId,
+        admit: () => {
+          if (timer) clearTimeout(timer);
+          resolve(true);
+        },
+      };
+      this.waiting.push(waiter);
+      if (!Number.isFinite(lineWaitMs)) return;
+      const check = (): void => {
+        const hook = this.hooks.get(hookId);
+        const stuck = hook !== undefined && hook.running >= this.perHookLimit && Date.now() - hook.lastDone >= lineWaitMs;
+        if (!stuck) {
+          timer = setTimeout(check, hook && hook.running >= this.perHookLimit ? Math.max(1, hook.lastDone + lineWaitMs - Date.now()) : lineWaitMs);
+          return;
+        }
+        const at = this.waiting.indexOf(waiter);
+        if (at >= 0) this.waiting.splice(at, 1);
+        resolve(false);
+      };
+      timer = setTimeout(check, lineWaitMs);
+    });
+  }
+
+  private take(hookId: number): void {
+    this.running += 1;
+    const hook = this.hooks.get(hookId);
+    if (hook) hook.running += 1;
+    else this.hooks.set(hookId, { running: 1, lastDone: Date.now() });
+  }
+
+  private release(hookId: number): void {
+    this.running -= 1;
+    const hook = this.hooks.get(hookId);
+    if (hook && hook.running > 1) Object.assign(hook, { running: hook.running - 1, lastDone: Date.now() });
+    else this.hooks.delete(hookId);
+    this.admit();
+  }
+
+  /** Gives the free slots to the first waiting attempts whose hooks are below their share. */
+  private admit(): void {
+    while (this.running < this.limit && this.waiting.length > 0) {
+      const at = this.waiting.findIndex((w) => this.inFlight(w.hookId) < this.perHookLimit);
+      if (at < 0) return;
+      const [waiter] = this.waiting.splice(at, 1);
+      this.take(waiter.hookId);
+      waiter.admit();
+    }
+  }
+}
