@@ -9,6 +9,7 @@ import { HooksModule } from '@app/hooks';
 import { IdentityModule } from '@app/identity';
 import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
+import { NotesModule } from '@app/notes';
 import { ProtectedBranchesModule } from '@app/repository/protected-branches';
 import { RepositoryModule } from '@app/repository';
 import { QueueModule } from '@app/queue';
@@ -34,6 +35,7 @@ export class GatewayModule {
         QueueModule.forRoot(),
         HooksModule.forRoot(config),
         RepositoryModule,
+        NotesModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -4,11 +4,13 @@ import { EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, Resource
 import { HOOKS_ENTITIES } from '@app/hooks/entities';
 import { AccessTokenEntity, OAuthTokenEntity, UserEntity } from '@app/identity/entities';
 import { OutboxEventEntity } from '@app/messaging/outbox-event.entity';
-import { InternalIdEntity, IssueEntity, IterationEntity, MergeRequestEntity, MilestoneEntity } from '@app/issues/entities';
+import { EpicEntity, InternalIdEntity, IssueEntity, IterationEntity, LabelEntity, MergeRequestEntity, MilestoneEntity } from '@app/issues/entities';
+import { NOTES_ENTITIES } from '@app/notes/entities';
+import { SNIPPETS_ENTITIES } from '@app/snippets/entities';
 import { MemberEntity, NamespaceEntity, ProjectEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity } from '@app/namespaces/entities';
 import { REPOSITORY_ENTITIES } from '@app/repository/entities';
 import { PROTECTED_BRANCH_ENTITIES } from '@app/repository/protected-branches/entities';
 import { SETTINGS_ENTITIES } from '@app/settings/entities';
 
 /** Every entity of the data source. A new entity is added here and gets a generated migration. */
-export const ENTITIES = [UserEntity, AccessTokenEntity, OAuthTokenEntity, NamespaceEntity, ProjectEntity, MemberEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity, OutboxEventEntity, InternalIdEntity, MilestoneEntity, IterationEntity, IssueEntity, MergeRequestEntity, EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceIterationEventEntity, ResourceWeightEventEntity, ...ALERTING_ENTITIES, ...SETTINGS_ENTITIES, ...HOOKS_ENTITIES, ...PROTECTED_BRANCH_ENTITIES, ...REPOSITORY_ENTITIES, ...BADGES_ENTITIES];
+export const ENTITIES = [UserEntity, AccessTokenEntity, OAuthTokenEntity, NamespaceEntity, ProjectEntity, MemberEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity, OutboxEventEntity, InternalIdEntity, MilestoneEntity, IterationEntity, IssueEntity, MergeRequestEntity, EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceIterationEventEntity, ResourceWeightEventEntity, ...ALERTING_ENTITIES, ...SETTINGS_ENTITIES, ...HOOKS_ENTITIES, ...PROTECTED_BRANCH_ENTITIES, ...REPOSITORY_ENTITIES, ...BADGES_ENTITIES, EpicEntity, LabelEntity, ...SNIPPETS_ENTITIES, ...NOTES_ENTITIES];

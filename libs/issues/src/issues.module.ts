@@ -38,6 +38,6 @@ const USE_CASES = [
   imports: [NamespacesModule],
   controllers: [IssuesController, MilestonesController, IterationsController, MergeRequestsController],
   providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, IssuablesPresenter],
-  exports: [CreateIssueUseCase, UpdateIssueUseCase, IssuesRepository, IssuablesPresenter],
+  exports: [CreateIssueUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase, IssuesRepository, IssuablesPresenter, InternalIdsRepository],
 })
 export class IssuesModule {}

@@ -6,3 +6,5 @@ export * from './push/push-events';
 export * from './push/push-recorder';
 export * from './repository-storage';
 export * from './repository.module';
+export * from './merge/merge-merge-request.use-case';
+export * from './repository-error';

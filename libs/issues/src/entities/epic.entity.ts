@@ -1,0 +1,50 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export type EpicState = 'opened' | 'closed';
+
+/** A group epic (ULTIMATE here, as its notes in the spec); `iid` is per group. */
+@Entity('epics')
+@Index('epics_group_iid_key', ['groupId', 'iid'], { unique: true })
+export class EpicEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'int' })
+  iid: number;
+
+  @Column({ name: 'group_id', type: 'int' })
+  groupId: number;
+
+  @Column({ name: 'author_id', type: 'int' })
+  authorId: number;
+
+  @Column({ type: 'varchar', length: 255 })
+  title: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 10, default: 'opened' })
+  state: EpicState;
+
+  @Column({ name: 'start_date', type: 'date', nullable: true })
+  startDate: string | null;
+
+  @Column({ name: 'due_date', type: 'date', nullable: true })
+  dueDate: string | null;
+
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  labels: string[];
+
+  @Column({ default: false })
+  confidential: boolean;
+
+  @Column({ name: 'closed_at', type: 'timestamptz', precision: 3, nullable: true })
+  closedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', precision: 3 })
+  updatedAt: Date;
+}
