@@ -110,10 +110,10 @@ describe('Issue and merge request notes', () => {
     let next: string | null = `${gw.baseUrl}/api/v4${issueNotes(2, '?pagination=keyset&per_page=2&order_by=created_at&sort=asc')}`;
     let pages = 0;
     while (next && pages < 10) {
-      const response = await api(gw.baseUrl, 'GET', next.slice(gw.baseUrl.length), as('rhea'));
+      const response: Awaited<ReturnType<typeof call>> = await api(gw.baseUrl, 'GET', next.slice(gw.baseUrl.length), as('rhea'));
       expect(response.status).toBe(200);
       seen.push(...response.body.map((n: any) => n.id));
-      const link = response.headers.get('link');
+      const link: string | null = response.headers.get('link');
       if (link) expect(link).not.toContain('rel="prev"');
       next = link ? /<([^>]+)>; rel="next"/.exec(link)![1] : null;
       if (next) expect(response.headers.get('x-total')).toBeNull();
