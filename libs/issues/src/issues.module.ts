@@ -4,6 +4,7 @@ import { InternalIdsRepository } from './internal-ids.repository';
 import { IssuesController } from './issues.controller';
 import { IssuesRepository } from './issues.repository';
 import { IterationsController } from './iterations.controller';
+import { LabelsController } from './labels.controller';
 import { MergeRequestsController } from './merge-requests.controller';
 import { MilestonesController } from './milestones.controller';
 import { IssuablesPresenter } from './presenters/issuables-presenter.service';
@@ -36,7 +37,7 @@ const USE_CASES = [
  */
 @Module({
   imports: [NamespacesModule],
-  controllers: [IssuesController, MilestonesController, IterationsController, MergeRequestsController],
+  controllers: [IssuesController, MilestonesController, IterationsController, MergeRequestsController, LabelsController],
   providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, IssuablesPresenter],
   exports: [CreateIssueUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase, IssuesRepository, IssuablesPresenter, InternalIdsRepository],
 })
