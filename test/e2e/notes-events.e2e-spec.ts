@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { EventsProjector } from '@app/events';
+import { SystemNotesWriter } from '@app/notes';
 import { eventually } from '@app/testing';
 import { startProjector } from '../../apps/projector/src/main';
 import { addProjectMember, api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
@@ -18,6 +19,7 @@ describe('Contribution events of notes (projector through Kafka)', () => {
     gw = await startTestGateway('notes-events');
     projector = await startProjector(gw.config);
     await projector.get(EventsProjector).start();
+    await projector.get(SystemNotesWriter).start();
     for (const name of ['owen', 'rhea', 'gus', 'stranger']) users[name] = await createUserWithToken(gw, name);
     ids.group = (await call('owen', 'POST', '/groups', { name: 'Ops', path: 'ops', visibility: 'public' })).body.id;
     ids.project = (await call('owen', 'POST', '/projects', { name: 'pager', namespace_id: ids.group, visibility: 'public' })).body.id;
@@ -61,5 +63,30 @@ describe('Contribution events of notes (projector through Kafka)', () => {
     // The author of an internal comment sees it in their own events.
     expect((await noteEvents('rhea', '/events')).map((e) => e.target_id).sort()).toEqual([internal.id, onSecret.id].sort());
     expect((await call('rhea', 'GET', `/projects/${ids.project}/events?action=commented`)).body).toHaveLength(3);
+  });
+
+  it('writes system notes for assignee, title, description and confidentiality changes, none for state changes; they cannot be edited or deleted', async () => {
+    const path = `/projects/${ids.project}/issues/${ids.issue}`;
+    expect((await call('rhea', 'PUT', path, { title: 'Disk full on db-1', description: 'since 02:00', assignee_ids: [users.gus.id] })).status).toBe(200);
+    expect((await call('rhea', 'PUT', path, { assignee_ids: [users.rhea.id], state_event: 'close', weight: 2 })).status).toBe(200);
+    const systemNotes = await eventually(async () => {
+      const notes = (await call('gus', 'GET', `${path}/notes?sort=asc&per_page=100`)).body.filter((n: any) => n.system);
+      return notes.length >= 4 ? notes : undefined;
+    }, 'the system notes', 30_000);
+    expect(systemNotes.map((n: any) => n.body)).toEqual([
+      'assigned to @gus',
+      'changed title from **Disk full** to **Disk full on db-1**',
+      'changed the description',
+      'assigned to @rhea and unassigned @gus',
+    ]);
+    expect(systemNotes[0]).toMatchObject({ system: true, noteable_type: 'Issue', noteable_iid: ids.issue, author: { username: 'rhea' } });
+    // The close and the weight are resource events only.
+    expect((await call('gus', 'GET', `${path}/resource_state_events`)).body.map((e: any) => e.state)).toEqual(['closed']);
+    const note = systemNotes[0];
+    expect((await call('rhea', 'PUT', `${path}/notes/${note.id}`, { body: 'rewritten' })).status).toBe(403);
+    expect((await call('root', 'PUT', `${path}/notes/${note.id}`, { body: 'rewritten' })).status).toBe(403);
+    expect((await call('owen', 'DELETE', `${path}/notes/${note.id}`)).status).toBe(403);
+    // System notes make no contribution events.
+    expect((await noteEvents('rhea', `/projects/${ids.project}/events`)).every((e) => e.note.system === false)).toBe(true);
   });
 });

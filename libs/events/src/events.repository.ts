@@ -118,8 +118,8 @@ export class EventsRepository {
       qb.andWhere(`NOT (e.target_type = 'Issue' AND EXISTS (SELECT 1 FROM issues ci WHERE ci.id = e.target_id AND NOT ${readable}))`);
       // Comments: as hidden as the issue they are on; internal ones only for Reporter+ and their author.
       qb.andWhere(
-        `NOT (e.target_type = 'Note' AND ((e.note->>'noteable_type' = 'Issue' AND EXISTS (SELECT 1 FROM issues ci WHERE ci.id = (e.note->>'noteable_id')::int AND NOT ${readable})) ` +
-          `OR (e.note->>'internal' = 'true' AND ${viewer ? `e.author_id <> :uid AND ${level} < ${ACCESS_LEVELS.REPORTER}` : 'true'})))`,
+        `NOT COALESCE(e.target_type = 'Note' AND ((e.note->>'noteable_type' = 'Issue' AND EXISTS (SELECT 1 FROM issues ci WHERE ci.id = (e.note->>'noteable_id')::int AND NOT ${readable})) ` +
+          `OR (e.note->>'internal' = 'true' AND ${viewer ? `e.author_id <> :uid AND ${level} < ${ACCESS_LEVELS.REPORTER}` : 'true'})), false)`,
       );
     }
     return this.applyFilter(qb, filter);
@@ -164,10 +164,10 @@ export class EventsRepository {
     if (state.expired) qb.andWhere(`e.created_at > ${RETENTION_SQL}`);
     if (state.hidden.length > 0) {
       qb.andWhere(`NOT (e.target_type = 'Issue' AND e.target_id = ANY(:hidden))`, { hidden: state.hidden });
-      qb.andWhere(`NOT (e.target_type = 'Note' AND e.note->>'noteable_type' = 'Issue' AND (e.note->>'noteable_id')::int = ANY(:hidden))`);
+      qb.andWhere(`NOT COALESCE(e.target_type = 'Note' AND e.note->>'noteable_type' = 'Issue' AND (e.note->>'noteable_id')::int = ANY(:hidden), false)`);
     }
     // Internal comments of others, for viewers below Reporter.
-    if (state.internal_notes) qb.andWhere(`NOT (e.target_type = 'Note' AND e.note->>'internal' = 'true'${viewer ? ' AND e.author_id <> :viewerId' : ''})`, { viewerId: viewer?.id ?? 0 });
+    if (state.internal_notes) qb.andWhere(`NOT COALESCE(e.target_type = 'Note' AND e.note->>'internal' = 'true'${viewer ? ' AND e.author_id <> :viewerId' : ''}, false)`, { viewerId: viewer?.id ?? 0 });
     this.applyFilter(qb, filter);
     const unfiltered = !state.expired && state.hidden.length === 0 && !state.internal_notes && !filter.action && !filter.target_type && !filter.after && !filter.before;
     const positions = unfiltered && state.last_seq !== null ? { lastSeq: state.last_seq, deletedMaxSeq: state.deleted_max_seq ?? 0 } : undefined;
