@@ -89,4 +89,22 @@ describe('Contribution events of notes (projector through Kafka)', () => {
     // System notes make no contribution events.
     expect((await noteEvents('rhea', `/projects/${ids.project}/events`)).every((e) => e.note.system === false)).toBe(true);
   });
+
+  it('shows snippet events under target_type=snippet, private snippets only to members', async () => {
+    const open = (await call('rhea', 'POST', `/projects/${ids.project}/snippets`, { title: 'runbook', content: 'x', visibility: 'public' })).body;
+    const secret = (await call('rhea', 'POST', `/projects/${ids.project}/snippets`, { title: 'passwords', content: 'y', visibility: 'private' })).body;
+    const snippetEvents = (who: string | null) => call(who, 'GET', `/projects/${ids.project}/events?target_type=snippet`);
+    const forMember = await eventually(async () => {
+      const events = (await snippetEvents('gus')).body;
+      return events.length === 2 ? events : undefined;
+    }, 'two snippet events', 30_000);
+    expect(forMember.map((e: any) => [e.action_name, e.target_type, e.target_title])).toEqual([
+      ['opened', 'Snippet', 'passwords'],
+      ['opened', 'Snippet', 'runbook'],
+    ]);
+    expect((await snippetEvents('stranger')).body.map((e: any) => e.target_id)).toEqual([open.id]);
+    expect((await snippetEvents(null)).body.map((e: any) => e.target_id)).toEqual([open.id]);
+    expect((await call('stranger', 'GET', `/users/${users.rhea.id}/events?target_type=snippet`)).body.map((e: any) => e.target_id)).toEqual([open.id]);
+    expect(secret.id).not.toBe(open.id);
+  });
 });

@@ -10,6 +10,7 @@ import { IdentityModule } from '@app/identity';
 import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
 import { NotesModule } from '@app/notes';
+import { SnippetsModule } from '@app/snippets';
 import { ProtectedBranchesModule } from '@app/repository/protected-branches';
 import { RepositoryModule } from '@app/repository';
 import { QueueModule } from '@app/queue';
@@ -35,6 +36,7 @@ export class GatewayModule {
         QueueModule.forRoot(),
         HooksModule.forRoot(config),
         RepositoryModule,
+        SnippetsModule,
         NotesModule,
       ],
       providers: [

@@ -57,6 +57,7 @@ export class NotePresenter {
       imported_from: 'none',
       noteable_iid: noteable.iid,
       commands_changes: {},
+      ...noteable.noteFields,
       ...extra,
     }));
   }

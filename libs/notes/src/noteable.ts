@@ -14,6 +14,8 @@ export interface Noteable {
   authorId: number;
   /** A confidential issue or epic. */
   confidential: boolean;
+  /** Fields the spec adds to the notes of this kind (snippet notes: `title`, `file_name`, `expires_at`). */
+  noteFields?: Record<string, unknown>;
 }
 
 /** Who acts on notes, and with which access level on the noteable's project or group. */

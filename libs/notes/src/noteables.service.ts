@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api/errors';
 import { IssueEntity, IssuesRepository, MergeRequestEntity } from '@app/issues';
 import { ProjectWithNamespace } from '@app/namespaces';
+import { SnippetsService } from '@app/snippets';
 import { DataSource } from 'typeorm';
 import { featureReadable } from './feature-access';
 import type { Noteable } from './noteable';
@@ -51,7 +52,24 @@ export class NoteablesService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly issues: IssuesRepository,
+    private readonly snippets: SnippetsService,
   ) {}
+
+  /** A project snippet by `id`, readable by the caller (its visibility and the snippets feature). */
+  async snippet(project: ProjectWithNamespace, rawId: string, viewer: (NoteableViewer & { external: boolean }) | null, accessLevel: number): Promise<Noteable> {
+    const snippet = await this.snippets.readable(project, rawId, viewer, accessLevel);
+    return {
+      type: 'Snippet',
+      id: snippet.id,
+      iid: null,
+      title: snippet.title,
+      projectId: project.id,
+      groupId: groupOfProject(project),
+      authorId: snippet.authorId,
+      confidential: false,
+      noteFields: { title: snippet.title, file_name: snippet.files?.[0]?.path ?? null, expires_at: null },
+    };
+  }
 
   async issue(project: ProjectWithNamespace, iid: number, viewer: NoteableViewer | null, accessLevel: number): Promise<ProjectNoteable & { kind: 'issue' }> {
     const issue = featureReadable(project, 'issues', accessLevel, Boolean(viewer?.isAdmin)) ? await this.issues.findByIid(project.id, iid) : null;

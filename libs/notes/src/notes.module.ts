@@ -3,7 +3,9 @@ import { Paginator } from '@app/api/pagination';
 import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
 import { SettingsModule } from '@app/settings';
+import { SnippetsModule } from '@app/snippets';
 import { IssueNotesController } from './issue-notes.controller';
+import { SnippetNotesController } from './snippet-notes.controller';
 import { NotePresenter } from './note.presenter';
 import { NoteablesService } from './noteables.service';
 import { NotesEndpoints } from './notes-endpoint.service';
@@ -19,8 +21,8 @@ import { UpdateNoteUseCase } from './use-cases/update-note.use-case';
  * (global) RepositoryModule for `/merge`.
  */
 @Module({
-  imports: [NamespacesModule, IssuesModule, SettingsModule],
-  controllers: [IssueNotesController],
+  imports: [NamespacesModule, IssuesModule, SettingsModule, SnippetsModule],
+  controllers: [IssueNotesController, SnippetNotesController],
   providers: [Paginator, NotesRepository, NotePresenter, NoteablesService, NotesEndpoints, QuickActionsService, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase],
   exports: [NotesRepository, NotePresenter],
 })

@@ -253,6 +253,13 @@ export function planProjection(event: DomainEvent): ProjectionPlan | null {
       plan.events.push({ ...targetEvent(event, 'commented', 'Note'), note });
       return plan;
     }
+    case 'snippet.created':
+    case 'snippet.updated':
+    case 'snippet.destroyed': {
+      const action = ({ 'snippet.created': 'created', 'snippet.updated': 'updated', 'snippet.destroyed': 'destroyed' } as const)[event.type];
+      plan.events.push(targetEvent(event, action, 'Snippet'));
+      return plan;
+    }
     case 'push':
     case 'tag_push':
       plan.events.push(plainEvent(event, 'pushed', requireActor(event), { pushData: pushDataOf(data, event.type === 'tag_push') }));
@@ -283,6 +290,8 @@ export function actionNameOf(action: string, targetType: string | null, pushData
       return 'commented on';
     case 'approved':
       return 'approved';
+    case 'updated':
+      return 'updated';
     case 'created':
       return targetType === null ? 'created' : 'opened';
     default:
