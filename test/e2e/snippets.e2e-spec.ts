@@ -87,7 +87,7 @@ describe('Project snippets and snippet notes', () => {
       ],
     });
     expect(edited.description).toBe('updated');
-    expect(edited.files.map((f: any) => f.path)).toEqual(['restart.sh', 'big.txt', 'check.sh']);
+    expect((edited.files as Array<{ path: string }>).map((f) => f.path)).toEqual(['restart.sh', 'big.txt', 'check.sh']);
     expect(await clients.rhea.ProjectSnippets.showContent(ids.project, ids.snippet)).toBe('systemctl restart postgresql@15\n');
     const [updated] = await outbox('snippet.updated');
     expect(updated.data.changed).toEqual(['description', 'files']);

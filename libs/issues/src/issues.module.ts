@@ -5,6 +5,9 @@ import { IssuesController } from './issues.controller';
 import { IssuesRepository } from './issues.repository';
 import { IterationsController } from './iterations.controller';
 import { LabelsController } from './labels.controller';
+import { EpicsController } from './epics.controller';
+import { EpicsRepository } from './epics.repository';
+import { CreateEpicUseCase, DeleteEpicUseCase, UpdateEpicUseCase } from './use-cases/epic.use-cases';
 import { MergeRequestsController } from './merge-requests.controller';
 import { MilestonesController } from './milestones.controller';
 import { IssuablesPresenter } from './presenters/issuables-presenter.service';
@@ -28,6 +31,9 @@ const USE_CASES = [
   CreateIterationUseCase,
   CreateMergeRequestUseCase,
   UpdateMergeRequestUseCase,
+  CreateEpicUseCase,
+  UpdateEpicUseCase,
+  DeleteEpicUseCase,
 ];
 
 /**
@@ -37,8 +43,8 @@ const USE_CASES = [
  */
 @Module({
   imports: [NamespacesModule],
-  controllers: [IssuesController, MilestonesController, IterationsController, MergeRequestsController, LabelsController],
-  providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, IssuablesPresenter],
-  exports: [CreateIssueUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase, IssuesRepository, IssuablesPresenter, InternalIdsRepository],
+  controllers: [IssuesController, MilestonesController, IterationsController, MergeRequestsController, LabelsController, EpicsController],
+  providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, IssuablesPresenter, EpicsRepository],
+  exports: [CreateIssueUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase, IssuesRepository, IssuablesPresenter, InternalIdsRepository, EpicsRepository, UpdateEpicUseCase],
 })
 export class IssuesModule {}

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api/errors';
-import { IssueEntity, IssuesRepository, MergeRequestEntity } from '@app/issues';
+import { intParam } from '@app/issues';
+import { EpicsRepository, IssueEntity, IssuesRepository, MergeRequestEntity } from '@app/issues';
+import { ACCESS_LEVELS, NamespaceEntity } from '@app/namespaces';
 import { ProjectWithNamespace } from '@app/namespaces';
 import { SnippetsService } from '@app/snippets';
 import { DataSource } from 'typeorm';
@@ -53,7 +55,30 @@ export class NoteablesService {
     private readonly dataSource: DataSource,
     private readonly issues: IssuesRepository,
     private readonly snippets: SnippetsService,
+    private readonly epics: EpicsRepository,
   ) {}
+
+  /**
+   * A group's epic by its `id` (not its `iid`: the notes routes address epics by id, and an iid
+   * that happens to be another epic's id of another group never reaches it: 404). Confidential
+   * epics are read by Reporter+ only.
+   */
+  async epic(group: NamespaceEntity, rawId: string, viewer: NoteableViewer | null, accessLevel: number): Promise<Noteable> {
+    if (group.kind !== 'group') throw DomainError.notFound('Group');
+    const epic = await this.epics.findById(group.id, intParam('epic_id', rawId));
+    if (!epic || (epic.confidential && !viewer?.isAdmin && accessLevel < ACCESS_LEVELS.REPORTER)) throw DomainError.notFound('Epic');
+    return {
+      type: 'Epic',
+      id: epic.id,
+      iid: null,
+      title: epic.title,
+      projectId: null,
+      groupId: group.id,
+      authorId: epic.authorId,
+      confidential: epic.confidential,
+      noteFields: { title: epic.title, file_name: null, expires_at: null },
+    };
+  }
 
   /** A project snippet by `id`, readable by the caller (its visibility and the snippets feature). */
   async snippet(project: ProjectWithNamespace, rawId: string, viewer: (NoteableViewer & { external: boolean }) | null, accessLevel: number): Promise<Noteable> {

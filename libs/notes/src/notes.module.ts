@@ -6,6 +6,7 @@ import { SettingsModule } from '@app/settings';
 import { SnippetsModule } from '@app/snippets';
 import { IssueNotesController } from './issue-notes.controller';
 import { SnippetNotesController } from './snippet-notes.controller';
+import { EpicNotesController } from './epic-notes.controller';
 import { NotePresenter } from './note.presenter';
 import { NoteablesService } from './noteables.service';
 import { NotesEndpoints } from './notes-endpoint.service';
@@ -22,7 +23,7 @@ import { UpdateNoteUseCase } from './use-cases/update-note.use-case';
  */
 @Module({
   imports: [NamespacesModule, IssuesModule, SettingsModule, SnippetsModule],
-  controllers: [IssueNotesController, SnippetNotesController],
+  controllers: [IssueNotesController, SnippetNotesController, EpicNotesController],
   providers: [Paginator, NotesRepository, NotePresenter, NoteablesService, NotesEndpoints, QuickActionsService, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase],
   exports: [NotesRepository, NotePresenter],
 })

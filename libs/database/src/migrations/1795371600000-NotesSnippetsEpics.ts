@@ -94,6 +94,9 @@ export class NotesSnippetsEpics1795371600000 implements MigrationInterface {
       )
     `);
     await queryRunner.query(`CREATE UNIQUE INDEX "epics_group_iid_key" ON "epics" ("group_id", "iid")`);
+    // Epic ids start above every iid a group can reach, so that an iid given where the epic
+    // notes routes expect an id never names an epic (404 instead of another epic's notes).
+    await queryRunner.query(`ALTER SEQUENCE "epics_id_seq" RESTART WITH 1000000001`);
 
     await queryRunner.query(`
       CREATE TABLE "labels" (

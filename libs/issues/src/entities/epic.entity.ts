@@ -2,7 +2,13 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Update
 
 export type EpicState = 'opened' | 'closed';
 
-/** A group epic (ULTIMATE here, as its notes in the spec); `iid` is per group. */
+/** Epic ids start here (the sequence is restarted by the migration); iids stay below it. */
+export const EPIC_ID_START = 1_000_000_001;
+
+/**
+ * A group epic (ULTIMATE here, as its notes in the spec); `iid` is per group. Ids start at
+ * `EPIC_ID_START`, so an iid used where an id is expected (epic notes) never names an epic.
+ */
 @Entity('epics')
 @Index('epics_group_iid_key', ['groupId', 'iid'], { unique: true })
 export class EpicEntity {
