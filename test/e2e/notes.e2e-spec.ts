@@ -228,7 +228,8 @@ describe('Issue and merge request notes', () => {
   it('limits note creation per user and minute by notes_create_limit, with the allowlist exempt, storing nothing when refused', async () => {
     // A user who has not written notes yet this minute.
     users.burst = await createUserWithToken(gw, 'burst');
-    await addProjectMember(gw, ids.project, users.burst.id, 10);
+    users.calm = await createUserWithToken(gw, 'calm');
+    for (const who of ['burst', 'calm']) await addProjectMember(gw, ids.project, users[who].id, 10);
     expect((await call('root', 'PUT', '/application/settings', { notes_create_limit: 2 })).status).toBe(200);
     const before = await noteCount();
     const statuses: number[] = [];
@@ -245,7 +246,7 @@ describe('Issue and merge request notes', () => {
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await noteCount()).toBe(before + statuses.filter((s) => s === 201).length);
     // Another user is not affected; an allowlisted user is not limited.
-    expect((await call('rhea', 'POST', issueNotes(2), { body: 'not limited' })).status).toBe(201);
+    expect((await call('calm', 'POST', issueNotes(2), { body: 'not limited' })).status).toBe(201);
     const settings = await call('root', 'PUT', '/application/settings', { notes_create_limit_allowlist: ['BURST'] });
     expect(settings.body.notes_create_limit_allowlist).toEqual(['BURST']);
     for (let i = 0; i < 3; i++) expect((await call('burst', 'POST', issueNotes(2), { body: `allowed ${i}` })).status).toBe(201);
