@@ -8,6 +8,7 @@ import { CustomAttributesController } from './custom-attributes/custom-attribute
 import { CustomAttributesRepository } from './custom-attributes/custom-attributes.repository';
 import { DeleteCustomAttributeUseCase } from './custom-attributes/delete-custom-attribute.use-case';
 import { SetCustomAttributeUseCase } from './custom-attributes/set-custom-attribute.use-case';
+import { InstanceMetadataController } from './instance-metadata.controller';
 import { SettingsReader } from './settings-reader';
 import { SettingsRepository } from './settings.repository';
 import { UpdateApplicationSettingsUseCase } from './use-cases/update-application-settings.use-case';
@@ -21,7 +22,7 @@ import { UpdateApplicationSettingsUseCase } from './use-cases/update-application
  */
 @Global()
 @Module({
-  controllers: [ApplicationSettingsController, CustomAttributesController],
+  controllers: [ApplicationSettingsController, CustomAttributesController, InstanceMetadataController],
   providers: [
     SettingsRepository,
     SettingsEncryption,
