@@ -1,13 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, Principal, ResourceAccess } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import { paginateOffset } from '@app/api/pagination';
+import { Auth, CurrentGroup, CurrentPrincipal, DomainError, GroupAccess, paginateOffset, Principal, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity/entities';
-import { presentUserSummary } from '@app/identity/user.presenter';
-import { groupOf } from '@app/namespaces/access/principal-access';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
-import type { NamespaceEntity } from '@app/namespaces/entities/namespace.entity';
+import { presentUserSummary, UserEntity } from '@app/identity';
+import { ACCESS_LEVELS, groupOf } from '@app/namespaces';
+import type { NamespaceEntity } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource, In } from 'typeorm';
 import { CreateEpicDto, ListEpicsDto, UpdateEpicDto } from './dto/epic.dto';

@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging/domain-event';
+import type { NewDomainEvent } from '@app/messaging';
 import type { EpicEntity } from './entities/epic.entity';
 
 /** Domain event types of epics. Never rename: they are stored in the stream. */

@@ -1,11 +1,8 @@
 import { Body, Controller, Get, Post, Req, Res } from '@nestjs/common';
-import { CurrentGroup, CurrentProject, GroupAccess, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import { paginateOffset } from '@app/api/pagination';
+import { CurrentGroup, CurrentProject, DomainError, GroupAccess, paginateOffset, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { uniqueViolation } from '@app/database';
-import { groupOf, projectOf } from '@app/namespaces/access/principal-access';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { ACCESS_LEVELS, groupOf, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { CreateLabelDto } from './dto/label.dto';

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, Principal, ResourceAccess } from '@app/api/auth';
+import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, Principal, ResourceAccess } from '@app/api';
 import { ACCESS_LEVELS, groupOf } from '@app/namespaces';
 import { CreateRateLimit } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';

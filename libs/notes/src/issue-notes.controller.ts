@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res, UseFilters } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
+import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { intParam } from '@app/issues';
 import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import { RepositoryErrorFilter } from '@app/repository';

@@ -1,4 +1,4 @@
-import { DomainError } from '@app/api/errors';
+import { DomainError } from '@app/api';
 import { canReadNote, checkNoteBody, mayDeleteNote, mayEditNote, maySetCreatedAt, NOTE_BODY_MAX, parseCreatedAt } from './note-rules';
 
 const actor = (id: number, accessLevel: number, isAdmin = false) => ({ id, username: `u${id}`, isAdmin, accessLevel });

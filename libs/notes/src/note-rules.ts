@@ -1,5 +1,5 @@
-import { DomainError } from '@app/api/errors';
-import { ACCESS_LEVELS } from '@app/namespaces/entities';
+import { DomainError } from '@app/api';
+import { ACCESS_LEVELS } from '@app/namespaces';
 import type { NoteEntity } from './entities/note.entity';
 import type { NoteActor } from './noteable';
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity/entities';
-import { presentUserSummary } from '@app/identity/user.presenter';
+import { presentUserSummary, UserEntity } from '@app/identity';
 import { DataSource, In } from 'typeorm';
 import type { AwardEmojiEntity } from './entities/award-emoji.entity';
 import type { NoteEntity } from './entities/note.entity';

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { intParam } from '@app/issues';
-import { EpicsRepository, IssueEntity, IssuesRepository, MergeRequestEntity } from '@app/issues';
-import { ACCESS_LEVELS, NamespaceEntity } from '@app/namespaces';
-import { ProjectWithNamespace } from '@app/namespaces';
+import { DomainError } from '@app/api';
+import { EpicsRepository, intParam, IssueEntity, IssuesRepository, MergeRequestEntity } from '@app/issues';
+import { ACCESS_LEVELS, NamespaceEntity, ProjectWithNamespace } from '@app/namespaces';
 import { SnippetsService } from '@app/snippets';
 import { DataSource } from 'typeorm';
 import { featureReadable } from './feature-access';

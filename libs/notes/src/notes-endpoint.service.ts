@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '@app/api/auth';
-import { DomainError, ErrorCode } from '@app/api/errors';
-import { KeysetOptions, Paginator } from '@app/api/pagination';
+import type { Principal } from '@app/api';
+import { DomainError, ErrorCode, KeysetOptions, Paginator } from '@app/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CreateNoteDto, ListNotesDto } from './dto/note.dto';
 import { NoteEntity } from './entities/note.entity';

@@ -1,5 +1,5 @@
-import { hookEventOf } from '@app/hooks/delivery/hook-payloads';
-import { buildDomainEvent } from '@app/messaging/domain-event';
+import { hookEventOf } from '@app/hooks';
+import { buildDomainEvent } from '@app/messaging';
 import { NoteEntity } from './entities/note.entity';
 import type { Noteable } from './noteable';
 import { NOTE_EVENTS, noteEvent } from './notes.events';

@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging/domain-event';
+import type { NewDomainEvent } from '@app/messaging';
 import type { NoteEntity } from './entities/note.entity';
 import type { Noteable } from './noteable';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Paginator } from '@app/api/pagination';
+import { Paginator } from '@app/api';
 import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
 import { SettingsModule } from '@app/settings';

@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '@app/api/errors';
+import { DomainError, ErrorCode } from '@app/api';
 import type { SnippetFileActionDto, SnippetFileDto } from './dto/snippet.dto';
 
 export interface SnippetFile {

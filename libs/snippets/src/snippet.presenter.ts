@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity/entities';
-import { presentUserSummary } from '@app/identity/user.presenter';
+import { presentUserSummary, UserEntity } from '@app/identity';
 import { pathWithNamespace, ProjectWithNamespace } from '@app/namespaces';
 import { DataSource, In } from 'typeorm';
 import type { SnippetFileEntity } from './entities/snippet-file.entity';

@@ -1,7 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { DomainError, ErrorCode } from '@app/api/errors';
-import { Paginator } from '@app/api/pagination';
+import { CurrentPrincipal, CurrentProject, DomainError, ErrorCode, Paginator, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { ACCESS_LEVELS, projectOf, ProjectWithNamespace } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateSnippetDto, UpdateSnippetDto } from './dto/snippet.dto';

@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging/domain-event';
+import type { NewDomainEvent } from '@app/messaging';
 import type { SnippetEntity } from './entities/snippet.entity';
 
 /** Domain event types of project snippets. Never rename: they are stored in the stream. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Paginator } from '@app/api/pagination';
+import { Paginator } from '@app/api';
 import { SnippetPresenter } from './snippet.presenter';
 import { SnippetsController } from './snippets.controller';
 import { SnippetsRepository } from './snippets.repository';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode } from '@app/api/errors';
+import { DomainError, ErrorCode } from '@app/api';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import type { SelectQueryBuilder } from 'typeorm';
 import type { SnippetFileEntity } from './entities/snippet-file.entity';

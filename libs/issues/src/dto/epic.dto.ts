@@ -1,6 +1,5 @@
 import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { ToBoolean, ToInt, ToStringArray } from '@app/api/dto';
-import { Required } from '@app/api/http/validation';
+import { Required, ToBoolean, ToInt, ToStringArray } from '@app/api';
 import { EmptyToNull } from '@app/namespaces/dto/transforms';
 import { DbInt } from './db-int';
 import { DESCRIPTION_MAX, ISSUE_TITLE_MAX } from './issue.dto';

@@ -1,5 +1,5 @@
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { Required } from '@app/api/http/validation';
+import { Required } from '@app/api';
 
 /** `POST /projects/:id/labels`, `POST /groups/:id/labels`. */
 export class CreateLabelDto {

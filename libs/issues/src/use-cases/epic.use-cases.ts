@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
+import { ACCESS_LEVELS } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
 import type { CreateEpicDto, UpdateEpicDto } from '../dto/epic.dto';
 import { EPIC_ID_START, EpicEntity } from '../entities/epic.entity';

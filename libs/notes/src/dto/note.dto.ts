@@ -1,6 +1,5 @@
 import { IsBoolean, IsIn, IsOptional, IsString } from 'class-validator';
-import { ToBoolean } from '@app/api/dto';
-import { Required } from '@app/api/http/validation';
+import { Required, ToBoolean } from '@app/api';
 
 /** `POST …/notes`. The body's length is checked by the use case (GitLab's 1,000,000 characters). */
 export class CreateNoteDto {

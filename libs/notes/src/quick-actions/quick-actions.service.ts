@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth';
+import { tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity/entities';
+import { UserEntity } from '@app/identity';
 import { IterationEntity, LabelEntity, MilestoneEntity, UpdateIssueUseCase, UpdateMergeRequestUseCase } from '@app/issues';
 import { ACCESS_LEVELS, ProjectWithNamespace } from '@app/namespaces';
 import { MergeMergeRequestUseCase } from '@app/repository';

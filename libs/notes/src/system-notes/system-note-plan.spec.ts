@@ -1,4 +1,4 @@
-import { buildDomainEvent } from '@app/messaging/domain-event';
+import { buildDomainEvent } from '@app/messaging';
 import { assigneesNoteBody, commitsNoteBody, planSystemNotes } from './system-note-plan';
 
 const issueUpdated = (changes: Record<string, unknown>) =>

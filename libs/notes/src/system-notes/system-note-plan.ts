@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@app/messaging/domain-event';
+import type { DomainEvent } from '@app/messaging';
 import type { NoteableType } from '../entities/note.entity';
 
 /**

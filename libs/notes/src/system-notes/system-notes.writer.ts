@@ -1,8 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import type { DomainEvent } from '@app/messaging/domain-event';
-import { DomainEventConsumer } from '@app/messaging/domain-event.consumer';
-import { DomainEventConsumerFactory } from '@app/messaging/domain-event-consumer.factory';
-import { CONSUMER_GROUPS } from '@app/messaging/topics.constants';
+import type { DomainEvent } from '@app/messaging';
+import { CONSUMER_GROUPS, DomainEventConsumer, DomainEventConsumerFactory } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { assigneesNoteBody, planSystemNotes } from './system-note-plan';
 

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { Required } from '@app/api/http/validation';
+import { Required } from '@app/api';
 import { VISIBILITIES, Visibility } from '@app/namespaces';
 
 export const SNIPPET_FILES_MAX = 10;

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { Visibility } from '@app/namespaces/entities';
+import type { Visibility } from '@app/namespaces';
 import { SnippetFileEntity } from './snippet-file.entity';
 
 /** A project snippet: one or several files stored whole in the database. */
