@@ -1,10 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { registerAlertNotifyRoutes } from '@app/alerting/alert-notify.routes';
-import { ReceiveAlertNotificationUseCase } from '@app/alerting/use-cases/receive-alert-notification.use-case';
+import { ReceiveAlertNotificationUseCase, registerAlertNotifyRoutes } from '@app/alerting';
 import { configureHttpApp, createFastifyAdapter, registerOpenApiRoutes } from '@app/api';
 import { AppConfig, serviceVersion } from '@app/config';
-import { GIT_HTTP_ROUTES } from '@app/repository/git-http/git-http-routes';
+import { GIT_HTTP_ROUTES } from '@app/repository';
 import type { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { GatewayModule } from './gateway.module';

@@ -1,8 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { internalErrorResponse } from '@app/api/errors/error-response';
-import { sendDomainError } from '@app/api/http/error-reply';
-import type { ApiRouteConfig } from '@app/api/http/route-config';
+import { DomainError, internalErrorResponse, sendDomainError } from '@app/api';
+import type { ApiRouteConfig } from '@app/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES, ALERT_NOTIFY_INTEGRATION_ROUTES, projectPathOfParams } from './notify-url';
 import type { ReceiveAlertNotificationUseCase } from './use-cases/receive-alert-notification.use-case';

@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging';
+import type { DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { EpicEntity } from './entities/epic.entity';
 
 /** Domain event types of epics. Never rename: they are stored in the stream. */
@@ -8,7 +8,7 @@ export const EPIC_EVENTS = {
   CLOSED: 'epic.closed',
   REOPENED: 'epic.reopened',
   DESTROYED: 'epic.destroyed',
-} as const;
+} as const satisfies Record<string, DomainEventType>;
 
 export type EpicEventType = (typeof EPIC_EVENTS)[keyof typeof EPIC_EVENTS];
 

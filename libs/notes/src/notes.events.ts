@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging';
+import type { DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { NoteEntity } from './entities/note.entity';
 import type { Noteable } from './noteable';
 
@@ -7,7 +7,7 @@ export const NOTE_EVENTS = {
   CREATED: 'note.created',
   UPDATED: 'note.updated',
   DESTROYED: 'note.destroyed',
-} as const;
+} as const satisfies Record<string, DomainEventType>;
 
 export type NoteEventType = (typeof NOTE_EVENTS)[keyof typeof NOTE_EVENTS];
 

@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging';
+import type { DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { SnippetEntity } from './entities/snippet.entity';
 
 /** Domain event types of project snippets. Never rename: they are stored in the stream. */
@@ -6,7 +6,7 @@ export const SNIPPET_EVENTS = {
   CREATED: 'snippet.created',
   UPDATED: 'snippet.updated',
   DESTROYED: 'snippet.destroyed',
-} as const;
+} as const satisfies Record<string, DomainEventType>;
 
 export type SnippetEventType = (typeof SNIPPET_EVENTS)[keyof typeof SNIPPET_EVENTS];
 

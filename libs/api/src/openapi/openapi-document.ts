@@ -5,7 +5,6 @@ import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, PathItemObject, ReferenceObject, ResponsesObject, SchemaObject, SecurityRequirementObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 // class-transformer keeps its metadata storage out of its typed entry point.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: import('class-transformer/types/MetadataStorage').MetadataStorage };
 import { getMetadataStorage } from 'class-validator';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';

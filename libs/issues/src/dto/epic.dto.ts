@@ -1,6 +1,6 @@
 import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Required, ToBoolean, ToInt, ToStringArray } from '@app/api';
-import { EmptyToNull } from '@app/namespaces/dto/transforms';
+import { EmptyToNull } from '@app/namespaces';
 import { DbInt } from './db-int';
 import { DESCRIPTION_MAX, ISSUE_TITLE_MAX } from './issue.dto';
 
