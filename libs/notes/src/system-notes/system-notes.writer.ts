@@ -1,6 +1,6 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@app/messaging';
-import { CONSUMER_GROUPS, DomainEventConsumer, DomainEventConsumerFactory } from '@app/messaging';
+import { CONSUMER_GROUPS, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { assigneesNoteBody, planSystemNotes } from './system-note-plan';
 
@@ -21,25 +21,13 @@ interface SystemNoteRow {
  * have no domain events of their own (GitLab makes no contribution event for them).
  */
 @Injectable()
-export class SystemNotesWriter implements OnApplicationBootstrap {
-  private consumer: DomainEventConsumer | null = null;
-
-  constructor(
-    private readonly consumers: DomainEventConsumerFactory,
-    private readonly dataSource: DataSource,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    void this.start();
+export class SystemNotesWriter extends DomainEventSubscriber {
+  constructor(private readonly dataSource: DataSource) {
+    super();
   }
 
-  start(): Promise<void> {
-    this.consumer ??= this.consumers.create({ groupId: CONSUMER_GROUPS.SYSTEM_NOTES, handler: (event) => this.handle(event) });
-    return this.consumer.start();
-  }
-
-  async stop(): Promise<void> {
-    await this.consumer?.stop();
+  protected consumerOptions(): DomainEventConsumerOptions {
+    return { groupId: CONSUMER_GROUPS.SYSTEM_NOTES, handler: (event) => this.handle(event) };
   }
 
   async handle(event: DomainEvent): Promise<void> {
