@@ -10,7 +10,9 @@ import { CustomAttributesModule } from '@app/custom-attributes';
 import { IdentityModule } from '@app/identity';
 import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
+import { NotesModule } from '@app/notes';
 import { ProtectedBranchesModule, RepositoryModule } from '@app/repository';
+import { SnippetsModule } from '@app/snippets';
 import { QueueModule } from '@app/queue';
 import { SettingsModule } from '@app/settings';
 import { platformModules } from '../../platform-modules';
@@ -35,6 +37,8 @@ export class GatewayModule {
         QueueModule.forRoot(),
         HooksModule.forRoot(config),
         RepositoryModule,
+        SnippetsModule,
+        NotesModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -1,12 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { EventsProjectionModule } from '@app/events';
+import { SystemNotesModule } from '@app/notes';
 import { QueueModule } from '@app/queue';
 import { platformModules } from '../../platform-modules';
 
 /**
  * Materializes contribution and resource events from the domain event stream (consumer
- * group `projector.v1`), prunes events older than 3 years (daily BullMQ job), and serves
+ * group `projector.v1`), writes the system notes of changes (group `system-notes.v1`), prunes events older than 3 years (daily BullMQ job), and serves
  * health and metrics.
  */
 @Module({})
@@ -18,6 +19,7 @@ export class ProjectorModule {
         ...platformModules(config, { relay: false }),
         QueueModule.forRoot(),
         EventsProjectionModule,
+        SystemNotesModule,
       ],
     };
   }

@@ -111,8 +111,17 @@ export class EventsRepository {
     const visible = projectVisibilitySql('p', 'n', viewer, ':uid');
     if (visible) qb.andWhere(visible);
     if (!viewer?.isAdmin) {
-      const readable = viewer ? confidentialIssueReadableSql('ci', projectAccessLevelSql('p', 'n', ':uid'), ':uid') : 'ci.confidential = false';
+      const level = projectAccessLevelSql('p', 'n', ':uid');
+      const readable = viewer ? confidentialIssueReadableSql('ci', level, ':uid') : 'ci.confidential = false';
       qb.andWhere(`NOT (e.target_type = 'Issue' AND EXISTS (SELECT 1 FROM issues ci WHERE ci.id = e.target_id AND NOT ${readable}))`);
+      // Comments: as hidden as the issue they are on; internal ones only for Reporter+ and their author.
+      qb.andWhere(
+        `NOT COALESCE(e.target_type = 'Note' AND ((e.note->>'noteable_type' = 'Issue' AND EXISTS (SELECT 1 FROM issues ci WHERE ci.id = (e.note->>'noteable_id')::int AND NOT ${readable})) ` +
+          `OR (e.note->>'internal' = 'true' AND ${viewer ? `e.author_id <> :uid AND ${level} < ${ACCESS_LEVELS.REPORTER}` : 'true'})), false)`,
+      );
+      // Snippets whose own visibility hides them from viewers below Guest.
+      const snippetVisible = viewer ? `(s.visibility = 'public' OR s.author_id = :uid${viewer.external ? '' : ` OR s.visibility = 'internal'`})` : `s.visibility = 'public'`;
+      qb.andWhere(`NOT COALESCE(e.target_type = 'Snippet' AND ${level} < ${ACCESS_LEVELS.GUEST} AND EXISTS (SELECT 1 FROM snippets s WHERE s.id = e.target_id AND NOT ${snippetVisible}), false)`);
     }
     return this.applyFilter(qb, filter);
   }
@@ -144,18 +153,30 @@ export class EventsRepository {
     const mayReadConfidential = Boolean(viewer?.isAdmin) || accessLevel >= ACCESS_LEVELS.REPORTER;
     const readable = viewer ? '(i.author_id = $2 OR $2 = ANY(i.assignee_ids))' : 'false';
     const hiddenSql = mayReadConfidential ? `'{}'::int[]` : `ARRAY(SELECT i.id FROM issues i WHERE i.project_id = $1 AND i.confidential AND NOT ${readable} ORDER BY i.id)`;
+    const privateSnippetsSql = viewer?.isAdmin || accessLevel >= ACCESS_LEVELS.GUEST ? 'false' : `EXISTS (SELECT 1 FROM snippets sn WHERE sn.project_id = $1 AND sn.visibility <> 'public')`;
+    const internalSql = mayReadConfidential ? 'false' : `EXISTS (SELECT 1 FROM notes nt WHERE nt.project_id = $1 AND nt.internal${viewer ? ' AND nt.author_id <> $2' : ''})`;
     const [state] = (await this.dataSource.query(
-      `SELECT EXISTS (SELECT 1 FROM events x WHERE x.created_at <= ${RETENTION_SQL} AND x.project_id = $1) AS expired, ${hiddenSql} AS hidden,
+      `SELECT EXISTS (SELECT 1 FROM events x WHERE x.created_at <= ${RETENTION_SQL} AND x.project_id = $1) AS expired, ${hiddenSql} AS hidden, ${internalSql} AS internal_notes, ${privateSnippetsSql} AS private_snippets,
               pos.last_seq::float8 AS last_seq, pos.deleted_max_seq::float8 AS deleted_max_seq
        FROM (SELECT 1) one LEFT JOIN project_event_positions pos ON pos.project_id = $1`,
       viewer && !mayReadConfidential ? [projectId, viewer.id] : [projectId],
-    )) as Array<{ expired: boolean; hidden: number[]; last_seq: number | null; deleted_max_seq: number | null }>;
+    )) as Array<{ expired: boolean; hidden: number[]; internal_notes: boolean; private_snippets: boolean; last_seq: number | null; deleted_max_seq: number | null }>;
 
     const qb = this.dataSource.manager.createQueryBuilder(EventEntity, 'e').where('e.project_id = :projectId', { projectId });
     if (state.expired) qb.andWhere(`e.created_at > ${RETENTION_SQL}`);
-    if (state.hidden.length > 0) qb.andWhere(`NOT (e.target_type = 'Issue' AND e.target_id = ANY(:hidden))`, { hidden: state.hidden });
+    if (state.hidden.length > 0) {
+      qb.andWhere(`NOT (e.target_type = 'Issue' AND e.target_id = ANY(:hidden))`, { hidden: state.hidden });
+      qb.andWhere(`NOT COALESCE(e.target_type = 'Note' AND e.note->>'noteable_type' = 'Issue' AND (e.note->>'noteable_id')::int = ANY(:hidden), false)`);
+    }
+    // Snippets whose own visibility hides them from viewers below Guest (and removed ones).
+    if (state.private_snippets) {
+      const snippetVisible = viewer ? `(s.visibility = 'public' OR s.author_id = :viewerId${viewer.external ? '' : ` OR s.visibility = 'internal'`})` : `s.visibility = 'public'`;
+      qb.andWhere(`NOT COALESCE(e.target_type = 'Snippet' AND EXISTS (SELECT 1 FROM snippets s WHERE s.id = e.target_id AND NOT ${snippetVisible}), false)`, { viewerId: viewer?.id ?? 0 });
+    }
+    // Internal comments of others, for viewers below Reporter.
+    if (state.internal_notes) qb.andWhere(`NOT COALESCE(e.target_type = 'Note' AND e.note->>'internal' = 'true'${viewer ? ' AND e.author_id <> :viewerId' : ''}, false)`, { viewerId: viewer?.id ?? 0 });
     this.applyFilter(qb, filter);
-    const unfiltered = !state.expired && state.hidden.length === 0 && !filter.action && !filter.target_type && !filter.after && !filter.before;
+    const unfiltered = !state.expired && state.hidden.length === 0 && !state.internal_notes && !state.private_snippets && !filter.action && !filter.target_type && !filter.after && !filter.before;
     const positions = unfiltered && state.last_seq !== null ? { lastSeq: state.last_seq, deletedMaxSeq: state.deleted_max_seq ?? 0 } : undefined;
     const viewerKey = mayReadConfidential ? 'all' : `u${viewer?.id ?? 0}`;
     const cacheKey = ['project', projectId, viewerKey, filter.action ?? '', filter.target_type ?? '', filter.after ?? '', filter.before ?? ''].join('|');

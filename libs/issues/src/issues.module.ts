@@ -7,6 +7,10 @@ import { MergeRequestsRepository } from './merge-requests.repository';
 import { MilestonesRepository } from './milestones.repository';
 import { IssuesRepository } from './issues.repository';
 import { IterationsController } from './iterations.controller';
+import { LabelsController } from './labels.controller';
+import { EpicsController } from './epics.controller';
+import { EpicsRepository } from './epics.repository';
+import { CreateEpicUseCase, DeleteEpicUseCase, UpdateEpicUseCase } from './use-cases/epic.use-cases';
 import { MergeRequestsController } from './merge-requests.controller';
 import { MilestonesController } from './milestones.controller';
 import { IssuablesPresenter } from './presenters/issuables-presenter.service';
@@ -30,6 +34,9 @@ const USE_CASES = [
   CreateIterationUseCase,
   CreateMergeRequestUseCase,
   UpdateMergeRequestUseCase,
+  CreateEpicUseCase,
+  UpdateEpicUseCase,
+  DeleteEpicUseCase,
 ];
 
 /**
@@ -39,8 +46,8 @@ const USE_CASES = [
  */
 @Module({
   imports: [NamespacesModule],
-  controllers: [IssuesController, MilestonesController, IterationsController, MergeRequestsController],
-  providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, MergeRequestsRepository, MilestonesRepository, IterationsRepository, IssuablesPresenter],
-  exports: [CreateIssueUseCase, UpdateIssueUseCase, IssuesRepository, IssuablesPresenter],
+  controllers: [IssuesController, MilestonesController, IterationsController, MergeRequestsController, LabelsController, EpicsController],
+  providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, MergeRequestsRepository, MilestonesRepository, IterationsRepository, IssuablesPresenter, EpicsRepository],
+  exports: [CreateIssueUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase, IssuesRepository, IssuablesPresenter, InternalIdsRepository, EpicsRepository, UpdateEpicUseCase],
 })
 export class IssuesModule {}

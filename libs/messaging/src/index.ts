@@ -25,5 +25,7 @@ export * from './catalogue/hooks.events';
 export * from './catalogue/badges.events';
 export * from './catalogue/settings.events';
 export * from './catalogue/custom-attributes.events';
+export * from './catalogue/notes.events';
+export * from './catalogue/snippets.events';
 export * from './catalogue/other-services.events';
 export * from './catalogue/event-catalogue.docs';

@@ -8,6 +8,7 @@ export const CONSUMER_GROUPS = {
   ALERT_ENGINE: 'alert-engine.v1',
   PROJECTOR: 'projector.v1',
   HOOK_DISPATCHER: 'hook-dispatcher.v1',
+  SYSTEM_NOTES: 'system-notes.v1',
 } as const;
 
 /** Applies the configured prefix (tests and tenants share one broker). */

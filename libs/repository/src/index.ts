@@ -6,4 +6,6 @@ export * from './repository.events';
 export * from './push/push-recorder';
 export * from './repository-storage';
 export * from './repository.module';
+export * from './merge/merge-merge-request.use-case';
+export * from './repository-error';
 export * from './protected-branches';

@@ -51,6 +51,6 @@ import { RepositoryStorage } from './repository-storage';
     MergeRequestGitService,
     { provide: MERGE_REQUEST_GIT, useExisting: MergeRequestGitService },
   ],
-  exports: [PROJECT_REPOSITORY_LIFECYCLE, MERGE_REQUEST_GIT, RepositoryStorage, PushRecorder, LanguagesService, BranchesService],
+  exports: [PROJECT_REPOSITORY_LIFECYCLE, MERGE_REQUEST_GIT, RepositoryStorage, PushRecorder, LanguagesService, BranchesService, MergeMergeRequestUseCase],
 })
 export class RepositoryModule {}

@@ -8,6 +8,9 @@ import { SettingsReader } from './settings-reader';
 /** Settings that cap create requests per user and minute (0: no cap). */
 export type CreateRateLimitSetting = 'issues_create_limit' | 'notes_create_limit';
 
+/** The setting listing the usernames a cap does not apply to (GitLab's `users_allowlist`). */
+const ALLOWLISTS: Partial<Record<CreateRateLimitSetting, 'notes_create_limit_allowlist'>> = { notes_create_limit: 'notes_create_limit_allowlist' };
+
 const CREATE_RATE_LIMIT = 'settings:create-rate-limit';
 const WINDOW_SECONDS = 60;
 
@@ -26,9 +29,12 @@ export class CreateRateLimiter {
     private readonly settings: SettingsReader,
   ) {}
 
-  async consume(setting: CreateRateLimitSetting, userId: number, now = Date.now()): Promise<void> {
-    const limit = (await this.settings.get()).number(setting);
+  async consume(setting: CreateRateLimitSetting, userId: number, now = Date.now(), username?: string): Promise<void> {
+    const settings = await this.settings.get();
+    const limit = settings.number(setting);
     if (limit <= 0) return;
+    const allowlist = ALLOWLISTS[setting];
+    if (allowlist && username !== undefined && settings.strings(allowlist).some((name) => name.toLowerCase() === username.toLowerCase())) return;
     let verdict: RateLimitVerdict;
     try {
       verdict = await this.limiter.hit(['rate', setting, userId], limit, WINDOW_SECONDS, now);
@@ -51,7 +57,7 @@ export class CreateRateLimitGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const setting = this.reflector.get<CreateRateLimitSetting | undefined>(CREATE_RATE_LIMIT, context.getHandler());
     const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
-    if (setting && principal) await this.limiter.consume(setting, principal.user.id);
+    if (setting && principal) await this.limiter.consume(setting, principal.user.id, Date.now(), principal.user.username);
     return true;
   }
 }

@@ -225,6 +225,8 @@ export const SETTING_DEFINITIONS = {
   snippet_size_limit: int(52_428_800, { min: 1 }),
   issues_create_limit: int(300),
   notes_create_limit: int(300),
+  /** Usernames the notes create limit does not apply to (case-insensitive). */
+  notes_create_limit_allowlist: strings([], { nullable: false }),
   raw_blob_request_limit: int(300),
   wiki_page_max_content_bytes: int(52_428_800, { min: 1024 }),
   require_admin_approval_after_user_signup: bool(true),

@@ -13,9 +13,11 @@ import {
   isCataloguedEvent,
   ISSUES_EVENT_PART,
   NAMESPACES_EVENT_PART,
+  NOTES_EVENT_PART,
   OTHER_SERVICES_EVENT_PART,
   REPOSITORY_EVENT_PART,
   SETTINGS_EVENT_PART,
+  SNIPPETS_EVENT_PART,
   CUSTOM_ATTRIBUTES_EVENT_PART,
 } from '@app/messaging';
 import { MetricsService } from '@app/observability';
@@ -64,6 +66,8 @@ const ALERT_ENGINE_ROUTES = {
   ...ignoring(BADGES_EVENT_PART),
   ...ignoring(SETTINGS_EVENT_PART),
   ...ignoring(CUSTOM_ATTRIBUTES_EVENT_PART),
+  ...ignoring(NOTES_EVENT_PART),
+  ...ignoring(SNIPPETS_EVENT_PART),
   ...ignoring(OTHER_SERVICES_EVENT_PART),
 } as const satisfies Record<DomainEventType, 'created' | 'resolved' | 'status_changed' | 'ignored'>;
 

@@ -82,10 +82,9 @@ export async function fetchKeysetPage<T extends ObjectLiteral>(
     const expression = columns.orderExpressions?.[pagination.orderBy];
     if (!expression) throw new Error(`No keyset column for order_by=${pagination.orderBy}`);
     if (after) {
-      query.andWhere(
-        `(${expression} ${operator} :keysetValue OR (${expression} = :keysetValue AND ${columns.idExpression} ${operator} :keysetId))`,
-        { keysetValue: after.value, keysetId: after.id },
-      );
+      // A row comparison (not `a < x OR (a = x AND id < y)`): PostgreSQL turns it into an index
+      // range, so a deep page starts where the cursor points instead of filtering every row before it.
+      query.andWhere(`(${expression}, ${columns.idExpression}) ${operator} (:keysetValue, :keysetId)`, { keysetValue: after.value, keysetId: after.id });
     }
     query.orderBy(expression, direction).addOrderBy(columns.idExpression, direction);
   }

@@ -200,6 +200,15 @@ export const PROJECTOR_IGNORES = eventTypeSet([
   'issue.destroyed',
   'milestone.updated',
   'iteration.created',
+  // Epics have no project (the spec: events cannot be linked to epics); an edited or removed
+  // comment keeps the event of its creation.
+  'epic.created',
+  'epic.updated',
+  'epic.closed',
+  'epic.reopened',
+  'epic.destroyed',
+  'note.updated',
+  'note.destroyed',
   'repository_update',
   'protected_branch.created',
   'protected_branch.updated',
@@ -301,6 +310,13 @@ export function planProjection(event: DomainEvent): ProjectionPlan | null {
       plan.events.push({ ...targetEvent(event, 'commented', 'Note'), note });
       return plan;
     }
+    case 'snippet.created':
+    case 'snippet.updated':
+    case 'snippet.destroyed': {
+      const action = ({ 'snippet.created': 'created', 'snippet.updated': 'updated', 'snippet.destroyed': 'destroyed' } as const)[event.type];
+      plan.events.push(targetEvent(event, action, 'Snippet'));
+      return plan;
+    }
     case 'push':
     case 'tag_push':
       plan.events.push(plainEvent(event, 'pushed', requireActor(event), { pushData: pushDataOf(data, event.type === 'tag_push') }));
@@ -331,6 +347,8 @@ export function actionNameOf(action: string, targetType: string | null, pushData
       return 'commented on';
     case 'approved':
       return 'approved';
+    case 'updated':
+      return 'updated';
     case 'created':
       return targetType === null ? 'created' : 'opened';
     default:

@@ -5,7 +5,9 @@ import {
   HOOKS_EVENT_PART,
   ignoring,
   isCataloguedEvent,
+  NOTES_EVENT_PART,
   SETTINGS_EVENT_PART,
+  SNIPPETS_EVENT_PART,
   CUSTOM_ATTRIBUTES_EVENT_PART,
   type DomainEvent,
   type DomainEventType,
@@ -71,7 +73,6 @@ export const HOOK_ROUTES = {
   access_token_revoke: 'ignored',
   group_update: 'ignored',
   'merge_request.approved': 'ignored',
-  'note.created': 'ignored',
   'issue.opened': 'ignored',
   'issue.updated': 'ignored',
   'issue.closed': 'ignored',
@@ -83,6 +84,11 @@ export const HOOK_ROUTES = {
   'milestone.reopened': 'ignored',
   'milestone.destroyed': 'ignored',
   'iteration.created': 'ignored',
+  'epic.created': 'ignored',
+  'epic.updated': 'ignored',
+  'epic.closed': 'ignored',
+  'epic.reopened': 'ignored',
+  'epic.destroyed': 'ignored',
   'protected_branch.created': 'ignored',
   'protected_branch.updated': 'ignored',
   'protected_branch.destroyed': 'ignored',
@@ -91,6 +97,9 @@ export const HOOK_ROUTES = {
   ...ignoring(BADGES_EVENT_PART),
   ...ignoring(SETTINGS_EVENT_PART),
   ...ignoring(CUSTOM_ATTRIBUTES_EVENT_PART),
+  // GitLab's system hooks have no note or snippet events.
+  ...ignoring(NOTES_EVENT_PART),
+  ...ignoring(SNIPPETS_EVENT_PART),
 } as const satisfies Record<DomainEventType, HookRoute>;
 
 type HookRoute = 'system' | 'system_user' | 'push' | 'tag_push' | 'repository_update' | 'merge_request' | 'ignored';

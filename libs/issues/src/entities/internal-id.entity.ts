@@ -6,6 +6,7 @@ export const IID_USAGES = {
   MERGE_REQUESTS: 'merge_requests',
   MILESTONES: 'milestones',
   ITERATIONS: 'iterations',
+  EPICS: 'epics',
 } as const;
 
 export type IidUsage = (typeof IID_USAGES)[keyof typeof IID_USAGES];

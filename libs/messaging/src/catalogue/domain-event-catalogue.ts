@@ -8,9 +8,11 @@ import { HOOKS_EVENT_PART } from './hooks.events';
 import { IDENTITY_EVENT_PART } from './identity.events';
 import { ISSUES_EVENT_PART } from './issues.events';
 import { NAMESPACES_EVENT_PART } from './namespaces.events';
+import { NOTES_EVENT_PART } from './notes.events';
 import { OTHER_SERVICES_EVENT_PART } from './other-services.events';
 import { REPOSITORY_EVENT_PART } from './repository.events';
 import { SETTINGS_EVENT_PART } from './settings.events';
+import { SNIPPETS_EVENT_PART } from './snippets.events';
 
 /**
  * THE catalogue of domain events: every event type on the stream, by the library that
@@ -29,6 +31,8 @@ export const EVENT_CATALOGUE_PARTS = {
   badges: BADGES_EVENT_PART,
   settings: SETTINGS_EVENT_PART,
   'custom-attributes': CUSTOM_ATTRIBUTES_EVENT_PART,
+  notes: NOTES_EVENT_PART,
+  snippets: SNIPPETS_EVENT_PART,
   'other services': OTHER_SERVICES_EVENT_PART,
 } as const satisfies Record<string, EventPart>;
 

@@ -82,7 +82,13 @@ const MergeRequestData = Data({
 
 const MilestoneData = Data({ milestone: Type.Union([MilestoneSnapshot, Type.Null()]), changes: Type.Optional(Changes), state: Type.Optional(Type.String()) });
 
-/** Events of `libs/issues`: issues (incidents too), merge requests, milestones, iterations. `target` is `{type, id, iid, title}`. */
+const EpicData = Data({
+  epic: Data({ id: Id, iid: Id, title: Type.String(), state: Type.String(), confidential: Type.Boolean(), labels: Type.Array(Type.String()) }),
+  changes: Type.Optional(Changes),
+  state: Type.Optional(Type.String()),
+});
+
+/** Events of `libs/issues`: issues (incidents too), merge requests, milestones, iterations, epics. `target` is `{type, id, iid, title}`. */
 export const ISSUES_EVENT_PART = defineEvents({
   'issue.opened': { description: 'An issue was created (its milestone and iteration, if any).', data: IssueData },
   'issue.updated': { description: 'Issue attributes changed (`changes`).', data: IssueData },
@@ -100,4 +106,9 @@ export const ISSUES_EVENT_PART = defineEvents({
   'milestone.reopened': { description: 'A milestone was reopened.', data: MilestoneData },
   'milestone.destroyed': { description: 'A milestone was deleted.', data: MilestoneData },
   'iteration.created': { description: 'An iteration was created.', data: Data({ iteration: Type.Union([IterationSnapshot, Type.Null()]) }) },
+  'epic.created': { description: 'A group epic was created (`project_id` null, `group_id` its group).', data: EpicData },
+  'epic.updated': { description: 'Epic attributes changed (`changes`).', data: EpicData },
+  'epic.closed': { description: 'An epic was closed.', data: EpicData },
+  'epic.reopened': { description: 'An epic was reopened.', data: EpicData },
+  'epic.destroyed': { description: 'An epic was deleted.', data: EpicData },
 });

@@ -1,0 +1,142 @@
+/**
+ * npm run bench:notes — the note list of one issue with BENCH_NOTES notes (default 100,000).
+ *
+ * Starts the services and the gateway (its own process and database, which it migrates),
+ * creates a project and an issue through the API, inserts the notes with SQL (one a second,
+ * newest first as the list shows them), then times BENCH_REPEATS (default 300) sequential
+ * requests of each page over one keep-alive connection and prints p50/p99:
+ * - the first page as clients ask for it (offset pagination, `x-total` counted up to 10,001);
+ * - the first keyset page (`pagination=keyset`);
+ * - a deep keyset page (the cursor of the note at 90 % of the list);
+ * - for comparison, a deep offset page (page 4,000 of 20).
+ * Target: p99 under 20 ms for the first and the deep keyset page.
+ */
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { AddressInfo, createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { Agent, request } from 'undici';
+import { encodeKeysetCursor } from '@app/api';
+import { machine, percentile, waitForHttp, write } from './support';
+
+const ROOT = resolve(__dirname, '../..');
+const DATABASE = process.env.BENCH_DATABASE ?? 'service_api_bench_notes';
+const SERVER = 'postgres://postgres@127.0.0.1:5432';
+const ROOT_TOKEN = 'bench-root-token-notes-0123456789';
+const NOTES = Number(process.env.BENCH_NOTES ?? 100_000);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 300);
+const PREFIX = `bench-notes-${Date.now()}`;
+let BASE = '';
+
+/** A port nobody listens on (other benchmarks and gateways share this machine). */
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+const agent = new Agent({ connections: 1, keepAliveTimeout: 60_000 });
+
+async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any; headers: Record<string, string | string[] | undefined> }> {
+  const response = await request(`${BASE}${path}`, {
+    method: method as 'GET',
+    dispatcher: agent,
+    headers: { 'private-token': ROOT_TOKEN, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.body.text();
+  return { status: response.statusCode, json: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+async function time(label: string, path: string, check: (json: any[]) => boolean): Promise<number> {
+  const first = await call('GET', path);
+  if (first.status !== 200 || !check(first.json)) throw new Error(`${label}: unexpected answer ${first.status} ${JSON.stringify(first.json).slice(0, 200)}`);
+  for (let i = 0; i < 20; i++) await call('GET', path); // warm-up
+  const samples: number[] = [];
+  for (let i = 0; i < REPEATS; i++) {
+    const start = process.hrtime.bigint();
+    const response = await call('GET', path);
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (response.status !== 200) throw new Error(`${label}: ${response.status}`);
+  }
+  samples.sort((a, b) => a - b);
+  const p99 = percentile(samples, 99);
+  write(`${label.padEnd(44)} p50 ${percentile(samples, 50).toFixed(2).padStart(7)} ms   p99 ${p99.toFixed(2).padStart(7)} ms`);
+  return p99;
+}
+
+async function main(): Promise<void> {
+  spawnSync('bash', [join(ROOT, 'scripts/services.sh'), 'up'], { stdio: 'inherit' });
+  const admin = new Client({ connectionString: `${SERVER}/postgres` });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  await admin.end();
+
+  const port = Number(process.env.BENCH_GATEWAY_PORT ?? (await freePort()));
+  BASE = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: `${SERVER}/${DATABASE}`, INITIAL_ROOT_TOKEN: ROOT_TOKEN, LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: PREFIX, REDIS_PREFIX: PREFIX };
+  const gateway: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  process.on('exit', () => gateway.kill('SIGTERM'));
+  const db = new Client({ connectionString: `${SERVER}/${DATABASE}` });
+  try {
+    await waitForHttp(`${BASE}/-/readiness`, 60_000);
+    await db.connect();
+    write(`bench:notes — ${NOTES} notes on one issue, ${REPEATS} requests per page; ${machine()}`);
+    const project = await call('POST', '/api/v4/projects', { name: 'bench-notes' });
+    const issue = await call('POST', `/api/v4/projects/${project.json.id}/issues`, { title: 'A long discussion' });
+    const [{ id: rootId }] = (await db.query(`SELECT id FROM users WHERE username = 'root'`)).rows as Array<{ id: number }>;
+    const started = Date.now();
+    await db.query(
+      `INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, created_at, updated_at)
+       SELECT 'Issue', $1, $2, $3, 'Comment number ' || n || ': ' || repeat('text ', 20), t, t
+       FROM generate_series(1, $4) AS n, LATERAL (SELECT timestamptz '2024-01-01' + n * interval '1 second' AS t) ts`,
+      [issue.json.id, project.json.id, rootId, NOTES],
+    );
+    await db.query('ANALYZE notes');
+    write(`inserted ${NOTES} notes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const notesPath = `/api/v4/projects/${project.json.id}/issues/${issue.json.iid}/notes`;
+    const deepIndex = Math.floor(NOTES * 0.9);
+    const [deep] = (await db.query(`SELECT id, created_at FROM notes WHERE noteable_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`, [issue.json.id, deepIndex])).rows as Array<{ id: number; created_at: Date }>;
+    const cursor = encodeKeysetCursor({ id: deep.id, value: deep.created_at.toISOString() }, { orderBy: 'created_at', sort: 'desc' });
+    const full = (json: any[]) => Array.isArray(json) && json.length === 20;
+
+    const results = [
+      await time('first page (offset, x-total)', notesPath, full),
+      await time('first page (keyset)', `${notesPath}?pagination=keyset&per_page=20`, full),
+      await time(`deep keyset page (after note ${deepIndex})`, `${notesPath}?pagination=keyset&per_page=20&order_by=created_at&sort=desc&cursor=${cursor}`, (json) => full(json) && json[0].id < deep.id),
+    ];
+    await time('deep offset page (page 4000, for comparison)', `${notesPath}?page=4000&per_page=20`, full);
+
+    // The database's part of the deep keyset page (the statement the endpoint runs), apart from
+    // the HTTP, authentication and presentation work around it.
+    const sql = `SELECT n.* FROM notes n WHERE n.noteable_type = 'Issue' AND n.noteable_id = $1 AND (n.created_at, n.id) < ($2, $3) ORDER BY n.created_at DESC, n.id DESC LIMIT 20`;
+    const sqlSamples: number[] = [];
+    for (let i = 0; i < REPEATS; i++) {
+      const start = process.hrtime.bigint();
+      await db.query(sql, [issue.json.id, deep.created_at.toISOString(), deep.id]);
+      sqlSamples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    sqlSamples.sort((a, b) => a - b);
+    write(`${'deep keyset page, SQL alone'.padEnd(44)} p50 ${percentile(sqlSamples, 50).toFixed(2).padStart(7)} ms   p99 ${percentile(sqlSamples, 99).toFixed(2).padStart(7)} ms`);
+    const worst = Math.max(...results);
+    write(`target p99 < 20 ms on the first and deep keyset pages: ${worst < 20 ? 'met' : 'NOT met'} (worst p99 ${worst.toFixed(2)} ms)`);
+  } finally {
+    await db.end().catch(() => undefined);
+    gateway.kill('SIGTERM');
+    await agent.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

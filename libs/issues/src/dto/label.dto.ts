@@ -1,0 +1,10 @@
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Required } from '@app/api';
+
+/** `POST /projects/:id/labels`, `POST /groups/:id/labels`. */
+export class CreateLabelDto {
+  @Required() @IsString() @MaxLength(255) name: string;
+  /** `#RRGGBB` (or `#RGB`). */
+  @Required() @IsString() @Matches(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: 'must be a valid color code' }) color: string;
+  @IsOptional() @IsString() @MaxLength(65_535) description?: string;
+}

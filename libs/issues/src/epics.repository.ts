@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, SelectQueryBuilder } from 'typeorm';
+import type { ListEpicsDto } from './dto/epic.dto';
+import { EpicEntity } from './entities/epic.entity';
+
+@Injectable()
+export class EpicsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  findByIid(groupId: number, iid: number): Promise<EpicEntity | null> {
+    return this.dataSource.manager.findOneBy(EpicEntity, { groupId, iid });
+  }
+
+  findById(groupId: number, id: number): Promise<EpicEntity | null> {
+    return this.dataSource.manager.findOneBy(EpicEntity, { groupId, id });
+  }
+
+  /** The group's epics, confidential ones only for `readsConfidential`; newest first by default. */
+  listQuery(groupId: number, readsConfidential: boolean, filter: ListEpicsDto): SelectQueryBuilder<EpicEntity> {
+    const qb = this.dataSource.manager.createQueryBuilder(EpicEntity, 'e').where('e.group_id = :groupId', { groupId });
+    if (!readsConfidential) qb.andWhere('e.confidential = false');
+    if (filter.state && filter.state !== 'all') qb.andWhere('e.state = :state', { state: filter.state });
+    if (filter.labels?.length) qb.andWhere('e.labels @> :labels', { labels: filter.labels });
+    if (filter.author_id !== undefined) qb.andWhere('e.author_id = :authorId', { authorId: filter.author_id });
+    if (filter.search) qb.andWhere('(e.title ILIKE :search OR e.description ILIKE :search)', { search: `%${filter.search.replace(/[%_\\]/g, '\\$&')}%` });
+    const direction = filter.sort === 'asc' ? 'ASC' : 'DESC';
+    const column = filter.order_by === 'updated_at' ? 'e.updatedAt' : filter.order_by === 'title' ? 'e.title' : 'e.createdAt';
+    return qb.orderBy(column, direction).addOrderBy('e.id', direction);
+  }
+}

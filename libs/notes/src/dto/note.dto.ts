@@ -1,0 +1,34 @@
+import { IsBoolean, IsIn, IsOptional, IsString } from 'class-validator';
+import { Required, ToBoolean } from '@app/api';
+
+/** `POST …/notes`. The body's length is checked by the use case (GitLab's 1,000,000 characters). */
+export class CreateNoteDto {
+  @Required() @IsString() body: string;
+  /** Issues and epics; `internal` is its newer name. */
+  @IsOptional() @ToBoolean() @IsBoolean() confidential?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() internal?: boolean;
+  /** Administrators and owners only (ignored for others). */
+  @IsOptional() @IsString() created_at?: string;
+  /** Merge requests: the head the caller saw, needed by `/merge` (`merge_request_diff_head_sha` is GitLab's newer name). */
+  @IsOptional() @IsString() merge_request_diff_sha?: string;
+  @IsOptional() @IsString() merge_request_diff_head_sha?: string;
+}
+
+/** `PUT …/issues/:iid/notes/:note_id`: `body` optional. */
+export class UpdateNoteDto {
+  @IsOptional() @IsString() body?: string;
+  /** Deprecated and removed in 16.0: accepted and ignored. */
+  @IsOptional() @ToBoolean() @IsBoolean() confidential?: boolean;
+}
+
+/** `PUT` on merge request, snippet and epic notes: `body` required. */
+export class UpdateNoteRequiredBodyDto {
+  @Required() @IsString() body: string;
+  @IsOptional() @ToBoolean() @IsBoolean() confidential?: boolean;
+}
+
+/** `GET …/notes`: newest first by creation by default; `pagination=keyset` pages by the same order. */
+export class ListNotesDto {
+  @IsOptional() @IsIn(['asc', 'desc'], { message: 'does not have a valid value' }) sort?: 'asc' | 'desc';
+  @IsOptional() @IsIn(['created_at', 'updated_at'], { message: 'does not have a valid value' }) order_by?: 'created_at' | 'updated_at';
+}

@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { Paginator } from '@app/api';
+import { IssuesModule } from '@app/issues';
+import { NamespacesModule } from '@app/namespaces';
+import { SettingsModule } from '@app/settings';
+import { SnippetsModule } from '@app/snippets';
+import { IssueNotesController } from './issue-notes.controller';
+import { SnippetNotesController } from './snippet-notes.controller';
+import { EpicNotesController } from './epic-notes.controller';
+import { NotePresenter } from './note.presenter';
+import { NoteablesService } from './noteables.service';
+import { NotesEndpoints } from './notes-endpoint.service';
+import { NotesRepository } from './notes.repository';
+import { QuickActionsService } from './quick-actions/quick-actions.service';
+import { CreateNoteUseCase } from './use-cases/create-note.use-case';
+import { DeleteNoteUseCase } from './use-cases/delete-note.use-case';
+import { UpdateNoteUseCase } from './use-cases/update-note.use-case';
+
+/**
+ * Notes on issues, merge requests, project snippets and epics, with quick actions and award
+ * emoji. Needs the global ConfigModule, DatabaseModule, MessagingModule, RedisModule and the
+ * (global) RepositoryModule for `/merge`.
+ */
+@Module({
+  imports: [NamespacesModule, IssuesModule, SettingsModule, SnippetsModule],
+  controllers: [IssueNotesController, SnippetNotesController, EpicNotesController],
+  providers: [Paginator, NotesRepository, NotePresenter, NoteablesService, NotesEndpoints, QuickActionsService, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase],
+  exports: [NotesRepository, NotePresenter],
+})
+export class NotesModule {}

@@ -1,0 +1,238 @@
+import { Injectable } from '@nestjs/common';
+import { tierAtLeast } from '@app/api';
+import { AppConfig } from '@app/config';
+import { UserEntity } from '@app/identity';
+import { IterationEntity, LabelEntity, MilestoneEntity, UpdateIssueUseCase, UpdateMergeRequestUseCase } from '@app/issues';
+import { ACCESS_LEVELS, ProjectWithNamespace } from '@app/namespaces';
+import { MergeMergeRequestUseCase } from '@app/repository';
+import { DataSource, In } from 'typeorm';
+import type { NoteActor } from '../noteable';
+import type { ProjectNoteable } from '../noteables.service';
+import { parseIterationReference, parseLabelReferences, parseMilestoneReference, parseUserReferences, parseWeight, QuickAction, QuickActionName } from './quick-actions';
+
+/** What a body's quick actions did: GitLab's `commands_changes` and the messages of `summary`. */
+export interface QuickActionsOutcome {
+  changes: Record<string, unknown>;
+  messages: string[];
+  /** Commands that could not be applied (unknown user, milestone, a `/merge` without the head sha...). */
+  failures: string[];
+}
+
+export interface QuickActionsRun {
+  target: ProjectNoteable;
+  project: ProjectWithNamespace;
+  actor: NoteActor;
+  /** `merge_request_diff_head_sha` of the request: `/merge` runs only when it is the source head. */
+  diffHeadSha?: string;
+}
+
+const METADATA: readonly QuickActionName[] = ['assign', 'unassign', 'milestone', 'remove_milestone', 'weight', 'iteration', 'label'];
+const noun = (target: ProjectNoteable): string => (target.kind === 'issue' ? 'issue' : 'merge request');
+const joinRefs = (refs: string[]): string => (refs.length <= 1 ? refs.join('') : `${refs.slice(0, -1).join(', ')} and ${refs[refs.length - 1]}`);
+const failed = (name: string): string => `Could not apply ${name} command.`;
+
+/**
+ * Runs the quick actions of an issue or merge request note through the same use cases as the
+ * REST updates (so their domain events, resource events and permission rules are the same),
+ * and `/merge` through the merge path with its protected-branch rules.
+ */
+@Injectable()
+export class QuickActionsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly updateIssue: UpdateIssueUseCase,
+    private readonly updateMergeRequest: UpdateMergeRequestUseCase,
+    private readonly merge: MergeMergeRequestUseCase,
+  ) {}
+
+  /** Which commands the actor may run on the target now (others stay in the note as text). */
+  availability(target: ProjectNoteable, actor: NoteActor): (name: QuickActionName) => boolean {
+    const record = target.kind === 'issue' ? target.issue : target.mergeRequest;
+    const adminLevel = target.kind === 'issue' ? ACCESS_LEVELS.REPORTER : ACCESS_LEVELS.DEVELOPER;
+    const admin = actor.isAdmin || actor.accessLevel >= adminLevel;
+    const canUpdate = admin || record.authorId === actor.id;
+    const premium = tierAtLeast(this.config.tier, 'premium');
+    return (name) => {
+      if (name === 'close') return canUpdate && record.state === 'opened';
+      if (name === 'reopen') return canUpdate && record.state === 'closed';
+      if (name === 'merge') return target.kind === 'merge_request' && record.state === 'opened' && (actor.isAdmin || actor.accessLevel >= ACCESS_LEVELS.DEVELOPER);
+      if ((name === 'weight' || name === 'iteration') && !premium) return false;
+      return METADATA.includes(name) && admin;
+    };
+  }
+
+  async run(run: QuickActionsRun, actions: QuickAction[]): Promise<QuickActionsOutcome> {
+    const { target, project, actor } = run;
+    const record = target.kind === 'issue' ? target.issue : target.mergeRequest;
+    const outcome: QuickActionsOutcome = { changes: {}, messages: [], failures: [] };
+    const update: { stateEvent?: 'close' | 'reopen'; assigneeIds?: number[]; milestoneId?: number | null; iterationId?: number | null; weight?: number | null; labels?: string[] } = {};
+    let assignees = [...record.assigneeIds];
+    let merge = false;
+
+    for (const action of actions) {
+      switch (action.name) {
+        case 'close':
+        case 'reopen':
+          update.stateEvent = action.name;
+          outcome.changes.state_event = action.name;
+          outcome.messages.push(`${action.name === 'close' ? 'Closed' : 'Reopened'} this ${noun(target)}.`);
+          break;
+        case 'assign': {
+          const users = await this.users(parseUserReferences(action.argument), actor);
+          if (users.length === 0) {
+            outcome.failures.push('Failed to assign a user because no user was found.');
+            break;
+          }
+          // Issues take one assignee below PREMIUM (the last one named), as GitLab.
+          const multiple = target.kind === 'merge_request' || tierAtLeast(this.config.tier, 'premium');
+          assignees = multiple ? [...new Set([...assignees, ...users.map((u) => u.id)])] : [users[users.length - 1].id];
+          update.assigneeIds = assignees;
+          outcome.changes.assignee_ids = assignees;
+          outcome.messages.push(`Assigned ${joinRefs(users.map((u) => `@${u.username}`))}.`);
+          break;
+        }
+        case 'unassign': {
+          const named = action.argument ? await this.users(parseUserReferences(action.argument), actor) : null;
+          const removed = named ? named.filter((u) => assignees.includes(u.id)) : await this.usersById(assignees);
+          if (removed.length === 0) {
+            outcome.failures.push(failed('unassign'));
+            break;
+          }
+          assignees = assignees.filter((id) => !removed.some((u) => u.id === id));
+          update.assigneeIds = assignees;
+          outcome.changes.assignee_ids = assignees;
+          outcome.messages.push(`Removed ${removed.length > 1 ? 'assignees' : 'assignee'} ${joinRefs(removed.map((u) => `@${u.username}`))}.`);
+          break;
+        }
+        case 'milestone': {
+          const title = parseMilestoneReference(action.argument);
+          const milestone = title ? await this.milestone(project, title) : null;
+          if (!milestone) {
+            outcome.failures.push(failed('milestone'));
+            break;
+          }
+          update.milestoneId = milestone.id;
+          outcome.changes.milestone_id = milestone.id;
+          outcome.messages.push(`Set the milestone to %${JSON.stringify(milestone.title).replace(/^"([^"\s]+)"$/, '$1')}.`);
+          break;
+        }
+        case 'remove_milestone': {
+          const current = record.milestoneId ? await this.dataSource.manager.findOneBy(MilestoneEntity, { id: record.milestoneId }) : null;
+          update.milestoneId = null;
+          outcome.changes.milestone_id = null;
+          outcome.messages.push(current ? `Removed %${current.title} milestone.` : 'Removed the milestone.');
+          break;
+        }
+        case 'weight': {
+          const weight = parseWeight(action.argument);
+          if (weight === null) {
+            outcome.failures.push(failed('weight'));
+            break;
+          }
+          update.weight = weight;
+          outcome.changes.weight = weight;
+          outcome.messages.push(`Set weight to ${weight}.`);
+          break;
+        }
+        case 'iteration': {
+          const reference = parseIterationReference(action.argument);
+          const iteration = reference ? await this.iteration(project, reference) : null;
+          if (!iteration) {
+            outcome.failures.push(failed('iteration'));
+            break;
+          }
+          update.iterationId = iteration.id;
+          outcome.changes.iteration_id = iteration.id;
+          outcome.messages.push(`Set the iteration to *iteration:${iteration.id}.`);
+          break;
+        }
+        case 'label': {
+          const labels = await this.labels(project, parseLabelReferences(action.argument));
+          if (labels.length === 0) {
+            outcome.failures.push(failed('label'));
+            break;
+          }
+          update.labels = [...new Set([...(update.labels ?? record.labels), ...labels.map((l) => l.title)])];
+          outcome.changes.add_label_ids = [...new Set([...((outcome.changes.add_label_ids as number[] | undefined) ?? []), ...labels.map((l) => l.id)])];
+          const refs = labels.map((l) => (/^[\w-]+$/.test(l.title) ? `~${l.title}` : `~"${l.title}"`));
+          outcome.messages.push(`Added ${refs.join(' ')} ${labels.length > 1 ? 'labels' : 'label'}.`);
+          break;
+        }
+        case 'merge':
+          if (!run.diffHeadSha) {
+            outcome.failures.push(failed('merge'));
+            break;
+          }
+          merge = true;
+          break;
+      }
+    }
+
+    if (Object.keys(update).length > 0) {
+      const common = { actorId: actor.id, actorLevel: actor.accessLevel, project, iid: record.iid, ...update };
+      if (target.kind === 'issue') await this.updateIssue.execute(common);
+      else await this.updateMergeRequest.execute(common);
+    }
+    if (merge && target.kind === 'merge_request') {
+      try {
+        await this.merge.execute({ project, user: { id: actor.id, isAdmin: actor.isAdmin }, accessLevel: actor.accessLevel, iid: record.iid, sha: run.diffHeadSha });
+        outcome.changes.merge = run.diffHeadSha;
+        outcome.messages.push('Merged this merge request.');
+      } catch {
+        // A moved head, a conflict, a protected target: the merge path refused; the note says so.
+        outcome.failures.push(failed('merge'));
+      }
+    }
+    return outcome;
+  }
+
+  private async users(references: Array<string | { me: true }>, actor: NoteActor): Promise<UserEntity[]> {
+    const names = references.map((ref) => (typeof ref === 'string' ? ref : actor.username));
+    if (names.length === 0) return [];
+    const found = await this.dataSource.manager
+      .createQueryBuilder(UserEntity, 'u')
+      .where('lower(u.username) IN (:...names)', { names: names.map((n) => n.toLowerCase()) })
+      .getMany();
+    return names.map((n) => found.find((u) => u.username.toLowerCase() === n.toLowerCase())).filter((u): u is UserEntity => !!u);
+  }
+
+  private async usersById(ids: number[]): Promise<UserEntity[]> {
+    if (ids.length === 0) return [];
+    const found = await this.dataSource.manager.findBy(UserEntity, { id: In(ids) });
+    return ids.map((id) => found.find((u) => u.id === id)).filter((u): u is UserEntity => !!u);
+  }
+
+  private ancestorGroups(project: ProjectWithNamespace): number[] {
+    return project.namespace.kind === 'group' ? project.namespace.traversalIds : [];
+  }
+
+  /** An active milestone of the project or of one of its groups, by title. */
+  private milestone(project: ProjectWithNamespace, title: string): Promise<MilestoneEntity | null> {
+    const groups = this.ancestorGroups(project);
+    const qb = this.dataSource.manager.createQueryBuilder(MilestoneEntity, 'm').where('m.title = :title', { title }).andWhere(`m.state = 'active'`);
+    if (groups.length > 0) qb.andWhere('(m.project_id = :projectId OR m.group_id IN (:...groups))', { projectId: project.id, groups });
+    else qb.andWhere('m.project_id = :projectId', { projectId: project.id });
+    return qb.orderBy('m.project_id', 'ASC', 'NULLS LAST').getOne();
+  }
+
+  private async iteration(project: ProjectWithNamespace, reference: { id: number } | { title: string }): Promise<IterationEntity | null> {
+    const groups = this.ancestorGroups(project);
+    if (groups.length === 0) return null;
+    const qb = this.dataSource.manager.createQueryBuilder(IterationEntity, 'i').where('i.group_id IN (:...groups)', { groups });
+    if ('id' in reference) qb.andWhere('i.id = :id', { id: reference.id });
+    else qb.andWhere('i.title = :title', { title: reference.title });
+    return qb.getOne();
+  }
+
+  /** The labels among `titles` that exist in the project or its groups, in the order named. */
+  private async labels(project: ProjectWithNamespace, titles: string[]): Promise<LabelEntity[]> {
+    if (titles.length === 0) return [];
+    const groups = this.ancestorGroups(project);
+    const qb = this.dataSource.manager.createQueryBuilder(LabelEntity, 'l').where('l.title IN (:...titles)', { titles });
+    if (groups.length > 0) qb.andWhere('(l.project_id = :projectId OR l.group_id IN (:...groups))', { projectId: project.id, groups });
+    else qb.andWhere('l.project_id = :projectId', { projectId: project.id });
+    const found = await qb.getMany();
+    return titles.map((t) => found.find((l) => l.title === t)).filter((l): l is LabelEntity => !!l);
+  }
+}

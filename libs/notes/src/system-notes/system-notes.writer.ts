@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import type { DomainEvent } from '@app/messaging';
+import { CONSUMER_GROUPS, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
+import { DataSource } from 'typeorm';
+import { assigneesNoteBody, planSystemNotes } from './system-note-plan';
+
+interface SystemNoteRow {
+  noteable_type: string;
+  noteable_id: number;
+  project_id: number | null;
+  group_id: number | null;
+  author_id: number;
+  body: string;
+  system_note_action: string;
+}
+
+/**
+ * Writes the system notes of issue and merge request changes from the domain event stream
+ * (consumer group `system-notes.v1`, run by the projector app). Idempotent: a note remembers
+ * its event id and action (unique), so a redelivered event writes nothing twice. System notes
+ * have no domain events of their own (GitLab makes no contribution event for them).
+ */
+@Injectable()
+export class SystemNotesWriter extends DomainEventSubscriber {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  protected consumerOptions(): DomainEventConsumerOptions {
+    return { groupId: CONSUMER_GROUPS.SYSTEM_NOTES, handler: (event) => this.handle(event) };
+  }
+
+  async handle(event: DomainEvent): Promise<void> {
+    const planned = planSystemNotes(event);
+    if (planned.length === 0 || event.actor === null) return;
+    const rows: SystemNoteRow[] = [];
+    for (const note of planned) {
+      const base = { project_id: event.project_id, group_id: null, author_id: event.actor, noteable_type: note.noteableType };
+      if (note.action === 'commit') {
+        const mergeRequests = (await this.dataSource.query(`SELECT id FROM merge_requests WHERE project_id = $1 AND source_branch = $2 AND state = 'opened' ORDER BY id`, [
+          event.project_id,
+          note.sourceBranch,
+        ])) as Array<{ id: number }>;
+        for (const mr of mergeRequests) rows.push({ ...base, noteable_id: mr.id, body: note.body, system_note_action: `commit:${mr.id}` });
+        continue;
+      }
+      let body = note.body;
+      if (note.assignees) {
+        const names = await this.usernames([...note.assignees.added, ...note.assignees.removed]);
+        const named = (list: number[]) => list.map((id) => names.get(id)).filter((n): n is string => !!n);
+        body = assigneesNoteBody(named(note.assignees.added), named(note.assignees.removed));
+        if (body === '') continue;
+      }
+      rows.push({ ...base, noteable_id: note.noteableId, body, system_note_action: note.action });
+    }
+    if (rows.length === 0) return;
+    await this.dataSource.query(
+      `INSERT INTO notes (noteable_type, noteable_id, project_id, group_id, author_id, body, system, system_note_action, source_event_id, created_at, updated_at)
+       SELECT r.noteable_type, r.noteable_id, r.project_id, r.group_id, r.author_id, r.body, true, r.system_note_action, $2, $3, $3
+       FROM jsonb_to_recordset($1::jsonb) AS r(noteable_type varchar, noteable_id int, project_id int, group_id int, author_id int, body text, system_note_action varchar)
+       ON CONFLICT (source_event_id, system_note_action) WHERE source_event_id IS NOT NULL DO NOTHING`,
+      [JSON.stringify(rows), event.id, event.occurred_at],
+    );
+  }
+
+  private async usernames(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = (await this.dataSource.query(`SELECT id, username FROM users WHERE id = ANY($1)`, [ids])) as Array<{ id: number; username: string }>;
+    return new Map(rows.map((r) => [r.id, r.username]));
+  }
+}

@@ -1,0 +1,5 @@
+export * from './entities';
+export * from './snippet-access';
+export * from './snippets.events';
+export * from './snippets.module';
+export * from './snippets.service';

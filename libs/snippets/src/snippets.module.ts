@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { Paginator } from '@app/api';
+import { SnippetPresenter } from './snippet.presenter';
+import { SnippetsController } from './snippets.controller';
+import { SnippetsRepository } from './snippets.repository';
+import { SnippetsService } from './snippets.service';
+import { CreateSnippetUseCase, DeleteSnippetUseCase, UpdateSnippetUseCase } from './use-cases/write-snippet.use-cases';
+
+/** Project snippets. Needs the global ConfigModule, DatabaseModule and MessagingModule. `SnippetsService` is exported for snippet notes. */
+@Module({
+  controllers: [SnippetsController],
+  providers: [Paginator, SnippetsRepository, SnippetsService, SnippetPresenter, CreateSnippetUseCase, UpdateSnippetUseCase, DeleteSnippetUseCase],
+  exports: [SnippetsService],
+})
+export class SnippetsModule {}

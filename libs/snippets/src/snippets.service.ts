@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, ErrorCode } from '@app/api';
+import type { ProjectWithNamespace } from '@app/namespaces';
+import type { SelectQueryBuilder } from 'typeorm';
+import type { SnippetFileEntity } from './entities/snippet-file.entity';
+import type { SnippetEntity } from './entities/snippet.entity';
+import { snippetReadable, snippetsFeatureOpen, SnippetViewer } from './snippet-access';
+import { SnippetsRepository } from './snippets.repository';
+
+/** A `:snippet_id` path parameter: 400 unless an integer, as Grape. */
+export function snippetIdOf(raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) > 2_147_483_647) throw new DomainError(ErrorCode.BAD_REQUEST, 'snippet_id is invalid', { errorKey: true });
+  return Number(raw);
+}
+
+/** Finds project snippets the caller may read (404 otherwise, as GitLab), for the snippets and notes routes. */
+@Injectable()
+export class SnippetsService {
+  constructor(private readonly snippets: SnippetsRepository) {}
+
+  /** 404 when the project's snippets feature is closed to the caller. */
+  checkFeature(project: ProjectWithNamespace, viewer: SnippetViewer | null, accessLevel: number): void {
+    if (!snippetsFeatureOpen(project, viewer, accessLevel)) throw DomainError.notFound('Snippet');
+  }
+
+  listQuery(project: ProjectWithNamespace, viewer: SnippetViewer | null, accessLevel: number): SelectQueryBuilder<SnippetEntity> {
+    this.checkFeature(project, viewer, accessLevel);
+    return this.snippets.visibleQuery(project.id, viewer, accessLevel);
+  }
+
+  async readable(project: ProjectWithNamespace, rawId: string, viewer: SnippetViewer | null, accessLevel: number): Promise<SnippetEntity> {
+    this.checkFeature(project, viewer, accessLevel);
+    const snippet = await this.snippets.find(project.id, snippetIdOf(rawId));
+    if (!snippet || !snippetReadable(snippet, viewer, accessLevel)) throw DomainError.notFound('Snippet');
+    snippet.files?.sort((a, b) => a.position - b.position);
+    return snippet;
+  }
+
+  filesOf(rows: SnippetEntity[]): Promise<Map<number, SnippetFileEntity[]>> {
+    return this.snippets.files(rows.map((r) => r.id));
+  }
+}
