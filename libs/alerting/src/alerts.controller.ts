@@ -1,3 +1,4 @@
+import { idParam } from '@app/api';
 import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
 import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -12,7 +13,7 @@ import { AlertOrderBy, ListAlertsDto, UpdateAlertDto } from './dto/alert.dto';
 import { AlertHttpIntegrationEntity } from './entities/alert-http-integration.entity';
 import { AlertEntity } from './entities/alert.entity';
 import { presentAlert, presentAlertNote } from './presenters/alerting.presenter';
-import { idParam, projectContextOf } from './project-context';
+import { projectContextOf } from './project-context';
 import { UpdateAlertUseCase } from './use-cases/update-alert.use-case';
 
 const BASE = 'projects/:id/alert_management/alerts';

@@ -1,3 +1,4 @@
+import { idParam } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -8,7 +9,7 @@ import { CreateHttpIntegrationDto, UpdateHttpIntegrationDto } from './dto/http-i
 import { parseParsedAlertPayload } from './engine/alert-payload-parser';
 import { HttpIntegrationsRepository } from './http-integrations.repository';
 import { presentHttpIntegration } from './presenters/alerting.presenter';
-import { idParam, projectContextOf } from './project-context';
+import { projectContextOf } from './project-context';
 import { CreateHttpIntegrationUseCase } from './use-cases/create-http-integration.use-case';
 import { DeleteHttpIntegrationUseCase } from './use-cases/delete-http-integration.use-case';
 import { IngestAlertUseCase } from './use-cases/ingest-alert.use-case';

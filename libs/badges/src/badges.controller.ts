@@ -1,3 +1,4 @@
+import { intParam } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError, ErrorCode } from '@app/api/errors';
@@ -20,11 +21,8 @@ import { UpdateBadgeUseCase } from './use-cases/update-badge.use-case';
 export const MANAGE_PROJECT_BADGES_LEVEL = ACCESS_LEVELS.MAINTAINER;
 export const MANAGE_GROUP_BADGES_LEVEL = ACCESS_LEVELS.OWNER;
 
-/** Grape's answer to a non-integer `:badge_id`. */
-function badgeIdOf(raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) > 2_147_483_647) throw new DomainError(ErrorCode.BAD_REQUEST, 'badge_id is invalid', { errorKey: true });
-  return Number(raw);
-}
+/** `:badge_id`: 400 when not an integer, 404 beyond the integer range. */
+const badgeIdOf = (raw: string): number => intParam('badge_id', raw, 'Badge');
 
 const badgeNotFound = (): DomainError => new DomainError(ErrorCode.NOT_FOUND, '404 Not found', { subject: 'Badge' });
 

@@ -1,3 +1,4 @@
+import { idParam } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { AdminOnly, CurrentPrincipal, Principal } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -87,7 +88,4 @@ export class SystemHooksController {
 }
 
 /** The numeric id of the path; anything else is an unknown hook. */
-function hookId(id: string): number {
-  if (!/^\d{1,10}$/.test(id)) throw DomainError.notFound('System hook');
-  return Number(id);
-}
+const hookId = (id: string): number => idParam(id, 'System hook');

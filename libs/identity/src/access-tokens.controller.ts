@@ -1,3 +1,4 @@
+import { idParam } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { AdminOnly, Auth, CurrentPrincipal, Principal, SCOPES } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -14,10 +15,7 @@ import { RevokeAccessTokenUseCase } from './use-cases/revoke-access-token.use-ca
 
 const ANY_SCOPE = [...SCOPES];
 
-const numeric = (value: string, resource: string): number => {
-  if (!/^\d+$/.test(value)) throw DomainError.notFound(resource);
-  return Number(value);
-};
+const numeric = (value: string, resource: string): number => idParam(value, resource);
 
 /** Personal access tokens and impersonation tokens. */
 @Controller()

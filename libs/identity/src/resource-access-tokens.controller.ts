@@ -1,3 +1,4 @@
+import { dbIntOrNull } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -97,7 +98,8 @@ export class ResourceAccessTokensController {
   }
 
   private async find(kind: Kind, resourceId: number, tokenId: string) {
-    const token = /^\d+$/.test(tokenId) ? await this.tokens.findById(Number(tokenId)) : null;
+    const id = dbIntOrNull(tokenId);
+    const token = id === null ? null : await this.tokens.findById(id);
     if (!token || token.resourceType !== kind || token.resourceId !== resourceId) throw DomainError.notFound('Token');
     return token;
   }

@@ -1,3 +1,4 @@
+import { parseIdOrName } from '@app/api';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Authenticator, Credentials, CredentialKind, Principal, PrincipalUser } from '@app/api/auth';
@@ -55,9 +56,13 @@ export class TokenAuthenticator implements Authenticator {
 
   async findSudoUser(identifier: string): Promise<PrincipalUser | null> {
     const repo = this.dataSource.getRepository(UserEntity);
-    const user = /^\d+$/.test(identifier)
-      ? await repo.findOneBy({ id: Number(identifier) })
-      : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:name)', { name: identifier }).getOne();
+    const parsed = parseIdOrName(identifier);
+    const user =
+      parsed === null
+        ? null
+        : 'id' in parsed
+          ? await repo.findOneBy({ id: parsed.id })
+          : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:name)', { name: parsed.name }).getOne();
     return user ? toPrincipalUser(user) : null;
   }
 

@@ -1,3 +1,4 @@
+import { idParam } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { AdminOnly, Auth, CurrentPrincipal, Principal, PublicRead } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -116,8 +117,7 @@ export class UsersController {
   }
 
   private numericId(id: string): number {
-    if (!/^\d+$/.test(id)) throw DomainError.notFound('User');
-    return Number(id);
+    return idParam(id, 'User');
   }
 
   private present(user: UserEntity, principal: Principal | null): Record<string, unknown> {

@@ -1,3 +1,4 @@
+import { isDbInt, parseIdOrName } from '@app/api';
 import { Injectable } from '@nestjs/common';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { ListUsersDto } from './dto/list-users.dto';
@@ -7,11 +8,13 @@ import { UserEntity } from './entities';
 export class UsersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** By numeric id or case-insensitive username. */
+  /** By numeric id or case-insensitive username (an id beyond the integer range finds nobody). */
   findByIdOrUsername(ref: string | number): Promise<UserEntity | null> {
     const repo = this.dataSource.getRepository(UserEntity);
-    if (typeof ref === 'number' || /^\d+$/.test(ref)) return repo.findOneBy({ id: Number(ref) });
-    return repo.createQueryBuilder('u').where('lower(u.username) = lower(:ref)', { ref }).getOne();
+    const parsed = typeof ref === 'number' ? (isDbInt(ref) ? { id: ref } : null) : parseIdOrName(ref);
+    if (parsed === null) return Promise.resolve(null);
+    if ('id' in parsed) return repo.findOneBy({ id: parsed.id });
+    return repo.createQueryBuilder('u').where('lower(u.username) = lower(:ref)', { ref: parsed.name }).getOne();
   }
 
   /** A human user by username or e-mail (case-insensitive), with its password digest, for sign-in. */

@@ -1,3 +1,4 @@
+import { intParam } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -10,7 +11,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateIssueDto, ListIssuesDto, UpdateIssueDto } from './dto/issue.dto';
 import { IssueEntity } from './entities/issue.entity';
 import { IssueListFilter, IssuesRepository } from './issues.repository';
-import { intParam } from './path-params';
 import { IssuablesPresenter } from './presenters/issuables-presenter.service';
 import { CreateIssueUseCase } from './use-cases/create-issue.use-case';
 import { DeleteIssueUseCase } from './use-cases/delete-issue.use-case';
@@ -79,7 +79,7 @@ export class IssuesController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @Param('issue_iid') rawIid: string, @CurrentPrincipal() principal: Principal | null): Promise<Record<string, unknown>> {
     const project = projectOf(access);
-    const issue = await this.issues.findByIid(project.id, intParam('issue_iid', rawIid));
+    const issue = await this.issues.findByIid(project.id, intParam('issue_iid', rawIid, 'Issue'));
     if (!issue || !this.issues.canRead(issue, toAccessUser(principal), access.accessLevel)) throw DomainError.notFound('Issue');
     return this.presentOne(issue, project);
   }
@@ -120,7 +120,7 @@ export class IssuesController {
       actorId: principal.user.id,
       actorLevel: access.accessLevel,
       project,
-      iid: intParam('issue_iid', rawIid),
+      iid: intParam('issue_iid', rawIid, 'Issue'),
       title: dto.title,
       description: dto.description,
       confidential: dto.confidential,
@@ -139,7 +139,7 @@ export class IssuesController {
   @ProjectAccess(ACCESS_LEVELS.OWNER)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('issue_iid') rawIid: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.deleteIssue.execute({ actorId: principal.user.id, project: projectOf(access), iid: intParam('issue_iid', rawIid) });
+    await this.deleteIssue.execute({ actorId: principal.user.id, project: projectOf(access), iid: intParam('issue_iid', rawIid, 'Issue') });
   }
 
   private async presentOne(issue: IssueEntity, project: ProjectWithNamespace): Promise<Record<string, unknown>> {

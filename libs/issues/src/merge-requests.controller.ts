@@ -1,3 +1,4 @@
+import { intParam } from '@app/api';
 import { Body, Controller, Get, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -10,7 +11,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { CreateMergeRequestDto, ListMergeRequestsDto, UpdateMergeRequestDto } from './dto/merge-request.dto';
 import { MergeRequestEntity } from './entities/merge-request.entity';
-import { intParam } from './path-params';
 import { IssuablesPresenter } from './presenters/issuables-presenter.service';
 import { CreateMergeRequestUseCase } from './use-cases/create-merge-request.use-case';
 import { UpdateMergeRequestUseCase } from './use-cases/update-merge-request.use-case';
@@ -56,7 +56,7 @@ export class MergeRequestsController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @Param('merge_request_iid') rawIid: string): Promise<Record<string, unknown>> {
     const project = projectOf(access);
-    const mr = await this.dataSource.manager.findOneBy(MergeRequestEntity, { projectId: project.id, iid: intParam('merge_request_iid', rawIid) });
+    const mr = await this.dataSource.manager.findOneBy(MergeRequestEntity, { projectId: project.id, iid: intParam('merge_request_iid', rawIid, 'Merge Request') });
     if (!mr) throw DomainError.notFound('Merge Request');
     return this.presentOne(mr, project);
   }
@@ -93,7 +93,7 @@ export class MergeRequestsController {
       actorId: principal.user.id,
       actorLevel: access.accessLevel,
       project,
-      iid: intParam('merge_request_iid', rawIid),
+      iid: intParam('merge_request_iid', rawIid, 'Merge Request'),
       title: dto.title,
       description: dto.description,
       targetBranch: dto.target_branch,

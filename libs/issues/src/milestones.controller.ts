@@ -1,3 +1,4 @@
+import { intParam } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -9,7 +10,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { CreateMilestoneDto, ListMilestonesDto, UpdateMilestoneDto } from './dto/milestone.dto';
 import { MilestoneEntity } from './entities/milestone.entity';
-import { intParam } from './path-params';
 import { presentMilestone } from './presenters/milestone.presenter';
 import { CreateMilestoneUseCase } from './use-cases/create-milestone.use-case';
 import { DeleteMilestoneUseCase } from './use-cases/delete-milestone.use-case';
@@ -73,7 +73,7 @@ export class MilestonesController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @Param('milestone_id') rawId: string): Promise<Record<string, unknown>> {
     const project = projectOf(access);
-    const milestone = await this.dataSource.manager.findOneBy(MilestoneEntity, { id: intParam('milestone_id', rawId), projectId: project.id });
+    const milestone = await this.dataSource.manager.findOneBy(MilestoneEntity, { id: intParam('milestone_id', rawId, 'Milestone'), projectId: project.id });
     if (!milestone) throw DomainError.notFound('Milestone');
     return presentMilestone(milestone, this.config.http.externalUrl, project);
   }
@@ -105,7 +105,7 @@ export class MilestonesController {
     const milestone = await this.updateMilestone.execute({
       actorId: principal.user.id,
       projectId: project.id,
-      milestoneId: intParam('milestone_id', rawId),
+      milestoneId: intParam('milestone_id', rawId, 'Milestone'),
       title: dto.title,
       description: dto.description,
       dueDate: dto.due_date,
@@ -119,7 +119,7 @@ export class MilestonesController {
   @ProjectAccess(ACCESS_LEVELS.REPORTER)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('milestone_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.deleteMilestone.execute({ actorId: principal.user.id, projectId: projectOf(access).id, milestoneId: intParam('milestone_id', rawId) });
+    await this.deleteMilestone.execute({ actorId: principal.user.id, projectId: projectOf(access).id, milestoneId: intParam('milestone_id', rawId, 'Milestone') });
   }
 
   private filtered(qb: SelectQueryBuilder<MilestoneEntity>, dto: ListMilestonesDto): SelectQueryBuilder<MilestoneEntity> {

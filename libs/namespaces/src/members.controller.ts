@@ -1,3 +1,4 @@
+import { intParam } from '@app/api';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError, ErrorCode } from '@app/api/errors';
@@ -24,11 +25,8 @@ const groupSource = (access: ResourceAccess): MemberSource => ({ kind: 'group', 
 
 const listFilter = (dto: ListMembersDto): MemberListFilter => ({ query: dto.query, userIds: dto.user_ids, skipUsers: dto.skip_users });
 
-/** Grape's answer to a non-integer `:user_id`. */
-function userIdOf(raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) > 2_147_483_647) throw new DomainError(ErrorCode.BAD_REQUEST, 'user_id is invalid', { errorKey: true });
-  return Number(raw);
-}
+/** `:user_id`: 400 when not an integer, 404 beyond the integer range. */
+const userIdOf = (raw: string): number => intParam('user_id', raw, 'Member');
 
 /**
  * Members of projects and groups. Anyone who can see the resource reads its members;

@@ -1,3 +1,4 @@
+import { idParam } from '@app/api';
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { PublicRead } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -45,8 +46,7 @@ export class TopicsController {
   @Get('topics/:id')
   @PublicRead()
   async get(@Param('id') id: string): Promise<Record<string, unknown>> {
-    if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) throw DomainError.notFound('Topic');
-    const [row] = await this.query('WHERE t.id = $1', [Number(id)]);
+    const [row] = await this.query('WHERE t.id = $1', [idParam(id, 'Topic')]);
     if (!row) throw DomainError.notFound('Topic');
     return presentTopic(row);
   }

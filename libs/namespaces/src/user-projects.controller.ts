@@ -1,3 +1,4 @@
+import { parseIdOrName } from '@app/api';
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { CurrentPrincipal, Principal, PublicRead } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -66,11 +67,13 @@ export class UserProjectsController {
   /** By id or username (case-insensitive); blocked users exist only for administrators. */
   private async findUser(ref: string, viewer: AccessUser | null): Promise<UserEntity> {
     const repo = this.dataSource.getRepository(UserEntity);
-    const user = /^\d+$/.test(ref)
-      ? Number.isSafeInteger(Number(ref))
-        ? await repo.findOneBy({ id: Number(ref) })
-        : null
-      : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:ref)', { ref }).getOne();
+    const parsed = parseIdOrName(ref);
+    const user =
+      parsed === null
+        ? null
+        : 'id' in parsed
+          ? await repo.findOneBy({ id: parsed.id })
+          : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:ref)', { ref: parsed.name }).getOne();
     if (!user || (user.state === 'blocked' && !viewer?.isAdmin)) throw DomainError.notFound('User');
     return user;
   }

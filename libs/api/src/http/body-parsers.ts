@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors';
+import { JSON_MAX_DEPTH, jsonNestedDeeperThan } from './hostile-input';
 import { parseParameters, type ParameterLimits } from './query-string';
 import { routeConfigOf } from './route-config';
 
@@ -9,7 +10,8 @@ type RawBodyParser = (request: FastifyRequest, body: Buffer, done: Done) => void
 /**
  * `application/json`: an empty body is `{}` (as Rack reads it); malformed JSON or a
  * top level that is neither an object nor an array is a 400, never a 500. Prototype
- * poisoning (`__proto__`, `constructor.prototype`) counts as malformed. A route declaring
+ * poisoning (`__proto__`, `constructor.prototype`) counts as malformed. A body nested deeper
+ * than `JSON_MAX_DEPTH` is a 400, checked before parsing. A route declaring
  * `@RawJsonBody()` gets the bytes unparsed instead, up to `RAW_JSON_BODY_LIMIT`, so that it
  * can apply (and explain with a 400) a limit of its own.
  */
@@ -25,6 +27,10 @@ export function createJsonBodyParser(instance: FastifyInstance, bodyLimit: numbe
     // The parser is registered with the larger raw-body limit; other routes keep BODY_LIMIT.
     if (body.length > bodyLimit) {
       done(DomainError.payloadTooLarge(bodyLimit));
+      return;
+    }
+    if (jsonNestedDeeperThan(body, JSON_MAX_DEPTH)) {
+      done(DomainError.badRequest(`The request body is nested deeper than ${JSON_MAX_DEPTH} levels`));
       return;
     }
     const text = body.toString('utf8');

@@ -5,6 +5,7 @@ import type { AppConfig } from '@app/config';
 import { DomainError } from '../errors/domain-error';
 import { createFormBodyParser, createJsonBodyParser, otherBodyParser, RAW_JSON_BODY_LIMIT, textPlainBodyParser } from './body-parsers';
 import { sendDomainError } from './error-reply';
+import { containsNullByte } from './hostile-input';
 import { createQuerystringParser, DEFAULT_PARAMETER_LIMITS, queryParseError, type ParameterLimits } from './query-string';
 import { generateRequestId, REQUEST_ID_HEADER } from './request-id';
 
@@ -26,6 +27,8 @@ export const MAX_HEADER_SIZE = 64 * 1024;
  * - URLs longer than `http.maxUrlLength`: 414;
  * - `request.id` is the caller's `X-Request-Id` (when plain and short) or a new UUID, and
  *   is echoed in the `X-Request-Id` response header;
+ * - a NUL character in any parameter (path, query, body, header): 400, as GitLab's
+ *   `HandleNullBytes` middleware (decided here once for every route);
  * - Fastify logs nothing itself (the app's pino logger does).
  */
 export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
@@ -76,6 +79,19 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
       sendDomainError(reply, DomainError.badRequest(queryError));
       return;
     }
+    if (containsNullByte(request.query) || containsNullByte(request.headers)) {
+      sendDomainError(reply, nullByteError());
+      return;
+    }
+    done();
+  });
+
+  // Path parameters and parsed bodies are known from here on.
+  instance.addHook('preValidation', (request, reply, done) => {
+    if (containsNullByte(request.params) || containsNullByte(request.body)) {
+      sendDomainError(reply, nullByteError());
+      return;
+    }
     done();
   });
 
@@ -96,6 +112,8 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   adapter.useBodyParser('*', true, { bodyLimit }, otherBodyParser);
   return adapter;
 }
+
+const nullByteError = (): DomainError => DomainError.badRequest('Invalid null byte in parameter');
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);

@@ -10,3 +10,4 @@ export * from './query-string';
 export * from './request-id';
 export * from './route-config';
 export * from './validation';
+export * from './hostile-input';

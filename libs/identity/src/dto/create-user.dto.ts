@@ -1,4 +1,5 @@
-import { IsBoolean, IsDefined, IsEmail, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
+import { DbInt } from '@app/api';
+import { IsBoolean, IsDefined, IsEmail, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
 import { ToBoolean, ToInt } from '@app/api/dto';
 
 export const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
@@ -34,7 +35,7 @@ export class CreateUserDto {
   @IsOptional() @ToBoolean() @IsBoolean() external?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() private_profile?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() can_create_group?: boolean;
-  @IsOptional() @ToInt() @IsInt() @Min(0) projects_limit?: number;
+  @IsOptional() @ToInt() @DbInt() projects_limit?: number;
   @IsOptional() @IsString() @MaxLength(255) bio?: string;
   @IsOptional() @IsString() @MaxLength(255) location?: string;
   @IsOptional() @IsString() @MaxLength(255) public_email?: string;

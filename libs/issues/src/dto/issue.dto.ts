@@ -1,8 +1,7 @@
+import { DbInt, EmptyToNull, ToIntArray } from '@app/api';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ToBoolean, ToInt, ToStringArray } from '@app/api/dto';
 import { Required } from '@app/api/http/validation';
-import { DbInt } from './db-int';
-import { EmptyToNull, ToIntArray } from '@app/namespaces/dto/transforms';
 import { ISSUE_TYPES, IssueType } from '../entities/issue.entity';
 
 export const ISSUE_TITLE_MAX = 255;

@@ -1,8 +1,7 @@
+import { DbInt, EmptyToNull, ToIntArray } from '@app/api';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ToInt, ToStringArray } from '@app/api/dto';
 import { Required } from '@app/api/http/validation';
-import { DbInt } from './db-int';
-import { EmptyToNull, ToIntArray } from '@app/namespaces/dto/transforms';
 import { DESCRIPTION_MAX } from './issue.dto';
 
 class MergeRequestAttributesDto {

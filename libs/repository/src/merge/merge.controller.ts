@@ -1,7 +1,7 @@
+import { intParam } from '@app/api';
 import { Body, Controller, Param, Put, UseFilters } from '@nestjs/common';
 import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { IssuablesPresenter } from '@app/issues/presenters/issuables-presenter.service';
-import { intParam } from '@app/issues/path-params';
 import { projectOf } from '@app/namespaces/access/principal-access';
 import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
 import { MergeMergeRequestDto } from '../dto/branch.dto';
@@ -30,7 +30,7 @@ export class MergeController {
       project,
       user: { id: principal.user.id, isAdmin: principal.user.isAdmin },
       accessLevel: access.accessLevel,
-      iid: intParam('merge_request_iid', rawIid),
+      iid: intParam('merge_request_iid', rawIid, 'Merge Request'),
       mergeCommitMessage: dto.merge_commit_message,
       squashCommitMessage: dto.squash_commit_message,
       squash: dto.squash,

@@ -1,3 +1,4 @@
+import { parseIdOrName } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { AdminOnly, CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -118,10 +119,13 @@ export class CustomAttributesController {
   /** A user by id or (case-insensitive) username; 404 otherwise. */
   private async user(ref: string): Promise<CustomAttributeResource> {
     const repo = this.dataSource.getRepository(UserEntity);
-    if (/^\d+$/.test(ref) && Number(ref) > 2_147_483_647) throw DomainError.notFound('User');
-    const user = /^\d+$/.test(ref)
-      ? await repo.findOneBy({ id: Number(ref) })
-      : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:ref)', { ref }).getOne();
+    const parsed = parseIdOrName(ref);
+    const user =
+      parsed === null
+        ? null
+        : 'id' in parsed
+          ? await repo.findOneBy({ id: parsed.id })
+          : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:ref)', { ref: parsed.name }).getOne();
     if (!user) throw DomainError.notFound('User');
     return { type: 'user', id: user.id, title: user.username };
   }
