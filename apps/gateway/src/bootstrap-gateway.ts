@@ -1,8 +1,8 @@
-import { NestFactory } from '@nestjs/core';
+import { ModulesContainer, NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { registerAlertNotifyRoutes } from '@app/alerting/alert-notify.routes';
 import { ReceiveAlertNotificationUseCase } from '@app/alerting/use-cases/receive-alert-notification.use-case';
-import { configureHttpApp, createFastifyAdapter } from '@app/api';
+import { assertDeleteRoutesDeclareLastModified, configureHttpApp, createFastifyAdapter } from '@app/api';
 import { AppConfig } from '@app/config';
 import { GIT_HTTP_ROUTES } from '@app/repository/git-http/git-http-routes';
 import type { FastifyInstance } from 'fastify';
@@ -19,6 +19,8 @@ export async function createGateway(config: AppConfig, options: { relay?: boolea
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));
+  // Every DELETE says how it honours If-Unmodified-Since (412), or the gateway does not start.
+  assertDeleteRoutesDeclareLastModified(app.get(ModulesContainer));
   app.enableShutdownHooks();
   configureHttpApp(app, config, { unprefixedRoutes: UNPREFIXED_ROUTES });
   // The alert notify endpoints carry the alert load: plain Fastify routes, outside the

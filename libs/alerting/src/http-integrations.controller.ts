@@ -1,4 +1,5 @@
-import { idParam } from '@app/api';
+import { idParam, LastModified, rowChangedAt } from '@app/api';
+import { AlertHttpIntegrationEntity } from './entities/alert-http-integration.entity';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -98,6 +99,7 @@ export class HttpIntegrationsController {
   }
 
   @Delete(`${BASE}/:integration_id`)
+  @LastModified((request, get) => rowChangedAt(get, AlertHttpIntegrationEntity, { id: idParam(request.params.integration_id, 'Integration'), projectId: projectContextOf(request.projectAccess!).id }))
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
   async remove(@CurrentProject() access: ResourceAccess, @Param('integration_id') integrationId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.deleteIntegration.execute({ actorId: principal.user.id, project: projectContextOf(access), integrationId: idParam(integrationId, 'Integration') });

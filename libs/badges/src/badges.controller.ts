@@ -1,4 +1,4 @@
-import { intParam } from '@app/api';
+import { intParam, LastModified, rowChangedAt } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError, ErrorCode } from '@app/api/errors';
@@ -11,7 +11,7 @@ import { BadgeContextService } from './badge-context.service';
 import { BadgeView, presentBadge, presentRendered, RenderedBadgeView } from './badge.presenter';
 import { BadgeSource, BadgesRepository } from './badges.repository';
 import { CreateBadgeDto, ListBadgesDto, RenderBadgeDto, UpdateBadgeDto } from './dto/badge.dto';
-import type { BadgeEntity } from './entities/badge.entity';
+import { BadgeEntity } from './entities/badge.entity';
 import type { BadgeOwner } from './use-cases/badge-commands';
 import { CreateBadgeUseCase } from './use-cases/create-badge.use-case';
 import { DeleteBadgeUseCase } from './use-cases/delete-badge.use-case';
@@ -95,6 +95,7 @@ export class BadgesController {
   }
 
   @Delete('projects/:id/badges/:badge_id')
+  @LastModified((request, get) => rowChangedAt(get, BadgeEntity, { id: badgeIdOf(request.params.badge_id) }))
   @ProjectAccess(MANAGE_PROJECT_BADGES_LEVEL)
   @HttpCode(204)
   async removeProject(@CurrentProject() access: ResourceAccess, @Param('badge_id') badgeId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
@@ -141,6 +142,7 @@ export class BadgesController {
   }
 
   @Delete('groups/:id/badges/:badge_id')
+  @LastModified((request, get) => rowChangedAt(get, BadgeEntity, { id: badgeIdOf(request.params.badge_id) }))
   @GroupAccess(MANAGE_GROUP_BADGES_LEVEL)
   @HttpCode(204)
   async removeGroup(@CurrentGroup() access: ResourceAccess, @Param('badge_id') badgeId: string, @CurrentPrincipal() principal: Principal): Promise<void> {

@@ -1,4 +1,5 @@
-import { idParam } from '@app/api';
+import { idParam, LastModified, rowChangedAt } from '@app/api';
+import { SystemHookEntity } from './entities/system-hook.entity';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { AdminOnly, CurrentPrincipal, Principal } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -81,6 +82,7 @@ export class SystemHooksController {
   }
 
   @Delete(':id')
+  @LastModified((request, get) => rowChangedAt(get, SystemHookEntity, { id: hookId(request.params.id) }))
   @HttpCode(204)
   async remove(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.deleteHook.execute({ hookId: hookId(id), actorId: principal.user.id });

@@ -1,4 +1,4 @@
-import { idParam } from '@app/api';
+import { idParam, LastModified, rowChangedAt } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { AdminOnly, Auth, CurrentPrincipal, Principal, SCOPES } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -55,6 +55,7 @@ export class AccessTokensController {
   }
 
   @Delete('personal_access_tokens/self')
+  @LastModified((request, get) => rowChangedAt(get, AccessTokenEntity, { id: request.principal?.tokenId ?? 0 }, 'createdAt'))
   @Auth({ scopes: ANY_SCOPE, noSudo: true })
   @HttpCode(204)
   async revokeSelf(@CurrentPrincipal() principal: Principal): Promise<void> {
@@ -69,6 +70,7 @@ export class AccessTokensController {
   }
 
   @Delete('personal_access_tokens/:id')
+  @LastModified((request, get) => rowChangedAt(get, AccessTokenEntity, { id: numeric(request.params.id, 'Personal Access Token') }, 'createdAt'))
   @Auth()
   @HttpCode(204)
   async revokePersonal(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
@@ -105,6 +107,7 @@ export class AccessTokensController {
   }
 
   @Delete('users/:user_id/impersonation_tokens/:token_id')
+  @LastModified((request, get) => rowChangedAt(get, AccessTokenEntity, { id: numeric(request.params.token_id, 'Impersonation Token') }, 'createdAt'))
   @AdminOnly()
   @HttpCode(204)
   async revokeImpersonation(@Param('user_id') userId: string, @Param('token_id') tokenId: string, @CurrentPrincipal() principal: Principal): Promise<void> {

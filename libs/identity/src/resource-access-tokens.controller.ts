@@ -1,4 +1,5 @@
-import { dbIntOrNull } from '@app/api';
+import { dbIntOrNull, LastModified, rowChangedAt } from '@app/api';
+import { AccessTokenEntity } from './entities';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -44,6 +45,7 @@ export class ResourceAccessTokensController {
   }
 
   @Delete('projects/:id/access_tokens/:token_id')
+  @LastModified((request, get) => rowChangedAt(get, AccessTokenEntity, { id: dbIntOrNull(request.params.token_id) ?? 0 }, 'createdAt'))
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
   @HttpCode(204)
   async revokeProject(@CurrentProject() project: ResourceAccess, @Param('token_id') tokenId: string, @CurrentPrincipal() principal: Principal) {
@@ -70,6 +72,7 @@ export class ResourceAccessTokensController {
   }
 
   @Delete('groups/:id/access_tokens/:token_id')
+  @LastModified((request, get) => rowChangedAt(get, AccessTokenEntity, { id: dbIntOrNull(request.params.token_id) ?? 0 }, 'createdAt'))
   @GroupAccess(ACCESS_LEVELS.OWNER)
   @HttpCode(204)
   async revokeGroup(@CurrentGroup() group: ResourceAccess, @Param('token_id') tokenId: string, @CurrentPrincipal() principal: Principal) {

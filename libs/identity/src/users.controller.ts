@@ -1,4 +1,4 @@
-import { idParam } from '@app/api';
+import { idParam, LastModified, rowChangedAt } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { AdminOnly, Auth, CurrentPrincipal, Principal, PublicRead } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -110,6 +110,7 @@ export class UsersController {
   }
 
   @Delete('users/:id')
+  @LastModified((request, get) => rowChangedAt(get, UserEntity, { id: idParam(request.params.id, 'User') }))
   @AdminOnly()
   @HttpCode(204)
   async remove(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {

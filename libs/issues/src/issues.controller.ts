@@ -1,4 +1,4 @@
-import { intParam } from '@app/api';
+import { intParam, LastModified, rowChangedAt } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -136,6 +136,7 @@ export class IssuesController {
   }
 
   @Delete('projects/:id/issues/:issue_iid')
+  @LastModified((request, get) => rowChangedAt(get, IssueEntity, { iid: intParam('issue_iid', request.params.issue_iid, 'Issue'), projectId: projectOf(request.projectAccess!).id }))
   @ProjectAccess(ACCESS_LEVELS.OWNER)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('issue_iid') rawIid: string, @CurrentPrincipal() principal: Principal): Promise<void> {

@@ -1,4 +1,4 @@
-import { intParam } from '@app/api';
+import { intParam, LastModified, rowChangedAt } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -116,6 +116,7 @@ export class MilestonesController {
   }
 
   @Delete('projects/:id/milestones/:milestone_id')
+  @LastModified((request, get) => rowChangedAt(get, MilestoneEntity, { id: intParam('milestone_id', request.params.milestone_id, 'Milestone'), projectId: projectOf(request.projectAccess!).id }))
   @ProjectAccess(ACCESS_LEVELS.REPORTER)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('milestone_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<void> {

@@ -1,3 +1,4 @@
+import { LastModified } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, Principal, PublicRead, ResourceAccess } from '@app/api/auth';
 import { paginateOffset } from '@app/api/pagination';
@@ -105,6 +106,7 @@ export class GroupsController {
   }
 
   @Delete('groups/:id')
+  @LastModified.checkedByUseCase()
   @GroupAccess(ACCESS_LEVELS.OWNER)
   @HttpCode(202)
   async remove(@CurrentGroup() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<typeof ACCEPTED> {

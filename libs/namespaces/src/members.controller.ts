@@ -1,4 +1,4 @@
-import { intParam } from '@app/api';
+import { intParam, LastModified, rowChangedAt } from '@app/api';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError, ErrorCode } from '@app/api/errors';
@@ -82,6 +82,7 @@ export class MembersController {
 
   /** Any member may leave; removing someone else needs Maintainer (checked by the use case). */
   @Delete('projects/:id/members/:user_id')
+  @LastModified((request, get) => rowChangedAt(get, MemberEntity, { sourceType: 'project', sourceId: projectOf(request.projectAccess!).id, userId: userIdOf(request.params.user_id) }))
   @ProjectAccess(ACCESS_LEVELS.GUEST, { allowArchived: true })
   async removeFromProject(@CurrentProject() access: ResourceAccess, @Param('user_id') userId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.removeMember.execute({ actor: toAccessUser(principal)!, actorAccessLevel: access.accessLevel, source: projectSource(access), userId: userIdOf(userId) });
@@ -127,6 +128,7 @@ export class MembersController {
 
   /** Any member may leave; removing someone else needs Owner (checked by the use case). */
   @Delete('groups/:id/members/:user_id')
+  @LastModified((request, get) => rowChangedAt(get, MemberEntity, { sourceType: 'namespace', sourceId: groupOf(request.groupAccess!).id, userId: userIdOf(request.params.user_id) }))
   @GroupAccess(ACCESS_LEVELS.MINIMAL)
   async removeFromGroup(@CurrentGroup() access: ResourceAccess, @Param('user_id') userId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.removeMember.execute({ actor: toAccessUser(principal)!, actorAccessLevel: access.accessLevel, source: groupSource(access), userId: userIdOf(userId) });

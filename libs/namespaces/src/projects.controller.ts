@@ -1,3 +1,4 @@
+import { LastModified } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, PublicRead, ResourceAccess } from '@app/api/auth';
 import { readIfUnmodifiedSince } from '@app/api/http';
@@ -98,6 +99,7 @@ export class ProjectsController {
   }
 
   @Delete('projects/:id')
+  @LastModified.checkedByUseCase()
   @ProjectAccess(ACCESS_LEVELS.OWNER, { allowArchived: true })
   @HttpCode(202)
   async remove(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<typeof ACCEPTED> {

@@ -11,3 +11,4 @@ export * from './request-id';
 export * from './route-config';
 export * from './validation';
 export * from './hostile-input';
+export * from './last-modified';

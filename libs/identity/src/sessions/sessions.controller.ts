@@ -1,3 +1,4 @@
+import { LastModified } from '@app/api';
 import { Body, Controller, Delete, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { SESSION_COOKIE, SkipAuth } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -51,6 +52,7 @@ export class SessionsController {
   }
 
   @Delete('sign_out')
+  @LastModified.notApplicable('ends the caller\'s web session, no API resource')
   @SkipAuth()
   @HttpCode(204)
   async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {

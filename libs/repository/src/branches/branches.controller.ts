@@ -1,3 +1,4 @@
+import { LastModified } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -77,6 +78,7 @@ export class BranchesController {
   }
 
   @Delete('projects/:id/repository/branches/:branch')
+  @LastModified((request, get) => branchChangedAt(get(BranchesService), projectOf(request.projectAccess!), request.params.branch))
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('branch') branch: string): Promise<void> {
@@ -87,6 +89,7 @@ export class BranchesController {
   }
 
   @Delete('projects/:id/repository/merged_branches')
+  @LastModified.notApplicable('removes any number of branches at once')
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
   @HttpCode(202)
   async removeMerged(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal): Promise<{ message: string }> {
@@ -99,6 +102,13 @@ export class BranchesController {
 }
 
 /** Archived projects are read-only. */
+/** A branch changes with its head commit: GitLab compares `If-Unmodified-Since` with the commit's authored date. */
+async function branchChangedAt(branches: BranchesService, project: ProjectWithNamespace, branch: string): Promise<string | null> {
+  const repository = await branches.repository(project);
+  const sha = (await repository.branches()).get(branch);
+  return sha ? ((await repository.commit(sha))?.authoredDate ?? null) : null;
+}
+
 function writableProject(access: ResourceAccess): ProjectWithNamespace {
   const project = projectOf(access);
   if (project.archived) throw DomainError.forbidden();

@@ -1,3 +1,5 @@
+import { LastModified, rowChangedAt } from '@app/api';
+import { ProtectedBranchEntity } from './entities/protected-branch.entity';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess, tierAtLeast } from '@app/api/auth';
 import { paginateArray } from '@app/api/pagination';
@@ -68,6 +70,7 @@ export class ProtectedBranchesController {
   }
 
   @Delete(':name')
+  @LastModified((request, get) => rowChangedAt(get, ProtectedBranchEntity, { projectId: projectOf(request.projectAccess!).id, name: request.params.name }))
   @ProjectAccess(MANAGE_PROTECTED_BRANCHES_LEVEL)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('name') name: string, @CurrentPrincipal() principal: Principal): Promise<void> {

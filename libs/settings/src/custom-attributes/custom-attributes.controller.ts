@@ -1,4 +1,5 @@
-import { parseIdOrName } from '@app/api';
+import { LastModified, parseIdOrName, rowChangedAt } from '@app/api';
+import { GroupCustomAttributeEntity, ProjectCustomAttributeEntity, UserCustomAttributeEntity } from '../entities/custom-attribute.entity';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { AdminOnly, CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
@@ -44,6 +45,10 @@ export class CustomAttributesController {
   }
 
   @Delete('users/:id/custom_attributes/:key')
+  @LastModified(async (request, get) => {
+    const user = await findUserByRef(get(DataSource), request.params.id);
+    return user ? rowChangedAt(get, UserCustomAttributeEntity, { userId: user.id, key: request.params.key }) : null;
+  })
   @HttpCode(204)
   async deleteOfUser(@Param('id') id: string, @Param('key') key: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.deleteAttribute.execute({ resource: await this.user(id), key, actorId: principal.user.id });
@@ -68,6 +73,7 @@ export class CustomAttributesController {
   }
 
   @Delete('groups/:id/custom_attributes/:key')
+  @LastModified((request, get) => rowChangedAt(get, GroupCustomAttributeEntity, { groupId: groupResource(request.groupAccess!).id, key: request.params.key }))
   @GroupAccess(NO_ACCESS)
   @HttpCode(204)
   async deleteOfGroup(@CurrentGroup() access: ResourceAccess, @Param('key') key: string, @CurrentPrincipal() principal: Principal): Promise<void> {
@@ -94,6 +100,7 @@ export class CustomAttributesController {
   }
 
   @Delete('projects/:id/custom_attributes/:key')
+  @LastModified((request, get) => rowChangedAt(get, ProjectCustomAttributeEntity, { projectId: projectResource(request.projectAccess!).id, key: request.params.key }))
   // Administrators' metadata: kept writable on archived projects, as GitLab.
   @ProjectAccess(NO_ACCESS, { allowArchived: true })
   @HttpCode(204)
@@ -118,17 +125,19 @@ export class CustomAttributesController {
 
   /** A user by id or (case-insensitive) username; 404 otherwise. */
   private async user(ref: string): Promise<CustomAttributeResource> {
-    const repo = this.dataSource.getRepository(UserEntity);
-    const parsed = parseIdOrName(ref);
-    const user =
-      parsed === null
-        ? null
-        : 'id' in parsed
-          ? await repo.findOneBy({ id: parsed.id })
-          : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:ref)', { ref: parsed.name }).getOne();
+    const user = await findUserByRef(this.dataSource, ref);
     if (!user) throw DomainError.notFound('User');
     return { type: 'user', id: user.id, title: user.username };
   }
+
+}
+
+function findUserByRef(dataSource: DataSource, ref: string): Promise<UserEntity | null> {
+  const repo = dataSource.getRepository(UserEntity);
+  const parsed = parseIdOrName(ref);
+  if (parsed === null) return Promise.resolve(null);
+  if ('id' in parsed) return repo.findOneBy({ id: parsed.id });
+  return repo.createQueryBuilder('u').where('lower(u.username) = lower(:ref)', { ref: parsed.name }).getOne();
 }
 
 function groupResource(access: ResourceAccess): CustomAttributeResource {
