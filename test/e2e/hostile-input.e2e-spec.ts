@@ -67,6 +67,34 @@ describe('Hostile input', () => {
     });
   });
 
+  describe('page and per_page', () => {
+    const lists = () => [
+      '/api/v4/projects',
+      '/api/v4/groups',
+      '/api/v4/users',
+      '/api/v4/events',
+      '/api/v4/topics',
+      `/api/v4/projects/${projectId}/issues`,
+      `/api/v4/projects/${projectId}/alert_management/alerts`,
+      `/api/v4/projects/${projectId}/members`,
+    ];
+
+    it('a page or per_page that is not an integer is a 400 on every list', async () => {
+      for (const list of lists()) {
+        expect({ list, body: (await get(`${list}?page=abc`)).body }).toEqual({ list, body: { error: 'page is invalid' } });
+        expect({ list, body: (await get(`${list}?per_page=1.5`)).body }).toEqual({ list, body: { error: 'per_page is invalid' } });
+      }
+    });
+
+    it('out-of-range values are clamped as GitLab (page 0 is page 1, per_page -5 is 20, 500 is 100)', async () => {
+      for (const list of lists()) {
+        const res = await get(`${list}?page=0&per_page=-5`);
+        expect({ list, status: res.status, page: res.headers.get('x-page'), perPage: res.headers.get('x-per-page') }).toEqual({ list, status: 200, page: '1', perPage: '20' });
+        expect((await get(`${list}?per_page=500`)).headers.get('x-per-page')).toBe('100');
+      }
+    });
+  });
+
   describe('NUL bytes', () => {
     it.each([
       '/api/v4/projects?search=%00',

@@ -1,5 +1,6 @@
 import { DomainError } from '../errors/domain-error';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './offset-pagination';
+import { dbIntOrNull } from '../params/int-param';
+import { parsePerPage } from './offset-pagination';
 import { buildPageUrl, HeaderSink, linkEntry, PaginationRequest, splitRequestTarget } from './page-url';
 
 export type SortDirection = 'asc' | 'desc';
@@ -44,17 +45,6 @@ export function isKeysetPaginationRequested(query: unknown): boolean {
   return single((query as Record<string, unknown> | undefined)?.['pagination']) === 'keyset';
 }
 
-const POSITIVE_INTEGER = /^\+?0*[1-9]\d*$/;
-
-function parsePerPage(value: unknown): number {
-  const raw = single(value);
-  if (typeof raw === 'string' && POSITIVE_INTEGER.test(raw.trim())) {
-    const parsed = Number(raw.trim());
-    if (Number.isSafeInteger(parsed)) return Math.min(parsed, MAX_PER_PAGE);
-  }
-  return DEFAULT_PER_PAGE;
-}
-
 /**
  * Reads `order_by`, `sort`, `per_page` and the position of a keyset-paginated request.
  * - an `order_by` or `sort` the listing does not support: 405 "Keyset pagination is not yet
@@ -85,10 +75,10 @@ export function parseKeysetPagination(query: unknown, options: KeysetOptions): K
     const name = direction === 'asc' ? 'id_after' : 'id_before';
     const raw = single(params[name]);
     if (raw === undefined || raw === '') return { orderBy, sort: direction, perPage, after: null };
-    if (typeof raw !== 'string' || !POSITIVE_INTEGER.test(raw) || !Number.isSafeInteger(Number(raw))) {
-      throw DomainError.badRequest(`${name} is invalid`);
-    }
-    return { orderBy, sort: direction, perPage, after: { id: Number(raw) } };
+    // A position is an id: beyond the integer range it is refused before any query.
+    const id = typeof raw === 'string' ? dbIntOrNull(raw) : null;
+    if (id === null) throw DomainError.badRequest(`${name} is invalid`);
+    return { orderBy, sort: direction, perPage, after: { id } };
   }
 
   const cursor = single(params['cursor']);
