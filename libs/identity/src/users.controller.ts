@@ -2,7 +2,7 @@ import { idParam, LastModified, rowChangedAt } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { AdminOnly, Auth, CurrentPrincipal, Principal, PublicRead } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
-import { paginateOffset } from '@app/api/pagination';
+import { paginateQuery } from '@app/api/pagination';
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +10,7 @@ import { CreateUserDto } from './dto/create-user.dto';
 import { ListUsersDto } from './dto/list-users.dto';
 import { UserEntity } from './entities';
 import { presentUser, UserView } from './user.presenter';
-import { UsersRepository } from './users.repository';
+import { USER_KEYSET, UsersRepository } from './users.repository';
 import { CreateUserUseCase } from './use-cases/create-user.use-case';
 import { DeleteUserUseCase } from './use-cases/delete-user.use-case';
 import { SetUserStateUseCase } from './use-cases/set-user-state.use-case';
@@ -39,7 +39,7 @@ export class UsersController {
     const admin = principal?.user.isAdmin ?? false;
     const viewer = principal ? principal.user : null;
     const qb = this.customAttributes.filter(this.users.listQuery(filter, { admin }), 'user', 'u', filter.custom_attributes, viewer);
-    const rows = await paginateOffset(qb, request, reply, { externalUrl: this.config.http.externalUrl });
+    const rows = await paginateQuery(qb, request, reply, { externalUrl: this.config.http.externalUrl, keyset: USER_KEYSET });
     return this.customAttributes.attach('user', rows.map((user) => this.present(user, principal)), viewer, filter.with_custom_attributes);
   }
 

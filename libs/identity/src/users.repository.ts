@@ -1,8 +1,19 @@
-import { isDbInt, parseIdOrName } from '@app/api';
+import { isDbInt, type KeysetListing, parseIdOrName } from '@app/api';
 import { Injectable } from '@nestjs/common';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { ListUsersDto } from './dto/list-users.dto';
 import { UserEntity } from './entities';
+
+/** Users are paged by keyset by id (newest first by default), name or username. */
+export const USER_KEYSET: KeysetListing<UserEntity> = {
+  keyset: { allowedOrderBy: ['id', 'name', 'username'], defaultOrderBy: 'id', defaultSort: 'desc' },
+  columns: {
+    idExpression: 'u.id',
+    id: (user) => user.id,
+    orderExpressions: { name: 'u.name', username: 'u.username' },
+    orderValues: { name: (user) => user.name, username: (user) => user.username },
+  },
+};
 
 @Injectable()
 export class UsersRepository {

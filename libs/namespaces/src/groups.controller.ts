@@ -1,7 +1,7 @@
 import { LastModified } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, Principal, PublicRead, ResourceAccess } from '@app/api/auth';
-import { paginateOffset } from '@app/api/pagination';
+import { paginateOffset, paginateQuery } from '@app/api/pagination';
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -16,7 +16,7 @@ import { presentGroup, presentGroupDetail } from './presenters/group.presenter';
 import { ProjectViewsService } from './presenters/project-views.service';
 import { projectListFilter } from './project-list.service';
 import { ACCEPTED } from './projects.controller';
-import { GroupListFilter, GroupsRepository } from './repositories/groups.repository';
+import { GROUP_KEYSET, GroupListFilter, GroupsRepository } from './repositories/groups.repository';
 import { ProjectsRepository, ProjectWithNamespace } from './repositories/projects.repository';
 import { CreateGroupUseCase } from './use-cases/create-group.use-case';
 import { DeleteGroupUseCase } from './use-cases/delete-group.use-case';
@@ -60,7 +60,7 @@ export class GroupsController {
   ): Promise<Record<string, unknown>[]> {
     const viewer = toAccessUser(principal);
     const qb = this.customAttributes.filter(this.groups.listQuery(groupListFilter(dto), viewer), 'group', 'g', dto.custom_attributes, viewer);
-    const rows = await paginateOffset(qb, request, reply, { externalUrl: this.config.http.externalUrl });
+    const rows = await paginateQuery(qb, request, reply, { externalUrl: this.config.http.externalUrl, keyset: GROUP_KEYSET });
     return this.customAttributes.attach('group', rows.map((group) => presentGroup(group, this.presentOptions())), viewer, dto.with_custom_attributes);
   }
 

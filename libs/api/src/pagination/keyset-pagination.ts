@@ -1,6 +1,6 @@
 import { DomainError } from '../errors/domain-error';
 import { dbIntOrNull } from '../params/int-param';
-import { parsePerPage } from './offset-pagination';
+import { KEYSET_NOT_AVAILABLE, parsePerPage } from './offset-pagination';
 import { buildPageUrl, HeaderSink, linkEntry, PaginationRequest, splitRequestTarget } from './page-url';
 
 export type SortDirection = 'asc' | 'desc';
@@ -35,7 +35,6 @@ export interface KeysetOptions {
 /** Query parameters that carry the position; replaced in the `next` link, never kept. */
 export const KEYSET_CURSOR_PARAMS = ['id_after', 'id_before', 'cursor'] as const;
 
-const NOT_AVAILABLE = 'Keyset pagination is not yet available for this type of request';
 const INVALID_CURSOR = 'Invalid cursor parameter';
 
 const single = (value: unknown): unknown => (Array.isArray(value) ? value[value.length - 1] : value);
@@ -63,10 +62,10 @@ export function parseKeysetPagination(query: unknown, options: KeysetOptions): K
   const sort = sortParam === undefined || sortParam === '' ? (options.defaultSort ?? 'asc') : sortParam;
   const allowedSort = options.allowedSort ?? ['asc', 'desc'];
   if (typeof orderBy !== 'string' || !options.allowedOrderBy.includes(orderBy)) {
-    throw DomainError.methodNotAllowedBecause(NOT_AVAILABLE);
+    throw DomainError.methodNotAllowedBecause(KEYSET_NOT_AVAILABLE);
   }
   if (typeof sort !== 'string' || !allowedSort.includes(sort as SortDirection)) {
-    throw DomainError.methodNotAllowedBecause(NOT_AVAILABLE);
+    throw DomainError.methodNotAllowedBecause(KEYSET_NOT_AVAILABLE);
   }
   const direction = sort as SortDirection;
   const perPage = parsePerPage(params['per_page']);

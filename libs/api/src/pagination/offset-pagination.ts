@@ -34,6 +34,9 @@ export interface OffsetPageInfo {
   hasNextPage: boolean;
 }
 
+/** GitLab's answer to `pagination=keyset` (or an order it does not page by keyset). */
+export const KEYSET_NOT_AVAILABLE = 'Keyset pagination is not yet available for this type of request';
+
 /** Grape's Integer coercion: an optional sign and decimal digits, nothing else. */
 const INTEGER = /^[+-]?\d+$/;
 /** Deepest page number read: beyond it every listing is empty anyway, and the offset stays a valid bigint. */
@@ -70,11 +73,15 @@ export function parsePerPage(value: unknown): number {
  * - `per_page` defaults to 20; `0` is a 400 (`per_page has a value not allowed`); a negative
  *   value is the default; above 100 it is clamped to 100;
  * - a `page` below 1 is page 1; pages beyond 2147483647 are read as that page (empty);
+ * - `pagination=keyset` on a list without keyset pagination: 405, GitLab's
+ *   "Keyset pagination is not yet available for this type of request";
  * - with `maxOffset`, a request with `page * per_page > maxOffset` is refused with 405 and
  *   GitLab's message pointing to keyset pagination.
  */
 export function parseOffsetPagination(query: unknown, options: OffsetPaginationOptions = {}): OffsetPagination {
   const params = (query ?? {}) as Record<string, unknown>;
+  // A list that reaches offset pagination has no keyset pagination (those lists branch before).
+  if (lastValue(params['pagination']) === 'keyset') throw DomainError.methodNotAllowedBecause(KEYSET_NOT_AVAILABLE);
   const requestedPage = paginationInteger('page', params['page']) ?? 1;
   const page = Math.min(Math.max(requestedPage, 1), MAX_PAGE);
   const perPage = parsePerPage(params['per_page']);
