@@ -14,6 +14,7 @@ import { HookHttpClient } from './delivery/hook-http-client';
 import { HookLogRetentionScheduler, MaintenanceProcessor } from './delivery/hook-maintenance.processor';
 import { HookMetrics } from './delivery/hook-metrics';
 import { MergeRequestHookData } from './delivery/merge-request-hook-data';
+import { OutboundUrlPolicy } from './delivery/outbound-url-policy';
 import { HookTokenCipher } from './hook-token-cipher';
 import { SystemHooksController } from './system-hooks.controller';
 import { SystemHooksRepository } from './system-hooks.repository';
@@ -31,6 +32,7 @@ const API_PROVIDERS: Provider[] = [
   HookHealthService,
   HookMetrics,
   HookDeliverer,
+  OutboundUrlPolicy,
   HookGauges,
   CreateSystemHookUseCase,
   UpdateSystemHookUseCase,
