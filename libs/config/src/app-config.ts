@@ -31,6 +31,8 @@ export interface HttpConfig {
   externalUrl: string;
   bodyLimit: number;
   maxUrlLength: number;
+  /** Slow clients cannot hold connections: limits in milliseconds (see the README's configuration table). */
+  timeouts: { headersMs: number; requestMs: number; idleMs: number; keepAliveMs: number };
 }
 export interface AlertingConfig {
   /** Notify requests per project and period; 0 disables the limit. */
@@ -111,6 +113,13 @@ export class AppConfig {
       externalUrl: (env.EXTERNAL_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
       bodyLimit: env.BODY_LIMIT,
       maxUrlLength: env.MAX_URL_LENGTH,
+      timeouts: {
+        // Node requires the head to arrive within the time given to the whole request.
+        headersMs: Math.min(env.HTTP_HEADERS_TIMEOUT_MS, env.HTTP_REQUEST_TIMEOUT_MS),
+        requestMs: env.HTTP_REQUEST_TIMEOUT_MS,
+        idleMs: env.HTTP_IDLE_TIMEOUT_MS,
+        keepAliveMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      },
     };
     this.auth = {
       initialRootToken: env.INITIAL_ROOT_TOKEN,

@@ -25,6 +25,7 @@ export const MAX_HEADER_SIZE = 64 * 1024;
  *   `%2F` in a path parameter is not a separator (the router matches on the encoded path
  *   and decodes parameter values once: `/projects/a%2Fb` → `id = "a/b"`);
  * - URLs longer than `http.maxUrlLength`: 414;
+ * - header, request, idle and keep-alive timeouts from `http.timeouts` (408 and close);
  * - `request.id` is the caller's `X-Request-Id` (when plain and short) or a new UUID, and
  *   is echoed in the `X-Request-Id` response header;
  * - a NUL character in any parameter (path, query, body, header): 400, as GitLab's
@@ -32,7 +33,7 @@ export const MAX_HEADER_SIZE = 64 * 1024;
  * - Fastify logs nothing itself (the app's pino logger does).
  */
 export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
-  const { bodyLimit, maxUrlLength } = config.http;
+  const { bodyLimit, maxUrlLength, timeouts } = config.http;
   // A query string cannot hold more pairs than it has characters: the parameter limit of
   // the query never truncates what the URL length allows.
   const queryLimits: ParameterLimits = {
@@ -43,7 +44,19 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   const adapter = new FastifyAdapter({
     bodyLimit,
     logger: false,
-    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    // Slow clients cannot hold connections: the head must arrive within `headersMs`, the whole
+    // request (a body announced but never sent, an endless chunked body) within `requestMs`,
+    // a silent connection is closed after `idleMs`, a kept-alive one after `keepAliveMs`.
+    connectionTimeout: timeouts.idleMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      maxHeaderSize: MAX_HEADER_SIZE,
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      // How often Node looks for expired requests: often enough for the shortest limit.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(timeouts.headersMs / 4))),
+    },
     genReqId: generateRequestId,
     routerOptions: {
       ignoreTrailingSlash: true,
