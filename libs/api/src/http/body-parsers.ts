@@ -17,9 +17,19 @@ type RawBodyParser = (request: FastifyRequest, body: Buffer, done: Done) => void
  */
 export const RAW_JSON_BODY_LIMIT = 4 * 1024 * 1024;
 
+/** JSON is UTF-8 (RFC 8259): a `charset` parameter naming anything else is refused (415) rather than misread. */
+function isUtf8Charset(contentType: string | undefined): boolean {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '');
+  return match === null || ['utf-8', 'utf8'].includes(match[1].toLowerCase());
+}
+
 export function createJsonBodyParser(instance: FastifyInstance, bodyLimit: number): RawBodyParser {
   const secureParse = instance.getDefaultJsonParser('error', 'error');
   return (request, body, done) => {
+    if (!isUtf8Charset(request.headers['content-type'])) {
+      done(DomainError.unsupportedMediaType());
+      return;
+    }
     if (routeConfigOf(request).rawJsonBody) {
       done(null, body);
       return;

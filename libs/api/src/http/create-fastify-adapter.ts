@@ -5,6 +5,7 @@ import type { AppConfig } from '@app/config';
 import { DomainError } from '../errors/domain-error';
 import { createFormBodyParser, createJsonBodyParser, otherBodyParser, RAW_JSON_BODY_LIMIT, textPlainBodyParser } from './body-parsers';
 import { sendDomainError } from './error-reply';
+import { decodeContentEncoding } from './content-encoding';
 import { containsNullByte } from './hostile-input';
 import { createQuerystringParser, DEFAULT_PARAMETER_LIMITS, queryParseError, type ParameterLimits } from './query-string';
 import { generateRequestId, REQUEST_ID_HEADER } from './request-id';
@@ -19,6 +20,8 @@ export const MAX_HEADER_SIZE = 64 * 1024;
  * The Fastify adapter of every HTTP app, configured for the conventions of spec document 1:
  * - body limit from config; over it: 413;
  * - query strings and form bodies parsed with `qs` (Rack semantics, see `query-string.ts`);
+ * - `Content-Encoding: gzip`/`deflate` bodies decoded, the body limit applied after decoding;
+ *   other codings, and JSON in a charset other than UTF-8: 415;
  * - JSON bodies parsed strictly (400 for malformed JSON); `text/plain` and any other media
  *   type: 415 unless the route opts in (`@AcceptsTextPlain()`, `@AcceptsContentTypes()`);
  * - a wrongly percent-encoded path: 404 `{"error":"404 Not Found"}` (it matches nothing);
@@ -98,6 +101,9 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     }
     done();
   });
+
+  // gzip/deflate bodies decoded before parsing (body limit on the decoded size), other codings 415.
+  instance.addHook('preParsing', decodeContentEncoding);
 
   // Path parameters and parsed bodies are known from here on.
   instance.addHook('preValidation', (request, reply, done) => {

@@ -12,3 +12,4 @@ export * from './route-config';
 export * from './validation';
 export * from './hostile-input';
 export * from './last-modified';
+export * from './content-encoding';
