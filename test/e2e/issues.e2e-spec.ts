@@ -191,8 +191,12 @@ describe('Issues, milestones, iterations and merge requests', () => {
     expect(overlap.status).toBe(400);
     const list = await api(gw.baseUrl, 'GET', `/api/v4/groups/${ids.group}/iterations?state=closed`, as('owen'));
     expect(list.body.map((i: any) => i.id)).toEqual([iteration.body.id]);
+    const group = await api(gw.baseUrl, 'GET', `/api/v4/groups/${ids.group}`, as('owen'));
+    const webUrl = `${gw.baseUrl}/groups/${group.body.full_path}/-/iterations/${iteration.body.id}`;
+    expect(iteration.body.web_url).toBe(webUrl);
+    expect(list.body[0].web_url).toBe(webUrl);
     const set = await api(gw.baseUrl, 'PUT', projectPath('/issues/1'), { ...as('rhea'), body: { iteration_id: iteration.body.id } });
-    expect(set.body.iteration).toMatchObject({ id: iteration.body.id, title: 'Sprint 1' });
+    expect(set.body.iteration).toMatchObject({ id: iteration.body.id, title: 'Sprint 1', web_url: webUrl });
     const [change] = (await outbox('issue.updated')).filter((e) => e.data.changes.iteration);
     expect(change.data.changes.iteration).toEqual({ previous: null, current: expect.objectContaining({ id: iteration.body.id }) });
   });

@@ -5,7 +5,7 @@ import { presentUserSummary } from '@app/identity/user.presenter';
 import { IterationEntity } from '@app/issues/entities/iteration.entity';
 import { MilestoneEntity } from '@app/issues/entities/milestone.entity';
 import { IterationSnapshot, MilestoneSnapshot, milestoneSnapshot, iterationSnapshot } from '@app/issues/issues-events';
-import { presentIterationSnapshot } from '@app/issues/presenters/iteration.presenter';
+import { loadGroupPaths, presentIterationSnapshot } from '@app/issues/presenters/iteration.presenter';
 import { presentMilestoneSnapshot } from '@app/issues/presenters/milestone.presenter';
 import { DataSource, In, ObjectLiteral } from 'typeorm';
 import type { ResourceIterationEventEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceWeightEventEntity } from './entities/resource-events.entity';
@@ -56,9 +56,11 @@ export class ResourceEventPresenter {
         const events = rows as ResourceIterationEventEntity[];
         const ids = [...new Set(events.map((e) => e.iterationId))];
         const current = new Map((ids.length ? await manager.findBy(IterationEntity, { id: In(ids) }) : []).map((i) => [i.id, iterationSnapshot(i)!]));
-        return events.map((e) => {
-          const snapshot = current.get(e.iterationId) ?? (e.iterationSnapshot as IterationSnapshot | null);
-          return { ...common(e), ...resource, iteration: snapshot ? presentIterationSnapshot(snapshot, externalUrl) : null, action: e.action };
+        const snapshots = events.map((e) => current.get(e.iterationId) ?? (e.iterationSnapshot as IterationSnapshot | null));
+        const paths = await loadGroupPaths(manager, snapshots.flatMap((snapshot) => (snapshot ? [snapshot.group_id] : [])));
+        return events.map((e, index) => {
+          const snapshot = snapshots[index];
+          return { ...common(e), ...resource, iteration: snapshot ? presentIterationSnapshot(snapshot, externalUrl, paths) : null, action: e.action };
         });
       }
       case 'weight':

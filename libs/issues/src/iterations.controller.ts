@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { CreateIterationDto, ListIterationsDto } from './dto/iteration.dto';
 import { IterationEntity } from './entities/iteration.entity';
-import { presentIteration } from './presenters/iteration.presenter';
+import { loadGroupPaths, presentIteration } from './presenters/iteration.presenter';
 import { CreateIterationUseCase } from './use-cases/create-iteration.use-case';
 
 const TODAY = "CAST(timezone('UTC', now()) AS date)";
@@ -52,7 +52,8 @@ export class IterationsController {
     if (dto.search) qb.andWhere('it.title ILIKE :search', { search: `%${dto.search.replace(/[%_\\]/g, '\\$&')}%` });
     qb.orderBy('it.due_date', 'ASC').addOrderBy('it.id', 'ASC');
     const rows = await paginateOffset(qb, request, reply, { externalUrl: this.config.http.externalUrl });
-    return rows.map((it) => presentIteration(it, this.config.http.externalUrl));
+    const paths = await loadGroupPaths(this.dataSource.manager, rows.map((it) => it.groupId));
+    return rows.map((it) => presentIteration(it, this.config.http.externalUrl, paths));
   }
 
   @Post('groups/:id/iterations')
@@ -66,6 +67,6 @@ export class IterationsController {
       startDate: dto.start_date,
       dueDate: dto.due_date,
     });
-    return presentIteration(iteration, this.config.http.externalUrl);
+    return presentIteration(iteration, this.config.http.externalUrl, await loadGroupPaths(this.dataSource.manager, [iteration.groupId]));
   }
 }
