@@ -52,7 +52,10 @@ export class ProjectsController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @Query() dto: GetProjectDto, @CurrentPrincipal() principal: Principal | null): Promise<Record<string, unknown>> {
     const viewer = toAccessUser(principal);
-    const item = await this.views.presentOne(projectOf(access), viewer, { view: viewer ? 'full' : 'simple', withPermissions: true, statistics: dto.statistics });
+    const project = projectOf(access);
+    // GitLab shows the runners token to those who administer the project: maintainers and administrators.
+    const runnersToken = viewer && (viewer.isAdmin || access.accessLevel >= ACCESS_LEVELS.MAINTAINER) ? await this.views.runnersToken(project.id) : undefined;
+    const item = await this.views.presentOne(project, viewer, { view: viewer ? 'full' : 'simple', withPermissions: true, statistics: dto.statistics, runnersToken });
     const [withAttributes] = await this.customAttributes.attach('project', [item], viewer, dto.with_custom_attributes);
     return withAttributes;
   }

@@ -35,6 +35,6 @@ import { UpdateApplicationSettingsUseCase } from './use-cases/update-application
     CreateRateLimiter,
     CreateRateLimitGuard,
   ],
-  exports: [SettingsReader, CustomAttributeFilters, UpdateApplicationSettingsUseCase, CreateRateLimiter, CreateRateLimitGuard],
+  exports: [SettingsEncryption, SettingsReader, CustomAttributeFilters, UpdateApplicationSettingsUseCase, CreateRateLimiter, CreateRateLimitGuard],
 })
 export class SettingsModule {}

@@ -1,8 +1,8 @@
 import { DbInt } from '@app/api';
-import { IsBoolean, IsDefined, IsEmail, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsEmail, IsOptional, IsString, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
+import { isValidUsername, USERNAME_FORMAT_MESSAGE } from '../username-rules';
 import { ToBoolean, ToInt } from '@app/api/dto';
 
-export const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
 
 export class CreateUserDto {
   @IsDefined()
@@ -19,7 +19,7 @@ export class CreateUserDto {
   @IsDefined()
   @IsString()
   @MaxLength(255)
-  @Matches(USERNAME_PATTERN, { message: 'can contain only letters, digits, \'_\', \'-\' and \'.\'. Cannot start with \'-\'' })
+  @ValidateBy({ name: 'username', validator: { validate: (value) => typeof value === 'string' && isValidUsername(value), defaultMessage: () => USERNAME_FORMAT_MESSAGE } })
   username: string;
 
   @IsOptional()

@@ -6,7 +6,7 @@ import { CreateUserUseCase } from '@app/identity/use-cases/create-user.use-case'
 import { DomainEvent } from '@app/messaging/domain-event';
 import { OutboxService } from '@app/messaging/outbox.service';
 import { createTestDatabase } from '@app/testing';
-import { ApplicationSettings, StaticSettingsReader } from '@app/settings';
+import { ApplicationSettings, SettingsEncryption, StaticSettingsReader } from '@app/settings';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
@@ -67,7 +67,7 @@ export const actorOf = (user: UserEntity): AccessUser => ({ id: user.id, isAdmin
 export async function createNamespacesFixture(label: string, env: Record<string, string> = {}): Promise<NamespacesFixture> {
   const db = await createTestDatabase(label);
   const prefix = `t${randomBytes(4).toString('hex')}`;
-  const config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, KAFKA_TOPIC_PREFIX: prefix, REDIS_PREFIX: prefix, EXTERNAL_URL: 'https://git.example.com', ...env });
+  const config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, KAFKA_TOPIC_PREFIX: prefix, REDIS_PREFIX: prefix, EXTERNAL_URL: 'https://git.example.com', SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString('hex'), ...env });
   const dataSource = await createDataSource(config).initialize();
   const outbox = new OutboxService(config);
   const projects = new ProjectsRepository(dataSource);
@@ -77,7 +77,7 @@ export async function createNamespacesFixture(label: string, env: Record<string,
   const settings = new StaticSettingsReader(ApplicationSettings.defaults({ host: 'git.example.com', sessionExpireDelayMinutes: config.auth.sessionExpireDelayMinutes }));
   const createUser = new CreateUserUseCase(dataSource, outbox, settings);
   const createGroup = new CreateGroupUseCase(dataSource, config, outbox, access, groups, settings);
-  const createProject = new CreateProjectUseCase(dataSource, config, outbox, access, groups, projects, settings);
+  const createProject = new CreateProjectUseCase(dataSource, config, outbox, access, groups, projects, settings, new SettingsEncryption(config));
 
   let sequence = 0;
   const factory: NamespacesFactory = {
