@@ -114,7 +114,9 @@ describe('Issues, milestones, iterations and merge requests', () => {
     expect(huge.body.message).toHaveProperty('milestone_id');
     expect((await api(gw.baseUrl, 'POST', projectPath('/issues'), { ...as('rhea'), body: { title: 'x', weight: -1 } })).status).toBe(400);
     expect((await api(gw.baseUrl, 'POST', projectPath('/issues'), { ...as('rhea'), body: { title: 'x', milestone_id: 424242 } })).status).toBe(404);
-    expect((await api(gw.baseUrl, 'GET', projectPath('/issues/99999999999'), as('rhea'))).status).toBe(400);
+    // An iid beyond the integer range names no issue: 404 (a non-integer iid is the 400).
+    expect((await api(gw.baseUrl, 'GET', projectPath('/issues/99999999999'), as('rhea'))).body).toEqual({ message: '404 Issue Not Found' });
+    expect((await api(gw.baseUrl, 'GET', projectPath('/issues/abc'), as('rhea'))).body).toEqual({ error: 'issue_iid is invalid' });
     expect((await api(gw.baseUrl, 'POST', projectPath('/issues'), { ...as('stranger'), body: { title: 'x' } })).status).toBe(404);
   });
 

@@ -103,7 +103,8 @@ export class AppConfig {
     this.redis = { url: env.REDIS_URL, prefix: env.REDIS_PREFIX };
     this.kafka = {
       brokers: env.KAFKA_BROKERS.split(','),
-      topicPrefix: env.KAFKA_TOPIC_PREFIX,
+      // `x.` and `x` name the same prefix: topics and groups read `x.<name>`.
+      topicPrefix: env.KAFKA_TOPIC_PREFIX.replace(/\.+$/, ''),
       clientId: 'service-api',
     };
     this.http = {
