@@ -1,18 +1,23 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, PublicRead, ResourceAccess } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
 import {
   applyKeysetPaginationHeaders,
   applyOffsetPaginationHeaders,
+  Auth,
+  CurrentPrincipal,
+  CurrentProject,
+  DomainError,
   isKeysetPaginationRequested,
   KeysetOptions,
   parseKeysetPagination,
   parseOffsetPagination,
-} from '@app/api/pagination';
+  Principal,
+  ProjectAccess,
+  PublicRead,
+  ResourceAccess,
+} from '@app/api';
 import { AppConfig } from '@app/config';
-import { UsersRepository } from '@app/identity/users.repository';
-import { projectOf, toAccessUser } from '@app/namespaces/access/principal-access';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { UsersRepository } from '@app/identity';
+import { ACCESS_LEVELS, projectOf, toAccessUser } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ListCurrentUserEventsDto, ListEventsDto } from './dto/list-events.dto';
 import { EventPresenter } from './event.presenter';

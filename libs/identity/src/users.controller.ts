@@ -1,8 +1,6 @@
 import { idParam, LastModified, rowChangedAt } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { AdminOnly, Auth, CurrentPrincipal, Principal, PublicRead } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import { paginateQuery } from '@app/api/pagination';
+import { AdminOnly, Auth, CurrentPrincipal, DomainError, paginateQuery, Principal, PublicRead } from '@app/api';
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';

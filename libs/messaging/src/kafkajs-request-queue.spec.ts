@@ -1,5 +1,4 @@
 // kafkajs' request queue, as patched in patches/kafkajs+2.2.4.patch (applied by `npm install`).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const RequestQueue = require('kafkajs/src/network/requestQueue') as new (options: Record<string, unknown>) => {
   pending: unknown[];
   throttledUntil: number;

@@ -1,5 +1,4 @@
-import { DbInt } from '@app/api';
-import { ToInt, ToStringArray } from '@app/api/dto';
+import { DbInt, ToInt, ToStringArray } from '@app/api';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { ALERT_SEVERITIES, ALERT_STATUSES, AlertSeverity, AlertStatus } from '../engine/alert-severity';

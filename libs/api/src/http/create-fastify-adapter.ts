@@ -8,6 +8,7 @@ import { sendDomainError } from './error-reply';
 import { decodeContentEncoding } from './content-encoding';
 import { containsNullByte } from './hostile-input';
 import { createQuerystringParser, DEFAULT_PARAMETER_LIMITS, queryParseError, type ParameterLimits } from './query-string';
+import { recordRoutes } from '../openapi/route-recorder';
 import { generateRequestId, REQUEST_ID_HEADER } from './request-id';
 
 /**
@@ -82,6 +83,8 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   });
 
   const instance = adapter.getInstance();
+  // Before any route exists: the OpenAPI document lists every route, plain ones included.
+  recordRoutes(instance);
   // Parses `Cookie` (the `_service_session` credential) and offers reply.setCookie.
   void adapter.register(fastifyCookie as never);
   instance.addHook('onRequest', (request, reply, done) => {

@@ -1,5 +1,5 @@
-import { DomainError } from '@app/api/errors';
-import type { SettingsReader } from '@app/settings/settings-reader';
+import { DomainError } from '@app/api';
+import type { SettingsReader } from '@app/settings';
 import type { Resolver } from './outbound-policy';
 import { OutboundUrlPolicy } from './outbound-url-policy';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode } from '@app/api/errors';
-import { SettingsReader } from '@app/settings/settings-reader';
+import { DomainError, ErrorCode } from '@app/api';
+import { SettingsReader } from '@app/settings';
 import { checkOutbound, OutboundDecision, OutboundSettings, Resolver, systemResolver } from './outbound-policy';
 
 /**

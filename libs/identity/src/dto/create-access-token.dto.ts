@@ -1,7 +1,5 @@
-import { DbInt } from '@app/api';
+import { DbInt, SCOPES, ToInt, ToStringArray } from '@app/api';
 import { ArrayNotEmpty, IsArray, IsDefined, IsIn, IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { ToInt, ToStringArray } from '@app/api/dto';
-import { SCOPES } from '@app/api/auth';
 
 export class CreateAccessTokenDto {
   @IsDefined()

@@ -1,7 +1,6 @@
-import { DbInt } from '@app/api';
+import { DbInt, ToBoolean, ToInt } from '@app/api';
 import { IsBoolean, IsDefined, IsEmail, IsOptional, IsString, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
 import { isValidUsername, USERNAME_FORMAT_MESSAGE } from '../username-rules';
-import { ToBoolean, ToInt } from '@app/api/dto';
 
 
 export class CreateUserDto {

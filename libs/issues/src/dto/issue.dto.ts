@@ -1,7 +1,6 @@
 import { DbInt, EmptyToNull, ToIntArray } from '@app/api';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { ToBoolean, ToInt, ToStringArray } from '@app/api/dto';
-import { Required } from '@app/api/http/validation';
+import { Required, ToBoolean, ToInt, ToStringArray } from '@app/api';
 import { ISSUE_TYPES, IssueType } from '../entities/issue.entity';
 
 export const ISSUE_TITLE_MAX = 255;

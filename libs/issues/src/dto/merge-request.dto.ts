@@ -1,7 +1,6 @@
 import { DbInt, EmptyToNull, ToIntArray } from '@app/api';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { ToInt, ToStringArray } from '@app/api/dto';
-import { Required } from '@app/api/http/validation';
+import { Required, ToInt, ToStringArray } from '@app/api';
 import { DESCRIPTION_MAX } from './issue.dto';
 
 class MergeRequestAttributesDto {

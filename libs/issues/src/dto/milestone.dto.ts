@@ -1,6 +1,6 @@
 import { DbInt, EmptyToNull, ToIntArray } from '@app/api';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
-import { Required } from '@app/api/http/validation';
+import { Required } from '@app/api';
 
 class MilestoneAttributesDto {
   @IsOptional() @IsString() description?: string;

@@ -1,6 +1,5 @@
-import { DbInt, ToIntArray } from '@app/api';
+import { DbInt, ToBoolean, ToInt, ToIntArray } from '@app/api';
 import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength, Min } from 'class-validator';
-import { ToBoolean, ToInt } from '@app/api/dto';
 import { IsCustomAttributesFilter } from '@app/settings';
 import { VISIBILITIES, Visibility } from '../entities/namespace.entity';
 import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from '../group-settings';

@@ -1,6 +1,5 @@
-import { DbInt, EmptyToNull, ToIntArray } from '@app/api';
+import { DbInt, EmptyToNull, ToBoolean, ToInt, ToIntArray } from '@app/api';
 import { IsBoolean, IsDefined, IsISO8601, IsOptional, IsString } from 'class-validator';
-import { ToBoolean, ToInt } from '@app/api/dto';
 
 export class AddMemberDto {
   @IsOptional() @ToInt() @DbInt() user_id?: number;

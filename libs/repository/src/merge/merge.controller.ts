@@ -1,9 +1,7 @@
-import { intParam } from '@app/api';
 import { Body, Controller, Param, Put, UseFilters } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { IssuablesPresenter } from '@app/issues/presenters/issuables-presenter.service';
-import { projectOf } from '@app/namespaces/access/principal-access';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { CurrentPrincipal, CurrentProject, intParam, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import { IssuablesPresenter } from '@app/issues';
+import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import { MergeMergeRequestDto } from '../dto/branch.dto';
 import { RepositoryErrorFilter } from '../repository-error';
 import { MergeMergeRequestUseCase } from './merge-merge-request.use-case';

@@ -1,9 +1,8 @@
 import { DbInt } from '@app/api';
 import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
+import { Required, ToBoolean, ToInt } from '@app/api';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { ToBoolean, ToInt } from '@app/api/dto';
-import { Required } from '@app/api/http/validation';
 import { PROTECTED_ACCESS_LEVELS } from '../branch-permissions';
 
 export const PROTECTED_BRANCH_NAME_MAX = 255;
