@@ -2,7 +2,9 @@
 const shared = {
   rootDir: '.',
   testEnvironment: 'node',
-  testTimeout: 30_000,
+  // A bound, not a wait: tests wait for conditions; a real gateway boot alone can take 30 s on a
+  // loaded 2-core machine (testTimeout is global in jest: project entries cannot set it).
+  testTimeout: 120_000,
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleNameMapper: {
     '^@app/([^/]+)$': '<rootDir>/libs/$1/src',
@@ -22,16 +24,11 @@ module.exports = {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'],
-      testTimeout: 60_000,
     },
     {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
-      // A real gateway boots per file (database clone, Kafka, Redis, BullMQ) and tests wait for
-      // conditions (bounded polls): the bound is generous so that a loaded 2-core machine, where
-      // one boot alone can take 30 s, fails only what is really stuck.
-      testTimeout: 120_000,
     },
   ],
 };
