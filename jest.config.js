@@ -2,7 +2,9 @@
 const shared = {
   rootDir: '.',
   testEnvironment: 'node',
-  testTimeout: 30_000,
+  // A bound, not a wait: tests wait for conditions; a real gateway boot alone can take 30 s on a
+  // loaded 2-core machine (testTimeout is global in jest: project entries cannot set it).
+  testTimeout: 120_000,
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleNameMapper: {
     '^@app/([^/]+)$': '<rootDir>/libs/$1/src',

@@ -19,12 +19,11 @@
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { LoadRequest, LoadResult, runLoad } from './load';
 import { cpuPerUnit, cpuSecondsOf, ownCpuSeconds, serviceCpuSeconds, waitForHttp } from './support';
-import { cpus } from 'node:os';
 
 const ROOT = resolve(__dirname, '../..');
 const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3901);

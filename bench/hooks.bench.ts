@@ -32,10 +32,9 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer as createTcpServer } from 'node:net';
+import { AddressInfo, createServer as createTcpServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { Queue, Worker } from 'bullmq';

@@ -15,12 +15,12 @@ describe('git push → system hooks', () => {
     gw = await startTestGateway('git-system-hooks', { HOOK_RETRY_SCHEDULE: '100ms,200ms,300ms' });
     receiver = await startHookReceiver();
     git = new GitClient();
-  }, 60_000);
+  });
   afterAll(async () => {
     git?.cleanup();
     await receiver?.close();
     await gw?.close();
-  }, 60_000);
+  });
 
   it('delivers push, tag_push and repository_update for one push', async () => {
     const hook = await api(gw.baseUrl, 'POST', '/api/v4/hooks', { token: gw.rootToken, body: { url: `${receiver.url}/git`, push_events: true, tag_push_events: true, repository_update_events: true } });
@@ -41,7 +41,7 @@ describe('git push → system hooks', () => {
       const names = mine.map(kinds);
       // The README commit of the creation and the push: two repository updates.
       return names.includes('tag_push') && names.filter((n) => n === 'repository_update').length >= 2 ? mine : undefined;
-    }, 'push hooks', 40_000);
+    }, 'push hooks', 90_000);
     const push = received.find((d) => kinds(d) === 'push' && d.json.before === before)!;
     expect(push.json).toMatchObject({
       object_kind: 'push',
@@ -59,5 +59,5 @@ describe('git push → system hooks', () => {
     expect(tag.json).toMatchObject({ object_kind: 'tag_push', ref: 'refs/tags/v2', before: ZERO, after, checkout_sha: after });
     const update = received.filter((d) => kinds(d) === 'repository_update').find((d) => (d.json.refs as string[]).includes('refs/tags/v2'))!;
     expect(update.json.changes).toEqual(expect.arrayContaining([{ before, after, ref: 'refs/heads/main' }, { before: ZERO, after, ref: 'refs/tags/v2' }]));
-  }, 60_000);
+  });
 });

@@ -114,7 +114,9 @@ describe('Issues, milestones, iterations and merge requests', () => {
     expect(huge.body.message).toHaveProperty('milestone_id');
     expect((await api(gw.baseUrl, 'POST', projectPath('/issues'), { ...as('rhea'), body: { title: 'x', weight: -1 } })).status).toBe(400);
     expect((await api(gw.baseUrl, 'POST', projectPath('/issues'), { ...as('rhea'), body: { title: 'x', milestone_id: 424242 } })).status).toBe(404);
-    expect((await api(gw.baseUrl, 'GET', projectPath('/issues/99999999999'), as('rhea'))).status).toBe(400);
+    // An iid beyond the integer range names no issue: 404 (a non-integer iid is the 400).
+    expect((await api(gw.baseUrl, 'GET', projectPath('/issues/99999999999'), as('rhea'))).body).toEqual({ message: '404 Issue Not Found' });
+    expect((await api(gw.baseUrl, 'GET', projectPath('/issues/abc'), as('rhea'))).body).toEqual({ error: 'issue_iid is invalid' });
     expect((await api(gw.baseUrl, 'POST', projectPath('/issues'), { ...as('stranger'), body: { title: 'x' } })).status).toBe(404);
   });
 
@@ -191,8 +193,12 @@ describe('Issues, milestones, iterations and merge requests', () => {
     expect(overlap.status).toBe(400);
     const list = await api(gw.baseUrl, 'GET', `/api/v4/groups/${ids.group}/iterations?state=closed`, as('owen'));
     expect(list.body.map((i: any) => i.id)).toEqual([iteration.body.id]);
+    const group = await api(gw.baseUrl, 'GET', `/api/v4/groups/${ids.group}`, as('owen'));
+    const webUrl = `${gw.baseUrl}/groups/${group.body.full_path}/-/iterations/${iteration.body.id}`;
+    expect(iteration.body.web_url).toBe(webUrl);
+    expect(list.body[0].web_url).toBe(webUrl);
     const set = await api(gw.baseUrl, 'PUT', projectPath('/issues/1'), { ...as('rhea'), body: { iteration_id: iteration.body.id } });
-    expect(set.body.iteration).toMatchObject({ id: iteration.body.id, title: 'Sprint 1' });
+    expect(set.body.iteration).toMatchObject({ id: iteration.body.id, title: 'Sprint 1', web_url: webUrl });
     const [change] = (await outbox('issue.updated')).filter((e) => e.data.changes.iteration);
     expect(change.data.changes.iteration).toEqual({ previous: null, current: expect.objectContaining({ id: iteration.body.id }) });
   });

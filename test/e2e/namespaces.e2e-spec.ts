@@ -145,7 +145,15 @@ describe('Groups, projects and members', () => {
       const read = await api(gw.baseUrl, 'GET', '/api/v4/projects/operations%2Falert-router', as('dana'));
       expect(read.status).toBe(200);
       expect(read.body.id).toBe(ids.router);
-      expect(read.body).not.toHaveProperty('runners_token');
+      // GitLab shows the runners token to maintainers and administrators, not to other members.
+      expect(read.body.runners_token).toBe(created.body.runners_token);
+      expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${ids.router}`, { token: gw.rootToken })).body.runners_token).toBe(created.body.runners_token);
+      await createUser('devon');
+      expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${ids.router}/members`, { ...as('dana'), body: { user_id: ids.devon, access_level: 30 } })).status).toBe(201);
+      const asDeveloper = await api(gw.baseUrl, 'GET', `/api/v4/projects/${ids.router}`, as('devon'));
+      expect(asDeveloper.status).toBe(200);
+      expect(asDeveloper.body).not.toHaveProperty('runners_token');
+      expect((await api(gw.baseUrl, 'DELETE', `/api/v4/projects/${ids.router}/members/${ids.devon}`, as('dana'))).status).toBe(204);
       expect(read.body.permissions).toEqual({ project_access: { access_level: 40, notification_level: 3 }, group_access: { access_level: 30, notification_level: 3 } });
 
       const dup = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('dana'), body: { name: 'alert router', namespace_id: ids.ops } });

@@ -231,6 +231,54 @@ describe('System hooks', () => {
       expect((await api(gw.baseUrl, 'GET', '/api/v4/hooks', root())).body).toHaveLength(before);
     });
 
+    describe('with local requests refused (allow_local_requests_from_system_hooks false)', () => {
+      const settings = (body: Record<string, unknown>) => api(gw.baseUrl, 'PUT', '/api/v4/application/settings', { ...root(), body });
+      beforeAll(async () => {
+        expect((await settings({ allow_local_requests_from_system_hooks: false, outbound_local_requests_whitelist: [] })).status).toBe(200);
+      });
+      afterAll(async () => {
+        await settings({ allow_local_requests_from_system_hooks: true, outbound_local_requests_whitelist: [] });
+      });
+
+      // Judged without any request: literal addresses, and `localhost`, which the resolver answers with loopback.
+      it.each([
+        'http://127.0.0.1:9/hook',
+        'http://localhost:9/hook',
+        'http://[::127.0.0.1]/hook',
+        'http://[64:ff9b::7f00:1]/hook',
+        'http://[2002:7f00:1::1]/hook',
+        'http://10.1.2.3/hook',
+        'http://198.18.0.1/hook',
+        'http://240.0.0.1/hook',
+      ])('refuses %s at creation and update with 422, as GitLab', async (url) => {
+        const before = (await api(gw.baseUrl, 'GET', '/api/v4/hooks', root())).body.length;
+        const created = await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body: { url } });
+        expect({ status: created.status, body: created.body }).toEqual({ status: 422, body: { error: 'Invalid url given' } });
+        expect((await api(gw.baseUrl, 'GET', '/api/v4/hooks', root())).body).toHaveLength(before);
+        const [hook] = (await api(gw.baseUrl, 'GET', '/api/v4/hooks', root())).body;
+        const updated = await api(gw.baseUrl, 'PUT', `/api/v4/hooks/${hook.id}`, { ...root(), body: { url } });
+        expect({ status: updated.status, body: updated.body }).toEqual({ status: 422, body: { error: 'Invalid url given' } });
+      });
+
+      it('accepts a whitelisted local address', async () => {
+        await settings({ outbound_local_requests_whitelist: ['127.0.0.1:9'] });
+        try {
+          const created = await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body: { url: 'http://127.0.0.1:9/listed' } });
+          expect(created.status).toBe(201);
+          await api(gw.baseUrl, 'DELETE', `/api/v4/hooks/${created.body[0].id}`, root());
+        } finally {
+          await settings({ outbound_local_requests_whitelist: [] });
+        }
+      });
+    });
+
+    it('refuses multicast and broadcast hook URLs even when local requests are allowed', async () => {
+      for (const url of ['http://224.0.0.1/hook', 'http://[ff02::1]/hook', 'http://255.255.255.255/hook']) {
+        const created = await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body: { url } });
+        expect({ url, status: created.status }).toEqual({ url, status: 422 });
+      }
+    });
+
     it('answers 400 missing attribute for a null url', async () => {
       expect(await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body: { url: null } })).toMatchObject({ status: 400, body: { message: '400 (Bad request) "url" not given' } });
     });

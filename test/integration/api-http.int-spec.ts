@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { request as httpRequest } from 'node:http';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { Body, Controller, Delete, Get, Module, Param, Post, Put, Query, Req } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -383,6 +384,47 @@ describe('HTTP conventions (createFastifyAdapter + configureHttpApp)', () => {
       const badUrl = await rawCall('GET', '/api/v4/projects/%zz', { 'x-request-id': 'trace-bad-url' });
       expect(badUrl.status).toBe(404);
       expect(badUrl.headers['x-request-id']).toBe('trace-bad-url');
+    });
+  });
+  describe('content encoding and charset', () => {
+    const post = (body: Buffer | string, headers: Record<string, string>) =>
+      call('/api/v4/echo', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
+    it('decodes gzip and deflate bodies', async () => {
+      const json = JSON.stringify({ hello: 'wörld' });
+      for (const [encoding, body] of [['gzip', gzipSync(json)], ['x-gzip', gzipSync(json)], ['deflate', deflateSync(json)], ['identity', Buffer.from(json)]] as const) {
+        const res = await post(body, { 'content-encoding': encoding });
+        expect({ encoding, status: res.status, body: await res.json() }).toEqual({ encoding, status: 201, body: { body: { hello: 'wörld' } } });
+      }
+    });
+
+    it('applies the body limit to the decoded size (a small gzip of a large body is a 413)', async () => {
+      const large = JSON.stringify({ filler: 'a'.repeat(BODY_LIMIT * 4) });
+      const compressed = gzipSync(large);
+      expect(compressed.length).toBeLessThan(BODY_LIMIT);
+      const res = await post(compressed, { 'content-encoding': 'gzip' });
+      expect(res.status).toBe(413);
+    });
+
+    it('answers 400 for a body that does not decode', async () => {
+      const res = await post(Buffer.from('definitely not gzip'), { 'content-encoding': 'gzip' });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ message: '400 Bad request - The request body could not be decoded (Content-Encoding: gzip)' });
+    });
+
+    it.each(['br', 'compress', 'zstd', 'gzip, gzip', 'made-up'])('answers 415 for the content coding %j', async (encoding) => {
+      const res = await post('{}', { 'content-encoding': encoding });
+      expect(res.status).toBe(415);
+      expect(await res.json()).toEqual({ message: '415 Unsupported Media Type' });
+    });
+
+    it('answers 415 for JSON in another charset than UTF-8, and takes utf-8 spelled any way', async () => {
+      const utf16 = Buffer.from('{"a":"b"}', 'utf16le');
+      expect((await post(utf16, { 'content-type': 'application/json; charset=utf-16' })).status).toBe(415);
+      expect((await post('{"a":"b"}', { 'content-type': 'application/json; charset=ISO-8859-1' })).status).toBe(415);
+      for (const charset of ['utf-8', 'UTF-8', 'utf8', '"utf-8"']) {
+        expect((await post('{"a":"b"}', { 'content-type': `application/json; charset=${charset}` })).status).toBe(201);
+      }
     });
   });
 });

@@ -197,13 +197,19 @@ describe('pagination over HTTP', () => {
       expect(Object.keys(links(page.headers))).toEqual(['prev', 'first', 'last']);
     });
 
-    it('clamps per_page to 100 and replaces invalid values by the defaults', async () => {
+    it('clamps per_page to 100 and out-of-range integers as Kaminari, and refuses what is not an integer (400)', async () => {
       const clamped = await get('/api/v4/items?per_page=500');
       expect(clamped.headers.get('x-per-page')).toBe('100');
       expect(clamped.items).toHaveLength(45);
-      const invalid = await get('/api/v4/items?page=abc&per_page=-3');
-      expect(invalid.headers.get('x-page')).toBe('1');
-      expect(invalid.headers.get('x-per-page')).toBe('20');
+      const outOfRange = await get('/api/v4/items?page=0&per_page=-3');
+      expect(outOfRange.headers.get('x-page')).toBe('1');
+      expect(outOfRange.headers.get('x-per-page')).toBe('20');
+      const invalid = await fetch(`${base}/api/v4/items?page=abc`);
+      expect(invalid.status).toBe(400);
+      expect(await invalid.json()).toEqual({ error: 'page is invalid' });
+      const zero = await fetch(`${base}/api/v4/items?per_page=0`);
+      expect(zero.status).toBe(400);
+      expect(await zero.json()).toEqual({ error: 'per_page has a value not allowed' });
     });
 
     it('answers a page past the end with an empty array, still with totals', async () => {

@@ -1,7 +1,7 @@
-import { NestFactory } from '@nestjs/core';
+import { ModulesContainer, NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ReceiveAlertNotificationUseCase, registerAlertNotifyRoutes } from '@app/alerting';
-import { configureHttpApp, createFastifyAdapter, registerOpenApiRoutes } from '@app/api';
+import { assertDeleteRoutesDeclareLastModified, configureHttpApp, createFastifyAdapter, registerOpenApiRoutes } from '@app/api';
 import { AppConfig, serviceVersion } from '@app/config';
 import { GIT_HTTP_ROUTES } from '@app/repository';
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +18,8 @@ export async function createGateway(config: AppConfig, options: { relay?: boolea
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));
+  // Every DELETE says how it honours If-Unmodified-Since (412), or the gateway does not start.
+  assertDeleteRoutesDeclareLastModified(app.get(ModulesContainer));
   app.enableShutdownHooks();
   configureHttpApp(app, config, { unprefixedRoutes: UNPREFIXED_ROUTES });
   // The alert notify endpoints carry the alert load: plain Fastify routes, outside the

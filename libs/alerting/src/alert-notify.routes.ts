@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { DomainError, internalErrorResponse, sendDomainError } from '@app/api';
+import { DomainError, internalErrorResponse, isClientDisconnect, sendDomainError } from '@app/api';
 import type { ApiRouteConfig } from '@app/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES, ALERT_NOTIFY_INTEGRATION_ROUTES, projectPathOfParams } from './notify-url';
@@ -114,6 +114,11 @@ function fail(request: FastifyRequest, reply: FastifyReply, error: unknown): voi
   const correlationId = request.id;
   const path = request.url.split('?')[0];
   const description = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  if (isClientDisconnect(error, request)) {
+    // The client hung up: nothing failed on this side.
+    logger.debug(`${request.method} ${path}: the client closed the connection (correlation_id ${correlationId}): ${description}`);
+    return;
+  }
   logger.error(`${request.method} ${path} failed (correlation_id ${correlationId}): ${description}`, error instanceof Error ? error.stack : undefined);
   const { status, body } = internalErrorResponse(correlationId);
   reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify(body));

@@ -1,5 +1,5 @@
+import { CurrentPrincipal, CurrentProject, DomainError, idParam, isKeysetPaginationRequested, paginateKeyset, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, DomainError, isKeysetPaginationRequested, paginateKeyset, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { UsersRepository } from '@app/identity';
 import { ACCESS_LEVELS } from '@app/namespaces';
@@ -9,7 +9,7 @@ import { AlertOrderBy, ListAlertsDto, UpdateAlertDto } from './dto/alert.dto';
 import { AlertEntity } from './entities/alert.entity';
 import { HttpIntegrationsRepository } from './http-integrations.repository';
 import { presentAlert, presentAlertNote } from './presenters/alerting.presenter';
-import { idParam, projectContextOf } from './project-context';
+import { projectContextOf } from './project-context';
 import { UpdateAlertUseCase } from './use-cases/update-alert.use-case';
 
 const BASE = 'projects/:id/alert_management/alerts';

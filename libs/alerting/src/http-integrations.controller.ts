@@ -1,5 +1,6 @@
+import { CurrentPrincipal, CurrentProject, DomainError, idParam, LastModified, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import { AlertHttpIntegrationEntity } from './entities/alert-http-integration.entity';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, DomainError, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { FastifyRequest } from 'fastify';
@@ -7,7 +8,7 @@ import { CreateHttpIntegrationDto, UpdateHttpIntegrationDto } from './dto/http-i
 import { parseParsedAlertPayload } from './engine/alert-payload-parser';
 import { HttpIntegrationsRepository } from './http-integrations.repository';
 import { presentHttpIntegration } from './presenters/alerting.presenter';
-import { idParam, projectContextOf } from './project-context';
+import { projectContextOf } from './project-context';
 import { CreateHttpIntegrationUseCase } from './use-cases/create-http-integration.use-case';
 import { DeleteHttpIntegrationUseCase } from './use-cases/delete-http-integration.use-case';
 import { IngestAlertUseCase } from './use-cases/ingest-alert.use-case';
@@ -96,6 +97,7 @@ export class HttpIntegrationsController {
   }
 
   @Delete(`${BASE}/:integration_id`)
+  @LastModified((request, get) => rowChangedAt(get, AlertHttpIntegrationEntity, { id: idParam(request.params.integration_id, 'Integration'), projectId: projectContextOf(request.projectAccess!).id }))
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
   async remove(@CurrentProject() access: ResourceAccess, @Param('integration_id') integrationId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.deleteIntegration.execute({ actorId: principal.user.id, project: projectContextOf(access), integrationId: idParam(integrationId, 'Integration') });

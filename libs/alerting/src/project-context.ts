@@ -12,8 +12,3 @@ export function projectContextOf(access: ResourceAccess): { id: number; groupId:
   };
 }
 
-/** A numeric path parameter; anything else names nothing (404). */
-export function idParam(raw: string, resource: string): number {
-  if (!/^\d{1,9}$/.test(raw)) throw DomainError.notFound(resource);
-  return Number(raw);
-}

@@ -1,5 +1,5 @@
+import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, ErrorCode, GroupAccess, intParam, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, ErrorCode, GroupAccess, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, groupOf, NamespaceEntity, projectOf, ProjectWithNamespace } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -7,7 +7,7 @@ import { BadgeContextService } from './badge-context.service';
 import { BadgeView, presentBadge, presentRendered, RenderedBadgeView } from './badge.presenter';
 import { BadgeSource, BadgesRepository } from './badges.repository';
 import { CreateBadgeDto, ListBadgesDto, RenderBadgeDto, UpdateBadgeDto } from './dto/badge.dto';
-import type { BadgeEntity } from './entities/badge.entity';
+import { BadgeEntity } from './entities/badge.entity';
 import type { BadgeOwner } from './use-cases/badge-commands';
 import { CreateBadgeUseCase } from './use-cases/create-badge.use-case';
 import { DeleteBadgeUseCase } from './use-cases/delete-badge.use-case';
@@ -17,11 +17,8 @@ import { UpdateBadgeUseCase } from './use-cases/update-badge.use-case';
 export const MANAGE_PROJECT_BADGES_LEVEL = ACCESS_LEVELS.MAINTAINER;
 export const MANAGE_GROUP_BADGES_LEVEL = ACCESS_LEVELS.OWNER;
 
-/** Grape's answer to a non-integer `:badge_id`. */
-function badgeIdOf(raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) > 2_147_483_647) throw new DomainError(ErrorCode.BAD_REQUEST, 'badge_id is invalid', { errorKey: true });
-  return Number(raw);
-}
+/** `:badge_id`: 400 when not an integer, 404 beyond the integer range. */
+const badgeIdOf = (raw: string): number => intParam('badge_id', raw, 'Badge');
 
 const badgeNotFound = (): DomainError => new DomainError(ErrorCode.NOT_FOUND, '404 Not found', { subject: 'Badge' });
 
@@ -94,6 +91,7 @@ export class BadgesController {
   }
 
   @Delete('projects/:id/badges/:badge_id')
+  @LastModified((request, get) => rowChangedAt(get, BadgeEntity, { id: badgeIdOf(request.params.badge_id) }))
   @ProjectAccess(MANAGE_PROJECT_BADGES_LEVEL)
   @HttpCode(204)
   async removeProject(@CurrentProject() access: ResourceAccess, @Param('badge_id') badgeId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
@@ -140,6 +138,7 @@ export class BadgesController {
   }
 
   @Delete('groups/:id/badges/:badge_id')
+  @LastModified((request, get) => rowChangedAt(get, BadgeEntity, { id: badgeIdOf(request.params.badge_id) }))
   @GroupAccess(MANAGE_GROUP_BADGES_LEVEL)
   @HttpCode(204)
   async removeGroup(@CurrentGroup() access: ResourceAccess, @Param('badge_id') badgeId: string, @CurrentPrincipal() principal: Principal): Promise<void> {

@@ -31,6 +31,8 @@ export interface HttpConfig {
   externalUrl: string;
   bodyLimit: number;
   maxUrlLength: number;
+  /** Slow clients cannot hold connections: limits in milliseconds (see the README's configuration table). */
+  timeouts: { headersMs: number; requestMs: number; idleMs: number; keepAliveMs: number };
 }
 export interface AlertingConfig {
   /** Notify requests per project and period; 0 disables the limit. */
@@ -103,7 +105,8 @@ export class AppConfig {
     this.redis = { url: env.REDIS_URL, prefix: env.REDIS_PREFIX };
     this.kafka = {
       brokers: env.KAFKA_BROKERS.split(','),
-      topicPrefix: env.KAFKA_TOPIC_PREFIX,
+      // `x.` and `x` name the same prefix: topics and groups read `x.<name>`.
+      topicPrefix: env.KAFKA_TOPIC_PREFIX.replace(/\.+$/, ''),
       clientId: 'service-api',
     };
     this.http = {
@@ -113,6 +116,13 @@ export class AppConfig {
       externalUrl: (env.EXTERNAL_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
       bodyLimit: env.BODY_LIMIT,
       maxUrlLength: env.MAX_URL_LENGTH,
+      timeouts: {
+        // Node requires the head to arrive within the time given to the whole request.
+        headersMs: Math.min(env.HTTP_HEADERS_TIMEOUT_MS, env.HTTP_REQUEST_TIMEOUT_MS),
+        requestMs: env.HTTP_REQUEST_TIMEOUT_MS,
+        idleMs: env.HTTP_IDLE_TIMEOUT_MS,
+        keepAliveMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      },
     };
     this.auth = {
       initialRootToken: env.INITIAL_ROOT_TOKEN,

@@ -115,6 +115,30 @@ export class EnvironmentVariables {
   @Min(256)
   MAX_URL_LENGTH = 8192;
 
+  /** Most milliseconds a client may take to send the request line and headers (then 408 and the connection is closed). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  HTTP_HEADERS_TIMEOUT_MS = 20_000;
+
+  /** Most milliseconds a client may take to send a whole request, body included (then 408 and the connection is closed). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  HTTP_REQUEST_TIMEOUT_MS = 120_000;
+
+  /** A connection on which nothing is received or sent for this many milliseconds is closed. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  HTTP_IDLE_TIMEOUT_MS = 60_000;
+
+  /** How long a kept-alive connection may wait for its next request, in milliseconds. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
   /** Alert notify requests accepted per project and period (0: no limit); more get 429 with Retry-After. */
   @Transform(toInt)
   @IsInt()

@@ -1,5 +1,6 @@
+import { AdminOnly, CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, LastModified, parseIdOrName, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import { GroupCustomAttributeEntity, ProjectCustomAttributeEntity, UserCustomAttributeEntity } from './entities/custom-attribute.entity';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { AdminOnly, CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { UsersRepository } from '@app/identity';
 import type { NamespaceEntity, ProjectEntity } from '@app/namespaces';
 import { CustomAttributeResource, CustomAttributesRepository, CustomAttributeView } from '@app/settings';
@@ -39,6 +40,10 @@ export class CustomAttributesController {
   }
 
   @Delete('users/:id/custom_attributes/:key')
+  @LastModified(async (request, get) => {
+    const user = await get(UsersRepository).findByIdOrUsername(request.params.id);
+    return user ? rowChangedAt(get, UserCustomAttributeEntity, { userId: user.id, key: request.params.key }) : null;
+  })
   @HttpCode(204)
   async deleteOfUser(@Param('id') id: string, @Param('key') key: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.deleteAttribute.execute({ resource: await this.user(id), key, actorId: principal.user.id });
@@ -63,6 +68,7 @@ export class CustomAttributesController {
   }
 
   @Delete('groups/:id/custom_attributes/:key')
+  @LastModified((request, get) => rowChangedAt(get, GroupCustomAttributeEntity, { groupId: groupResource(request.groupAccess!).id, key: request.params.key }))
   @GroupAccess(NO_ACCESS)
   @HttpCode(204)
   async deleteOfGroup(@CurrentGroup() access: ResourceAccess, @Param('key') key: string, @CurrentPrincipal() principal: Principal): Promise<void> {
@@ -89,6 +95,7 @@ export class CustomAttributesController {
   }
 
   @Delete('projects/:id/custom_attributes/:key')
+  @LastModified((request, get) => rowChangedAt(get, ProjectCustomAttributeEntity, { projectId: projectResource(request.projectAccess!).id, key: request.params.key }))
   // Administrators' metadata: kept writable on archived projects, as GitLab.
   @ProjectAccess(NO_ACCESS, { allowArchived: true })
   @HttpCode(204)
@@ -118,6 +125,7 @@ export class CustomAttributesController {
     if (!user) throw DomainError.notFound('User');
     return { type: 'user', id: user.id, title: user.username };
   }
+
 }
 
 function groupResource(access: ResourceAccess): CustomAttributeResource {

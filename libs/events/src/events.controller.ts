@@ -1,5 +1,20 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { applyOffsetPaginationHeaders, Auth, CurrentPrincipal, CurrentProject, DomainError, parseOffsetPagination, Principal, ProjectAccess, PublicRead, ResourceAccess } from '@app/api';
+import {
+  applyKeysetPaginationHeaders,
+  applyOffsetPaginationHeaders,
+  Auth,
+  CurrentPrincipal,
+  CurrentProject,
+  DomainError,
+  isKeysetPaginationRequested,
+  KeysetOptions,
+  parseKeysetPagination,
+  parseOffsetPagination,
+  Principal,
+  ProjectAccess,
+  PublicRead,
+  ResourceAccess,
+} from '@app/api';
 import { AppConfig } from '@app/config';
 import { UsersRepository } from '@app/identity';
 import { ACCESS_LEVELS, projectOf, toAccessUser } from '@app/namespaces';
@@ -12,6 +27,9 @@ import { EventListQuery, EventsRepository } from './events.repository';
 const EVENT_SCOPES = ['api', 'read_api', 'read_user'];
 
 /** Contribution events: newest first by default, offset-paginated, only what the caller may see. */
+/** Event lists are paged by keyset by id, newest first unless `sort=asc`. */
+const EVENT_KEYSET: KeysetOptions = { allowedOrderBy: ['id'], defaultOrderBy: 'id', defaultSort: 'desc' };
+
 @Controller()
 export class EventsController {
   constructor(
@@ -66,6 +84,12 @@ export class EventsController {
   }
 
   private async page(list: EventListQuery, dto: ListEventsDto, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>[]> {
+    if (isKeysetPaginationRequested(request.query)) {
+      const pagination = parseKeysetPagination(request.query, EVENT_KEYSET);
+      const { rows, next } = await this.events.keysetPage(list, pagination);
+      applyKeysetPaginationHeaders(request, reply, { pagination, next, externalUrl: this.config.http.externalUrl });
+      return this.presenter.present(rows);
+    }
     const { rows, info } = await this.events.page(list, parseOffsetPagination(request.query), dto.sort);
     applyOffsetPaginationHeaders(request, reply, { ...info, externalUrl: this.config.http.externalUrl });
     return this.presenter.present(rows);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, OffsetPageInfo, OffsetPagination, TOTAL_COUNT_LIMIT } from '@app/api';
+import { DomainError, KeysetPagination, KeysetPosition, OffsetPageInfo, OffsetPagination, TOTAL_COUNT_LIMIT } from '@app/api';
 import { confidentialIssueReadableSql } from '@app/issues';
 import type { AccessUser } from '@app/namespaces';
 import { ACCESS_LEVELS, activeMembershipSql, projectAccessLevelSql, projectVisibilitySql } from '@app/namespaces';
@@ -199,14 +199,7 @@ export class EventsRepository {
     const seek = positions && direction === 'DESC' ? positions.lastSeq - offset : null;
     if (seek !== null && seek - perPage - 1 >= positions!.deletedMaxSeq) ids.andWhere('e.project_seq <= :seek', { seek });
     else ids.offset(offset);
-    const [idsSql, params] = ids.getQueryAndParameters();
-    const raw = (await this.dataSource.query(
-      `SELECT e.id, e.project_id, e.author_id, e.action, e.target_type, e.target_id, e.target_iid, e.target_title, e.note, e.push_data, e.created_at,
-              u.username AS u_username, u.name AS u_name, u.state AS u_state, u.email AS u_email
-       FROM (${idsSql}) pg JOIN events e ON e.id = pg.id LEFT JOIN users u ON u.id = e.author_id
-       ORDER BY e.id ${direction}`,
-      params,
-    )) as RawEventRow[];
+    const raw = await this.rowsOf(ids, direction);
     const more = raw.length > perPage;
     const rows = raw.slice(0, perPage).map(toEventRow);
     const base = { page: pagination.page, perPage };
@@ -218,6 +211,30 @@ export class EventsRepository {
     const total = cacheKey && this.rememberedOverLimit(cacheKey) ? null : await this.countWithCap(qb);
     if (total === null && cacheKey) this.rememberOverLimit(cacheKey);
     return { rows, info: { ...base, total, hasNextPage: total === null ? more : offset + perPage < total } };
+  }
+
+  /**
+   * One keyset page of an event list, by id (`id_before` newest first, `id_after` oldest first):
+   * `next` is the position after the page when it is full, null at the end.
+   */
+  async keysetPage(list: EventListQuery, pagination: KeysetPagination): Promise<{ rows: EventRow[]; next: KeysetPosition | null }> {
+    const direction = pagination.sort === 'asc' ? 'ASC' : 'DESC';
+    const ids = list.qb.clone().select('e.id', 'id').orderBy('e.id', direction).limit(pagination.perPage);
+    if (pagination.after) ids.andWhere(`e.id ${direction === 'ASC' ? '>' : '<'} :keysetAfter`, { keysetAfter: pagination.after.id });
+    const rows = (await this.rowsOf(ids, direction)).map(toEventRow);
+    return { rows, next: rows.length === pagination.perPage ? { id: rows[rows.length - 1].id } : null };
+  }
+
+  /** The events (with their authors) whose ids `ids` selects, in id order. */
+  private async rowsOf(ids: SelectQueryBuilder<EventEntity>, direction: 'ASC' | 'DESC'): Promise<RawEventRow[]> {
+    const [idsSql, params] = ids.getQueryAndParameters();
+    return (await this.dataSource.query(
+      `SELECT e.id, e.project_id, e.author_id, e.action, e.target_type, e.target_id, e.target_iid, e.target_title, e.note, e.push_data, e.created_at,
+              u.username AS u_username, u.name AS u_name, u.state AS u_state, u.email AS u_email
+       FROM (${idsSql}) pg JOIN events e ON e.id = pg.id LEFT JOIN users u ON u.id = e.author_id
+       ORDER BY e.id ${direction}`,
+      params,
+    )) as RawEventRow[];
   }
 
   /** The number of rows of `qb`, or null above `TOTAL_COUNT_LIMIT` (GitLab leaves `x-total` out then). */

@@ -1,7 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { presentUserSummary, UserEntity } from '@app/identity';
-import { IterationEntity, IterationSnapshot, iterationSnapshot, MilestoneEntity, MilestoneSnapshot, milestoneSnapshot, presentIterationSnapshot, presentMilestoneSnapshot } from '@app/issues';
+import {
+  IterationEntity,
+  IterationSnapshot,
+  iterationSnapshot,
+  loadGroupPaths,
+  MilestoneEntity,
+  MilestoneSnapshot,
+  milestoneSnapshot,
+  presentIterationSnapshot,
+  presentMilestoneSnapshot,
+} from '@app/issues';
 import { DataSource, In, ObjectLiteral } from 'typeorm';
 import type { ResourceIterationEventEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceWeightEventEntity } from './entities/resource-events.entity';
 import type { ResourceEventKind, ResourceOwner } from './resource-events.repository';
@@ -51,9 +61,11 @@ export class ResourceEventPresenter {
         const events = rows as ResourceIterationEventEntity[];
         const ids = [...new Set(events.map((e) => e.iterationId))];
         const current = new Map((ids.length ? await manager.findBy(IterationEntity, { id: In(ids) }) : []).map((i) => [i.id, iterationSnapshot(i)!]));
-        return events.map((e) => {
-          const snapshot = current.get(e.iterationId) ?? (e.iterationSnapshot as IterationSnapshot | null);
-          return { ...common(e), ...resource, iteration: snapshot ? presentIterationSnapshot(snapshot, externalUrl) : null, action: e.action };
+        const snapshots = events.map((e) => current.get(e.iterationId) ?? (e.iterationSnapshot as IterationSnapshot | null));
+        const paths = await loadGroupPaths(manager, snapshots.flatMap((snapshot) => (snapshot ? [snapshot.group_id] : [])));
+        return events.map((e, index) => {
+          const snapshot = snapshots[index];
+          return { ...common(e), ...resource, iteration: snapshot ? presentIterationSnapshot(snapshot, externalUrl, paths) : null, action: e.action };
         });
       }
       case 'weight':

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { Auth, CurrentPrincipal, CurrentProject, DomainError, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import { Auth, CurrentPrincipal, CurrentProject, DomainError, intParam, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { intParam, IssuesRepository } from '@app/issues';
+import { IssuesRepository } from '@app/issues';
 import { ACCESS_LEVELS, projectOf, toAccessUser } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ResourceEventKind, ResourceEventsRepository, ResourceOwner } from './resource-events.repository';
@@ -29,7 +29,7 @@ export class ResourceEventsController {
 
   @Get('issues/:issue_iid/resource_milestone_events/:event_id')
   issueMilestone(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('milestone', this.issue(a, p, iid), intParam('resource_milestone_event_id', id));
+    return this.one('milestone', this.issue(a, p, iid), intParam('resource_milestone_event_id', id, RESOURCE_EVENT_NAMES.milestone));
   }
 
   @Get('issues/:issue_iid/resource_state_events')
@@ -39,7 +39,7 @@ export class ResourceEventsController {
 
   @Get('issues/:issue_iid/resource_state_events/:event_id')
   issueState(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('state', this.issue(a, p, iid), intParam('resource_state_event_id', id));
+    return this.one('state', this.issue(a, p, iid), intParam('resource_state_event_id', id, RESOURCE_EVENT_NAMES.state));
   }
 
   @Get('issues/:issue_iid/resource_iteration_events')
@@ -51,7 +51,7 @@ export class ResourceEventsController {
   @Get('issues/:issue_iid/resource_iteration_events/:event_id')
   @Auth({ tier: 'premium' })
   issueIteration(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('iteration', this.issue(a, p, iid), intParam('resource_iteration_event_id', id));
+    return this.one('iteration', this.issue(a, p, iid), intParam('resource_iteration_event_id', id, RESOURCE_EVENT_NAMES.iteration));
   }
 
   @Get('issues/:issue_iid/resource_weight_events')
@@ -61,7 +61,7 @@ export class ResourceEventsController {
 
   @Get('issues/:issue_iid/resource_weight_events/:event_id')
   issueWeight(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('weight', this.issue(a, p, iid), intParam('resource_weight_event_id', id));
+    return this.one('weight', this.issue(a, p, iid), intParam('resource_weight_event_id', id, RESOURCE_EVENT_NAMES.weight));
   }
 
   @Get('merge_requests/:merge_request_iid/resource_milestone_events')
@@ -71,7 +71,7 @@ export class ResourceEventsController {
 
   @Get('merge_requests/:merge_request_iid/resource_milestone_events/:event_id')
   mrMilestone(@CurrentProject() a: ResourceAccess, @Param('merge_request_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('milestone', this.mergeRequest(a, iid), intParam('resource_milestone_event_id', id));
+    return this.one('milestone', this.mergeRequest(a, iid), intParam('resource_milestone_event_id', id, RESOURCE_EVENT_NAMES.milestone));
   }
 
   @Get('merge_requests/:merge_request_iid/resource_state_events')
@@ -81,19 +81,19 @@ export class ResourceEventsController {
 
   @Get('merge_requests/:merge_request_iid/resource_state_events/:event_id')
   mrState(@CurrentProject() a: ResourceAccess, @Param('merge_request_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('state', this.mergeRequest(a, iid), intParam('resource_state_event_id', id));
+    return this.one('state', this.mergeRequest(a, iid), intParam('resource_state_event_id', id, RESOURCE_EVENT_NAMES.state));
   }
 
   private async issue(access: ResourceAccess, principal: Principal | null, rawIid: string): Promise<ResourceOwner> {
     const project = projectOf(access);
-    const issue = await this.issues.findByIid(project.id, intParam('issue_iid', rawIid));
+    const issue = await this.issues.findByIid(project.id, intParam('issue_iid', rawIid, 'Issue'));
     if (!issue || !this.issues.canRead(issue, toAccessUser(principal), access.accessLevel)) throw DomainError.notFound('Issue');
     return { kind: 'Issue', id: issue.id, project };
   }
 
   private async mergeRequest(access: ResourceAccess, rawIid: string): Promise<ResourceOwner> {
     const project = projectOf(access);
-    const mr = await this.issues.findMergeRequestByIid(project.id, intParam('merge_request_iid', rawIid));
+    const mr = await this.issues.findMergeRequestByIid(project.id, intParam('merge_request_iid', rawIid, 'Merge Request'));
     if (!mr) throw DomainError.notFound('Merge Request');
     return { kind: 'MergeRequest', id: mr.id, project };
   }

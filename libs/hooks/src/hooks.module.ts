@@ -19,6 +19,7 @@ import { MaintenanceProcessor } from './delivery/hook-maintenance.processor';
 import { HookMetrics } from './delivery/hook-metrics';
 import { HookRedelivery } from './delivery/hook-redelivery';
 import { MergeRequestHookData } from './delivery/merge-request-hook-data';
+import { OutboundUrlPolicy } from './delivery/outbound-url-policy';
 import { HookTokenCipher } from './hook-token-cipher';
 import { HOOK_DELIVERIES, HOOK_MAINTENANCE } from './hooks.jobs';
 import { SystemHooksController } from './system-hooks.controller';
@@ -37,6 +38,7 @@ const API_PROVIDERS: Provider[] = [
   HookHealthService,
   HookMetrics,
   HookDeliverer,
+  OutboundUrlPolicy,
   HookGauges,
   CreateSystemHookUseCase,
   UpdateSystemHookUseCase,

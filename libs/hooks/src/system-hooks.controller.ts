@@ -1,5 +1,6 @@
+import { AdminOnly, CurrentPrincipal, DomainError, idParam, LastModified, paginateOffset, Principal, rowChangedAt } from '@app/api';
+import { SystemHookEntity } from './entities/system-hook.entity';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { AdminOnly, CurrentPrincipal, DomainError, paginateOffset, Principal } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HookDeliveryLog } from './delivery/hook-delivery-log';
@@ -78,6 +79,7 @@ export class SystemHooksController {
   }
 
   @Delete(':id')
+  @LastModified((request, get) => rowChangedAt(get, SystemHookEntity, { id: hookId(request.params.id) }))
   @HttpCode(204)
   async remove(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.deleteHook.execute({ hookId: hookId(id), actorId: principal.user.id });
@@ -85,7 +87,4 @@ export class SystemHooksController {
 }
 
 /** The numeric id of the path; anything else is an unknown hook. */
-function hookId(id: string): number {
-  if (!/^\d{1,10}$/.test(id)) throw DomainError.notFound('System hook');
-  return Number(id);
-}
+const hookId = (id: string): number => idParam(id, 'System hook');

@@ -1,5 +1,5 @@
+import { AdminOnly, Auth, CurrentPrincipal, DomainError, idParam, LastModified, paginateOffset, Principal, rowChangedAt, SCOPES } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { AdminOnly, Auth, CurrentPrincipal, DomainError, paginateOffset, Principal, SCOPES } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { presentAccessToken } from './access-token.presenter';
@@ -12,10 +12,7 @@ import { RevokeAccessTokenUseCase } from './use-cases/revoke-access-token.use-ca
 
 const ANY_SCOPE = [...SCOPES];
 
-const numeric = (value: string, resource: string): number => {
-  if (!/^\d+$/.test(value)) throw DomainError.notFound(resource);
-  return Number(value);
-};
+const numeric = (value: string, resource: string): number => idParam(value, resource);
 
 /** Personal access tokens and impersonation tokens. */
 @Controller()
@@ -55,6 +52,7 @@ export class AccessTokensController {
   }
 
   @Delete('personal_access_tokens/self')
+  @LastModified((request, get) => rowChangedAt(get, AccessTokenEntity, { id: request.principal?.tokenId ?? 0 }, 'createdAt'))
   @Auth({ scopes: ANY_SCOPE, noSudo: true })
   @HttpCode(204)
   async revokeSelf(@CurrentPrincipal() principal: Principal): Promise<void> {
@@ -69,6 +67,7 @@ export class AccessTokensController {
   }
 
   @Delete('personal_access_tokens/:id')
+  @LastModified((request, get) => rowChangedAt(get, AccessTokenEntity, { id: numeric(request.params.id, 'Personal Access Token') }, 'createdAt'))
   @Auth()
   @HttpCode(204)
   async revokePersonal(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
@@ -105,6 +104,7 @@ export class AccessTokensController {
   }
 
   @Delete('users/:user_id/impersonation_tokens/:token_id')
+  @LastModified((request, get) => rowChangedAt(get, AccessTokenEntity, { id: numeric(request.params.token_id, 'Impersonation Token') }, 'createdAt'))
   @AdminOnly()
   @HttpCode(204)
   async revokeImpersonation(@Param('user_id') userId: string, @Param('token_id') tokenId: string, @CurrentPrincipal() principal: Principal): Promise<void> {

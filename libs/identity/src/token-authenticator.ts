@@ -1,6 +1,6 @@
+import { Authenticator, CredentialKind, Credentials, parseIdOrName, Principal, PrincipalUser } from '@app/api';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { Authenticator, CredentialKind, Credentials, Principal, PrincipalUser } from '@app/api';
 import { DataSource } from 'typeorm';
 import { AccessTokenEntity, OAuthTokenEntity, UserEntity } from './entities';
 import { SessionStore } from './sessions/session.store';
@@ -55,9 +55,13 @@ export class TokenAuthenticator implements Authenticator {
 
   async findSudoUser(identifier: string): Promise<PrincipalUser | null> {
     const repo = this.dataSource.getRepository(UserEntity);
-    const user = /^\d+$/.test(identifier)
-      ? await repo.findOneBy({ id: Number(identifier) })
-      : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:name)', { name: identifier }).getOne();
+    const parsed = parseIdOrName(identifier);
+    const user =
+      parsed === null
+        ? null
+        : 'id' in parsed
+          ? await repo.findOneBy({ id: parsed.id })
+          : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:name)', { name: parsed.name }).getOne();
     return user ? toPrincipalUser(user) : null;
   }
 

@@ -1,12 +1,12 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { AdminOnly, Auth, CurrentPrincipal, DomainError, paginateOffset, Principal, PublicRead } from '@app/api';
+import { AdminOnly, Auth, CurrentPrincipal, DomainError, idParam, paginateQuery, Principal, PublicRead } from '@app/api';
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ListUsersDto } from './dto/list-users.dto';
 import { UserEntity } from './entities';
 import { presentUser, UserView } from './user.presenter';
-import { UsersRepository } from './users.repository';
+import { USER_KEYSET, UsersRepository } from './users.repository';
 import { SetUserStateUseCase } from './use-cases/set-user-state.use-case';
 
 const READ_USER_SCOPES = ['api', 'read_api', 'read_user'];
@@ -31,7 +31,7 @@ export class UsersController {
     const admin = principal?.user.isAdmin ?? false;
     const viewer = principal ? principal.user : null;
     const qb = this.customAttributes.filter(this.users.listQuery(filter, { admin }), 'user', 'u', filter.custom_attributes, viewer);
-    const rows = await paginateOffset(qb, request, reply, { externalUrl: this.config.http.externalUrl });
+    const rows = await paginateQuery(qb, request, reply, { externalUrl: this.config.http.externalUrl, keyset: USER_KEYSET });
     return this.customAttributes.attach('user', rows.map((user) => this.present(user, principal)), viewer, filter.with_custom_attributes);
   }
 
@@ -71,8 +71,7 @@ export class UsersController {
   }
 
   private numericId(id: string): number {
-    if (!/^\d+$/.test(id)) throw DomainError.notFound('User');
-    return Number(id);
+    return idParam(id, 'User');
   }
 
   private present(user: UserEntity, principal: Principal | null): Record<string, unknown> {

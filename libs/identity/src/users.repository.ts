@@ -1,17 +1,31 @@
+import { isDbInt, type KeysetListing, parseIdOrName } from '@app/api';
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, SelectQueryBuilder } from 'typeorm';
 import { ListUsersDto } from './dto/list-users.dto';
 import { UserEntity } from './entities';
 
+/** Users are paged by keyset by id (newest first by default), name or username. */
+export const USER_KEYSET: KeysetListing<UserEntity> = {
+  keyset: { allowedOrderBy: ['id', 'name', 'username'], defaultOrderBy: 'id', defaultSort: 'desc' },
+  columns: {
+    idExpression: 'u.id',
+    id: (user) => user.id,
+    orderExpressions: { name: 'u.name', username: 'u.username' },
+    orderValues: { name: (user) => user.name, username: (user) => user.username },
+  },
+};
+
 @Injectable()
 export class UsersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** By numeric id or case-insensitive username. */
+  /** By numeric id or case-insensitive username (an id beyond the integer range finds nobody). */
   findByIdOrUsername(ref: string | number): Promise<UserEntity | null> {
     const repo = this.dataSource.getRepository(UserEntity);
-    if (typeof ref === 'number' || /^\d+$/.test(ref)) return repo.findOneBy({ id: Number(ref) });
-    return repo.createQueryBuilder('u').where('lower(u.username) = lower(:ref)', { ref }).getOne();
+    const parsed = typeof ref === 'number' ? (isDbInt(ref) ? { id: ref } : null) : parseIdOrName(ref);
+    if (parsed === null) return Promise.resolve(null);
+    if ('id' in parsed) return repo.findOneBy({ id: parsed.id });
+    return repo.createQueryBuilder('u').where('lower(u.username) = lower(:ref)', { ref: parsed.name }).getOne();
   }
 
   /** A human user by username or e-mail (case-insensitive), with its password digest, for sign-in. */

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentGroup, CurrentPrincipal, DomainError, GroupAccess, paginateOffset, Principal, ResourceAccess } from '@app/api';
+import { Auth, CurrentGroup, CurrentPrincipal, DomainError, GroupAccess, intParam, LastModified, paginateOffset, Principal, ResourceAccess, rowChangedAt } from '@app/api';
 import { AppConfig } from '@app/config';
 import { presentUserSummary, UserEntity } from '@app/identity';
 import { ACCESS_LEVELS, groupOf } from '@app/namespaces';
@@ -9,7 +9,6 @@ import { DataSource, In } from 'typeorm';
 import { CreateEpicDto, ListEpicsDto, UpdateEpicDto } from './dto/epic.dto';
 import { EpicEntity } from './entities/epic.entity';
 import { EpicsRepository } from './epics.repository';
-import { intParam } from './path-params';
 import { CreateEpicUseCase, DeleteEpicUseCase, UpdateEpicUseCase } from './use-cases/epic.use-cases';
 
 /**
@@ -42,7 +41,7 @@ export class EpicsController {
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentGroup() access: ResourceAccess, @Param('epic_iid') rawIid: string, @CurrentPrincipal() principal: Principal | null) {
     const group = this.group(access);
-    const epic = await this.epics.findByIid(group.id, intParam('epic_iid', rawIid));
+    const epic = await this.epics.findByIid(group.id, intParam('epic_iid', rawIid, 'Epic'));
     if (!epic || (epic.confidential && !this.readsConfidential(access, principal))) throw DomainError.notFound('Epic');
     return (await this.present([epic], group))[0];
   }
@@ -59,15 +58,16 @@ export class EpicsController {
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS)
   async update(@CurrentGroup() access: ResourceAccess, @Param('epic_iid') rawIid: string, @Body() dto: UpdateEpicDto, @CurrentPrincipal() principal: Principal) {
     const group = this.group(access);
-    const epic = await this.updateEpic.execute({ groupId: group.id, iid: intParam('epic_iid', rawIid), actorId: principal.user.id, actorLevel: access.accessLevel, attributes: dto });
+    const epic = await this.updateEpic.execute({ groupId: group.id, iid: intParam('epic_iid', rawIid, 'Epic'), actorId: principal.user.id, actorLevel: access.accessLevel, attributes: dto });
     return (await this.present([epic], group))[0];
   }
 
   @Delete('groups/:id/epics/:epic_iid')
+  @LastModified((request, get) => rowChangedAt(get, EpicEntity, { groupId: groupOf(request.groupAccess!).id, iid: intParam('epic_iid', request.params.epic_iid, 'Epic') }))
   @GroupAccess(ACCESS_LEVELS.OWNER)
   @HttpCode(204)
   async remove(@CurrentGroup() access: ResourceAccess, @Param('epic_iid') rawIid: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.deleteEpic.execute({ groupId: this.group(access).id, iid: intParam('epic_iid', rawIid), actorId: principal.user.id });
+    await this.deleteEpic.execute({ groupId: this.group(access).id, iid: intParam('epic_iid', rawIid, 'Epic'), actorId: principal.user.id });
   }
 
   private group(access: ResourceAccess): NamespaceEntity {

@@ -10,7 +10,6 @@ export * from './use-cases/update-issue.use-case';
 export * from './merge-request-git';
 export * from './use-cases/update-merge-request.use-case';
 export * from './internal-ids.repository';
-export * from './path-params';
 export * from './epics.events';
 export * from './epics.repository';
 export * from './use-cases/epic.use-cases';

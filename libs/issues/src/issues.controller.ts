@@ -1,12 +1,11 @@
+import { Auth, CurrentPrincipal, CurrentProject, DomainError, intParam, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentPrincipal, CurrentProject, DomainError, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf, ProjectsRepository, ProjectWithNamespace, toAccessUser } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateIssueDto, ListIssuesDto, UpdateIssueDto } from './dto/issue.dto';
 import { IssueEntity } from './entities/issue.entity';
 import { IssueListFilter, IssuesRepository } from './issues.repository';
-import { intParam } from './path-params';
 import { IssuablesPresenter } from './presenters/issuables-presenter.service';
 import { CreateIssueUseCase } from './use-cases/create-issue.use-case';
 import { DeleteIssueUseCase } from './use-cases/delete-issue.use-case';
@@ -75,7 +74,7 @@ export class IssuesController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @Param('issue_iid') rawIid: string, @CurrentPrincipal() principal: Principal | null): Promise<Record<string, unknown>> {
     const project = projectOf(access);
-    const issue = await this.issues.findByIid(project.id, intParam('issue_iid', rawIid));
+    const issue = await this.issues.findByIid(project.id, intParam('issue_iid', rawIid, 'Issue'));
     if (!issue || !this.issues.canRead(issue, toAccessUser(principal), access.accessLevel)) throw DomainError.notFound('Issue');
     return this.presentOne(issue, project);
   }
@@ -116,7 +115,7 @@ export class IssuesController {
       actorId: principal.user.id,
       actorLevel: access.accessLevel,
       project,
-      iid: intParam('issue_iid', rawIid),
+      iid: intParam('issue_iid', rawIid, 'Issue'),
       title: dto.title,
       description: dto.description,
       confidential: dto.confidential,
@@ -132,10 +131,11 @@ export class IssuesController {
   }
 
   @Delete('projects/:id/issues/:issue_iid')
+  @LastModified((request, get) => rowChangedAt(get, IssueEntity, { iid: intParam('issue_iid', request.params.issue_iid, 'Issue'), projectId: projectOf(request.projectAccess!).id }))
   @ProjectAccess(ACCESS_LEVELS.OWNER)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('issue_iid') rawIid: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.deleteIssue.execute({ actorId: principal.user.id, project: projectOf(access), iid: intParam('issue_iid', rawIid) });
+    await this.deleteIssue.execute({ actorId: principal.user.id, project: projectOf(access), iid: intParam('issue_iid', rawIid, 'Issue') });
   }
 
   private async presentOne(issue: IssueEntity, project: ProjectWithNamespace): Promise<Record<string, unknown>> {

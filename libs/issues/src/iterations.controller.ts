@@ -29,7 +29,8 @@ export class IterationsController {
     const group = groupOf(access);
     const qb = this.iterations.listQuery(group.traversalIds, dto);
     const rows = await paginateOffset(qb, request, reply, { externalUrl: this.config.http.externalUrl });
-    return rows.map((it) => presentIteration(it, this.config.http.externalUrl));
+    const paths = await this.iterations.groupPaths(rows.map((it) => it.groupId));
+    return rows.map((it) => presentIteration(it, this.config.http.externalUrl, paths));
   }
 
   @Post('groups/:id/iterations')
@@ -43,6 +44,6 @@ export class IterationsController {
       startDate: dto.start_date,
       dueDate: dto.due_date,
     });
-    return presentIteration(iteration, this.config.http.externalUrl);
+    return presentIteration(iteration, this.config.http.externalUrl, await this.iterations.groupPaths([iteration.groupId]));
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { ListIterationsDto } from './dto/iteration.dto';
 import { IterationEntity } from './entities/iteration.entity';
+import { type GroupPaths, loadGroupPaths } from './presenters/iteration.presenter';
 
 const TODAY = "CAST(timezone('UTC', now()) AS date)";
 
@@ -30,5 +31,10 @@ export class IterationsRepository {
     }
     if (dto.search) qb.andWhere('it.title ILIKE :search', { search: `%${dto.search.replace(/[%_\\]/g, '\\$&')}%` });
     return qb.orderBy('it.due_date', 'ASC').addOrderBy('it.id', 'ASC');
+  }
+
+  /** Full paths of the groups `groupIds` (an iteration's `web_url` names its group's path). */
+  groupPaths(groupIds: Iterable<number>): Promise<GroupPaths> {
+    return loadGroupPaths(this.dataSource.manager, groupIds);
   }
 }

@@ -1,5 +1,5 @@
+import { CurrentPrincipal, CurrentProject, DomainError, intParam, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { Body, Controller, Get, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, DomainError, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
@@ -8,7 +8,6 @@ import { CreateMergeRequestDto, ListMergeRequestsDto, UpdateMergeRequestDto } fr
 import { MergeRequestEntity } from './entities/merge-request.entity';
 import { IssuesRepository } from './issues.repository';
 import { MergeRequestsRepository } from './merge-requests.repository';
-import { intParam } from './path-params';
 import { IssuablesPresenter } from './presenters/issuables-presenter.service';
 import { CreateMergeRequestUseCase } from './use-cases/create-merge-request.use-case';
 import { UpdateMergeRequestUseCase } from './use-cases/update-merge-request.use-case';
@@ -46,7 +45,7 @@ export class MergeRequestsController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @Param('merge_request_iid') rawIid: string): Promise<Record<string, unknown>> {
     const project = projectOf(access);
-    const mr = await this.issues.findMergeRequestByIid(project.id, intParam('merge_request_iid', rawIid));
+    const mr = await this.issues.findMergeRequestByIid(project.id, intParam('merge_request_iid', rawIid, 'Merge Request'));
     if (!mr) throw DomainError.notFound('Merge Request');
     return this.presentOne(mr, project);
   }
@@ -83,7 +82,7 @@ export class MergeRequestsController {
       actorId: principal.user.id,
       actorLevel: access.accessLevel,
       project,
-      iid: intParam('merge_request_iid', rawIid),
+      iid: intParam('merge_request_iid', rawIid, 'Merge Request'),
       title: dto.title,
       description: dto.description,
       targetBranch: dto.target_branch,

@@ -1,11 +1,11 @@
+import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, intParam, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, groupOf, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateMilestoneDto, ListMilestonesDto, UpdateMilestoneDto } from './dto/milestone.dto';
+import { MilestoneEntity } from './entities/milestone.entity';
 import { MilestonesRepository } from './milestones.repository';
-import { intParam } from './path-params';
 import { presentMilestone } from './presenters/milestone.presenter';
 import { CreateMilestoneUseCase } from './use-cases/create-milestone.use-case';
 import { DeleteMilestoneUseCase } from './use-cases/delete-milestone.use-case';
@@ -67,7 +67,7 @@ export class MilestonesController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @Param('milestone_id') rawId: string): Promise<Record<string, unknown>> {
     const project = projectOf(access);
-    const milestone = await this.milestones.findInProject(project.id, intParam('milestone_id', rawId));
+    const milestone = await this.milestones.findInProject(project.id, intParam('milestone_id', rawId, 'Milestone'));
     if (!milestone) throw DomainError.notFound('Milestone');
     return presentMilestone(milestone, this.config.http.externalUrl, project);
   }
@@ -99,7 +99,7 @@ export class MilestonesController {
     const milestone = await this.updateMilestone.execute({
       actorId: principal.user.id,
       projectId: project.id,
-      milestoneId: intParam('milestone_id', rawId),
+      milestoneId: intParam('milestone_id', rawId, 'Milestone'),
       title: dto.title,
       description: dto.description,
       dueDate: dto.due_date,
@@ -110,9 +110,10 @@ export class MilestonesController {
   }
 
   @Delete('projects/:id/milestones/:milestone_id')
+  @LastModified((request, get) => rowChangedAt(get, MilestoneEntity, { id: intParam('milestone_id', request.params.milestone_id, 'Milestone'), projectId: projectOf(request.projectAccess!).id }))
   @ProjectAccess(ACCESS_LEVELS.REPORTER)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('milestone_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.deleteMilestone.execute({ actorId: principal.user.id, projectId: projectOf(access).id, milestoneId: intParam('milestone_id', rawId) });
+    await this.deleteMilestone.execute({ actorId: principal.user.id, projectId: projectOf(access).id, milestoneId: intParam('milestone_id', rawId, 'Milestone') });
   }
 }

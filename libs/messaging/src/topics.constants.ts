@@ -12,4 +12,8 @@ export const CONSUMER_GROUPS = {
 } as const;
 
 /** Applies the configured prefix (tests and tenants share one broker). */
-export const prefixed = (prefix: string, name: string): string => (prefix ? `${prefix}.${name}` : name);
+/** `<prefix>.<name>`; a prefix written with its trailing dot (`x.`) gives one dot, not two. */
+export const prefixed = (prefix: string, name: string): string => {
+  const bare = prefix.replace(/\.+$/, '');
+  return bare ? `${bare}.${name}` : name;
+};

@@ -1,5 +1,5 @@
+import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, LastModified, paginateOffset, paginateQuery, Principal, PublicRead, readIfUnmodifiedSince, ResourceAccess } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, paginateOffset, Principal, PublicRead, readIfUnmodifiedSince, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -13,7 +13,7 @@ import { presentGroup, presentGroupDetail } from './presenters/group.presenter';
 import { ProjectViewsService } from './presenters/project-views.service';
 import { projectListFilter } from './project-list.service';
 import { ACCEPTED } from './projects.controller';
-import { GroupListFilter, GroupsRepository } from './repositories/groups.repository';
+import { GROUP_KEYSET, GroupListFilter, GroupsRepository } from './repositories/groups.repository';
 import { ProjectsRepository, ProjectWithNamespace } from './repositories/projects.repository';
 import { CreateGroupUseCase } from './use-cases/create-group.use-case';
 import { DeleteGroupUseCase } from './use-cases/delete-group.use-case';
@@ -57,7 +57,7 @@ export class GroupsController {
   ): Promise<Record<string, unknown>[]> {
     const viewer = toAccessUser(principal);
     const qb = this.customAttributes.filter(this.groups.listQuery(groupListFilter(dto), viewer), 'group', 'g', dto.custom_attributes, viewer);
-    const rows = await paginateOffset(qb, request, reply, { externalUrl: this.config.http.externalUrl });
+    const rows = await paginateQuery(qb, request, reply, { externalUrl: this.config.http.externalUrl, keyset: GROUP_KEYSET });
     return this.customAttributes.attach('group', rows.map((group) => presentGroup(group, this.presentOptions())), viewer, dto.with_custom_attributes);
   }
 
@@ -103,6 +103,7 @@ export class GroupsController {
   }
 
   @Delete('groups/:id')
+  @LastModified.checkedByUseCase()
   @GroupAccess(ACCESS_LEVELS.OWNER)
   @HttpCode(202)
   async remove(@CurrentGroup() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<typeof ACCEPTED> {

@@ -1,5 +1,5 @@
+import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, ErrorCode, GroupAccess, intParam, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, ErrorCode, GroupAccess, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { UserEntity } from '@app/identity';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -22,11 +22,8 @@ const groupSource = (access: ResourceAccess): MemberSource => ({ kind: 'group', 
 
 const listFilter = (dto: ListMembersDto): MemberListFilter => ({ query: dto.query, userIds: dto.user_ids, skipUsers: dto.skip_users });
 
-/** Grape's answer to a non-integer `:user_id`. */
-function userIdOf(raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) > 2_147_483_647) throw new DomainError(ErrorCode.BAD_REQUEST, 'user_id is invalid', { errorKey: true });
-  return Number(raw);
-}
+/** `:user_id`: 400 when not an integer, 404 beyond the integer range. */
+const userIdOf = (raw: string): number => intParam('user_id', raw, 'Member');
 
 /**
  * Members of projects and groups. Anyone who can see the resource reads its members;
@@ -82,6 +79,7 @@ export class MembersController {
 
   /** Any member may leave; removing someone else needs Maintainer (checked by the use case). */
   @Delete('projects/:id/members/:user_id')
+  @LastModified((request, get) => rowChangedAt(get, MemberEntity, { sourceType: 'project', sourceId: projectOf(request.projectAccess!).id, userId: userIdOf(request.params.user_id) }))
   @ProjectAccess(ACCESS_LEVELS.GUEST, { allowArchived: true })
   async removeFromProject(@CurrentProject() access: ResourceAccess, @Param('user_id') userId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.removeMember.execute({ actor: toAccessUser(principal)!, actorAccessLevel: access.accessLevel, source: projectSource(access), userId: userIdOf(userId) });
@@ -127,6 +125,7 @@ export class MembersController {
 
   /** Any member may leave; removing someone else needs Owner (checked by the use case). */
   @Delete('groups/:id/members/:user_id')
+  @LastModified((request, get) => rowChangedAt(get, MemberEntity, { sourceType: 'namespace', sourceId: groupOf(request.groupAccess!).id, userId: userIdOf(request.params.user_id) }))
   @GroupAccess(ACCESS_LEVELS.MINIMAL)
   async removeFromGroup(@CurrentGroup() access: ResourceAccess, @Param('user_id') userId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.removeMember.execute({ actor: toAccessUser(principal)!, actorAccessLevel: access.accessLevel, source: groupSource(access), userId: userIdOf(userId) });

@@ -1,5 +1,5 @@
+import { Auth, CurrentPrincipal, CurrentProject, LastModified, paginateOffset, Principal, ProjectAccess, PublicRead, readIfUnmodifiedSince, ResourceAccess } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentPrincipal, CurrentProject, paginateOffset, Principal, ProjectAccess, PublicRead, readIfUnmodifiedSince, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -49,7 +49,10 @@ export class ProjectsController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @Query() dto: GetProjectDto, @CurrentPrincipal() principal: Principal | null): Promise<Record<string, unknown>> {
     const viewer = toAccessUser(principal);
-    const item = await this.views.presentOne(projectOf(access), viewer, { view: viewer ? 'full' : 'simple', withPermissions: true, statistics: dto.statistics });
+    const project = projectOf(access);
+    // GitLab shows the runners token to those who administer the project: maintainers and administrators.
+    const runnersToken = viewer && (viewer.isAdmin || access.accessLevel >= ACCESS_LEVELS.MAINTAINER) ? await this.views.runnersToken(project.id) : undefined;
+    const item = await this.views.presentOne(project, viewer, { view: viewer ? 'full' : 'simple', withPermissions: true, statistics: dto.statistics, runnersToken });
     const [withAttributes] = await this.customAttributes.attach('project', [item], viewer, dto.with_custom_attributes);
     return withAttributes;
   }
@@ -96,6 +99,7 @@ export class ProjectsController {
   }
 
   @Delete('projects/:id')
+  @LastModified.checkedByUseCase()
   @ProjectAccess(ACCESS_LEVELS.OWNER, { allowArchived: true })
   @HttpCode(202)
   async remove(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<typeof ACCEPTED> {

@@ -1,5 +1,5 @@
+import { DomainError, idParam, paginateArray, PublicRead } from '@app/api';
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { DomainError, paginateArray, PublicRead } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ListTopicsDto } from './dto/project.dto';
@@ -26,8 +26,7 @@ export class TopicsController {
   @Get('topics/:id')
   @PublicRead()
   async get(@Param('id') id: string): Promise<Record<string, unknown>> {
-    if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) throw DomainError.notFound('Topic');
-    const row = await this.topics.findById(Number(id));
+    const row = await this.topics.findById(idParam(id, 'Topic'));
     if (!row) throw DomainError.notFound('Topic');
     return presentTopic(row);
   }

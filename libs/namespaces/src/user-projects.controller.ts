@@ -1,5 +1,5 @@
+import { CurrentPrincipal, DomainError, parseIdOrName, Principal, PublicRead } from '@app/api';
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { CurrentPrincipal, DomainError, Principal, PublicRead } from '@app/api';
 import { UserEntity, UsersRepository } from '@app/identity';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessUser } from './access/access-policy';

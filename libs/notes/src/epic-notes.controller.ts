@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, Principal, ResourceAccess } from '@app/api';
+import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, intParam, LastModified, Principal, ResourceAccess, rowChangedAt } from '@app/api';
 import { ACCESS_LEVELS, groupOf } from '@app/namespaces';
 import { CreateRateLimit } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { NoteEntity } from './entities';
 import { CreateNoteDto, ListNotesDto, UpdateNoteRequiredBodyDto } from './dto/note.dto';
 import type { Noteable } from './noteable';
 import { NoteablesService } from './noteables.service';
@@ -50,6 +51,7 @@ export class EpicNotesController {
   }
 
   @Delete('groups/:id/epics/:epic_id/notes/:note_id')
+  @LastModified((request, get) => rowChangedAt(get, NoteEntity, { id: intParam('note_id', request.params.note_id, 'Note'), groupId: groupOf(request.groupAccess!).id }))
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
   async remove(@CurrentGroup() access: ResourceAccess, @Param('epic_id') id: string, @Param('note_id') noteId: string, @CurrentPrincipal() principal: Principal): Promise<void> {

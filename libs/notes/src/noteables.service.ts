@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api';
-import { EpicsRepository, intParam, IssueEntity, IssuesRepository, MergeRequestEntity } from '@app/issues';
+import { DomainError, intParam } from '@app/api';
+import { EpicsRepository, IssueEntity, IssuesRepository, MergeRequestEntity } from '@app/issues';
 import { ACCESS_LEVELS, NamespaceEntity, ProjectWithNamespace } from '@app/namespaces';
 import { SnippetsService } from '@app/snippets';
 import { DataSource } from 'typeorm';
@@ -63,7 +63,7 @@ export class NoteablesService {
    */
   async epic(group: NamespaceEntity, rawId: string, viewer: NoteableViewer | null, accessLevel: number): Promise<Noteable> {
     if (group.kind !== 'group') throw DomainError.notFound('Group');
-    const epic = await this.epics.findById(group.id, intParam('epic_id', rawId));
+    const epic = await this.epics.findById(group.id, intParam('epic_id', rawId, 'Epic'));
     if (!epic || (epic.confidential && !viewer?.isAdmin && accessLevel < ACCESS_LEVELS.REPORTER)) throw DomainError.notFound('Epic');
     return {
       type: 'Epic',

@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import { CurrentPrincipal, CurrentProject, LastModified, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import { CreateRateLimit } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { projectNoteChangedAt } from './issue-notes.controller';
 import { CreateNoteDto, ListNotesDto, UpdateNoteRequiredBodyDto } from './dto/note.dto';
 import type { Noteable } from './noteable';
 import { NoteablesService } from './noteables.service';
@@ -47,6 +48,7 @@ export class SnippetNotesController {
   }
 
   @Delete('projects/:id/snippets/:snippet_id/notes/:note_id')
+  @LastModified(projectNoteChangedAt)
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('snippet_id') id: string, @Param('note_id') noteId: string, @CurrentPrincipal() principal: Principal): Promise<void> {

@@ -32,6 +32,6 @@ import { UpdateApplicationSettingsUseCase } from './use-cases/update-application
     CreateRateLimiter,
     CreateRateLimitGuard,
   ],
-  exports: [SettingsReader, CustomAttributeFilters, CustomAttributesRepository, UpdateApplicationSettingsUseCase, CreateRateLimiter, CreateRateLimitGuard],
+  exports: [SettingsEncryption, SettingsReader, CustomAttributeFilters, CustomAttributesRepository, UpdateApplicationSettingsUseCase, CreateRateLimiter, CreateRateLimitGuard],
 })
 export class SettingsModule {}

@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, DomainError, ErrorCode, Paginator, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import { CurrentPrincipal, CurrentProject, DomainError, ErrorCode, intParam, LastModified, Paginator, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
 import { ACCESS_LEVELS, projectOf, ProjectWithNamespace } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateSnippetDto, UpdateSnippetDto } from './dto/snippet.dto';
-import type { SnippetEntity } from './entities/snippet.entity';
+import { SnippetEntity } from './entities/snippet.entity';
 import { SnippetViewer } from './snippet-access';
 import { SnippetPresenter } from './snippet.presenter';
 import { SnippetsService } from './snippets.service';
@@ -84,6 +84,7 @@ export class SnippetsController {
   }
 
   @Delete('projects/:id/snippets/:snippet_id')
+  @LastModified((request, get) => rowChangedAt(get, SnippetEntity, { id: intParam('snippet_id', request.params.snippet_id, 'Snippet'), projectId: projectOf(request.projectAccess!).id }))
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('snippet_id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {

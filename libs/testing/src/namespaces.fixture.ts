@@ -4,7 +4,7 @@ import { createDataSource, EntityList } from '@app/database';
 import { CreateUserAccountUseCase, UserEntity } from '@app/identity';
 import { DomainEvent, OutboxService } from '@app/messaging';
 import { AccessService, AccessUser, AddMemberUseCase, CreateGroupUseCase, CreateUserUseCase, CreateProjectUseCase, DeleteGroupUseCase, DeleteProjectUseCase, GroupsRepository, MemberEntity, MembersRepository, NamespaceEntity, ProjectsRepository, ProjectWithNamespace, RemoveMemberUseCase, UpdateGroupUseCase, UpdateMemberUseCase, UpdateProjectUseCase, Visibility } from '@app/namespaces';
-import { ApplicationSettings, StaticSettingsReader } from '@app/settings';
+import { ApplicationSettings, SettingsEncryption, StaticSettingsReader } from '@app/settings';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createTestDatabase } from './test-database';
@@ -51,7 +51,7 @@ export const actorOf = (user: UserEntity): AccessUser => ({ id: user.id, isAdmin
 export async function createNamespacesFixture(label: string, entities: EntityList, env: Record<string, string> = {}): Promise<NamespacesFixture> {
   const db = await createTestDatabase(label);
   const prefix = `t${randomBytes(4).toString('hex')}`;
-  const config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, KAFKA_TOPIC_PREFIX: prefix, REDIS_PREFIX: prefix, EXTERNAL_URL: 'https://git.example.com', ...env });
+  const config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, KAFKA_TOPIC_PREFIX: prefix, REDIS_PREFIX: prefix, EXTERNAL_URL: 'https://git.example.com', SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString('hex'), ...env });
   const dataSource = await createDataSource(config, entities).initialize();
   const outbox = new OutboxService(config);
   const projects = new ProjectsRepository(dataSource);
@@ -61,7 +61,7 @@ export async function createNamespacesFixture(label: string, entities: EntityLis
   const settings = new StaticSettingsReader(ApplicationSettings.defaults({ host: 'git.example.com', sessionExpireDelayMinutes: config.auth.sessionExpireDelayMinutes }));
   const createUser = new CreateUserUseCase(new CreateUserAccountUseCase(dataSource, outbox, settings));
   const createGroup = new CreateGroupUseCase(dataSource, config, outbox, access, groups, settings);
-  const createProject = new CreateProjectUseCase(dataSource, config, outbox, access, groups, projects, settings);
+  const createProject = new CreateProjectUseCase(dataSource, config, outbox, access, groups, projects, settings, new SettingsEncryption(config));
 
   let sequence = 0;
   const factory: NamespacesFactory = {

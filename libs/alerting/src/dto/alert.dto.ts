@@ -1,5 +1,5 @@
-import { ToInt, ToStringArray } from '@app/api';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { DbInt, ToInt, ToStringArray } from '@app/api';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { ALERT_SEVERITIES, ALERT_STATUSES, AlertSeverity, AlertStatus } from '../engine/alert-severity';
 
@@ -54,15 +54,6 @@ export class UpdateAlertDto {
   @Transform(toIntArray)
   @IsArray()
   @ArrayMaxSize(100)
-  @IsInt({ each: true })
-  @Min(0, { each: true })
-  @Max(2_147_483_647, { each: true })
+  @DbInt({ each: true })
   assignee_ids?: number[];
-}
-
-export class AlertIidParam {
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  alert_iid: number;
 }

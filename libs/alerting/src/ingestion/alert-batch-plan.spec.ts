@@ -60,11 +60,12 @@ describe(planAlertBatch.name, () => {
     );
     expect(sut.steps.map((s) => s.kind)).toEqual(['created', 'resolved', 'created', 'grouped']);
     expect(sut.created.map((a) => [a.iid, a.status, a.event_count, a.ended_at])).toEqual([
-      [42, 'resolved', 2, new Date('2026-03-01T09:59:00Z')],
+      [42, 'resolved', 1, new Date('2026-03-01T09:59:00Z')],
       [43, 'triggered', 2, null],
     ]);
     const resolved = sut.steps[1];
-    expect(resolved).toMatchObject({ kind: 'resolved', previousStatus: 'triggered', snapshot: { status: 'resolved', event_count: 2 } });
+    // A recovery resolves without registering an event (GitLab counts only triggering payloads).
+    expect(resolved).toMatchObject({ kind: 'resolved', previousStatus: 'triggered', snapshot: { status: 'resolved', event_count: 1 } });
     // The first payload's event still reports the alert as it was then.
     expect(sut.steps[0]).toMatchObject({ snapshot: { status: 'triggered', ended_at: null, event_count: 1 } });
     expect(sut.lastIids).toEqual(new Map([[1, 43]]));
@@ -80,7 +81,7 @@ describe(planAlertBatch.name, () => {
     );
     expect(sut.steps.map((s) => s.kind)).toEqual(['grouped', 'resolved', 'unmatched_recovery']);
     expect(sut.steps[0]).toMatchObject({ snapshot: { status: 'acknowledged', event_count: 4 } });
-    expect(sut.steps[1]).toMatchObject({ previousStatus: 'acknowledged', snapshot: { status: 'resolved', event_count: 5, ended_at: now } });
+    expect(sut.steps[1]).toMatchObject({ previousStatus: 'acknowledged', snapshot: { status: 'resolved', event_count: 4, ended_at: now } });
     expect(sut.updated).toEqual([open]);
     expect(sut.created).toEqual([]);
     expect(sut.lastIids.size).toBe(0);

@@ -77,7 +77,7 @@ export function planAlertBatch(inputs: readonly BatchAlertInput[], openAlerts: r
       const previousStatus = current.status;
       current.status = 'resolved';
       current.ended_at = alert.endedAt;
-      current.event_count += 1;
+      // A recovery resolves without registering an event: only triggering payloads count (GitLab).
       current.last_received_at = receivedAt;
       current.touched = true;
       open.delete(key!);

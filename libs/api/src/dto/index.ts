@@ -1,1 +1,2 @@
 export * from './transforms';
+export * from './db-int';

@@ -27,3 +27,17 @@ export const ToStringArray = (): PropertyDecorator =>
     if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v.trim() : v)).filter((v) => v !== '');
     return value;
   });
+
+/** A comma-separated string or an array becomes an array of numbers where the items are integers (others stay for `@DbInt({ each: true })` to refuse). */
+export const ToIntArray = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) => {
+    const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : value === undefined || value === null ? value : [value];
+    if (!Array.isArray(items)) return items;
+    return items
+      .map((item) => (typeof item === 'string' ? item.trim() : item))
+      .filter((item) => item !== '')
+      .map((item) => (typeof item === 'string' && /^-?\d+$/.test(item) ? Number(item) : item));
+  });
+
+/** '' (a form's way of saying "none") becomes null. */
+export const EmptyToNull = (): PropertyDecorator => Transform(({ value }: { value: unknown }) => (value === '' ? null : value));

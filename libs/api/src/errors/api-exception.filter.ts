@@ -4,6 +4,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpServer, Logge
 import type { FastifyInstance } from 'fastify';
 import { findAllowedMethods } from '../http/allowed-methods';
 import { getRequestId } from '../http/request-id';
+import { isClientDisconnect } from './client-disconnect';
 import { DomainError } from './domain-error';
 import { ErrorCode } from './error-code';
 import { ErrorResponse, internalErrorResponse, toErrorResponse } from './error-response';
@@ -140,6 +141,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const method = this.safely(() => this.httpAdapter.getRequestMethod?.(request) ?? '?');
     // The path only: a query string may carry tokens (private_token, access_token).
     const path = this.safely(() => (this.httpAdapter.getRequestUrl?.(request) ?? '?').split('?')[0]);
+    if (isClientDisconnect(exception, request)) {
+      // Nothing failed here: the client hung up; the answer cannot reach it anyway.
+      this.logger.debug(`${method} ${path}: the client closed the connection (correlation_id ${correlationId}): ${describe(exception)}`);
+      return internalErrorResponse(correlationId);
+    }
     const stack = exception instanceof Error ? exception.stack : undefined;
     this.logger.error(`${method} ${path} failed (correlation_id ${correlationId}): ${describe(exception)}`, stack);
     return internalErrorResponse(correlationId);

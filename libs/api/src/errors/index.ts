@@ -2,3 +2,4 @@ export * from './api-exception.filter';
 export * from './domain-error';
 export * from './error-code';
 export * from './error-response';
+export * from './client-disconnect';

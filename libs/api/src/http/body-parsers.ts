@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors';
+import { JSON_MAX_DEPTH, jsonNestedDeeperThan } from './hostile-input';
 import { parseParameters, type ParameterLimits } from './query-string';
 import { routeConfigOf } from './route-config';
 
@@ -9,15 +10,26 @@ type RawBodyParser = (request: FastifyRequest, body: Buffer, done: Done) => void
 /**
  * `application/json`: an empty body is `{}` (as Rack reads it); malformed JSON or a
  * top level that is neither an object nor an array is a 400, never a 500. Prototype
- * poisoning (`__proto__`, `constructor.prototype`) counts as malformed. A route declaring
+ * poisoning (`__proto__`, `constructor.prototype`) counts as malformed. A body nested deeper
+ * than `JSON_MAX_DEPTH` is a 400, checked before parsing. A route declaring
  * `@RawJsonBody()` gets the bytes unparsed instead, up to `RAW_JSON_BODY_LIMIT`, so that it
  * can apply (and explain with a 400) a limit of its own.
  */
 export const RAW_JSON_BODY_LIMIT = 4 * 1024 * 1024;
 
+/** JSON is UTF-8 (RFC 8259): a `charset` parameter naming anything else is refused (415) rather than misread. */
+function isUtf8Charset(contentType: string | undefined): boolean {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '');
+  return match === null || ['utf-8', 'utf8'].includes(match[1].toLowerCase());
+}
+
 export function createJsonBodyParser(instance: FastifyInstance, bodyLimit: number): RawBodyParser {
   const secureParse = instance.getDefaultJsonParser('error', 'error');
   return (request, body, done) => {
+    if (!isUtf8Charset(request.headers['content-type'])) {
+      done(DomainError.unsupportedMediaType());
+      return;
+    }
     if (routeConfigOf(request).rawJsonBody) {
       done(null, body);
       return;
@@ -25,6 +37,10 @@ export function createJsonBodyParser(instance: FastifyInstance, bodyLimit: numbe
     // The parser is registered with the larger raw-body limit; other routes keep BODY_LIMIT.
     if (body.length > bodyLimit) {
       done(DomainError.payloadTooLarge(bodyLimit));
+      return;
+    }
+    if (jsonNestedDeeperThan(body, JSON_MAX_DEPTH)) {
+      done(DomainError.badRequest(`The request body is nested deeper than ${JSON_MAX_DEPTH} levels`));
       return;
     }
     const text = body.toString('utf8');

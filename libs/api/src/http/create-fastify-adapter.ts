@@ -5,6 +5,8 @@ import type { AppConfig } from '@app/config';
 import { DomainError } from '../errors/domain-error';
 import { createFormBodyParser, createJsonBodyParser, otherBodyParser, RAW_JSON_BODY_LIMIT, textPlainBodyParser } from './body-parsers';
 import { sendDomainError } from './error-reply';
+import { decodeContentEncoding } from './content-encoding';
+import { containsNullByte } from './hostile-input';
 import { createQuerystringParser, DEFAULT_PARAMETER_LIMITS, queryParseError, type ParameterLimits } from './query-string';
 import { recordRoutes } from '../openapi/route-recorder';
 import { generateRequestId, REQUEST_ID_HEADER } from './request-id';
@@ -19,18 +21,23 @@ export const MAX_HEADER_SIZE = 64 * 1024;
  * The Fastify adapter of every HTTP app, configured for the conventions of spec document 1:
  * - body limit from config; over it: 413;
  * - query strings and form bodies parsed with `qs` (Rack semantics, see `query-string.ts`);
+ * - `Content-Encoding: gzip`/`deflate` bodies decoded, the body limit applied after decoding;
+ *   other codings, and JSON in a charset other than UTF-8: 415;
  * - JSON bodies parsed strictly (400 for malformed JSON); `text/plain` and any other media
  *   type: 415 unless the route opts in (`@AcceptsTextPlain()`, `@AcceptsContentTypes()`);
  * - a wrongly percent-encoded path: 404 `{"error":"404 Not Found"}` (it matches nothing);
  *   `%2F` in a path parameter is not a separator (the router matches on the encoded path
  *   and decodes parameter values once: `/projects/a%2Fb` → `id = "a/b"`);
  * - URLs longer than `http.maxUrlLength`: 414;
+ * - header, request, idle and keep-alive timeouts from `http.timeouts` (408 and close);
  * - `request.id` is the caller's `X-Request-Id` (when plain and short) or a new UUID, and
  *   is echoed in the `X-Request-Id` response header;
+ * - a NUL character in any parameter (path, query, body, header): 400, as GitLab's
+ *   `HandleNullBytes` middleware (decided here once for every route);
  * - Fastify logs nothing itself (the app's pino logger does).
  */
 export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
-  const { bodyLimit, maxUrlLength } = config.http;
+  const { bodyLimit, maxUrlLength, timeouts } = config.http;
   // A query string cannot hold more pairs than it has characters: the parameter limit of
   // the query never truncates what the URL length allows.
   const queryLimits: ParameterLimits = {
@@ -41,7 +48,19 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   const adapter = new FastifyAdapter({
     bodyLimit,
     logger: false,
-    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    // Slow clients cannot hold connections: the head must arrive within `headersMs`, the whole
+    // request (a body announced but never sent, an endless chunked body) within `requestMs`,
+    // a silent connection is closed after `idleMs`, a kept-alive one after `keepAliveMs`.
+    connectionTimeout: timeouts.idleMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      maxHeaderSize: MAX_HEADER_SIZE,
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      // How often Node looks for expired requests: often enough for the shortest limit.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(timeouts.headersMs / 4))),
+    },
     genReqId: generateRequestId,
     routerOptions: {
       ignoreTrailingSlash: true,
@@ -79,6 +98,22 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
       sendDomainError(reply, DomainError.badRequest(queryError));
       return;
     }
+    if (containsNullByte(request.query) || containsNullByte(request.headers)) {
+      sendDomainError(reply, nullByteError());
+      return;
+    }
+    done();
+  });
+
+  // gzip/deflate bodies decoded before parsing (body limit on the decoded size), other codings 415.
+  instance.addHook('preParsing', decodeContentEncoding);
+
+  // Path parameters and parsed bodies are known from here on.
+  instance.addHook('preValidation', (request, reply, done) => {
+    if (containsNullByte(request.params) || containsNullByte(request.body)) {
+      sendDomainError(reply, nullByteError());
+      return;
+    }
     done();
   });
 
@@ -99,6 +134,8 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   adapter.useBodyParser('*', true, { bodyLimit }, otherBodyParser);
   return adapter;
 }
+
+const nullByteError = (): DomainError => DomainError.badRequest('Invalid null byte in parameter');
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);

@@ -10,3 +10,6 @@ export * from './query-string';
 export * from './request-id';
 export * from './route-config';
 export * from './validation';
+export * from './hostile-input';
+export * from './last-modified';
+export * from './content-encoding';

@@ -9,6 +9,8 @@ export interface ApiRouteConfig {
   acceptContentTypes?: string[];
   /** `application/json` bodies reach the handler unparsed, as a Buffer (the route checks and parses them). */
   rawJsonBody?: boolean;
+  /** The route reads its raw body stream and decodes `Content-Encoding` itself (see `decodeContentEncoding`). */
+  ownContentEncoding?: boolean;
   /** What a plain Fastify route (outside the controllers) says about itself in the OpenAPI document. */
   openapi?: PlainRouteDoc;
 }
@@ -42,6 +44,9 @@ export const AcceptsContentTypes = (...mediaTypes: string[]): MethodDecorator =>
 
 /** The route receives `application/json` bodies as a Buffer, unparsed (bounded by the body limit). */
 export const RawJsonBody = (): MethodDecorator => mergeRouteConfig({ rawJsonBody: true });
+
+/** The route decodes its request body's `Content-Encoding` itself (it streams the raw body). */
+export const OwnContentEncoding = (): MethodDecorator => mergeRouteConfig({ ownContentEncoding: true });
 
 /** The route config of a request, as Fastify resolved it. */
 export function routeConfigOf(request: { routeOptions?: { config?: unknown } }): ApiRouteConfig {

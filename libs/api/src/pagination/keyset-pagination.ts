@@ -1,5 +1,6 @@
 import { DomainError } from '../errors/domain-error';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './offset-pagination';
+import { dbIntOrNull } from '../params/int-param';
+import { KEYSET_NOT_AVAILABLE, parsePerPage } from './offset-pagination';
 import { buildPageUrl, HeaderSink, linkEntry, PaginationRequest, splitRequestTarget } from './page-url';
 
 export type SortDirection = 'asc' | 'desc';
@@ -34,7 +35,6 @@ export interface KeysetOptions {
 /** Query parameters that carry the position; replaced in the `next` link, never kept. */
 export const KEYSET_CURSOR_PARAMS = ['id_after', 'id_before', 'cursor'] as const;
 
-const NOT_AVAILABLE = 'Keyset pagination is not yet available for this type of request';
 const INVALID_CURSOR = 'Invalid cursor parameter';
 
 const single = (value: unknown): unknown => (Array.isArray(value) ? value[value.length - 1] : value);
@@ -42,17 +42,6 @@ const single = (value: unknown): unknown => (Array.isArray(value) ? value[value.
 /** Whether the request asks for keyset pagination (`pagination=keyset`). */
 export function isKeysetPaginationRequested(query: unknown): boolean {
   return single((query as Record<string, unknown> | undefined)?.['pagination']) === 'keyset';
-}
-
-const POSITIVE_INTEGER = /^\+?0*[1-9]\d*$/;
-
-function parsePerPage(value: unknown): number {
-  const raw = single(value);
-  if (typeof raw === 'string' && POSITIVE_INTEGER.test(raw.trim())) {
-    const parsed = Number(raw.trim());
-    if (Number.isSafeInteger(parsed)) return Math.min(parsed, MAX_PER_PAGE);
-  }
-  return DEFAULT_PER_PAGE;
 }
 
 /**
@@ -73,10 +62,10 @@ export function parseKeysetPagination(query: unknown, options: KeysetOptions): K
   const sort = sortParam === undefined || sortParam === '' ? (options.defaultSort ?? 'asc') : sortParam;
   const allowedSort = options.allowedSort ?? ['asc', 'desc'];
   if (typeof orderBy !== 'string' || !options.allowedOrderBy.includes(orderBy)) {
-    throw DomainError.methodNotAllowedBecause(NOT_AVAILABLE);
+    throw DomainError.methodNotAllowedBecause(KEYSET_NOT_AVAILABLE);
   }
   if (typeof sort !== 'string' || !allowedSort.includes(sort as SortDirection)) {
-    throw DomainError.methodNotAllowedBecause(NOT_AVAILABLE);
+    throw DomainError.methodNotAllowedBecause(KEYSET_NOT_AVAILABLE);
   }
   const direction = sort as SortDirection;
   const perPage = parsePerPage(params['per_page']);
@@ -85,10 +74,10 @@ export function parseKeysetPagination(query: unknown, options: KeysetOptions): K
     const name = direction === 'asc' ? 'id_after' : 'id_before';
     const raw = single(params[name]);
     if (raw === undefined || raw === '') return { orderBy, sort: direction, perPage, after: null };
-    if (typeof raw !== 'string' || !POSITIVE_INTEGER.test(raw) || !Number.isSafeInteger(Number(raw))) {
-      throw DomainError.badRequest(`${name} is invalid`);
-    }
-    return { orderBy, sort: direction, perPage, after: { id: Number(raw) } };
+    // A position is an id: beyond the integer range it is refused before any query.
+    const id = typeof raw === 'string' ? dbIntOrNull(raw) : null;
+    if (id === null) throw DomainError.badRequest(`${name} is invalid`);
+    return { orderBy, sort: direction, perPage, after: { id } };
   }
 
   const cursor = single(params['cursor']);

@@ -26,8 +26,29 @@ describe(parseOffsetPagination.name, () => {
     expect(parseOffsetPagination({ per_page: '1000' }).perPage).toBe(100);
   });
 
-  it.each(['0', '-1', 'abc', '1.5', '', '1e3', '9'.repeat(30)])('replaces a page or per_page of %j by the default', (value) => {
-    expect(parseOffsetPagination({ page: value, per_page: value })).toEqual({ page: 1, perPage: 20, offset: 0 });
+  const refusal = (query: Record<string, unknown>): { code: string; message: string; errorKey?: boolean } => {
+    try {
+      parseOffsetPagination(query);
+    } catch (error) {
+      if (error instanceof DomainError) return { code: error.code, message: error.message, errorKey: error.details.errorKey };
+    }
+    throw new Error('not refused');
+  };
+
+  it.each(['abc', '1.5', '', '1e3', '0x10', '1 2'])('refuses a page or per_page of %j as Grape types it: 400 "<name> is invalid"', (value) => {
+    expect(refusal({ page: value })).toEqual({ code: 'BAD_REQUEST', message: 'page is invalid', errorKey: true });
+    expect(refusal({ per_page: value })).toEqual({ code: 'BAD_REQUEST', message: 'per_page is invalid', errorKey: true });
+  });
+
+  it('refuses per_page=0 as GitLab (a value not allowed)', () => {
+    expect(refusal({ per_page: '0' })).toEqual({ code: 'BAD_REQUEST', message: 'per_page has a value not allowed', errorKey: true });
+  });
+
+  it('clamps integers out of range as Kaminari: a page below 1 is page 1, a negative per_page the default, a huge page the last possible one', () => {
+    expect(parseOffsetPagination({ page: '0', per_page: '-5' })).toEqual({ page: 1, perPage: 20, offset: 0 });
+    expect(parseOffsetPagination({ page: '-3', per_page: '+7' })).toEqual({ page: 1, perPage: 7, offset: 0 });
+    expect(parseOffsetPagination({ page: '9'.repeat(30), per_page: '9'.repeat(30) }).page).toBe(2_147_483_647);
+    expect(parseOffsetPagination({ page: '9'.repeat(30), per_page: '9'.repeat(30) }).perPage).toBe(100);
   });
 
   it('uses the last value when a parameter is repeated into an array', () => {

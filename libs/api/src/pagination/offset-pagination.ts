@@ -1,4 +1,5 @@
 import { DomainError } from '../errors/domain-error';
+import { ErrorCode } from '../errors/error-code';
 import { buildPageUrl, HeaderSink, linkEntry, PaginationRequest, splitRequestTarget } from './page-url';
 
 /** Limits of offset pagination (spec document 1, "Limits"). */
@@ -33,28 +34,57 @@ export interface OffsetPageInfo {
   hasNextPage: boolean;
 }
 
-const POSITIVE_INTEGER = /^\+?0*[1-9]\d*$/;
+/** GitLab's answer to `pagination=keyset` (or an order it does not page by keyset). */
+export const KEYSET_NOT_AVAILABLE = 'Keyset pagination is not yet available for this type of request';
 
-function positiveInteger(value: unknown): number | undefined {
-  const single = Array.isArray(value) ? value[value.length - 1] : value;
-  if (typeof single === 'number') return Number.isSafeInteger(single) && single > 0 ? single : undefined;
-  if (typeof single !== 'string' || !POSITIVE_INTEGER.test(single.trim())) return undefined;
-  const parsed = Number(single.trim());
-  return Number.isSafeInteger(parsed) ? parsed : undefined;
+/** Grape's Integer coercion: an optional sign and decimal digits, nothing else. */
+const INTEGER = /^[+-]?\d+$/;
+/** Deepest page number read: beyond it every listing is empty anyway, and the offset stays a valid bigint. */
+const MAX_PAGE = 2_147_483_647;
+
+const lastValue = (value: unknown): unknown => (Array.isArray(value) ? value[value.length - 1] : value);
+
+/** The integer value of `page`/`per_page`, undefined when absent; 400 `{"error":"<name> is invalid"}` when not an integer. */
+export function paginationInteger(name: 'page' | 'per_page', value: unknown): number | undefined {
+  const single = lastValue(value);
+  if (single === undefined || single === null) return undefined;
+  if (typeof single === 'number' && Number.isInteger(single)) return single;
+  if (typeof single !== 'string' || !INTEGER.test(single.trim())) {
+    throw new DomainError(ErrorCode.BAD_REQUEST, `${name} is invalid`, { errorKey: true });
+  }
+  return Number(single.trim());
 }
 
 /**
- * Reads `page` and `per_page`. Choices, as GitLab (Kaminari) behaves:
- * - `per_page` defaults to 20; above 100 it is clamped to 100;
- * - a `page` or `per_page` that is not a positive integer (`0`, `-1`, `abc`, `1.5`) is
- *   replaced by its default (1 and 20), rather than refused;
+ * `per_page` as GitLab reads it: default 20; `0` is refused (Grape's `except_values: [0]`);
+ * a negative value is ignored (Kaminari keeps the default); above 100 it is clamped to 100.
+ */
+export function parsePerPage(value: unknown): number {
+  const perPage = paginationInteger('per_page', value);
+  if (perPage === undefined || perPage < 0) return DEFAULT_PER_PAGE;
+  if (perPage === 0) throw new DomainError(ErrorCode.BAD_REQUEST, 'per_page has a value not allowed', { errorKey: true });
+  return Math.min(perPage, MAX_PER_PAGE);
+}
+
+/**
+ * Reads `page` and `per_page`. Choices, as GitLab (Grape types, then Kaminari) behaves:
+ * - `page` or `per_page` that is not an integer (`abc`, `1.5`, empty): 400
+ *   `{"error":"page is invalid"}` (`per_page is invalid`);
+ * - `per_page` defaults to 20; `0` is a 400 (`per_page has a value not allowed`); a negative
+ *   value is the default; above 100 it is clamped to 100;
+ * - a `page` below 1 is page 1; pages beyond 2147483647 are read as that page (empty);
+ * - `pagination=keyset` on a list without keyset pagination: 405, GitLab's
+ *   "Keyset pagination is not yet available for this type of request";
  * - with `maxOffset`, a request with `page * per_page > maxOffset` is refused with 405 and
  *   GitLab's message pointing to keyset pagination.
  */
 export function parseOffsetPagination(query: unknown, options: OffsetPaginationOptions = {}): OffsetPagination {
   const params = (query ?? {}) as Record<string, unknown>;
-  const page = positiveInteger(params['page']) ?? 1;
-  const perPage = Math.min(positiveInteger(params['per_page']) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  // A list that reaches offset pagination has no keyset pagination (those lists branch before).
+  if (lastValue(params['pagination']) === 'keyset') throw DomainError.methodNotAllowedBecause(KEYSET_NOT_AVAILABLE);
+  const requestedPage = paginationInteger('page', params['page']) ?? 1;
+  const page = Math.min(Math.max(requestedPage, 1), MAX_PAGE);
+  const perPage = parsePerPage(params['per_page']);
   if (options.maxOffset !== undefined && options.maxOffset > 0 && page * perPage > options.maxOffset) {
     throw DomainError.methodNotAllowedBecause(
       `Offset pagination has a maximum allowed offset of ${options.maxOffset} for requests that return objects of type ${options.resourceType ?? 'Resource'}. Remaining records can be retrieved using keyset pagination.`,

@@ -1,6 +1,7 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import {
   applyKeysetPaginationHeaders,
+  isKeysetPaginationRequested,
   KeysetAccessors,
   KeysetOptions,
   parseKeysetPagination,
@@ -65,4 +66,27 @@ export function paginateKeysetArray<T>(
   const { items, next } = sliceKeysetPage(rows, pagination, options.accessors);
   applyKeysetPaginationHeaders(request, reply, { pagination, next, externalUrl: options.externalUrl });
   return items;
+}
+
+/** How a list is paged by keyset: the orders it supports and the columns behind them. */
+export interface KeysetListing<T> {
+  keyset: KeysetOptions;
+  columns: KeysetColumns<T>;
+}
+
+/**
+ * The one entry point of a paginated database list: keyset pagination when the request asks
+ * for it (`pagination=keyset`) and the list has a `keyset` listing, offset pagination
+ * otherwise (where `pagination=keyset` is a 405, as GitLab answers for lists it does not page
+ * by keyset).
+ */
+export function paginateQuery<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  request: PaginationRequest,
+  reply: HeaderSink,
+  options: UrlOptions & OffsetPaginationOptions & { keyset?: KeysetListing<T> },
+): Promise<T[]> {
+  const { keyset, ...rest } = options;
+  if (keyset && isKeysetPaginationRequested(request.query)) return paginateKeyset(qb, request, reply, { ...keyset, externalUrl: options.externalUrl });
+  return paginateOffset(qb, request, reply, rest);
 }

@@ -1,1 +1,2 @@
 export * from './project-or-group-ref';
+export * from './int-param';

@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { SettingsReader } from '@app/settings';
 import { randomUUID } from 'node:crypto';
 import type { HookDeliveryStatus } from '../entities/hook-delivery.entity';
 import type { SystemHookEntity } from '../entities/system-hook.entity';
@@ -11,7 +10,7 @@ import { HookHealthService } from './hook-health';
 import { HookHttpClient } from './hook-http-client';
 import { HookMetrics } from './hook-metrics';
 import { deliveryHeaders, redactHeaders } from './hook-signature';
-import { checkOutbound, OutboundSettings, Resolver, systemResolver } from './outbound-policy';
+import { OutboundUrlPolicy } from './outbound-url-policy';
 
 export interface DeliveryAttempt {
   /** The hook with its encrypted token. */
@@ -61,11 +60,10 @@ export class HookDeliverer {
   private readonly logger = new Logger(HookDeliverer.name);
   /** Decrypted tokens by ciphertext (AES-GCM per delivery would cost more than the POST). */
   private readonly tokens = new Map<string, string>();
-  resolver: Resolver = systemResolver;
 
   constructor(
     private readonly config: AppConfig,
-    private readonly settings: SettingsReader,
+    private readonly outbound: OutboundUrlPolicy,
     private readonly cipher: HookTokenCipher,
     private readonly http: HookHttpClient,
     private readonly log: HookDeliveryLog,
@@ -109,7 +107,7 @@ export class HookDeliverer {
     } catch {
       return this.finish(input, { ...logged, responseStatus: null, responseHeaders: null, responseBody: null, durationMs: 0 }, 'server_failure', 'invalid url', false, null);
     }
-    const decision = await checkOutbound(parsed, await this.outboundSettings(), this.resolver);
+    const decision = await this.outbound.check(parsed);
     if (!decision.allowed) {
       return this.finish(input, { ...logged, responseStatus: null, responseHeaders: null, responseBody: null, durationMs: 0 }, 'server_failure', `blocked: ${decision.reason}`, decision.retryable, null);
     }
@@ -189,14 +187,5 @@ export class HookDeliverer {
       this.tokens.set(ciphertext, token);
     }
     return token;
-  }
-
-  private async outboundSettings(): Promise<OutboundSettings> {
-    const settings = await this.settings.get();
-    return {
-      allowLocal: settings.boolean('allow_local_requests_from_system_hooks'),
-      whitelist: settings.strings('outbound_local_requests_whitelist'),
-      dnsRebindingProtection: settings.boolean('dns_rebinding_protection_enabled'),
-    };
   }
 }

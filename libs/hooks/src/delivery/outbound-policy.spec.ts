@@ -16,6 +16,12 @@ const dns = resolverOf({
   'v6local.example': ['fd12:3456::1'],
   'hook.internal': ['10.0.0.7'],
   'a.corp.internal': ['10.9.9.9'],
+  'nat64.example': ['64:ff9b::a00:1'],
+  'nat64-public.example': ['64:ff9b::5db8:d822'],
+  'sixtofour.example': ['2002:c0a8:101::1'],
+  'teredo.example': ['2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+  'compat.example': ['::7f00:1'],
+  'multicast.example': ['239.1.2.3'],
 });
 
 describe(checkOutbound.name, () => {
@@ -43,6 +49,29 @@ describe(checkOutbound.name, () => {
     ['http://evil.example/', 'Requests to the local network are not allowed'],
     ['http://mapped.example/', 'Requests to the local network are not allowed'],
     ['http://v6local.example/', 'Requests to the local network are not allowed'],
+    // IPv4 embedded in IPv6: judged as the IPv4 address.
+    ['http://[::127.0.0.1]/', 'Requests to localhost are not allowed'],
+    ['http://[::7f00:1]/', 'Requests to localhost are not allowed'],
+    ['http://[::10.0.0.1]/', 'Requests to the local network are not allowed'],
+    ['http://compat.example/', 'Requests to localhost are not allowed'],
+    // Translation and tunnel prefixes, and ranges that are no unicast host.
+    ['http://[64:ff9b::7f00:1]/', 'Requests to a special-purpose address are not allowed'],
+    ['http://[64:ff9b::5db8:d822]/', 'Requests to a special-purpose address are not allowed'],
+    ['http://nat64.example/', 'Requests to a special-purpose address are not allowed'],
+    ['http://nat64-public.example/', 'Requests to a special-purpose address are not allowed'],
+    ['http://[2002:7f00:1::1]/', 'Requests to a special-purpose address are not allowed'],
+    ['http://sixtofour.example/', 'Requests to a special-purpose address are not allowed'],
+    ['http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', 'Requests to a special-purpose address are not allowed'],
+    ['http://teredo.example/', 'Requests to a special-purpose address are not allowed'],
+    ['http://224.0.0.1/', 'Requests to a special-purpose address are not allowed'],
+    ['http://239.255.255.250/', 'Requests to a special-purpose address are not allowed'],
+    ['http://multicast.example/', 'Requests to a special-purpose address are not allowed'],
+    ['http://[ff02::1]/', 'Requests to a special-purpose address are not allowed'],
+    ['http://[ff0e::1]/', 'Requests to a special-purpose address are not allowed'],
+    ['http://240.0.0.1/', 'Requests to a special-purpose address are not allowed'],
+    ['http://255.255.255.255/', 'Requests to a special-purpose address are not allowed'],
+    ['http://198.18.0.1/', 'Requests to a special-purpose address are not allowed'],
+    ['http://198.19.255.254/', 'Requests to a special-purpose address are not allowed'],
   ])('refuses %s', async (url, reason) => {
     await expect(checkOutbound(new URL(url), strict, dns)).resolves.toEqual({ allowed: false, reason, retryable: false });
   });
@@ -51,6 +80,22 @@ describe(checkOutbound.name, () => {
     await expect(checkOutbound(new URL('http://93.184.216.34/'), strict, dns)).resolves.toEqual({ allowed: true, pinned: null });
     await expect(checkOutbound(new URL('https://public.example/hook'), strict, dns)).resolves.toEqual({ allowed: true, pinned: { address: '93.184.216.34', family: 4 } });
     await expect(checkOutbound(new URL('https://public.example/hook'), { ...strict, dnsRebindingProtection: false }, dns)).resolves.toEqual({ allowed: true, pinned: null });
+  });
+
+  it('refuses multicast and broadcast even when local requests are allowed (no HTTP server listens there)', async () => {
+    for (const url of ['http://224.0.0.1/', 'http://[ff02::1]/', 'http://255.255.255.255/']) {
+      await expect(checkOutbound(new URL(url), { ...strict, allowLocal: true }, dns)).resolves.toEqual({
+        allowed: false,
+        reason: 'Requests to a special-purpose address are not allowed',
+        retryable: false,
+      });
+    }
+  });
+
+  it('allows the public neighbours of the special ranges', async () => {
+    for (const url of ['http://198.17.255.254/', 'http://198.20.0.1/', 'http://223.255.255.254/', 'http://[2003::1]/']) {
+      await expect(checkOutbound(new URL(url), strict, dns)).resolves.toEqual({ allowed: true, pinned: null });
+    }
   });
 
   it('allows everything when local requests are allowed (the default for system hooks)', async () => {

@@ -28,28 +28,54 @@ export const systemResolver: Resolver = async (hostname) =>
 
 /**
  * Ranges that are "local": loopback, RFC 1918 private, link-local, unique-local, the unspecified
- * addresses (`0.0.0.0/8`, `::`), carrier-grade NAT (shared address space) and broadcast, as
- * GitLab's URL blocker treats them. IPv4-mapped IPv6 addresses are judged as their IPv4 address.
+ * addresses (`0.0.0.0/8`, `::`), carrier-grade NAT (shared address space), as GitLab's URL
+ * blocker treats them. IPv4 addresses embedded in IPv6 (mapped `::ffff:a.b.c.d`, compatible
+ * `::a.b.c.d`) are judged as their IPv4 address.
  */
-const LOCAL_RANGES = new Set(['unspecified', 'loopback', 'private', 'linkLocal', 'uniqueLocal', 'carrierGradeNat', 'broadcast', 'deprecatedSiteLocal']);
+const LOCAL_RANGES = new Set(['unspecified', 'loopback', 'private', 'linkLocal', 'uniqueLocal', 'carrierGradeNat', 'deprecatedSiteLocal']);
+
+/**
+ * Ranges where no ordinary unicast host can be reached: multicast (`224.0.0.0/4`, `ff00::/8`),
+ * broadcast, reserved (`240.0.0.0/4`), benchmarking (`198.18.0.0/15`), documentation, and the
+ * IPv6 translation and tunnel prefixes — NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`), 6to4
+ * (`2002::/16`), Teredo (`2001::/32`) — through which a local IPv4 network can be reached.
+ * Everything that is neither plain unicast nor local is special: a range that a future
+ * `ipaddr.js` names is refused rather than let through.
+ */
+const ALWAYS_REFUSED = new Set(['multicast', 'broadcast']);
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-/** The address with IPv4-mapped IPv6 (`::ffff:127.0.0.1`) unwrapped. */
+/** The address with IPv4-mapped (`::ffff:127.0.0.1`) and IPv4-compatible (`::127.0.0.1`) IPv6 unwrapped. */
 export function normalizeAddress(text: string): Address | null {
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   if (!ipaddr.isValid(bare)) return null;
   const parsed = ipaddr.parse(bare);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) return (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
+    // ::a.b.c.d (deprecated IPv4-compatible); `::` and `::1` are IPv6's own unspecified and loopback.
+    const parts = v6.parts;
+    if (parts.slice(0, 6).every((part) => part === 0) && (parts[6] !== 0 || parts[7] > 1)) {
+      return ipaddr.fromByteArray(v6.toByteArray().slice(12)) as ipaddr.IPv4;
+    }
+  }
   return parsed;
 }
 
-/** `loopback`, `local` (other local ranges) or null (a public address). */
-export function localKind(address: Address): 'loopback' | 'local' | null {
+/** `loopback`, `local` (other local ranges), `special` (not a unicast host, see above) or null (a public address). */
+export function localKind(address: Address): 'loopback' | 'local' | 'special' | null {
   const range = address.range();
   if (range === 'loopback') return 'loopback';
-  return LOCAL_RANGES.has(range) ? 'local' : null;
+  if (LOCAL_RANGES.has(range)) return 'local';
+  return range === 'unicast' ? null : 'special';
 }
+
+const REFUSALS = {
+  loopback: 'Requests to localhost are not allowed',
+  local: 'Requests to the local network are not allowed',
+  special: 'Requests to a special-purpose address are not allowed',
+} as const;
 
 type WhitelistEntry =
   | { kind: 'address'; address: Address; port: number | null }
@@ -115,8 +141,13 @@ const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
  * checked address is returned to be connected to.
  */
 export async function checkOutbound(url: URL, settings: OutboundSettings, resolve: Resolver = systemResolver): Promise<OutboundDecision> {
-  if (settings.allowLocal) return { allowed: true, pinned: null };
   const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (settings.allowLocal) {
+    // Multicast and broadcast are never an HTTP server, whatever the settings.
+    const literal = normalizeAddress(hostname);
+    if (literal && ALWAYS_REFUSED.has(literal.range())) return { allowed: false, reason: REFUSALS.special, retryable: false };
+    return { allowed: true, pinned: null };
+  }
   const port = url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol] ?? 80;
 
   let addresses: ResolvedAddress[];
@@ -137,12 +168,8 @@ export async function checkOutbound(url: URL, settings: OutboundSettings, resolv
     const parsed = normalizeAddress(address);
     if (!parsed) return { allowed: false, reason: `Host resolved to an invalid address ${address}`, retryable: false };
     const kind = localKind(parsed);
-    if (kind === null || isWhitelisted(entries, hostname, parsed, port)) continue;
-    return {
-      allowed: false,
-      reason: kind === 'loopback' ? 'Requests to localhost are not allowed' : 'Requests to the local network are not allowed',
-      retryable: false,
-    };
+    if (kind === null || (!ALWAYS_REFUSED.has(parsed.range()) && isWhitelisted(entries, hostname, parsed, port))) continue;
+    return { allowed: false, reason: REFUSALS[kind], retryable: false };
   }
   return { allowed: true, pinned: settings.dnsRebindingProtection && !literal ? addresses[0] : null };
 }

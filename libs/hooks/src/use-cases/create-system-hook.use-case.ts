@@ -4,6 +4,7 @@ import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { CreateSystemHookDto } from '../dto/system-hook.dto';
 import { SystemHookEntity } from '../entities/system-hook.entity';
+import { OutboundUrlPolicy } from '../delivery/outbound-url-policy';
 import { HookTokenCipher } from '../hook-token-cipher';
 import { hookUrlProblem, redactHookUrl } from '../hook-url';
 import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../hooks.events';
@@ -27,11 +28,13 @@ export class CreateSystemHookUseCase {
     private readonly outbox: OutboxService,
     private readonly hooks: SystemHooksRepository,
     private readonly cipher: HookTokenCipher,
+    private readonly outbound: OutboundUrlPolicy,
   ) {}
 
   async execute({ attributes, actorId }: CreateSystemHookCommand): Promise<SystemHookEntity> {
     const problem = hookUrlProblem(attributes.url);
     if (problem) throw DomainError.invalid({ url: [problem] });
+    await this.outbound.assertHookUrlAllowed(attributes.url);
 
     const hook = new SystemHookEntity();
     hook.url = attributes.url;

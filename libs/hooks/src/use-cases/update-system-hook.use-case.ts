@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { HEALTHY } from '../delivery/hook-health';
 import { UpdateSystemHookDto } from '../dto/system-hook.dto';
 import { SystemHookEntity } from '../entities/system-hook.entity';
+import { OutboundUrlPolicy } from '../delivery/outbound-url-policy';
 import { HookTokenCipher } from '../hook-token-cipher';
 import { hookUrlProblem, redactHookUrl } from '../hook-url';
 import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../hooks.events';
@@ -30,12 +31,14 @@ export class UpdateSystemHookUseCase {
     private readonly outbox: OutboxService,
     private readonly hooks: SystemHooksRepository,
     private readonly cipher: HookTokenCipher,
+    private readonly outbound: OutboundUrlPolicy,
   ) {}
 
   async execute({ hookId, attributes, actorId }: UpdateSystemHookCommand): Promise<SystemHookEntity> {
     if (attributes.url !== undefined) {
       const problem = hookUrlProblem(attributes.url);
       if (problem) throw DomainError.invalid({ url: [problem] });
+      await this.outbound.assertHookUrlAllowed(attributes.url);
     }
 
     const updated = await this.dataSource.transaction(async (tx) => {

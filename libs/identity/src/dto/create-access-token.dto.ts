@@ -1,5 +1,5 @@
-import { ArrayNotEmpty, IsArray, IsDefined, IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { SCOPES, ToInt, ToStringArray } from '@app/api';
+import { DbInt, SCOPES, ToInt, ToStringArray } from '@app/api';
+import { ArrayNotEmpty, IsArray, IsDefined, IsIn, IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
 export class CreateAccessTokenDto {
   @IsDefined()
@@ -28,13 +28,13 @@ export class CreateAccessTokenDto {
 export class CreateResourceAccessTokenDto extends CreateAccessTokenDto {
   @IsOptional()
   @ToInt()
-  @IsInt()
+  @DbInt()
   @IsIn([10, 20, 30, 40, 50], { message: 'does not have a valid value' })
   access_level?: number;
 }
 
 export class ListAccessTokensDto {
-  @IsOptional() @ToInt() @IsInt() user_id?: number;
+  @IsOptional() @ToInt() @DbInt() user_id?: number;
   @IsOptional() @IsIn(['active', 'inactive']) state?: 'active' | 'inactive';
   @IsOptional() @IsIn(['true', 'false']) revoked?: string;
   @IsOptional() @IsString() search?: string;

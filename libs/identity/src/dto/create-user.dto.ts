@@ -1,7 +1,7 @@
-import { IsBoolean, IsDefined, IsEmail, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
-import { ToBoolean, ToInt } from '@app/api';
+import { DbInt, ToBoolean, ToInt } from '@app/api';
+import { IsBoolean, IsDefined, IsEmail, IsOptional, IsString, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
+import { isValidUsername, USERNAME_FORMAT_MESSAGE } from '../username-rules';
 
-export const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
 
 export class CreateUserDto {
   @IsDefined()
@@ -18,7 +18,7 @@ export class CreateUserDto {
   @IsDefined()
   @IsString()
   @MaxLength(255)
-  @Matches(USERNAME_PATTERN, { message: 'can contain only letters, digits, \'_\', \'-\' and \'.\'. Cannot start with \'-\'' })
+  @ValidateBy({ name: 'username', validator: { validate: (value) => typeof value === 'string' && isValidUsername(value), defaultMessage: () => USERNAME_FORMAT_MESSAGE } })
   username: string;
 
   @IsOptional()
@@ -34,7 +34,7 @@ export class CreateUserDto {
   @IsOptional() @ToBoolean() @IsBoolean() external?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() private_profile?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() can_create_group?: boolean;
-  @IsOptional() @ToInt() @IsInt() @Min(0) projects_limit?: number;
+  @IsOptional() @ToInt() @DbInt() projects_limit?: number;
   @IsOptional() @IsString() @MaxLength(255) bio?: string;
   @IsOptional() @IsString() @MaxLength(255) location?: string;
   @IsOptional() @IsString() @MaxLength(255) public_email?: string;

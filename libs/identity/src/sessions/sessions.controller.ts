@@ -1,5 +1,5 @@
+import { DomainError, LastModified, SESSION_COOKIE, SkipAuth } from '@app/api';
 import { Body, Controller, Delete, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { DomainError, SESSION_COOKIE, SkipAuth } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { presentUser } from '../user.presenter';
@@ -50,6 +50,7 @@ export class SessionsController {
   }
 
   @Delete('sign_out')
+  @LastModified.notApplicable('ends the caller\'s web session, no API resource')
   @SkipAuth()
   @HttpCode(204)
   async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {

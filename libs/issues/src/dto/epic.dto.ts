@@ -1,7 +1,5 @@
 import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { Required, ToBoolean, ToInt, ToStringArray } from '@app/api';
-import { EmptyToNull } from '@app/namespaces';
-import { DbInt } from './db-int';
+import { DbInt, EmptyToNull, Required, ToBoolean, ToInt, ToStringArray } from '@app/api';
 import { DESCRIPTION_MAX, ISSUE_TITLE_MAX } from './issue.dto';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,7 +1,5 @@
+import { DbInt, EmptyToNull, Required, ToBoolean, ToInt, ToIntArray, ToStringArray } from '@app/api';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { Required, ToBoolean, ToInt, ToStringArray } from '@app/api';
-import { DbInt } from './db-int';
-import { EmptyToNull, ToIntArray } from '@app/namespaces';
 import { ISSUE_TYPES, IssueType } from '../entities/issue.entity';
 
 export const ISSUE_TITLE_MAX = 255;

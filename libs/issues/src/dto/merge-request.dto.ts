@@ -1,7 +1,5 @@
+import { DbInt, EmptyToNull, Required, ToInt, ToIntArray, ToStringArray } from '@app/api';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { Required, ToInt, ToStringArray } from '@app/api';
-import { DbInt } from './db-int';
-import { EmptyToNull, ToIntArray } from '@app/namespaces';
 import { DESCRIPTION_MAX } from './issue.dto';
 
 class MergeRequestAttributesDto {

@@ -1,7 +1,5 @@
+import { DbInt, EmptyToNull, Required, ToIntArray } from '@app/api';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
-import { Required } from '@app/api';
-import { DbInt } from './db-int';
-import { EmptyToNull, ToIntArray } from '@app/namespaces';
 
 class MilestoneAttributesDto {
   @IsOptional() @IsString() description?: string;

@@ -9,7 +9,7 @@ import { IterationEntity } from '../entities/iteration.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { MilestoneEntity } from '../entities/milestone.entity';
 import { MERGE_REQUEST_GIT, MergeRequestGit, MergeRequestGitStatus } from '../merge-request-git';
-import { presentIteration } from './iteration.presenter';
+import { loadGroupPaths, presentIteration } from './iteration.presenter';
 import { presentMilestone } from './milestone.presenter';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
@@ -74,7 +74,7 @@ export class IssuablesPresenter {
       if (premium) {
         view.weight = issue.weight;
         const iteration = issue.iterationId ? related.iterations.get(issue.iterationId) : undefined;
-        view.iteration = iteration ? presentIteration(iteration, this.externalUrl) : null;
+        view.iteration = iteration ? presentIteration(iteration, this.externalUrl, related.iterationGroupPaths) : null;
       }
       return view;
     });
@@ -190,6 +190,7 @@ export class IssuablesPresenter {
       users: new Map(users.map((u) => [u.id, presentUserSummary(u, this.externalUrl)])),
       milestones: new Map(milestones.map((m) => [m.id, m])),
       iterations: new Map(iterations.map((i) => [i.id, i])),
+      iterationGroupPaths: await loadGroupPaths(manager, iterations.map((i) => i.groupId)),
     };
   }
 }

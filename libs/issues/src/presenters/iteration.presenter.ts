@@ -1,3 +1,5 @@
+import { NamespaceEntity } from '@app/namespaces';
+import { EntityManager, In } from 'typeorm';
 import type { IterationEntity } from '../entities/iteration.entity';
 import { IterationSnapshot, iterationSnapshot } from '../issues.events';
 
@@ -11,11 +13,14 @@ export function iterationStateName(startDate: string, dueDate: string, today = n
   return 'current';
 }
 
-export function presentIteration(iteration: IterationEntity, externalUrl: string): Record<string, unknown> {
-  return presentIterationSnapshot(iterationSnapshot(iteration)!, externalUrl);
+/** Full paths of groups by id (see `loadGroupPaths`): an iteration's `web_url` is under its group. */
+export type GroupPaths = ReadonlyMap<number, string>;
+
+export function presentIteration(iteration: IterationEntity, externalUrl: string, groupPaths: GroupPaths): Record<string, unknown> {
+  return presentIterationSnapshot(iterationSnapshot(iteration)!, externalUrl, groupPaths);
 }
 
-export function presentIterationSnapshot(i: IterationSnapshot, externalUrl: string): Record<string, unknown> {
+export function presentIterationSnapshot(i: IterationSnapshot, externalUrl: string, groupPaths: GroupPaths = new Map()): Record<string, unknown> {
   return {
     id: i.id,
     iid: i.iid,
@@ -28,6 +33,15 @@ export function presentIterationSnapshot(i: IterationSnapshot, externalUrl: stri
     updated_at: i.updated_at,
     start_date: i.start_date,
     due_date: i.due_date,
-    web_url: `${externalUrl}/groups/-/iterations/${i.id}`,
+    // `/groups/<full path>/-/iterations/<id>`; a group deleted since keeps GitLab's `-` placeholder.
+    web_url: `${externalUrl}/groups/${groupPaths.get(i.group_id) ?? '-'}/-/iterations/${i.id}`,
   };
+}
+
+/** The full paths of the groups of `groupIds`, in one query. */
+export async function loadGroupPaths(manager: EntityManager, groupIds: Iterable<number>): Promise<GroupPaths> {
+  const ids = [...new Set(groupIds)];
+  if (ids.length === 0) return new Map();
+  const groups = await manager.find(NamespaceEntity, { where: { id: In(ids) }, select: { id: true, fullPath: true } });
+  return new Map(groups.map((group) => [group.id, group.fullPath]));
 }

@@ -16,6 +16,11 @@ describe(iterationStateName.name, () => {
     const view = presentIterationSnapshot({ id: 1, iid: 2, group_id: 3, title: null, description: null, start_date: '2000-01-01', due_date: '2000-01-02', created_at: 'c', updated_at: 'u' }, 'https://x');
     expect(view).toMatchObject({ id: 1, iid: 2, sequence: 2, group_id: 3, state: ITERATION_STATES.closed });
   });
+
+  it('links to the iteration under its group path, as GitLab', () => {
+    const snapshot = { id: 7, iid: 2, group_id: 3, title: null, description: null, start_date: '2000-01-01', due_date: '2000-01-02', created_at: 'c', updated_at: 'u' };
+    expect(presentIterationSnapshot(snapshot, 'https://x', new Map([[3, 'ops/platform']])).web_url).toBe('https://x/groups/ops/platform/-/iterations/7');
+  });
 });
 
 describe(milestoneExpired.name, () => {

@@ -1,10 +1,9 @@
-import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
-import { ToBoolean, ToInt } from '@app/api';
+import { DbInt, ToBoolean, ToInt, ToIntArray } from '@app/api';
+import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { IsCustomAttributesFilter } from '@app/settings';
 import { VISIBILITIES, Visibility } from '../entities/namespace.entity';
 import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from '../group-settings';
 import { GROUP_ORDER_COLUMNS, GroupOrderBy } from '../repositories/groups.repository';
-import { ToIntArray } from './transforms';
 
 /** Group attributes accepted by create and update. */
 export class GroupAttributesDto {
@@ -12,7 +11,7 @@ export class GroupAttributesDto {
   @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
   @IsOptional() @ToBoolean() @IsBoolean() share_with_group_lock?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() require_two_factor_authentication?: boolean;
-  @IsOptional() @ToInt() @IsInt() @Min(0) two_factor_grace_period?: number;
+  @IsOptional() @ToInt() @DbInt() two_factor_grace_period?: number;
   @IsOptional() @IsIn(PROJECT_CREATION_LEVELS) project_creation_level?: string;
   @IsOptional() @IsIn(SUBGROUP_CREATION_LEVELS) subgroup_creation_level?: string;
   @IsOptional() @ToBoolean() @IsBoolean() auto_devops_enabled?: boolean;
@@ -26,21 +25,21 @@ export class GroupAttributesDto {
   @IsOptional() @IsString() @MaxLength(255) default_branch?: string;
   @IsOptional() @ToInt() @IsIn([0, 1, 2, 3, 4]) default_branch_protection?: number;
   @IsOptional() @IsIn(['enabled', 'disabled_and_overridable', 'disabled_and_unoverridable', 'disabled_with_override']) shared_runners_setting?: string;
-  @IsOptional() @ToInt() @IsInt() @Min(0) max_artifacts_size?: number;
+  @IsOptional() @ToInt() @DbInt() max_artifacts_size?: number;
   @IsOptional() @ToBoolean() @IsBoolean() prevent_sharing_groups_outside_hierarchy?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() prevent_forking_outside_group?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() membership_lock?: boolean;
   @IsOptional() @IsIn(['disabled', 'private', 'enabled']) wiki_access_level?: string;
-  @IsOptional() @ToInt() @IsInt() @Min(0) shared_runners_minutes_limit?: number;
-  @IsOptional() @ToInt() @IsInt() @Min(0) extra_shared_runners_minutes_limit?: number;
-  @IsOptional() @ToInt() @IsInt() file_template_project_id?: number;
+  @IsOptional() @ToInt() @DbInt() shared_runners_minutes_limit?: number;
+  @IsOptional() @ToInt() @DbInt() extra_shared_runners_minutes_limit?: number;
+  @IsOptional() @ToInt() @DbInt() file_template_project_id?: number;
   @IsOptional() @IsString() ip_restriction_ranges?: string;
 }
 
 export class CreateGroupDto extends GroupAttributesDto {
   @IsDefined() @IsString() name: string;
   @IsDefined() @IsString() path: string;
-  @IsOptional() @ToInt() @IsInt() parent_id?: number;
+  @IsOptional() @ToInt() @DbInt() parent_id?: number;
 }
 
 export class UpdateGroupDto extends GroupAttributesDto {
@@ -51,10 +50,10 @@ export class UpdateGroupDto extends GroupAttributesDto {
 export class ListGroupsDto {
   @IsOptional() @IsString() search?: string;
   @IsOptional() @ToBoolean() @IsBoolean() owned?: boolean;
-  @IsOptional() @ToInt() @IsInt() min_access_level?: number;
+  @IsOptional() @ToInt() @DbInt() min_access_level?: number;
   @IsOptional() @ToBoolean() @IsBoolean() all_available?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() top_level_only?: boolean;
-  @IsOptional() @ToIntArray() @IsInt({ each: true }) skip_groups?: number[];
+  @IsOptional() @ToIntArray() @DbInt({ each: true }) skip_groups?: number[];
   @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
   @IsOptional() @IsIn(GROUP_ORDER_COLUMNS) order_by?: GroupOrderBy;
   @IsOptional() @IsIn(['asc', 'desc']) sort?: 'asc' | 'desc';

@@ -1,9 +1,9 @@
-import { IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { ToBoolean, ToInt, ToStringArray } from '@app/api';
+import { DbInt, EmptyToNull, ToBoolean, ToInt, ToStringArray } from '@app/api';
+import { IsArray, IsBoolean, IsIn, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { IsCustomAttributesFilter } from '@app/settings';
 import { VISIBILITIES, Visibility } from '../entities/namespace.entity';
 import { PROJECT_ORDER_COLUMNS, ProjectOrderBy, USER_PROJECT_ORDER_COLUMNS } from '../repositories/projects.repository';
-import { EmptyToNull, ToRefString } from './transforms';
+import { ToRefString } from './transforms';
 
 const LEVELS = ['disabled', 'private', 'enabled'];
 
@@ -48,7 +48,7 @@ export class ProjectAttributesDto {
   @IsOptional() @ToBoolean() @IsBoolean() group_runners_enabled?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() public_jobs?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() public_builds?: boolean;
-  @IsOptional() @ToInt() @IsInt() @Min(0) @Max(1000) ci_default_git_depth?: number;
+  @IsOptional() @ToInt() @DbInt() @Max(1000) ci_default_git_depth?: number;
   @IsOptional() @ToBoolean() @IsBoolean() ci_forward_deployment_enabled?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() ci_forward_deployment_rollback_allowed?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() ci_separated_caches?: boolean;
@@ -56,7 +56,7 @@ export class ProjectAttributesDto {
   @IsOptional() @ToBoolean() @IsBoolean() ci_job_token_scope_enabled?: boolean;
   @IsOptional() @IsString() @MaxLength(255) ci_config_path?: string;
   @IsOptional() @IsIn(['no_one_allowed', 'developer', 'maintainer', 'owner']) ci_pipeline_variables_minimum_override_role?: string;
-  @IsOptional() @ToInt() @IsInt() @Min(600) @Max(2_592_000) build_timeout?: number;
+  @IsOptional() @ToInt() @DbInt({ min: 600 }) @Max(2_592_000) build_timeout?: number;
   @IsOptional() @IsIn(['enabled', 'disabled']) auto_cancel_pending_pipelines?: string;
   @IsOptional() @IsIn(['fetch', 'clone']) build_git_strategy?: string;
   @IsOptional() @ToBoolean() @IsBoolean() keep_latest_artifact?: boolean;
@@ -86,12 +86,12 @@ export class ProjectAttributesDto {
   @IsOptional() @ToBoolean() @IsBoolean() service_desk_enabled?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() auto_devops_enabled?: boolean;
   @IsOptional() @IsIn(['continuous', 'manual', 'timed_incremental']) auto_devops_deploy_strategy?: string;
-  @IsOptional() @ToInt() @IsInt() @Min(0) approvals_before_merge?: number;
+  @IsOptional() @ToInt() @DbInt() approvals_before_merge?: number;
   @IsOptional() @ToBoolean() @IsBoolean() mirror?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() mirror_trigger_builds?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() only_mirror_protected_branches?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() mirror_overwrites_diverged_branches?: boolean;
-  @IsOptional() @ToInt() @IsInt() mirror_user_id?: number;
+  @IsOptional() @ToInt() @DbInt() mirror_user_id?: number;
   @IsOptional() @EmptyToNull() @IsString() @MaxLength(255) external_authorization_classification_label?: string | null;
   @IsOptional() @ToBoolean() @IsBoolean() merge_pipelines_enabled?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() merge_trains_enabled?: boolean;
@@ -133,8 +133,8 @@ export class ProjectListBaseDto {
   @IsOptional() @ToBoolean() @IsBoolean() with_issues_enabled?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() with_merge_requests_enabled?: boolean;
   @IsOptional() @IsString() @MinLength(1) @MaxLength(255) with_programming_language?: string;
-  @IsOptional() @ToInt() @IsInt() id_after?: number;
-  @IsOptional() @ToInt() @IsInt() id_before?: number;
+  @IsOptional() @ToInt() @DbInt() id_after?: number;
+  @IsOptional() @ToInt() @DbInt() id_before?: number;
   @IsOptional() @IsIn(['asc', 'desc']) sort?: 'asc' | 'desc';
   @IsOptional() @ToBoolean() @IsBoolean() with_custom_attributes?: boolean;
 }
@@ -142,7 +142,7 @@ export class ProjectListBaseDto {
 export class ListProjectsDto extends ProjectListBaseDto {
   @IsOptional() @ToBoolean() @IsBoolean() search_namespaces?: boolean;
   @IsOptional() @ToStringArray() @IsArray() @IsString({ each: true }) topic?: string[];
-  @IsOptional() @ToInt() @IsInt() @Min(1) topic_id?: number;
+  @IsOptional() @ToInt() @DbInt({ min: 1 }) topic_id?: number;
   @IsOptional() @IsISO8601() last_activity_after?: string;
   @IsOptional() @IsISO8601() last_activity_before?: string;
   @IsOptional() @IsIn(PROJECT_ORDER_COLUMNS) order_by?: ProjectOrderBy;

@@ -1,6 +1,9 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { NamespaceEntity, Visibility } from './namespace.entity';
 
+/** What the encrypted runners token is bound to (its AES-GCM associated data). */
+export const RUNNERS_TOKEN_PURPOSE = 'projects.runners_token';
+
 @Entity('projects')
 @Index('projects_namespace_path_lower_key', { synchronize: false })
 @Index('projects_namespace_name_lower_key', { synchronize: false })
@@ -55,6 +58,10 @@ export class ProjectEntity {
 
   @Column({ name: 'runners_token_digest', type: 'char', length: 64, nullable: true, select: false })
   runnersTokenDigest: string | null;
+
+  /** The runners token, encrypted (`RUNNERS_TOKEN_PURPOSE`); shown to maintainers and administrators. Null for projects created before it was kept. */
+  @Column({ name: 'encrypted_runners_token', type: 'text', nullable: true, select: false })
+  encryptedRunnersToken: string | null;
 
   @Column({ name: 'star_count', type: 'int', default: 0 })
   starCount: number;

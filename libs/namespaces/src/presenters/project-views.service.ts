@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { UserEntity } from '@app/identity';
+import { SettingsEncryption } from '@app/settings';
 import { DataSource, In } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { AccessService } from '../access/access.service';
 import { ACCESS_LEVELS } from '../entities/member.entity';
 import { ProjectStatisticsRepository } from '../repositories/project-statistics.repository';
-import { ProjectWithNamespace } from '../repositories/projects.repository';
+import { ProjectsRepository, ProjectWithNamespace } from '../repositories/projects.repository';
+import { RUNNERS_TOKEN_PURPOSE } from '../entities/project.entity';
 import { presentProject, ProjectView } from './project.presenter';
 
 export interface ProjectViewRequest {
@@ -26,7 +28,15 @@ export class ProjectViewsService {
     private readonly dataSource: DataSource,
     private readonly access: AccessService,
     private readonly statistics: ProjectStatisticsRepository,
+    private readonly projects: ProjectsRepository,
+    private readonly encryption: SettingsEncryption,
   ) {}
+
+  /** The project's runners token in clear, for maintainers and administrators; undefined when it was never kept (older projects). */
+  async runnersToken(projectId: number): Promise<string | undefined> {
+    const sealed = await this.projects.encryptedRunnersToken(projectId);
+    return sealed === null ? undefined : this.encryption.unseal(RUNNERS_TOKEN_PURPOSE, sealed);
+  }
 
   async presentOne(project: ProjectWithNamespace, viewer: AccessUser | null, request: ProjectViewRequest): Promise<Record<string, unknown>> {
     const [view] = await this.present([project], viewer, request);

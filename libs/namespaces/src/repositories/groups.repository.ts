@@ -1,3 +1,4 @@
+import type { KeysetListing } from '@app/api';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
@@ -26,6 +27,12 @@ export interface GroupListFilter {
   orderBy?: GroupOrderBy;
   sort?: 'asc' | 'desc';
 }
+
+/** Groups are paged by keyset by name, ascending only (GitLab's single supported order). */
+export const GROUP_KEYSET: KeysetListing<NamespaceEntity> = {
+  keyset: { allowedOrderBy: ['name'], defaultOrderBy: 'name', allowedSort: ['asc'] },
+  columns: { idExpression: 'g.id', id: (group) => group.id, orderExpressions: { name: 'g.name' }, orderValues: { name: (group) => group.name } },
+};
 
 const ORDER_PROPERTY: Record<Exclude<GroupOrderBy, 'similarity'>, string> = { name: 'g.name', path: 'g.path', id: 'g.id' };
 

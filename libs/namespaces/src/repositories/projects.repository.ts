@@ -123,6 +123,12 @@ const SIMILARITY_SQL =
 export class ProjectsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** The sealed runners token of a project (null when none was kept). */
+  async encryptedRunnersToken(projectId: number): Promise<string | null> {
+    const [row] = (await this.dataSource.query('SELECT encrypted_runners_token FROM projects WHERE id = $1', [projectId])) as Array<{ encrypted_runners_token: string | null }>;
+    return row?.encrypted_runners_token ?? null;
+  }
+
   /** By numeric id or case-insensitive `namespace/path`, with its namespace. */
   async findByRef(raw: string | number, manager: EntityManager = this.dataSource.manager): Promise<ProjectWithNamespace | null> {
     const ref = parseResourceRef(raw);

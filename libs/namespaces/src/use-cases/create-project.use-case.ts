@@ -4,14 +4,14 @@ import { AppConfig } from '@app/config';
 import { digestToken, UserEntity } from '@app/identity';
 import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';
-import { defaultVisibilityWithin, SettingsReader } from '@app/settings';
+import { defaultVisibilityWithin, SettingsEncryption, SettingsReader } from '@app/settings';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessUser, projectCreationMinLevel, visibilityWithin } from '../access/access-policy';
 import { AccessService } from '../access/access.service';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
-import { ProjectEntity } from '../entities/project.entity';
+import { ProjectEntity, RUNNERS_TOKEN_PURPOSE } from '../entities/project.entity';
 import { groupSetting } from '../group-settings';
 import { NAMESPACE_EVENTS, projectEvent, projectMemberEvent } from '../namespaces.events';
 import { deriveProjectNaming, NAMING_MESSAGES, validateProjectNaming } from '../naming';
@@ -73,6 +73,7 @@ export class CreateProjectUseCase {
     private readonly groups: GroupsRepository,
     private readonly projects: ProjectsRepository,
     private readonly settings: SettingsReader,
+    private readonly encryption: SettingsEncryption,
     @Optional() @Inject(PROJECT_REPOSITORY_LIFECYCLE) private readonly repositories?: ProjectRepositoryLifecycle,
   ) {}
 
@@ -123,6 +124,7 @@ export class CreateProjectUseCase {
       topics: normalizeTopics(command.topics, command.tagList) ?? [],
       settings: {},
       runnersTokenDigest: digestToken(runnersToken),
+      encryptedRunnersToken: this.encryption.seal(RUNNERS_TOKEN_PURPOSE, runnersToken),
     });
     applyProjectAttributes(entity, command.attributes ?? {}, { premium: tierAtLeast(this.config.tier, 'premium') });
     const { id } = await tx.save(entity);

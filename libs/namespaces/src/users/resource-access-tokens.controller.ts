@@ -1,8 +1,8 @@
+import { CurrentGroup, CurrentPrincipal, CurrentProject, dbIntOrNull, DomainError, GroupAccess, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import { AccessTokenEntity, AccessTokensRepository, CreateResourceAccessTokenDto, ListAccessTokensDto, presentAccessToken, RevokeAccessTokenUseCase } from '@app/identity';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AccessTokensRepository, CreateResourceAccessTokenDto, ListAccessTokensDto, presentAccessToken, RevokeAccessTokenUseCase } from '@app/identity';
 import { ACCESS_LEVELS } from '../entities';
 import { CreateResourceAccessTokenUseCase } from './create-resource-access-token.use-case';
 
@@ -38,6 +38,7 @@ export class ResourceAccessTokensController {
   }
 
   @Delete('projects/:id/access_tokens/:token_id')
+  @LastModified((request, get) => rowChangedAt(get, AccessTokenEntity, { id: dbIntOrNull(request.params.token_id) ?? 0 }, 'createdAt'))
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
   @HttpCode(204)
   async revokeProject(@CurrentProject() project: ResourceAccess, @Param('token_id') tokenId: string, @CurrentPrincipal() principal: Principal) {
@@ -64,6 +65,7 @@ export class ResourceAccessTokensController {
   }
 
   @Delete('groups/:id/access_tokens/:token_id')
+  @LastModified((request, get) => rowChangedAt(get, AccessTokenEntity, { id: dbIntOrNull(request.params.token_id) ?? 0 }, 'createdAt'))
   @GroupAccess(ACCESS_LEVELS.OWNER)
   @HttpCode(204)
   async revokeGroup(@CurrentGroup() group: ResourceAccess, @Param('token_id') tokenId: string, @CurrentPrincipal() principal: Principal) {
@@ -92,7 +94,8 @@ export class ResourceAccessTokensController {
   }
 
   private async find(kind: Kind, resourceId: number, tokenId: string) {
-    const token = /^\d+$/.test(tokenId) ? await this.tokens.findById(Number(tokenId)) : null;
+    const id = dbIntOrNull(tokenId);
+    const token = id === null ? null : await this.tokens.findById(id);
     if (!token || token.resourceType !== kind || token.resourceId !== resourceId) throw DomainError.notFound('Token');
     return token;
   }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
-import { AdminOnly, CurrentPrincipal, DomainError, Principal } from '@app/api';
+import { AdminOnly, CurrentPrincipal, DomainError, idParam, LastModified, Principal, rowChangedAt } from '@app/api';
 import { AppConfig } from '@app/config';
-import { CreateUserDto, presentUser } from '@app/identity';
+import { CreateUserDto, presentUser, UserEntity } from '@app/identity';
 import { CreateUserUseCase } from './create-user.use-case';
 import { DeleteUserUseCase } from './delete-user.use-case';
 
@@ -46,6 +46,7 @@ export class UserAccountsController {
   }
 
   @Delete('users/:id')
+  @LastModified((request, get) => rowChangedAt(get, UserEntity, { id: idParam(request.params.id, 'User') }))
   @AdminOnly()
   @HttpCode(204)
   async remove(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
@@ -53,7 +54,6 @@ export class UserAccountsController {
   }
 
   private numericId(id: string): number {
-    if (!/^\d+$/.test(id)) throw DomainError.notFound('User');
-    return Number(id);
+    return idParam(id, 'User');
   }
 }

@@ -1,5 +1,5 @@
+import { CurrentPrincipal, CurrentProject, DomainError, LastModified, paginateArray, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, DomainError, paginateArray, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
@@ -74,6 +74,7 @@ export class BranchesController {
   }
 
   @Delete('projects/:id/repository/branches/:branch')
+  @LastModified((request, get) => branchChangedAt(get(BranchesService), projectOf(request.projectAccess!), request.params.branch))
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('branch') branch: string): Promise<void> {
@@ -84,6 +85,7 @@ export class BranchesController {
   }
 
   @Delete('projects/:id/repository/merged_branches')
+  @LastModified.notApplicable('removes any number of branches at once')
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
   @HttpCode(202)
   async removeMerged(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal): Promise<{ message: string }> {
@@ -96,6 +98,13 @@ export class BranchesController {
 }
 
 /** Archived projects are read-only. */
+/** A branch changes with its head commit: GitLab compares `If-Unmodified-Since` with the commit's authored date. */
+async function branchChangedAt(branches: BranchesService, project: ProjectWithNamespace, branch: string): Promise<string | null> {
+  const repository = await branches.repository(project);
+  const sha = (await repository.branches()).get(branch);
+  return sha ? ((await repository.commit(sha))?.authoredDate ?? null) : null;
+}
+
 function writableProject(access: ResourceAccess): ProjectWithNamespace {
   const project = projectOf(access);
   if (project.archived) throw DomainError.forbidden();

@@ -1,5 +1,5 @@
+import { OwnContentEncoding, SkipAuth } from '@app/api';
 import { Controller, Get, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { SkipAuth } from '@app/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
@@ -53,6 +53,7 @@ export class GitHttpController {
 
   @Post(GIT_UPLOAD_PACK_ROUTES)
   @SkipAuth()
+  @OwnContentEncoding()
   async uploadPack(@Param() params: Record<string, string>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const granted = await this.authorize(params, 'git-upload-pack', request, reply);
     if (!granted) return;
@@ -65,6 +66,7 @@ export class GitHttpController {
 
   @Post(GIT_RECEIVE_PACK_ROUTES)
   @SkipAuth()
+  @OwnContentEncoding()
   async receivePack(@Param() params: Record<string, string>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const granted = await this.authorize(params, 'git-receive-pack', request, reply);
     if (!granted) return;

@@ -1,6 +1,6 @@
 import { Body, Controller, Param, Put, UseFilters } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api';
-import { intParam, IssuablesPresenter } from '@app/issues';
+import { CurrentPrincipal, CurrentProject, intParam, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import { IssuablesPresenter } from '@app/issues';
 import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import { MergeMergeRequestDto } from '../dto/branch.dto';
 import { RepositoryErrorFilter } from '../repository-error';
@@ -28,7 +28,7 @@ export class MergeController {
       project,
       user: { id: principal.user.id, isAdmin: principal.user.isAdmin },
       accessLevel: access.accessLevel,
-      iid: intParam('merge_request_iid', rawIid),
+      iid: intParam('merge_request_iid', rawIid, 'Merge Request'),
       mergeCommitMessage: dto.merge_commit_message,
       squashCommitMessage: dto.squash_commit_message,
       squash: dto.squash,

@@ -1,5 +1,6 @@
+import { Auth, CurrentPrincipal, CurrentProject, LastModified, paginateArray, Principal, ProjectAccess, ResourceAccess, rowChangedAt, tierAtLeast } from '@app/api';
+import { ProtectedBranchEntity } from './entities/protected-branch.entity';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentPrincipal, CurrentProject, paginateArray, Principal, ProjectAccess, ResourceAccess, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -66,6 +67,7 @@ export class ProtectedBranchesController {
   }
 
   @Delete(':name')
+  @LastModified((request, get) => rowChangedAt(get, ProtectedBranchEntity, { projectId: projectOf(request.projectAccess!).id, name: request.params.name }))
   @ProjectAccess(MANAGE_PROTECTED_BRANCHES_LEVEL)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('name') name: string, @CurrentPrincipal() principal: Principal): Promise<void> {

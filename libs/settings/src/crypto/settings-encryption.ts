@@ -60,4 +60,13 @@ export class SettingsEncryption {
   decrypt(name: string, ciphertext: string): string {
     return this.box.decrypt(ciphertext, settingPurpose(name));
   }
+
+  /** Another encrypted column of the service, with the same key; `purpose` binds the value to it (e.g. `projects.runners_token`). */
+  seal(purpose: string, plaintext: string): string {
+    return this.box.encrypt(plaintext, purpose);
+  }
+
+  unseal(purpose: string, ciphertext: string): string {
+    return this.box.decrypt(ciphertext, purpose);
+  }
 }

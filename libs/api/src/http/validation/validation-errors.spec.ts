@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Length, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested } from 'class-validator';
-import { validateSync } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Length, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, validateSync } from 'class-validator';
 import { ErrorCode } from '../../errors/error-code';
 import { Required } from './decorators';
 import { findMissingAttribute, toValidationDomainError, toValidationMessages } from './validation-errors';

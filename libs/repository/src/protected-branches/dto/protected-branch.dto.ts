@@ -1,7 +1,7 @@
+import { DbInt, Required, ToBoolean, ToInt } from '@app/api';
 import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { Required, ToBoolean, ToInt } from '@app/api';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { PROTECTED_ACCESS_LEVELS } from '../branch-permissions';
 
 export const PROTECTED_BRANCH_NAME_MAX = 255;
@@ -10,11 +10,11 @@ export const MAX_GRANTS_PER_ACTION = 100;
 
 /** One item of `allowed_to_push` / `allowed_to_merge` / `allowed_to_unprotect`. */
 export class GrantItemDto {
-  @IsOptional() @ToInt() @IsInt() user_id?: number;
-  @IsOptional() @ToInt() @IsInt() group_id?: number;
-  @IsOptional() @ToInt() @IsInt() @IsIn(PROTECTED_ACCESS_LEVELS) access_level?: number;
+  @IsOptional() @ToInt() @DbInt() user_id?: number;
+  @IsOptional() @ToInt() @DbInt() group_id?: number;
+  @IsOptional() @ToInt() @DbInt() @IsIn(PROTECTED_ACCESS_LEVELS) access_level?: number;
   /** PATCH: the entry to change or remove. */
-  @IsOptional() @ToInt() @IsInt() id?: number;
+  @IsOptional() @ToInt() @DbInt() id?: number;
   /** PATCH: remove the entry `id`. */
   @IsOptional() @ToBoolean() @IsBoolean() _destroy?: boolean;
 }
@@ -38,9 +38,9 @@ class ProtectedBranchFlagsDto {
 /** `POST /projects/:id/protected_branches`. */
 export class CreateProtectedBranchDto extends ProtectedBranchFlagsDto {
   @Required() @IsString() @IsNotEmpty() @MaxLength(PROTECTED_BRANCH_NAME_MAX) name: string;
-  @IsOptional() @ToInt() @IsInt() @IsIn(PROTECTED_ACCESS_LEVELS) push_access_level?: number;
-  @IsOptional() @ToInt() @IsInt() @IsIn(PROTECTED_ACCESS_LEVELS) merge_access_level?: number;
-  @IsOptional() @ToInt() @IsInt() @IsIn(PROTECTED_ACCESS_LEVELS) unprotect_access_level?: number;
+  @IsOptional() @ToInt() @DbInt() @IsIn(PROTECTED_ACCESS_LEVELS) push_access_level?: number;
+  @IsOptional() @ToInt() @DbInt() @IsIn(PROTECTED_ACCESS_LEVELS) merge_access_level?: number;
+  @IsOptional() @ToInt() @DbInt() @IsIn(PROTECTED_ACCESS_LEVELS) unprotect_access_level?: number;
 }
 
 /** `PATCH /projects/:id/protected_branches/:name` (PREMIUM). */

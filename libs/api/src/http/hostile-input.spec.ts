@@ -1,0 +1,32 @@
+import { containsNullByte, JSON_MAX_DEPTH, jsonNestedDeeperThan } from './hostile-input';
+
+describe(jsonNestedDeeperThan.name, () => {
+  const nested = (levels: number): Buffer => Buffer.from(`${'['.repeat(levels)}${']'.repeat(levels)}`);
+
+  it('accepts the limit and refuses one level more', () => {
+    expect(jsonNestedDeeperThan(nested(JSON_MAX_DEPTH))).toBe(false);
+    expect(jsonNestedDeeperThan(nested(JSON_MAX_DEPTH + 1))).toBe(true);
+  });
+
+  it('does not count brackets inside strings, escaped quotes included', () => {
+    expect(jsonNestedDeeperThan(Buffer.from(`{"a":"${'['.repeat(500)}\\"${'{'.repeat(500)}"}`))).toBe(false);
+  });
+
+  it('copes with a huge depth without recursion', () => {
+    expect(jsonNestedDeeperThan(nested(1_000_000))).toBe(true);
+  });
+});
+
+describe(containsNullByte.name, () => {
+  it('finds NUL in strings, nested values and keys', () => {
+    expect(containsNullByte('a\u0000')).toBe(true);
+    expect(containsNullByte({ a: [{ b: ['x', 'y\u0000'] }] })).toBe(true);
+    expect(containsNullByte({ 'k\u0000': 1 })).toBe(true);
+  });
+
+  it('passes clean values and does not look into raw buffers', () => {
+    expect(containsNullByte({ a: ['x', 1, null, true, { b: 'c' }] })).toBe(false);
+    expect(containsNullByte(Buffer.from([0, 0, 0]))).toBe(false);
+    expect(containsNullByte(undefined)).toBe(false);
+  });
+});

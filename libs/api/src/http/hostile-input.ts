@@ -1,0 +1,59 @@
+/**
+ * Deepest nesting of arrays and objects accepted in any JSON body (the alert notify
+ * endpoints use the same limit). Deeper bodies are refused before parsing, so that no
+ * later step (DTO transformation, validation, serialization) can overflow the stack.
+ */
+export const JSON_MAX_DEPTH = 100;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Whether the JSON text in `body` nests arrays and objects deeper than `maxDepth`: one pass
+ * over the bytes, no allocation, no recursion; brackets inside strings do not count.
+ */
+export function jsonNestedDeeperThan(body: Buffer, maxDepth: number = JSON_MAX_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+      continue;
+    }
+    if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      depth++;
+      if (depth > maxDepth) return true;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) depth--;
+  }
+  return false;
+}
+
+/**
+ * Whether a parameter value (a string, or arrays and objects of them, keys included) holds
+ * a NUL character. Iterative, so that no input can exhaust the stack; Buffers (raw bodies
+ * of routes that parse their own input) are not parameters and are not looked into.
+ */
+export function containsNullByte(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return true;
+    } else if (Array.isArray(item)) {
+      for (const element of item) pending.push(element);
+    } else if (item !== null && typeof item === 'object' && !Buffer.isBuffer(item)) {
+      for (const [key, element] of Object.entries(item)) {
+        if (key.includes('\u0000')) return true;
+        pending.push(element);
+      }
+    }
+  }
+  return false;
+}

@@ -1,0 +1,149 @@
+import { ModulesContainer } from '@nestjs/core';
+import { listDeleteRoutes } from '@app/api';
+import { api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
+
+interface DeleteCase {
+  /** The DELETE request (path, and the token to send it with: root's by default). */
+  path: string;
+  token?: string;
+  /** A GET that answers 200 while the resource exists. */
+  check: string;
+}
+
+/**
+ * `If-Unmodified-Since` on every DELETE of the gateway (document 1: 412 when the resource
+ * changed after the given time). The routes are read from the application itself: a new
+ * DELETE route fails this file until it says how it honours the header and has a case here.
+ */
+describe('If-Unmodified-Since on every DELETE route', () => {
+  let gw: TestGateway;
+  const cases = new Map<string, () => Promise<DeleteCase>>();
+
+  beforeAll(async () => {
+    gw = await startTestGateway('delete-preconditions');
+  });
+  afterAll(() => gw.close());
+
+  const root = (method: string, path: string, body?: unknown) => api(gw.baseUrl, method, path, { token: gw.rootToken, body });
+  const created = async (method: string, path: string, body?: unknown): Promise<any> => {
+    const res = await root(method, path, body);
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+    return Array.isArray(res.body) ? res.body[0] : res.body;
+  };
+  let counter = 0;
+  const unique = (prefix: string): string => `${prefix}${++counter}`;
+  const project = async (): Promise<number> => (await created('POST', '/api/v4/projects', { name: unique('p'), initialize_with_readme: true })).id;
+  const group = async (): Promise<number> => (await created('POST', '/api/v4/groups', { name: unique('g'), path: unique('g') })).id;
+  const user = () => createUserWithToken(gw, unique('u'));
+  const expiry = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+
+  cases.set('DELETE /personal_access_tokens/self', async () => {
+    const owner = await user();
+    return { path: '/api/v4/personal_access_tokens/self', token: owner.token, check: '/api/v4/personal_access_tokens/self?' + new URLSearchParams({ private_token: owner.token }) };
+  });
+  cases.set('DELETE /personal_access_tokens/:id', async () => {
+    const owner = await user();
+    const token = await created('POST', `/api/v4/users/${owner.id}/personal_access_tokens`, { name: 't', scopes: ['api'] });
+    return { path: `/api/v4/personal_access_tokens/${token.id}`, check: `/api/v4/personal_access_tokens/${token.id}` };
+  });
+  cases.set('DELETE /users/:user_id/impersonation_tokens/:token_id', async () => {
+    const owner = await user();
+    const token = await created('POST', `/api/v4/users/${owner.id}/impersonation_tokens`, { name: 't', scopes: ['api'] });
+    return { path: `/api/v4/users/${owner.id}/impersonation_tokens/${token.id}`, check: `/api/v4/users/${owner.id}/impersonation_tokens/${token.id}` };
+  });
+  cases.set('DELETE /users/:id', async () => {
+    const target = await user();
+    return { path: `/api/v4/users/${target.id}`, check: `/api/v4/users/${target.id}` };
+  });
+  cases.set('DELETE /projects/:id/access_tokens/:token_id', async () => {
+    const id = await project();
+    const token = await created('POST', `/api/v4/projects/${id}/access_tokens`, { name: 't', scopes: ['api'], expires_at: expiry });
+    return { path: `/api/v4/projects/${id}/access_tokens/${token.id}`, check: `/api/v4/projects/${id}/access_tokens/${token.id}` };
+  });
+  cases.set('DELETE /groups/:id/access_tokens/:token_id', async () => {
+    const id = await group();
+    const token = await created('POST', `/api/v4/groups/${id}/access_tokens`, { name: 't', scopes: ['api'], expires_at: expiry });
+    return { path: `/api/v4/groups/${id}/access_tokens/${token.id}`, check: `/api/v4/groups/${id}/access_tokens/${token.id}` };
+  });
+  for (const kind of ['projects', 'groups'] as const) {
+    cases.set(`DELETE /${kind}/:id/badges/:badge_id`, async () => {
+      const id = kind === 'projects' ? await project() : await group();
+      const badge = await created('POST', `/api/v4/${kind}/${id}/badges`, { link_url: 'https://example.com/l', image_url: 'https://example.com/i' });
+      return { path: `/api/v4/${kind}/${id}/badges/${badge.id}`, check: `/api/v4/${kind}/${id}/badges/${badge.id}` };
+    });
+    cases.set(`DELETE /${kind}/:id/members/:user_id`, async () => {
+      const id = kind === 'projects' ? await project() : await group();
+      const member = await user();
+      await created('POST', `/api/v4/${kind}/${id}/members`, { user_id: member.id, access_level: 30 });
+      return { path: `/api/v4/${kind}/${id}/members/${member.id}`, check: `/api/v4/${kind}/${id}/members/${member.id}` };
+    });
+    cases.set(`DELETE /${kind}/:id/custom_attributes/:key`, async () => {
+      const id = kind === 'projects' ? await project() : await group();
+      await created('PUT', `/api/v4/${kind}/${id}/custom_attributes/colour`, { value: 'blue' });
+      return { path: `/api/v4/${kind}/${id}/custom_attributes/colour`, check: `/api/v4/${kind}/${id}/custom_attributes/colour` };
+    });
+  }
+  cases.set('DELETE /users/:id/custom_attributes/:key', async () => {
+    const target = await user();
+    await created('PUT', `/api/v4/users/${target.id}/custom_attributes/colour`, { value: 'blue' });
+    return { path: `/api/v4/users/${target.username}/custom_attributes/colour`, check: `/api/v4/users/${target.id}/custom_attributes/colour` };
+  });
+  cases.set('DELETE /hooks/:id', async () => {
+    const hook = await created('POST', '/api/v4/hooks', { url: 'http://127.0.0.1:9/hook' });
+    return { path: `/api/v4/hooks/${hook.id}`, check: `/api/v4/hooks/${hook.id}` };
+  });
+  cases.set('DELETE /projects/:id/protected_branches/:name', async () => {
+    const id = await project();
+    await created('POST', `/api/v4/projects/${id}/protected_branches`, { name: 'release-*' });
+    return { path: `/api/v4/projects/${id}/protected_branches/release-*`, check: `/api/v4/projects/${id}/protected_branches/release-*` };
+  });
+  cases.set('DELETE /projects/:id/repository/branches/:branch', async () => {
+    const id = await project();
+    await created('POST', `/api/v4/projects/${id}/repository/branches`, { branch: 'topic', ref: 'main' });
+    return { path: `/api/v4/projects/${id}/repository/branches/topic`, check: `/api/v4/projects/${id}/repository/branches/topic` };
+  });
+  cases.set('DELETE /projects/:id/milestones/:milestone_id', async () => {
+    const id = await project();
+    const milestone = await created('POST', `/api/v4/projects/${id}/milestones`, { title: 'm' });
+    return { path: `/api/v4/projects/${id}/milestones/${milestone.id}`, check: `/api/v4/projects/${id}/milestones/${milestone.id}` };
+  });
+  cases.set('DELETE /projects/:id/issues/:issue_iid', async () => {
+    const id = await project();
+    const issue = await created('POST', `/api/v4/projects/${id}/issues`, { title: 'i' });
+    return { path: `/api/v4/projects/${id}/issues/${issue.iid}`, check: `/api/v4/projects/${id}/issues/${issue.iid}` };
+  });
+  cases.set('DELETE /projects/:id/alert_management/http_integrations/:integration_id', async () => {
+    const id = await project();
+    const integration = await created('POST', `/api/v4/projects/${id}/alert_management/http_integrations`, { name: 'i' });
+    return { path: `/api/v4/projects/${id}/alert_management/http_integrations/${integration.id}`, check: `/api/v4/projects/${id}/alert_management/http_integrations/${integration.id}` };
+  });
+  cases.set('DELETE /projects/:id', async () => {
+    const id = await project();
+    return { path: `/api/v4/projects/${id}`, check: `/api/v4/projects/${id}` };
+  });
+  cases.set('DELETE /groups/:id', async () => {
+    const id = await group();
+    return { path: `/api/v4/groups/${id}`, check: `/api/v4/groups/${id}` };
+  });
+
+  it('every DELETE route declares how it honours the header, and every dated one has a case here', () => {
+    const routes = listDeleteRoutes(gw.app.get(ModulesContainer));
+    expect(routes.length).toBeGreaterThanOrEqual(23);
+    expect(routes.filter((route) => route.declaration === undefined)).toEqual([]);
+    const dated = routes.filter((route) => route.declaration?.kind !== 'not-applicable').map((route) => route.route).sort();
+    expect(dated).toEqual([...cases.keys()].sort());
+    const exempt = routes.filter((route) => route.declaration?.kind === 'not-applicable').map((route) => route.route).sort();
+    expect(exempt).toEqual(['DELETE /projects/:id/repository/merged_branches', 'DELETE /users/sign_out']);
+  });
+
+  it.each([...cases.keys()])('%s: 412 for a time before the last change, and the resource stays; removed with a later time', async (route) => {
+    const { path, token = gw.rootToken, check } = await cases.get(route)!();
+    const before = new Date(Date.now() - 86_400_000).toUTCString();
+    const refused = await api(gw.baseUrl, 'DELETE', path, { token, headers: { 'If-Unmodified-Since': before } });
+    expect({ status: refused.status, body: refused.body }).toEqual({ status: 412, body: { message: '412 Precondition Failed' } });
+    expect((await api(gw.baseUrl, 'GET', check, { token: gw.rootToken })).status).toBe(200);
+    const later = new Date(Date.now() + 60_000).toUTCString();
+    const accepted = await api(gw.baseUrl, 'DELETE', path, { token, headers: { 'If-Unmodified-Since': later } });
+    expect([202, 204]).toContain(accepted.status);
+  });
+});

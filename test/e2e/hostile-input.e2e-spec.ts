@@ -1,0 +1,169 @@
+import { getMetadataStorage } from 'class-validator';
+import { INT32_MAX } from '@app/api';
+import { api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
+
+/** Hostile input on the real gateway: out-of-range integers, NUL bytes, deep JSON. Never a 500. */
+describe('Hostile input', () => {
+  let gw: TestGateway;
+  let projectId: number;
+
+  beforeAll(async () => {
+    gw = await startTestGateway('hostile-input');
+    const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: gw.rootToken, body: { name: 'target' } });
+    projectId = project.body.id;
+  });
+  afterAll(() => gw.close());
+
+  const get = (path: string, headers: Record<string, string> = {}) => api(gw.baseUrl, 'GET', path, { token: gw.rootToken, headers });
+
+  describe('integers beyond the range of a PostgreSQL integer', () => {
+    it.each([
+      ['/api/v4/users/2147483648', '404 User Not Found'],
+      ['/api/v4/users/99999999999/events', '404 User Not Found'],
+      ['/api/v4/personal_access_tokens/99999999999', '404 Personal Access Token Not Found'],
+      ['/api/v4/hooks/99999999999', '404 System hook Not Found'],
+      ['/api/v4/users/99999999999/custom_attributes', '404 User Not Found'],
+      ['/api/v4/users/99999999999/projects', '404 User Not Found'],
+    ])('an id that cannot exist is a 404: %s', async (path, message) => {
+      const res = await get(path);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message });
+    });
+
+    it('an issue, milestone or badge id beyond the range is a 404 of that resource', async () => {
+      expect((await get(`/api/v4/projects/${projectId}/issues/2147483648`)).body).toEqual({ message: '404 Issue Not Found' });
+      expect((await get(`/api/v4/projects/${projectId}/milestones/99999999999`)).body).toEqual({ message: '404 Milestone Not Found' });
+      expect((await get(`/api/v4/projects/${projectId}/badges/99999999999`)).body).toEqual({ message: '404 Badge Not Found' });
+      expect((await get(`/api/v4/projects/${projectId}/members/99999999999`)).status).toBe(404);
+    });
+
+    it('a Sudo user id beyond the range is an unknown user (404)', async () => {
+      const res = await get('/api/v4/user', { Sudo: '99999999999999999999' });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: '404 User with ID or username 99999999999999999999 Not Found' });
+    });
+
+    it.each(['id_after', 'id_before', 'topic_id'])('a filter %s beyond the range is a 400', async (name) => {
+      const res = await get(`/api/v4/projects?${name}=2147483648`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: { [name]: ['must be less than or equal to 2147483647'] } });
+    });
+
+    it('every integer attribute of every DTO the gateway loads is bounded by the integer range', () => {
+      const unbounded: string[] = [];
+      // class-validator keeps every declared rule: one integer rule without its bound is a route that can 500.
+      const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<Function, Array<{ name?: string; type: string; propertyName: string; constraints?: unknown[] }>> };
+      for (const [target, metadatas] of storage.validationMetadatas) {
+        if (target.name === 'EnvironmentVariables') continue;
+        const integers = metadatas.filter((m) => m.name === 'isInt' || m.type === 'isInt').map((m) => m.propertyName);
+        for (const property of new Set(integers)) {
+          const max = metadatas.find((m) => m.propertyName === property && (m.name === 'max' || m.type === 'max'));
+          const bounded = max !== undefined && typeof max.constraints?.[0] === 'number' && (max.constraints[0] as number) <= INT32_MAX;
+          const listed = metadatas.some((m) => m.propertyName === property && (m.name === 'isIn' || m.type === 'isIn'));
+          if (!bounded && !listed) unbounded.push(`${target.name}.${property}`);
+        }
+      }
+      expect(unbounded).toEqual([]);
+    });
+  });
+
+  describe('page and per_page', () => {
+    const lists = () => [
+      '/api/v4/projects',
+      '/api/v4/groups',
+      '/api/v4/users',
+      '/api/v4/events',
+      '/api/v4/topics',
+      `/api/v4/projects/${projectId}/issues`,
+      `/api/v4/projects/${projectId}/alert_management/alerts`,
+      `/api/v4/projects/${projectId}/members`,
+    ];
+
+    it('a page or per_page that is not an integer is a 400 on every list', async () => {
+      for (const list of lists()) {
+        expect({ list, body: (await get(`${list}?page=abc`)).body }).toEqual({ list, body: { error: 'page is invalid' } });
+        expect({ list, body: (await get(`${list}?per_page=1.5`)).body }).toEqual({ list, body: { error: 'per_page is invalid' } });
+      }
+    });
+
+    it('out-of-range values are clamped as GitLab (page 0 is page 1, per_page -5 is 20, 500 is 100)', async () => {
+      for (const list of lists()) {
+        const res = await get(`${list}?page=0&per_page=-5`);
+        expect({ list, status: res.status, page: res.headers.get('x-page'), perPage: res.headers.get('x-per-page') }).toEqual({ list, status: 200, page: '1', perPage: '20' });
+        expect((await get(`${list}?per_page=500`)).headers.get('x-per-page')).toBe('100');
+      }
+    });
+  });
+
+  describe('NUL bytes', () => {
+    it.each([
+      '/api/v4/projects?search=%00',
+      '/api/v4/projects?topic=a%00b',
+      '/api/v4/projects?with_programming_language=%00',
+      '/api/v4/projects?repository_storage=%00',
+      '/api/v4/users?search=%00',
+      '/api/v4/users?username=%00',
+      '/api/v4/users/%00',
+      '/api/v4/projects?labels[]=%00',
+    ])('in %s: 400', async (path) => {
+      const res = await get(path);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: '400 Bad request - Invalid null byte in parameter' });
+    });
+
+    it('in the alert list filters: 400', async () => {
+      for (const query of ['search=%00', 'assignee_username=%00']) {
+        expect((await get(`/api/v4/projects/${projectId}/alert_management/alerts?${query}`)).status).toBe(400);
+        expect((await get(`/api/v4/projects/${projectId}/alert_management/alerts/status_counts?${query}`)).status).toBe(400);
+      }
+    });
+
+    it('in a JSON or form body: 400, and nothing is created', async () => {
+      const json = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/issues`, { token: gw.rootToken, body: { title: 'a\u0000b' } });
+      expect(json.status).toBe(400);
+      const nested = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/issues`, { token: gw.rootToken, body: { title: 'ok', labels: ['x', 'y\u0000'] } });
+      expect(nested.status).toBe(400);
+      const form = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/issues`, { token: gw.rootToken, form: { title: 'a\u0000b' } });
+      expect(form.status).toBe(400);
+      expect((await get(`/api/v4/projects/${projectId}/issues`)).body).toEqual([]);
+    });
+  });
+
+  describe('deeply nested JSON', () => {
+    const nested = (levels: number): string => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+    it('is refused with 400 on ordinary routes, never a 500', async () => {
+      for (const body of [`{"title":"deep","x":${nested(5000)}}`, `{"title":"deep","x":${'['.repeat(5000)}${']'.repeat(5000)}}`]) {
+        const res = await fetch(`${gw.baseUrl}/api/v4/projects/${projectId}/issues`, {
+          method: 'POST',
+          headers: { 'PRIVATE-TOKEN': gw.rootToken, 'content-type': 'application/json' },
+          body,
+        });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toEqual({ message: '400 Bad request - The request body is nested deeper than 100 levels' });
+      }
+    });
+
+    it('is accepted up to the limit', async () => {
+      const res = await fetch(`${gw.baseUrl}/api/v4/projects/${projectId}/issues`, {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': gw.rootToken, 'content-type': 'application/json' },
+        body: `{"title":"ok","x":${nested(99)}}`,
+      });
+      expect(res.status).toBe(201);
+    });
+
+    it('is refused on the test-alert endpoint too', async () => {
+      const user = await createUserWithToken(gw, 'deep-maintainer');
+      expect(user.id).toBeGreaterThan(0);
+      const integration = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/alert_management/http_integrations`, { token: gw.rootToken, body: { name: 'deep' } });
+      expect(integration.status).toBe(201);
+      const res = await fetch(`${gw.baseUrl}/api/v4/projects/${projectId}/alert_management/http_integrations/${integration.body.id}/test`, {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': gw.rootToken, 'content-type': 'application/json' },
+        body: `{"title":"deep","x":${nested(5000)}}`,
+      });
+      expect(res.status).toBe(400);
+    });
+  });
+});
