@@ -1,5 +1,6 @@
 import { ALERTING_ENTITIES } from '@app/alerting/entities';
 import { BADGES_ENTITIES } from '@app/badges/entities';
+import { CI_ENTITIES } from '@app/ci/entities';
 import { EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceIterationEventEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceWeightEventEntity } from '@app/events/entities';
 import { HOOKS_ENTITIES } from '@app/hooks/entities';
 import { AccessTokenEntity, OAuthTokenEntity, UserEntity } from '@app/identity/entities';
@@ -11,4 +12,4 @@ import { PROTECTED_BRANCH_ENTITIES } from '@app/repository/protected-branches/en
 import { SETTINGS_ENTITIES } from '@app/settings/entities';
 
 /** Every entity of the data source. A new entity is added here and gets a generated migration. */
-export const ENTITIES = [UserEntity, AccessTokenEntity, OAuthTokenEntity, NamespaceEntity, ProjectEntity, MemberEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity, OutboxEventEntity, InternalIdEntity, MilestoneEntity, IterationEntity, IssueEntity, MergeRequestEntity, EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceIterationEventEntity, ResourceWeightEventEntity, ...ALERTING_ENTITIES, ...SETTINGS_ENTITIES, ...HOOKS_ENTITIES, ...PROTECTED_BRANCH_ENTITIES, ...REPOSITORY_ENTITIES, ...BADGES_ENTITIES];
+export const ENTITIES = [UserEntity, AccessTokenEntity, OAuthTokenEntity, NamespaceEntity, ProjectEntity, MemberEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity, OutboxEventEntity, InternalIdEntity, MilestoneEntity, IterationEntity, IssueEntity, MergeRequestEntity, EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceIterationEventEntity, ResourceWeightEventEntity, ...ALERTING_ENTITIES, ...SETTINGS_ENTITIES, ...HOOKS_ENTITIES, ...PROTECTED_BRANCH_ENTITIES, ...REPOSITORY_ENTITIES, ...BADGES_ENTITIES, ...CI_ENTITIES];

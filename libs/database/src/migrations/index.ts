@@ -13,5 +13,6 @@ import { ProtectedBranchesAndBadges1795353724702 } from './1795353724702-Protect
 import { Repositories1795353884729 } from './1795353884729-Repositories';
 import { AlertStateEvents1795355077320 } from './1795355077320-AlertStateEvents';
 import { EventPositions1795362000000 } from './1795362000000-EventPositions';
+import { CiPipelines1795566018863 } from './1795566018863-CiPipelines';
 
-export const MIGRATIONS: Function[] = [Initial1795344358118, IssuesAndEvents1795347982722, Alerting1795348067234, SettingsAndCustomAttributes1795348164924, AlertLifecycle1795349951956, EventsProjectListIndex1795350203033, SystemHooks1795351881331, HookDeliveries1795353441266, ProjectListsStarsArchive1795353519689, ProtectedBranchesAndBadges1795353724702, Repositories1795353884729, AlertStateEvents1795355077320, EventPositions1795362000000];
+export const MIGRATIONS: Function[] = [Initial1795344358118, IssuesAndEvents1795347982722, Alerting1795348067234, SettingsAndCustomAttributes1795348164924, AlertLifecycle1795349951956, EventsProjectListIndex1795350203033, SystemHooks1795351881331, HookDeliveries1795353441266, ProjectListsStarsArchive1795353519689, ProtectedBranchesAndBadges1795353724702, Repositories1795353884729, AlertStateEvents1795355077320, EventPositions1795362000000, CiPipelines1795566018863];
