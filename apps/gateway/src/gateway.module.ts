@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AlertingModule } from '@app/alerting';
 import { AuthGuard } from '@app/api/auth';
 import { BadgesModule } from '@app/badges';
+import { CiModule } from '@app/ci';
 import { AppConfig } from '@app/config';
 import { EventsModule } from '@app/events';
 import { HooksModule } from '@app/hooks';
@@ -34,6 +35,7 @@ export class GatewayModule {
         QueueModule.forRoot(),
         HooksModule.forRoot(config),
         RepositoryModule,
+        CiModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -64,6 +64,11 @@ export class CiPipelineEntity {
   @Index()
   sourceJobId: number | null;
 
+  /** The domain event (a push) this pipeline was created for: a redelivered event creates nothing. */
+  @Column({ name: 'trigger_event_id', type: 'uuid', nullable: true })
+  @Index('IDX_ci_pipelines_trigger_event', { unique: true, where: 'trigger_event_id IS NOT NULL' })
+  triggerEventId: string | null;
+
   @Column({ name: 'failure_reason', type: 'varchar', length: 60, nullable: true })
   failureReason: string | null;
 

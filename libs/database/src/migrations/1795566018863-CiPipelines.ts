@@ -5,8 +5,9 @@ export class CiPipelines1795566018863 implements MigrationInterface {
   name = 'CiPipelines1795566018863';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`CREATE TABLE "ci_pipelines" ( "id" SERIAL NOT NULL, "iid" integer NOT NULL, "project_id" integer NOT NULL, "status" character varying(30) NOT NULL, "source" character varying(40) NOT NULL, "ref" character varying(255) NOT NULL, "sha" character varying(64) NOT NULL, "before_sha" character varying(64) NOT NULL, "tag" boolean NOT NULL DEFAULT false, "yaml_errors" text, "user_id" integer, "parent_pipeline_id" integer, "source_job_id" integer, "failure_reason" character varying(60), "coverage" numeric(7, 2), "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "started_at" TIMESTAMP WITH TIME ZONE, "finished_at" TIMESTAMP WITH TIME ZONE, "committed_at" TIMESTAMP WITH TIME ZONE, "duration" integer, "queued_duration" integer, CONSTRAINT "PK_5c35a981015bfc33c717037569a" PRIMARY KEY ("id") )`);
+    await queryRunner.query(`CREATE TABLE "ci_pipelines" ( "id" SERIAL NOT NULL, "iid" integer NOT NULL, "project_id" integer NOT NULL, "status" character varying(30) NOT NULL, "source" character varying(40) NOT NULL, "ref" character varying(255) NOT NULL, "sha" character varying(64) NOT NULL, "before_sha" character varying(64) NOT NULL, "tag" boolean NOT NULL DEFAULT false, "yaml_errors" text, "user_id" integer, "parent_pipeline_id" integer, "source_job_id" integer, "trigger_event_id" uuid, "failure_reason" character varying(60), "coverage" numeric(7, 2), "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "started_at" TIMESTAMP WITH TIME ZONE, "finished_at" TIMESTAMP WITH TIME ZONE, "committed_at" TIMESTAMP WITH TIME ZONE, "duration" integer, "queued_duration" integer, CONSTRAINT "PK_5c35a981015bfc33c717037569a" PRIMARY KEY ("id") )`);
     await queryRunner.query(`CREATE INDEX "IDX_0418b3bb8edf75ed74f858517d" ON "ci_pipelines" ("user_id")`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "IDX_ci_pipelines_trigger_event" ON "ci_pipelines" ("trigger_event_id") WHERE trigger_event_id IS NOT NULL`);
     await queryRunner.query(`CREATE INDEX "IDX_934d696641a656fd01ef6ca529" ON "ci_pipelines" ("parent_pipeline_id")`);
     await queryRunner.query(`CREATE INDEX "IDX_6a0f6104218e183526464ab982" ON "ci_pipelines" ("source_job_id")`);
     await queryRunner.query(`CREATE INDEX "IDX_ae3aa2ec0c76b1e36e900523a1" ON "ci_pipelines" ("project_id", "status")`);
@@ -86,6 +87,7 @@ export class CiPipelines1795566018863 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX "public"."IDX_ae3aa2ec0c76b1e36e900523a1"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_6a0f6104218e183526464ab982"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_934d696641a656fd01ef6ca529"`);
+    await queryRunner.query(`DROP INDEX "public"."IDX_ci_pipelines_trigger_event"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_0418b3bb8edf75ed74f858517d"`);
     await queryRunner.query(`DROP TABLE "ci_pipelines"`);
   }
