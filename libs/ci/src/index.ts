@@ -16,3 +16,7 @@ export * from './pipelines/pipelines.repository';
 export * from './pipelines/predefined-variables';
 export * from './presenters/pipeline.presenter';
 export * from './use-cases/create-pipeline.use-case';
+export * from './ci-job-token.module';
+export * from './jobs/job-payload';
+export * from './runners/runner-tokens';
+export * from './storage/object-storage';

@@ -69,6 +69,10 @@ export class CiPipelineEntity {
   @Index('IDX_ci_pipelines_trigger_event', { unique: true, where: 'trigger_event_id IS NOT NULL' })
   triggerEventId: string | null;
 
+  /** The predefined variables of the pipeline (`CI_PIPELINE_ID`, `CI_COMMIT_*`, …), computed once at creation. */
+  @Column({ name: 'predefined_variables', type: 'jsonb', default: {} })
+  predefinedVariables: Record<string, string>;
+
   @Column({ name: 'failure_reason', type: 'varchar', length: 60, nullable: true })
   failureReason: string | null;
 

@@ -9,6 +9,7 @@ import { COMPLETED_STATUSES, JobStatus } from '../status/ci-status';
 import { compositeStatus } from '../status/composite-status';
 import { processPipeline } from '../status/pipeline-processing';
 import { PipelinesRepository } from './pipelines.repository';
+import { JOB_QUEUE_CHANNEL } from '../jobs/job-queue-notifier';
 
 /** Seconds between two dates, null when either is missing. */
 const secondsBetween = (from: Date | null, to: Date | null): number | null => (from && to ? Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000)) : null);
@@ -43,6 +44,7 @@ export class PipelineProcessor {
       events.push(jobStatusEvent(actorId, job, from, scope));
     }
     await this.pipelines.saveJobs(tx, changed);
+    if (changed.some((job) => job.status === 'pending')) await tx.query('SELECT pg_notify($1, $2)', [JOB_QUEUE_CHANNEL, '']);
 
     const stages = await this.pipelines.stages(tx, pipelineId);
     for (const stage of stages) {

@@ -170,6 +170,8 @@ export class CreatePipelineUseCase {
         createdAt,
         finishedAt: yamlErrors ? createdAt : null,
       });
+      saved.predefinedVariables = predefined(saved.id, iid);
+      await this.pipelines.savePipeline(tx, saved);
       await this.pipelines.insertVariables(tx, variables.map((v) => ({ pipelineId: saved.id, key: v.key, value: v.value, variableType: v.variable_type ?? 'env_var' })));
       await this.outbox.append(tx, pipelineEvent(CI_EVENTS.PIPELINE_CREATED, command.actorId, saved, scopeOf(project)));
       if (yamlErrors) return saved;
