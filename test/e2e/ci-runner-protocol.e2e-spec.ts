@@ -47,6 +47,13 @@ class TestRunner {
     return api(this.baseUrl, 'PUT', `/api/v4/jobs/${jobId}`, { body: { token: jobToken, state, ...extra } });
   }
 
+  async upload(jobId: number, jobToken: string, content: Buffer, query: string, filename = 'artifacts.zip') {
+    const form = new FormData();
+    form.append('file', new Blob([content]), filename);
+    const response = await fetch(`${this.baseUrl}/api/v4/jobs/${jobId}/artifacts?${query}`, { method: 'POST', headers: { 'JOB-TOKEN': jobToken }, body: form });
+    return { status: response.status, text: await response.text() };
+  }
+
   async appendTrace(jobId: number, jobToken: string, offset: number, chunk: string) {
     const bytes = Buffer.from(chunk);
     const response = await fetch(`${this.baseUrl}/api/v4/jobs/${jobId}/trace`, {
@@ -210,7 +217,21 @@ describe('CI runner protocol', () => {
     expect((await runner.appendTrace(job.id, 'glcbt-wrong', 0, 'x')).status).toBe(403);
     expect((await runner.update(job.id, job.token, 'running')).status).toBe(200);
 
+    // Artifacts: the archive and a JUnit report, streamed; too large is 413 and stores nothing.
+    const archive = Buffer.alloc(300_000, 7);
+    expect(await runner.upload(job.id, job.token, archive, 'artifact_type=archive&artifact_format=zip')).toEqual({ status: 201, text: '201' });
+    expect((await runner.upload(job.id, job.token, Buffer.from('<testsuites/>'), 'artifact_type=junit&artifact_format=gzip', 'junit.xml.gz')).status).toBe(201);
+    expect((await runner.upload(job.id, job.token, archive, 'artifact_type=bogus')).status).toBe(400);
+    expect((await api(gw.baseUrl, 'PUT', '/api/v4/application/settings', { token: gw.rootToken, body: { max_artifacts_size: 1 } })).status).toBe(200);
+    expect((await runner.upload(job.id, job.token, Buffer.alloc(1_200_000, 1), 'artifact_type=dotenv&artifact_format=gzip')).status).toBe(413);
+    const artifacts = await gw.dataSource.query('SELECT file_type, file_format, filename, size::int AS size, storage_key LIKE $$artifacts/%$$ AS stored, expire_at IS NOT NULL AS expires FROM ci_job_artifacts WHERE job_id = $1 ORDER BY id', [job.id]);
+    expect(artifacts).toEqual([
+      { file_type: 'archive', file_format: 'zip', filename: 'artifacts.zip', size: 300_000, stored: true, expires: true },
+      { file_type: 'junit', file_format: 'gzip', filename: 'junit.xml.gz', size: 13, stored: true, expires: true },
+    ]);
+
     expect((await runner.update(job.id, job.token, 'success', { exit_code: 0 })).status).toBe(200);
+    expect((await runner.upload(job.id, job.token, archive, 'artifact_type=archive')).status).toBe(403);
     // The token dies with the job.
     expect((await api(gw.baseUrl, 'GET', '/api/v4/job', { headers: { 'JOB-TOKEN': job.token } })).status).toBe(401);
     expect((await runner.update(job.id, job.token, 'success')).status).toBe(403);
@@ -222,7 +243,12 @@ describe('CI runner protocol', () => {
     // Next stage: the untagged test job; a script failure is retried once automatically.
     const unit = (await runner.request()).body;
     expect(unit.job_info.name).toBe('unit');
-    expect(unit.dependencies).toEqual([{ id: job.id, name: 'build', token: unit.token }]);
+    expect(unit.dependencies).toEqual([{ id: job.id, name: 'build', token: unit.token, artifacts_file: { filename: 'artifacts.zip', size: 300_000 } }]);
+    // The dependent job downloads the archive with its own token.
+    const download = await fetch(`${gw.baseUrl}/api/v4/jobs/${job.id}/artifacts`, { headers: { 'JOB-TOKEN': unit.token } });
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer()).equals(archive)).toBe(true);
+    expect((await fetch(`${gw.baseUrl}/api/v4/jobs/${job.id}/artifacts`, { headers: { 'JOB-TOKEN': 'glcbt-nope' } })).status).toBe(403);
     expect((await runner.update(unit.id, unit.token, 'failed', { failure_reason: 'script_failure', exit_code: 1 })).status).toBe(200);
     const again = (await runner.request()).body;
     expect(again.job_info.name).toBe('unit');

@@ -13,6 +13,7 @@ import { LocalObjectStorage, ObjectStorage } from './storage/object-storage';
 import { AppendTraceUseCase } from './use-cases/append-trace.use-case';
 import { RequestJobUseCase } from './use-cases/request-job.use-case';
 import { UpdateJobUseCase } from './use-cases/update-job.use-case';
+import { UploadArtifactUseCase } from './use-cases/upload-artifact.use-case';
 import { CiPushConsumer } from './pipelines/ci-push.consumer';
 import { PipelineProcessor } from './pipelines/pipeline-processor';
 import { PipelinesRepository } from './pipelines/pipelines.repository';
@@ -40,6 +41,7 @@ import { CreatePipelineUseCase } from './use-cases/create-pipeline.use-case';
     RequestJobUseCase,
     UpdateJobUseCase,
     AppendTraceUseCase,
+    UploadArtifactUseCase,
     { provide: ObjectStorage, useClass: LocalObjectStorage },
   ],
   exports: [PipelinesRepository, CreatePipelineUseCase, PipelineProcessor, JobsRepository, ObjectStorage],

@@ -8,6 +8,8 @@ export interface ApiRouteConfig {
   acceptContentTypes?: string[];
   /** `application/json` bodies reach the handler unparsed, as a Buffer (the route checks and parses them). */
   rawJsonBody?: boolean;
+  /** `multipart/form-data` bodies are left unread: the handler streams `request.raw` itself (uploads). */
+  streamMultipart?: boolean;
 }
 
 /**
@@ -39,6 +41,9 @@ export const AcceptsContentTypes = (...mediaTypes: string[]): MethodDecorator =>
 
 /** The route receives `application/json` bodies as a Buffer, unparsed (bounded by the body limit). */
 export const RawJsonBody = (): MethodDecorator => mergeRouteConfig({ rawJsonBody: true });
+
+/** The route reads its `multipart/form-data` body itself, as a stream (no body limit applies: the route bounds it). */
+export const StreamsMultipart = (): MethodDecorator => mergeRouteConfig({ streamMultipart: true });
 
 /** The route config of a request, as Fastify resolved it. */
 export function routeConfigOf(request: { routeOptions?: { config?: unknown } }): ApiRouteConfig {

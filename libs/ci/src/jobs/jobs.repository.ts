@@ -80,10 +80,13 @@ export class JobsRepository {
     return this.dataSource.getRepository(CiJobArtifactEntity).find({ where: { jobId: In(jobIds), ...(fileType ? { fileType } : {}) }, order: { id: 'ASC' } });
   }
 
-  async saveArtifact(manager: EntityManager, artifact: Partial<CiJobArtifactEntity>): Promise<CiJobArtifactEntity> {
+  /** Records an artifact file, replacing the job's file of that type; returns the storage key of the replaced one. */
+  async saveArtifact(manager: EntityManager, artifact: Partial<CiJobArtifactEntity>): Promise<string | null> {
     const repository = manager.getRepository(CiJobArtifactEntity);
-    await repository.delete({ jobId: artifact.jobId, fileType: artifact.fileType });
-    return repository.save(repository.create(artifact));
+    const previous = await repository.findOneBy({ jobId: artifact.jobId, fileType: artifact.fileType });
+    if (previous) await repository.delete({ id: previous.id });
+    await repository.save(repository.create(artifact));
+    return previous?.storageKey ?? null;
   }
 
   async trace(jobId: number, manager: EntityManager = this.dataSource.manager): Promise<CiJobTraceEntity | null> {

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req, Res, StreamableFile } from '@nestjs/common';
 import { SkipAuth } from '@app/api/auth';
-import { AcceptsContentTypes } from '@app/api/http/route-config';
+import { AcceptsContentTypes, StreamsMultipart } from '@app/api/http/route-config';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { integerParam } from '../pipelines.controller';
@@ -11,6 +11,8 @@ import { JobsRepository } from '../jobs/jobs.repository';
 import { AppendTraceUseCase } from '../use-cases/append-trace.use-case';
 import { RequestJobUseCase } from '../use-cases/request-job.use-case';
 import { UpdateJobUseCase } from '../use-cases/update-job.use-case';
+import { UploadArtifactUseCase } from '../use-cases/upload-artifact.use-case';
+import { ObjectStorage } from '../storage/object-storage';
 import { RunnersRepository } from './runners.repository';
 
 /** How often the runner should send trace updates (seconds), GitLab's default. */
@@ -36,6 +38,8 @@ export class RunnerProtocolController {
     private readonly requestJob: RequestJobUseCase,
     private readonly updateJob: UpdateJobUseCase,
     private readonly appendTrace: AppendTraceUseCase,
+    private readonly uploadArtifact: UploadArtifactUseCase,
+    private readonly storage: ObjectStorage,
   ) {}
 
   /** `gitlab-runner register --token glrt-…` and `verify`: 200 with the runner's id and token. */
@@ -147,6 +151,64 @@ export class RunnerProtocolController {
         reply.status(202).header('Job-Status', outcome.job.status).header('Range', `0-${outcome.size}`).header('X-GitLab-Trace-Update-Interval', TRACE_UPDATE_INTERVAL).send();
         return;
     }
+  }
+
+  /** Multipart upload of an artifact file (`file`, optional `metadata`), streamed to object storage. */
+  @Post('jobs/:id/artifacts')
+  @StreamsMultipart()
+  async upload(@Param('id') rawId: string, @Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
+    const job = await this.jobFor(rawId, req, reply);
+    if (!job) {
+      req.raw.resume();
+      return;
+    }
+    const query = (req.query ?? {}) as Record<string, unknown>;
+    const text = (key: string): string | undefined => (typeof query[key] === 'string' ? (query[key] as string) : undefined);
+    const outcome = await this.uploadArtifact.execute({
+      job,
+      headers: req.headers,
+      body: req.raw,
+      artifactType: text('artifact_type'),
+      artifactFormat: text('artifact_format'),
+      expireIn: text('expire_in'),
+    });
+    switch (outcome.status) {
+      case 201:
+        reply.status(201).header('content-type', 'text/plain').send('201');
+        return;
+      case 403:
+        forbidden(reply);
+        return;
+      case 400:
+        reply.status(400).send({ error: outcome.message });
+        return;
+      case 413:
+        reply.header('connection', 'close').status(413).send({ message: outcome.message });
+        return;
+    }
+  }
+
+  /**
+   * The archive of a job, for the runner of a job that depends on it: the token of the job itself,
+   * or of a running job of the same project.
+   */
+  @Get('jobs/:id/artifacts')
+  async download(@Param('id') rawId: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: Reply): Promise<StreamableFile | Record<string, string>> {
+    const id = integerParam('id', rawId);
+    const token = jobTokenOf(req);
+    const holder = token ? await this.jobs.findByToken(token) : null;
+    const job = holder && holder.id === id ? holder : holder && holder.status === 'running' ? await this.jobs.findById(id) : null;
+    if (!holder || !job || job.projectId !== holder.projectId) {
+      reply.status(403);
+      return { message: '403 Forbidden' };
+    }
+    const [archive] = await this.jobs.artifacts([job.id], 'archive');
+    const object = archive && !job.erasedAt ? await this.storage.get(archive.storageKey) : null;
+    if (!object) {
+      reply.status(404);
+      return { message: '404 Not found' };
+    }
+    return new StreamableFile(object.stream, { type: 'application/octet-stream', length: object.size, disposition: `attachment; filename="${archive.filename.replace(/["\\\r\n]/g, '_')}"` });
   }
 
   /** `GET /job`: the job that owns the token (only while it runs). */
