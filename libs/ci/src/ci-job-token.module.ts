@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { JOB_TOKEN_RESOLVER } from '@app/api/auth';
+import { JOB_TOKEN_RESOLVER } from '@app/api';
 import { CiJobTokenResolver } from './jobs/ci-job-token.resolver';
 import { JobsRepository } from './jobs/jobs.repository';
 

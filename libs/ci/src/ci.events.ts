@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging/domain-event';
+import type { DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { CiJobEntity } from './entities/ci-job.entity';
 import type { CiPipelineEntity } from './entities/ci-pipeline.entity';
 import type { JobStatus } from './status/ci-status';
@@ -10,7 +10,7 @@ export const CI_EVENTS = {
   PIPELINE_DELETED: 'pipeline.deleted',
   JOB_STATUS_CHANGED: 'job.status_changed',
   JOB_ERASED: 'job.erased',
-} as const;
+} as const satisfies Record<string, DomainEventType>;
 
 export type CiEventType = (typeof CI_EVENTS)[keyof typeof CI_EVENTS];
 

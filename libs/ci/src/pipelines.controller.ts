@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { paginateOffset } from '@app/api/pagination';
-import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { DomainError, ErrorCode } from '@app/api/errors';
+import { paginateOffset } from '@app/api';
+import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import { DomainError, ErrorCode } from '@app/api';
 import { AppConfig } from '@app/config';
 import { projectOf, ProjectWithNamespace } from '@app/namespaces';
-import { ACCESS_LEVELS } from '@app/namespaces/entities';
+import { ACCESS_LEVELS } from '@app/namespaces';
 import { CreatePipelineDto, ListPipelinesDto } from './dto/pipeline.dto';
 import type { CiPipelineEntity } from './entities/ci-pipeline.entity';
 import { PipelinesRepository } from './pipelines/pipelines.repository';

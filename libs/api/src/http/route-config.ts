@@ -1,4 +1,5 @@
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
+import type { PlainRouteDoc } from '../openapi/openapi-document';
 
 /** What a route may declare about the request bodies it accepts (Fastify route config). */
 export interface ApiRouteConfig {
@@ -10,6 +11,8 @@ export interface ApiRouteConfig {
   rawJsonBody?: boolean;
   /** `multipart/form-data` bodies are left unread: the handler streams `request.raw` itself (uploads). */
   streamMultipart?: boolean;
+  /** What a plain Fastify route (outside the controllers) says about itself in the OpenAPI document. */
+  openapi?: PlainRouteDoc;
 }
 
 /**

@@ -2,7 +2,7 @@ import { Transform, Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsDateString, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { PIPELINE_SOURCES, PipelineSource } from '../config/pipeline-seed';
 import { PIPELINE_STATUSES, PipelineStatus } from '../status/ci-status';
-import { Required } from '@app/api/http/validation';
+import { Required } from '@app/api';
 
 export class PipelineVariableDto {
   @Required() @IsString() @MaxLength(255) key: string;

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { ProjectEntity } from '@app/namespaces/entities';
+import { ProjectEntity } from '@app/namespaces';
 import type { JobStatus } from '../status/ci-status';
 import type { JobWhen } from '../status/pipeline-processing';
 import { CiPipelineEntity } from './ci-pipeline.entity';

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { ProjectEntity } from '@app/namespaces/entities';
-import { UserEntity } from '@app/identity/entities';
+import { ProjectEntity } from '@app/namespaces';
+import { UserEntity } from '@app/identity';
 import type { PipelineSource } from '../config/pipeline-seed';
 import type { PipelineStatus } from '../status/ci-status';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { JobTokenIdentity, JobTokenResolver } from '@app/api/auth';
+import type { JobTokenIdentity, JobTokenResolver } from '@app/api';
 import { JobsRepository } from './jobs.repository';
 
 /** Job tokens are valid while their job runs (GitLab: the token dies with the job). */

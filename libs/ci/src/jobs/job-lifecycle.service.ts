@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { OutboxService } from '@app/messaging';
 import { EntityManager } from 'typeorm';
 import { CiEventScope, jobStatusEvent } from '../ci.events';
 import { CiJobEntity } from '../entities/ci-job.entity';

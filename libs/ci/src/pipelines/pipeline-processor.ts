@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { OutboxService } from '@app/messaging/outbox.service';
-import type { NewDomainEvent } from '@app/messaging/domain-event';
+import { OutboxService } from '@app/messaging';
+import type { NewDomainEvent } from '@app/messaging';
 import { EntityManager } from 'typeorm';
 import { CI_EVENTS, CiEventScope, jobStatusEvent, pipelineEvent } from '../ci.events';
 import type { CiJobEntity } from '../entities/ci-job.entity';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import type { Principal } from '@app/api/auth';
+import { DomainError } from '@app/api';
+import type { Principal } from '@app/api';
 import { AccessService, GroupsRepository, ProjectsRepository } from '@app/namespaces';
-import { ACCESS_LEVELS } from '@app/namespaces/entities';
+import { ACCESS_LEVELS } from '@app/namespaces';
 import type { CiRunnerEntity } from '../entities/ci-runner.entity';
 import { RunnersRepository } from './runners.repository';
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req, Res, StreamableFile } from '@nestjs/common';
-import { SkipAuth } from '@app/api/auth';
-import { AcceptsContentTypes, StreamsMultipart } from '@app/api/http/route-config';
+import { SkipAuth } from '@app/api';
+import { AcceptsContentTypes, StreamsMultipart } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { integerParam } from '../pipelines.controller';

@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { AdminOnly, Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import { paginateOffset } from '@app/api/pagination';
+import { AdminOnly, Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import { DomainError } from '@app/api';
+import { paginateOffset } from '@app/api';
 import { AppConfig } from '@app/config';
 import { projectOf, ProjectsRepository } from '@app/namespaces';
-import { ACCESS_LEVELS } from '@app/namespaces/entities';
+import { ACCESS_LEVELS } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { CreateRunnerDto, ListRunnersDto, UpdateRunnerDto } from '../dto/runner.dto';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { jobStatusEvent } from '../ci.events';
 import type { CiJobEntity } from '../entities/ci-job.entity';

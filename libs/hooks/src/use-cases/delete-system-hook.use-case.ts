@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { redactHookUrl } from '../hook-url';
-import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../system-hook-events';
+import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../hooks.events';
 import { SystemHooksRepository } from '../system-hooks.repository';
 
 export interface DeleteSystemHookCommand {

@@ -1,13 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { HEALTHY } from '../delivery/hook-health';
 import { UpdateSystemHookDto } from '../dto/system-hook.dto';
 import { SystemHookEntity } from '../entities/system-hook.entity';
 import { HookTokenCipher } from '../hook-token-cipher';
 import { hookUrlProblem, redactHookUrl } from '../hook-url';
-import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../system-hook-events';
+import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../hooks.events';
 import { SystemHooksRepository } from '../system-hooks.repository';
 
 export interface UpdateSystemHookCommand {

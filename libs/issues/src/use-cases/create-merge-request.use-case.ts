@@ -1,13 +1,13 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { InternalIdsRepository } from '../internal-ids.repository';
 import { existingUserIds, normalizeLabels, resolveMilestone } from '../issuable-relations';
-import { ISSUES_EVENTS, mergeRequestEvent, milestoneSnapshot } from '../issues-events';
+import { ISSUES_EVENTS, mergeRequestEvent, milestoneSnapshot } from '../issues.events';
 import { MERGE_REQUEST_GIT, MergeRequestGit } from '../merge-request-git';
 
 export interface CreateMergeRequestCommand {

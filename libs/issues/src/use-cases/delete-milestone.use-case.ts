@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { IssueEntity } from '../entities/issue.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { MilestoneEntity } from '../entities/milestone.entity';
-import { ISSUES_EVENTS, milestoneEvent } from '../issues-events';
+import { ISSUES_EVENTS, milestoneEvent } from '../issues.events';
 
 /** Deletes a project milestone, unsets it on its issues and merge requests, and records `milestone.destroyed`. */
 @Injectable()

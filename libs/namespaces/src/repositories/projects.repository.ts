@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ValidationMessages } from '@app/api/errors';
+import type { ValidationMessages } from '@app/api';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { activeMembershipSql, projectAccessLevelSql, projectVisibilitySql } from '../access/access-sql';
@@ -7,7 +7,7 @@ import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
 import { ProjectStatisticsEntity } from '../entities/project-statistics.entity';
 import { NAMING_MESSAGES, likePattern } from '../naming';
-import { PersonRef, ProjectHookContext } from '../namespace-events';
+import { PersonRef, ProjectHookContext } from '../namespaces.events';
 import { parseResourceRef, splitProjectPath } from '../resource-ref';
 
 export type ProjectWithNamespace = ProjectEntity & { namespace: NamespaceEntity };

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { ProjectEntity } from '../entities/project.entity';
-import { NAMESPACE_EVENTS, projectEvent } from '../namespace-events';
+import { NAMESPACE_EVENTS, projectEvent } from '../namespaces.events';
 import { ProjectsRepository, ProjectWithNamespace } from '../repositories/projects.repository';
 
 export interface ArchiveProjectCommand {

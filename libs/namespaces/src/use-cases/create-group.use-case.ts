@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth/tier';
-import { DomainError } from '@app/api/errors';
+import { DomainError, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
 import { UserEntity } from '@app/identity/entities';
-import { uniqueViolation } from '@app/database/unique-violation';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { uniqueViolation } from '@app/database';
+import { OutboxService } from '@app/messaging';
 import { defaultVisibilityWithin, SettingsReader } from '@app/settings';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessUser, subgroupCreationMinLevel, visibilityWithin } from '../access/access-policy';
@@ -12,7 +11,7 @@ import { AccessService } from '../access/access.service';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
 import { applyGroupSettings, groupSetting } from '../group-settings';
-import { groupEvent, groupMemberEvent, NAMESPACE_EVENTS } from '../namespace-events';
+import { groupEvent, groupMemberEvent, NAMESPACE_EVENTS } from '../namespaces.events';
 import { NAMING_MESSAGES, validateGroupNaming } from '../naming';
 import { GroupsRepository } from '../repositories/groups.repository';
 

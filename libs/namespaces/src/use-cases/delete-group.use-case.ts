@@ -1,14 +1,12 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { assertNotModifiedAfter } from '@app/api/http';
-import { OutboxService } from '@app/messaging/outbox.service';
-import { NewDomainEvent } from '@app/messaging/domain-event';
+import { assertNotModifiedAfter, DomainError } from '@app/api';
+import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { DataSource, In } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
-import { groupEvent, NAMESPACE_EVENTS, projectEvent } from '../namespace-events';
+import { groupEvent, NAMESPACE_EVENTS, projectEvent } from '../namespaces.events';
 import { GroupsRepository } from '../repositories/groups.repository';
 import { ProjectsRepository } from '../repositories/projects.repository';
 import { PROJECT_REPOSITORY_LIFECYCLE, ProjectRepositoryLifecycle } from './create-project.use-case';

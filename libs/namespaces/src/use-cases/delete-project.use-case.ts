@@ -1,12 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { assertNotModifiedAfter } from '@app/api/http';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { assertNotModifiedAfter, DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { MemberEntity } from '../entities/member.entity';
 import { ProjectEntity } from '../entities/project.entity';
-import { NAMESPACE_EVENTS, projectEvent } from '../namespace-events';
+import { NAMESPACE_EVENTS, projectEvent } from '../namespaces.events';
 import { ProjectsRepository } from '../repositories/projects.repository';
 import { PROJECT_REPOSITORY_LIFECYCLE, ProjectRepositoryLifecycle } from './create-project.use-case';
 

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth';
+import { tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
-import { OutboxService } from '@app/messaging/outbox.service';
-import { ACCESS_LEVELS } from '@app/namespaces/entities';
+import { OutboxService } from '@app/messaging';
+import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { SettingsReader } from '@app/settings';
 import { EntityManager } from 'typeorm';
 import { BranchPermissionOptions, BranchPermissions, BranchUser, branchPermissions, defaultBranchRule, matchingRules, ProtectedBranchRule } from './branch-permissions';
 import { ProtectedBranchesRepository } from './protected-branches.repository';
-import { PROTECTED_BRANCH_EVENTS, protectedBranchEvent } from './protected-branch-events';
+import { PROTECTED_BRANCH_EVENTS, protectedBranchEvent } from '../repository.events';
 import { presentProtectedBranch } from './protected-branch.presenter';
 
 /** The caller as seen by `permissionsFor` (null: anonymous). */

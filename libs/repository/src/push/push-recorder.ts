@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { OutboxService } from '@app/messaging/outbox.service';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { OutboxService } from '@app/messaging';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
 import { ProtectedBranchesService } from '../protected-branches/protected-branches.service';
 import { GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';
 import { LanguagesService } from '../languages/languages.service';
-import { buildPushEvents, Pusher } from './push-events';
+import { buildPushEvents, Pusher } from '../repository.events';
 
 /**
  * Records accepted ref updates (git push, branch API, merges): their domain events through

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth/tier';
-import { DomainError } from '@app/api/errors';
+import { DomainError, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { OutboxService } from '@app/messaging';
 import { isDeepStrictEqual } from 'node:util';
 import { DataSource } from 'typeorm';
 import { ApplicationSettings } from '../application-settings';
@@ -12,12 +11,9 @@ import { SettingsEncryption } from '../crypto/settings-encryption';
 import { APPLICATION_SETTINGS_ID } from '../entities/application-settings.entity';
 import { definitionOf, SettingValue } from '../setting-definitions';
 import { validateSettingsUpdate } from '../settings-update';
+import { SETTINGS_EVENTS } from '../settings.events';
 import { SettingsRepository } from '../settings.repository';
 
-export const SETTINGS_EVENTS = {
-  /** Never rename: consumers match on it. */
-  UPDATE: 'application_settings_update',
-} as const;
 
 /** What the audit event shows in place of a secret value. */
 export const REDACTED = '[REDACTED]';

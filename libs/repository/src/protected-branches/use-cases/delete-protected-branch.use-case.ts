@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { canUnprotectRule } from '../branch-permissions';
-import { PROTECTED_BRANCH_EVENTS, protectedBranchEvent } from '../protected-branch-events';
+import { PROTECTED_BRANCH_EVENTS, protectedBranchEvent } from '../../repository.events';
 import { presentProtectedBranch } from '../protected-branch.presenter';
 import { ProtectedBranchesRepository } from '../protected-branches.repository';
 import { ProtectedBranchesService } from '../protected-branches.service';

@@ -1,0 +1,3 @@
+export * from './custom-attributes.events';
+export * from './custom-attributes.module';
+export * from './entities';

@@ -1,6 +1,0 @@
-// Data source for the TypeORM CLI (migration:generate / run / revert). Not imported by the apps.
-import 'reflect-metadata';
-import { AppConfig } from '@app/config';
-import { createDataSource } from './data-source';
-
-export default createDataSource(AppConfig.fromEnvironment());

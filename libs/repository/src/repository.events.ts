@@ -1,0 +1,168 @@
+import { avatarUrl } from '@app/identity';
+import type { DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { NamespaceEntity, ProjectEntity } from '@app/namespaces';
+import { pathWithNamespace, projectUrls } from '@app/namespaces';
+import { GitRepository, RefUpdate, ZERO_SHA } from './git/git-repository';
+import type { ProtectedBranchView } from './protected-branches/protected-branch.presenter';
+
+/** Domain event types of pushes. Never rename: they are stored in the stream. */
+export const PUSH_EVENTS = {
+  PUSH: 'push',
+  TAG_PUSH: 'tag_push',
+  REPOSITORY_UPDATE: 'repository_update',
+} as const satisfies Record<string, DomainEventType>;
+
+/** Domain event types of branch protection. Never rename: consumers match on them. */
+export const PROTECTED_BRANCH_EVENTS = {
+  CREATED: 'protected_branch.created',
+  UPDATED: 'protected_branch.updated',
+  DESTROYED: 'protected_branch.destroyed',
+} as const satisfies Record<string, DomainEventType>;
+
+export type ProtectedBranchEventType = (typeof PROTECTED_BRANCH_EVENTS)[keyof typeof PROTECTED_BRANCH_EVENTS];
+
+/** The event of a rule change; `data` is the rule as the API shows it (full detail). */
+export function protectedBranchEvent(type: ProtectedBranchEventType, actorId: number, project: { id: number; groupId: number | null }, rule: ProtectedBranchView): NewDomainEvent {
+  return {
+    type,
+    actor: actorId,
+    projectId: project.id,
+    groupId: project.groupId,
+    target: { type: 'protected_branch', id: rule.id, title: rule.name },
+    data: { protected_branch: rule },
+  };
+}
+
+/** Commits carried in one push event (GitLab's limit); `total_commits_count` has them all. */
+export const PUSH_COMMITS_LIMIT = 20;
+
+export interface Pusher {
+  id: number;
+  name: string;
+  username: string;
+  email: string;
+}
+
+type Project = ProjectEntity & { namespace: NamespaceEntity };
+
+const VISIBILITY_LEVEL: Record<string, number> = { private: 0, internal: 10, public: 20 };
+
+/** The `project` object of push hooks. */
+export function pushProjectPayload(project: Project, externalUrl: string): Record<string, unknown> {
+  const urls = projectUrls(project, project.namespace, externalUrl);
+  return {
+    id: project.id,
+    name: project.name,
+    description: project.description,
+    web_url: urls.web_url,
+    avatar_url: null,
+    git_ssh_url: urls.ssh_url_to_repo,
+    git_http_url: urls.http_url_to_repo,
+    namespace: project.namespace.name,
+    visibility_level: VISIBILITY_LEVEL[project.visibility] ?? 0,
+    path_with_namespace: pathWithNamespace(project, project.namespace),
+    default_branch: project.defaultBranch,
+    homepage: urls.web_url,
+    url: urls.ssh_url_to_repo,
+    ssh_url: urls.ssh_url_to_repo,
+    http_url: urls.http_url_to_repo,
+  };
+}
+
+function repositoryPayload(project: Project, externalUrl: string): Record<string, unknown> {
+  const urls = projectUrls(project, project.namespace, externalUrl);
+  return {
+    name: project.name,
+    url: urls.ssh_url_to_repo,
+    description: project.description,
+    homepage: urls.web_url,
+    git_http_url: urls.http_url_to_repo,
+    git_ssh_url: urls.ssh_url_to_repo,
+    visibility_level: VISIBILITY_LEVEL[project.visibility] ?? 0,
+  };
+}
+
+const isTag = (ref: string): boolean => ref.startsWith('refs/tags/');
+const isBranch = (ref: string): boolean => ref.startsWith('refs/heads/');
+
+/**
+ * The domain events of one accepted push, to append to the outbox in the transaction that
+ * records it: `push` per branch, `tag_push` per tag, then one `repository_update`. Reads the
+ * repository after the refs moved; commits of a new branch are those no other ref had.
+ */
+export async function buildPushEvents(repository: GitRepository, project: Project, pusher: Pusher, updates: RefUpdate[], externalUrl: string): Promise<NewDomainEvent[]> {
+  const relevant = updates.filter((u) => isBranch(u.ref) || isTag(u.ref));
+  if (relevant.length === 0) return [];
+  const projectPayload = pushProjectPayload(project, externalUrl);
+  const webUrl = projectUrls(project, project.namespace, externalUrl).web_url;
+  const envelope = {
+    actor: pusher.id,
+    projectId: project.id,
+    groupId: project.namespace.kind === 'group' ? project.namespace.id : null,
+    target: { type: 'project', id: project.id, title: project.name },
+  };
+  const user = { user_id: pusher.id, user_name: pusher.name, user_username: pusher.username, user_email: pusher.email, user_avatar: avatarUrl(pusher.email) };
+  const updatedRefs = relevant.map((u) => u.ref);
+  const events: NewDomainEvent[] = [];
+  for (const update of relevant) {
+    const tag = isTag(update.ref);
+    const deleted = update.after === ZERO_SHA;
+    const commits = tag || deleted ? { list: [], total: 0 } : await pushCommits(repository, update, updatedRefs, webUrl);
+    events.push({
+      ...envelope,
+      type: tag ? PUSH_EVENTS.TAG_PUSH : PUSH_EVENTS.PUSH,
+      data: {
+        object_kind: tag ? 'tag_push' : 'push',
+        event_name: tag ? 'tag_push' : 'push',
+        before: update.before,
+        after: update.after,
+        ref: update.ref,
+        checkout_sha: deleted ? null : await repository.resolveCommit(update.after),
+        message: tag && !deleted ? await repository.tagMessage(update.after) : null,
+        ...user,
+        project_id: project.id,
+        project: projectPayload,
+        commits: commits.list,
+        total_commits_count: commits.total,
+        repository: repositoryPayload(project, externalUrl),
+      },
+    });
+  }
+  events.push({
+    ...envelope,
+    type: PUSH_EVENTS.REPOSITORY_UPDATE,
+    data: {
+      event_name: 'repository_update',
+      user_id: pusher.id,
+      user_name: pusher.name,
+      user_email: pusher.email,
+      user_avatar: avatarUrl(pusher.email),
+      project_id: project.id,
+      project: projectPayload,
+      changes: relevant.map((u) => ({ before: u.before, after: u.after, ref: u.ref })),
+      refs: updatedRefs,
+    },
+  });
+  return events;
+}
+
+/** The last 20 commits of a branch update, oldest first, and how many there were in all. */
+async function pushCommits(repository: GitRepository, update: RefUpdate, updatedRefs: string[], webUrl: string): Promise<{ list: Record<string, unknown>[]; total: number }> {
+  const created = update.before === ZERO_SHA;
+  const { shas, total } = created
+    ? await repository.revList(update.after, [], { limit: PUSH_COMMITS_LIMIT, excludeAllRefsBut: updatedRefs })
+    : await repository.revList(update.after, [update.before], { limit: PUSH_COMMITS_LIMIT });
+  const commits = await repository.commits(shas.reverse());
+  const list = await Promise.all(
+    commits.map(async (commit) => ({
+      id: commit.id,
+      message: commit.message,
+      title: commit.title,
+      timestamp: commit.authoredDate.replace(/\.000(?=[+\-]|Z)/, ''),
+      url: `${webUrl}/-/commit/${commit.id}`,
+      author: { name: commit.authorName, email: commit.authorEmail },
+      ...(await repository.fileChanges(commit.id)),
+    })),
+  );
+  return { list, total };
+}
