@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AlertingModule } from '@app/alerting';
 import { AuthGuard } from '@app/api';
 import { BadgesModule } from '@app/badges';
+import { CiModule } from '@app/ci';
 import { AppConfig } from '@app/config';
 import { EventsModule } from '@app/events';
 import { HooksModule } from '@app/hooks';
@@ -39,6 +40,7 @@ export class GatewayModule {
         RepositoryModule,
         SnippetsModule,
         NotesModule,
+        CiModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

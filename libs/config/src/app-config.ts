@@ -50,6 +50,10 @@ export interface SettingsConfig {
   encryptionKey?: string;
   cacheTtlSeconds: number;
 }
+export interface CiConfig {
+  /** Longest `POST /jobs/request` waits for a job (seconds). */
+  longPollSeconds: number;
+}
 export interface HooksConfig {
   /** Whether this process runs the dispatcher and the delivery workers. */
   deliveryEnabled: boolean;
@@ -95,6 +99,7 @@ export class AppConfig {
   readonly hooks: HooksConfig;
   readonly logLevel: LogLevel;
   readonly outboxPollMs: number;
+  readonly ci: CiConfig;
   /** Absolute path of DATA_DIR. */
   readonly dataDir: string;
   /** Absolute path of the directory of bare git repositories (REPOSITORIES_DIR, default DATA_DIR/repositories). */
@@ -149,6 +154,7 @@ export class AppConfig {
     };
     this.logLevel = env.LOG_LEVEL;
     this.outboxPollMs = env.OUTBOX_POLL_MS;
+    this.ci = { longPollSeconds: env.CI_LONG_POLL_SECONDS };
     this.dataDir = resolvePath(env.DATA_DIR);
     this.repositoriesDir = env.REPOSITORIES_DIR ? resolvePath(env.REPOSITORIES_DIR) : join(this.dataDir, 'repositories');
   }
@@ -169,7 +175,7 @@ export class AppConfig {
   }
 
   /** Same configuration with some values replaced (tests). */
-  with(overrides: Partial<Pick<AppConfig, 'tier'>> & { http?: Partial<HttpConfig>; kafka?: Partial<KafkaConfig>; database?: Partial<DatabaseConfig>; redis?: Partial<RedisConfig>; auth?: Partial<AuthConfig>; settings?: Partial<SettingsConfig> }): AppConfig {
+  with(overrides: Partial<Pick<AppConfig, 'tier'>> & { ci?: Partial<CiConfig>; http?: Partial<HttpConfig>; kafka?: Partial<KafkaConfig>; database?: Partial<DatabaseConfig>; redis?: Partial<RedisConfig>; auth?: Partial<AuthConfig>; settings?: Partial<SettingsConfig> }): AppConfig {
     const copy = Object.create(AppConfig.prototype) as AppConfig;
     Object.assign(copy, this, {
       tier: overrides.tier ?? this.tier,
@@ -179,6 +185,7 @@ export class AppConfig {
       redis: { ...this.redis, ...overrides.redis },
       auth: { ...this.auth, ...overrides.auth },
       settings: { ...this.settings, ...overrides.settings },
+      ci: { ...this.ci, ...overrides.ci },
     });
     return copy;
   }

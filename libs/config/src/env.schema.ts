@@ -151,6 +151,13 @@ export class EnvironmentVariables {
   @Min(1)
   ALERT_NOTIFY_RATE_PERIOD = 60;
 
+  /** Longest a runner's `POST /jobs/request` waits for a job before the 204 (long poll), in seconds. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(300)
+  CI_LONG_POLL_SECONDS = 30;
+
   /** Most alert payloads written in one transaction (group commit of concurrent notify requests). */
   @Transform(toInt)
   @IsInt()

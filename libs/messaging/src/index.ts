@@ -23,6 +23,7 @@ export * from './catalogue/repository.events';
 export * from './catalogue/alerting.events';
 export * from './catalogue/hooks.events';
 export * from './catalogue/badges.events';
+export * from './catalogue/ci.events';
 export * from './catalogue/settings.events';
 export * from './catalogue/custom-attributes.events';
 export * from './catalogue/notes.events';

@@ -203,6 +203,8 @@ export const SETTING_DEFINITIONS = {
   password_authentication_enabled_for_web: bool(true),
   restricted_visibility_levels: strings([], { nullable: false, itemValues: VISIBILITY_NAMES }),
   max_attachment_size: int(100, { min: 1 }),
+  /** Largest job artifact file a runner may upload, in MB (GitLab's default 100). */
+  max_artifacts_size: int(100, { min: 1 }),
   max_export_size: int(0),
   max_import_size: int(0),
   user_oauth_applications: bool(true),

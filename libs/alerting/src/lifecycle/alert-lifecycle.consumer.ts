@@ -2,6 +2,7 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import {
   assertNever,
   BADGES_EVENT_PART,
+  CI_EVENT_PART,
   CONSUMER_GROUPS,
   DomainEvent,
   DomainEventConsumerOptions,
@@ -64,6 +65,7 @@ const ALERT_ENGINE_ROUTES = {
   ...ignoring(REPOSITORY_EVENT_PART),
   ...ignoring(HOOKS_EVENT_PART),
   ...ignoring(BADGES_EVENT_PART),
+  ...ignoring(CI_EVENT_PART),
   ...ignoring(SETTINGS_EVENT_PART),
   ...ignoring(CUSTOM_ATTRIBUTES_EVENT_PART),
   ...ignoring(NOTES_EVENT_PART),

@@ -4,3 +4,4 @@ export * from './auth.guard';
 export * from './credentials';
 export * from './principal';
 export * from './tier';
+export * from './job-token';

@@ -73,7 +73,10 @@ export function createFormBodyParser(limits: ParameterLimits): RawBodyParser {
 
 /** `text/plain`: refused with 415 unless the route declares `@AcceptsTextPlain()`. */
 export const textPlainBodyParser: RawBodyParser = (request, body, done) => {
-  if (routeConfigOf(request).allowTextPlain) done(null, body.toString('utf8'));
+  const config = routeConfigOf(request);
+  // A route listing text/plain among its raw media types gets the bytes (e.g. job log chunks, cut anywhere).
+  if (config.acceptContentTypes?.includes('text/plain') || config.acceptContentTypes?.includes('*')) done(null, body);
+  else if (config.allowTextPlain) done(null, body.toString('utf8'));
   else done(DomainError.unsupportedMediaType());
 };
 

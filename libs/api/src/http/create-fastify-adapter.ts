@@ -10,6 +10,7 @@ import { containsNullByte } from './hostile-input';
 import { createQuerystringParser, DEFAULT_PARAMETER_LIMITS, queryParseError, type ParameterLimits } from './query-string';
 import { recordRoutes } from '../openapi/route-recorder';
 import { generateRequestId, REQUEST_ID_HEADER } from './request-id';
+import { routeConfigOf } from './route-config';
 
 /**
  * Node's limit on the request line plus headers. Raised well above `MAX_URL_LENGTH` so that
@@ -131,6 +132,11 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   adapter.useBodyParser('application/json', true, { bodyLimit: Math.max(bodyLimit, RAW_JSON_BODY_LIMIT) }, createJsonBodyParser(instance, bodyLimit));
   adapter.useBodyParser('application/x-www-form-urlencoded', true, { bodyLimit }, createFormBodyParser(DEFAULT_PARAMETER_LIMITS));
   adapter.useBodyParser('text/plain', true, { bodyLimit }, textPlainBodyParser);
+  // Streaming uploads: the stream stays unread for routes that declare `@StreamsMultipart()`.
+  instance.addContentTypeParser('multipart/form-data', (request: FastifyRequest, _payload: unknown, done: (error: Error | null, body?: unknown) => void) => {
+    if (routeConfigOf(request).streamMultipart) done(null, undefined);
+    else done(DomainError.unsupportedMediaType());
+  });
   adapter.useBodyParser('*', true, { bodyLimit }, otherBodyParser);
   return adapter;
 }

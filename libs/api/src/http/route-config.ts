@@ -11,6 +11,8 @@ export interface ApiRouteConfig {
   rawJsonBody?: boolean;
   /** The route reads its raw body stream and decodes `Content-Encoding` itself (see `decodeContentEncoding`). */
   ownContentEncoding?: boolean;
+  /** `multipart/form-data` bodies are left unread: the handler streams `request.raw` itself (uploads). */
+  streamMultipart?: boolean;
   /** What a plain Fastify route (outside the controllers) says about itself in the OpenAPI document. */
   openapi?: PlainRouteDoc;
 }
@@ -47,6 +49,8 @@ export const RawJsonBody = (): MethodDecorator => mergeRouteConfig({ rawJsonBody
 
 /** The route decodes its request body's `Content-Encoding` itself (it streams the raw body). */
 export const OwnContentEncoding = (): MethodDecorator => mergeRouteConfig({ ownContentEncoding: true });
+/** The route reads its `multipart/form-data` body itself, as a stream (no body limit applies: the route bounds it). */
+export const StreamsMultipart = (): MethodDecorator => mergeRouteConfig({ streamMultipart: true });
 
 /** The route config of a request, as Fastify resolved it. */
 export function routeConfigOf(request: { routeOptions?: { config?: unknown } }): ApiRouteConfig {

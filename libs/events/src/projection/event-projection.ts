@@ -2,6 +2,7 @@ import {
   ALERTING_EVENT_PART,
   assertNever,
   BADGES_EVENT_PART,
+  CI_EVENT_PART,
   eventTypeSet,
   HOOKS_EVENT_PART,
   IDENTITY_EVENT_PART,
@@ -216,6 +217,7 @@ export const PROJECTOR_IGNORES = eventTypeSet([
   ...typesOf(ALERTING_EVENT_PART),
   ...typesOf(HOOKS_EVENT_PART),
   ...typesOf(BADGES_EVENT_PART),
+  ...typesOf(CI_EVENT_PART),
   ...typesOf(SETTINGS_EVENT_PART),
   ...typesOf(CUSTOM_ATTRIBUTES_EVENT_PART),
 ]);

@@ -2,6 +2,7 @@ import {
   ALERTING_EVENT_PART,
   assertNever,
   BADGES_EVENT_PART,
+  CI_EVENT_PART,
   HOOKS_EVENT_PART,
   ignoring,
   isCataloguedEvent,
@@ -95,6 +96,7 @@ export const HOOK_ROUTES = {
   ...ignoring(ALERTING_EVENT_PART),
   ...ignoring(HOOKS_EVENT_PART),
   ...ignoring(BADGES_EVENT_PART),
+  ...ignoring(CI_EVENT_PART),
   ...ignoring(SETTINGS_EVENT_PART),
   ...ignoring(CUSTOM_ATTRIBUTES_EVENT_PART),
   // GitLab's system hooks have no note or snippet events.

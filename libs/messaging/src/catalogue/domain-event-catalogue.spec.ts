@@ -54,7 +54,7 @@ describe('domain event catalogue', () => {
     expect(validate({ ...event, hook_chain: { id: '0b6f1f9e-2f8e-4a56-9a0e-6c4a3c7d3b1e', depth: 2 } })).toBe(true);
     expect(validate({ ...event, data: { ...data, badge_id: 'one' } })).toBe(false);
     // Types the service does not know are accepted (other services may publish them).
-    expect(validate(buildDomainEvent({ type: 'pipeline.created', data: { anything: 1 } }))).toBe(true);
+    expect(validate(buildDomainEvent({ type: 'deployment.created', data: { anything: 1 } }))).toBe(true);
     expect(Object.keys(DOMAIN_EVENT_CATALOGUE)).toContain('badge.created');
   });
 

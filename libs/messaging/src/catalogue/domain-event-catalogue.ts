@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { DomainEvent } from '../domain-event';
 import { ALERTING_EVENT_PART } from './alerting.events';
 import { BADGES_EVENT_PART } from './badges.events';
+import { CI_EVENT_PART } from './ci.events';
 import { CUSTOM_ATTRIBUTES_EVENT_PART } from './custom-attributes.events';
 import type { EventDefinition, EventPart } from './event-part';
 import { HOOKS_EVENT_PART } from './hooks.events';
@@ -29,6 +30,7 @@ export const EVENT_CATALOGUE_PARTS = {
   alerting: ALERTING_EVENT_PART,
   hooks: HOOKS_EVENT_PART,
   badges: BADGES_EVENT_PART,
+  ci: CI_EVENT_PART,
   settings: SETTINGS_EVENT_PART,
   'custom-attributes': CUSTOM_ATTRIBUTES_EVENT_PART,
   notes: NOTES_EVENT_PART,

@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { AUTHENTICATOR, Authenticator, Principal } from '@app/api';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AUTHENTICATOR, Authenticator, JOB_TOKEN_GIT_USER, JOB_TOKEN_RESOLVER, JobTokenResolver, Principal } from '@app/api';
 import { toPrincipalUser, UsersRepository, verifyPassword } from '@app/identity';
 import { ACCESS_LEVELS, AccessService, ProjectsRepository, ProjectWithNamespace } from '@app/namespaces';
 
@@ -49,9 +49,12 @@ export class GitAccessService {
     private readonly users: UsersRepository,
     private readonly access: AccessService,
     private readonly projects: ProjectsRepository,
+    @Optional() @Inject(JOB_TOKEN_RESOLVER) private readonly jobTokens?: JobTokenResolver,
   ) {}
 
   async authorize(projectPath: string, service: GitService, authorization: string | undefined): Promise<GitAccess> {
+    const basic = basicCredentials(authorization);
+    if (basic?.login === JOB_TOKEN_GIT_USER && this.jobTokens) return this.authorizeJob(projectPath, service, basic.password);
     const principal = await this.authenticate(authorization);
     if (principal && !SCOPES[service].some((scope) => principal.scopes.includes(scope)) && principal.credential !== 'session') {
       throw new GitAccessDenied(403, 'Your token does not have the scope this operation requires (read_repository or write_repository).');
@@ -73,6 +76,19 @@ export class GitAccessService {
     return { project, principal, accessLevel: level };
   }
 
+  /**
+   * A CI job fetching its project (`gitlab-ci-token:<CI_JOB_TOKEN>`): read-only, its own project
+   * only, and only while the job runs.
+   */
+  private async authorizeJob(projectPath: string, service: GitService, token: string): Promise<GitAccess> {
+    const identity = token ? await this.jobTokens!.resolveRunning(token) : null;
+    if (!identity) throw new GitAccessDenied(401, UNAUTHORIZED);
+    const project = projectPath ? await this.projects.findByRef(projectPath) : null;
+    if (!project || project.id !== identity.projectId) throw new GitAccessDenied(404, NOT_FOUND);
+    if (service !== 'git-upload-pack') throw new GitAccessDenied(403, 'You are not allowed to upload code.');
+    return { project, principal: null, accessLevel: ACCESS_LEVELS.REPORTER };
+  }
+
   private async authenticate(authorization: string | undefined): Promise<Principal | null> {
     if (!authorization) return null;
     const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
@@ -92,4 +108,13 @@ export class GitAccessService {
     }
     throw new GitAccessDenied(401, UNAUTHORIZED);
   }
+}
+
+/** `login:password` of an HTTP Basic header (null for any other scheme or a malformed one). */
+function basicCredentials(authorization: string | undefined): { login: string; password: string } | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '');
+  if (!match) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon === -1 ? { login: decoded, password: '' } : { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }

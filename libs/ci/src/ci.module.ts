@@ -1,0 +1,49 @@
+import { Module } from '@nestjs/common';
+import { NamespacesModule } from '@app/namespaces';
+import { CiJobTokenModule } from './ci-job-token.module';
+import { CiRepositoryReader } from './git/ci-repository-reader';
+import { JobLifecycleService } from './jobs/job-lifecycle.service';
+import { JobQueueNotifier } from './jobs/job-queue-notifier';
+import { JobsRepository } from './jobs/jobs.repository';
+import { RunnerPermissions } from './runners/runner-permissions';
+import { RunnerProtocolController } from './runners/runner-protocol.controller';
+import { RunnersController } from './runners/runners.controller';
+import { RunnersRepository } from './runners/runners.repository';
+import { LocalObjectStorage, ObjectStorage } from './storage/object-storage';
+import { AppendTraceUseCase } from './use-cases/append-trace.use-case';
+import { RequestJobUseCase } from './use-cases/request-job.use-case';
+import { UpdateJobUseCase } from './use-cases/update-job.use-case';
+import { UploadArtifactUseCase } from './use-cases/upload-artifact.use-case';
+import { CiPushConsumer } from './pipelines/ci-push.consumer';
+import { PipelineProcessor } from './pipelines/pipeline-processor';
+import { PipelinesRepository } from './pipelines/pipelines.repository';
+import { PipelinesController } from './pipelines.controller';
+import { CreatePipelineUseCase } from './use-cases/create-pipeline.use-case';
+
+/**
+ * CI pipelines and jobs: configuration from the repositories, pipelines on pushes and through
+ * the API. Needs the global ConfigModule, DatabaseModule, MessagingModule and RepositoryModule.
+ */
+@Module({
+  imports: [NamespacesModule, CiJobTokenModule],
+  controllers: [PipelinesController, RunnersController, RunnerProtocolController],
+  providers: [
+    CiRepositoryReader,
+    PipelinesRepository,
+    PipelineProcessor,
+    CreatePipelineUseCase,
+    CiPushConsumer,
+    RunnersRepository,
+    RunnerPermissions,
+    JobsRepository,
+    JobQueueNotifier,
+    JobLifecycleService,
+    RequestJobUseCase,
+    UpdateJobUseCase,
+    AppendTraceUseCase,
+    UploadArtifactUseCase,
+    { provide: ObjectStorage, useClass: LocalObjectStorage },
+  ],
+  exports: [PipelinesRepository, CreatePipelineUseCase, PipelineProcessor, JobsRepository, ObjectStorage],
+})
+export class CiModule {}

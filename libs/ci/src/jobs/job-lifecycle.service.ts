@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { OutboxService } from '@app/messaging';
+import { EntityManager } from 'typeorm';
+import { CiEventScope, jobStatusEvent } from '../ci.events';
+import { CiJobEntity } from '../entities/ci-job.entity';
+import { PipelineProcessor } from '../pipelines/pipeline-processor';
+import { RUNNER_FAILURE_REASONS } from './job-payload';
+import { shouldAutoRetry } from './job-retry-policy';
+import { JobQueueNotifier } from './job-queue-notifier';
+import { JobsRepository } from './jobs.repository';
+
+export type FinishedStatus = 'success' | 'failed' | 'canceled';
+
+/**
+ * The transitions of a job that a runner, a user or the stuck-job check cause, each with its
+ * domain event, followed by the pipeline's processing (next jobs, statuses), in the caller's
+ * transaction. A failure the job's `retry:` covers creates the next attempt at once.
+ */
+@Injectable()
+export class JobLifecycleService {
+  constructor(
+    private readonly jobs: JobsRepository,
+    private readonly outbox: OutboxService,
+    private readonly processor: PipelineProcessor,
+    private readonly notifier: JobQueueNotifier,
+  ) {}
+
+  async scopeOf(tx: EntityManager, projectId: number): Promise<CiEventScope> {
+    const rows = (await tx.query(`SELECT n.id, n.kind FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id = $1`, [projectId])) as { id: number; kind: string }[];
+    return { projectId, groupId: rows[0]?.kind === 'group' ? rows[0].id : null };
+  }
+
+  /** Ends a job; returns the automatic retry when one was created. */
+  async finish(tx: EntityManager, job: CiJobEntity, status: FinishedStatus, details: { failureReason?: string | null; exitCode?: number | null; actorId: number | null }): Promise<CiJobEntity | null> {
+    const from = job.status;
+    const now = new Date();
+    job.status = status;
+    job.finishedAt = now;
+    job.startedAt ??= status === 'canceled' ? null : now;
+    job.exitCode = details.exitCode ?? job.exitCode;
+    if (status === 'failed') {
+      const reason = details.failureReason ?? 'unknown_failure';
+      job.failureReason = (RUNNER_FAILURE_REASONS as readonly string[]).includes(reason) ? reason : 'unknown_failure';
+      if (job.exitCode !== null && job.options.allowFailureExitCodes?.includes(job.exitCode)) job.allowFailure = true;
+    }
+    await this.jobs.save(tx, job);
+    const scope = await this.scopeOf(tx, job.projectId);
+    await this.outbox.append(tx, jobStatusEvent(details.actorId, job, from, scope));
+    let retry: CiJobEntity | null = null;
+    if (status === 'failed' && shouldAutoRetry(job.options.retry, job.retryCount, job.failureReason ?? 'unknown_failure', job.exitCode)) {
+      retry = await this.retry(tx, job, details.actorId, 'pending');
+    }
+    await this.processor.process(tx, job.pipelineId, scope, details.actorId);
+    return retry;
+  }
+
+  /** A new attempt of `job` (kept, marked `retried`), in `pending` (or `manual` for a manual job played again). */
+  async retry(tx: EntityManager, job: CiJobEntity, actorId: number | null, status: 'pending' | 'created' | 'manual'): Promise<CiJobEntity> {
+    job.retried = true;
+    await this.jobs.save(tx, job);
+    const next = tx.getRepository(CiJobEntity).create({
+      projectId: job.projectId,
+      pipelineId: job.pipelineId,
+      type: job.type,
+      name: job.name,
+      stage: job.stage,
+      stageIdx: job.stageIdx,
+      status,
+      when: job.when,
+      allowFailure: job.allowFailure && job.options.allowFailureExitCodes?.length ? false : job.allowFailure,
+      needs: job.needs,
+      options: job.options,
+      yamlVariables: job.yamlVariables,
+      tagList: job.tagList,
+      ref: job.ref,
+      sha: job.sha,
+      tag: job.tag,
+      retryCount: job.retryCount + 1,
+      userId: actorId ?? job.userId,
+      timeout: job.timeout,
+      queuedAt: status === 'pending' ? new Date() : null,
+    });
+    const saved = await this.jobs.save(tx, next);
+    const scope = await this.scopeOf(tx, job.projectId);
+    await this.outbox.append(tx, jobStatusEvent(actorId, saved, 'created', scope));
+    if (status === 'pending') await this.notifier.notify(tx);
+    return saved;
+  }
+}

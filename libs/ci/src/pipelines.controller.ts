@@ -1,0 +1,87 @@
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CurrentPrincipal, CurrentProject, DomainError, ErrorCode, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import { AppConfig } from '@app/config';
+import { ACCESS_LEVELS, projectOf, ProjectWithNamespace } from '@app/namespaces';
+import { CreatePipelineDto, ListPipelinesDto } from './dto/pipeline.dto';
+import type { CiPipelineEntity } from './entities/ci-pipeline.entity';
+import { PipelinesRepository } from './pipelines/pipelines.repository';
+import { presentPipeline, presentPipelineBasic, presentPipelineVariable } from './presenters/pipeline.presenter';
+import { CreatePipelineUseCase } from './use-cases/create-pipeline.use-case';
+
+/** Reporters read pipelines; developers run them (GitLab's `read_pipeline` / `create_pipeline`). */
+export const READ_PIPELINE_LEVEL = ACCESS_LEVELS.REPORTER;
+export const CREATE_PIPELINE_LEVEL = ACCESS_LEVELS.DEVELOPER;
+
+/** Grape's answer to a path id that is not an integer. */
+export function integerParam(name: string, raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) > 2_147_483_647) throw new DomainError(ErrorCode.BAD_REQUEST, `${name} is invalid`, { errorKey: true });
+  return Number(raw);
+}
+
+/**
+ * The project when the caller may read its pipelines: reporters and above, and anyone who sees a
+ * public or internal project (GitLab's default `public_builds`). 403 for guests of a private project.
+ */
+export function readablePipelinesOf(access: ResourceAccess): ProjectWithNamespace {
+  const project = projectOf(access);
+  if (access.accessLevel < READ_PIPELINE_LEVEL && project.visibility === 'private') throw DomainError.forbidden();
+  return project;
+}
+
+const fullPathOf = (project: ProjectWithNamespace): string => `${project.namespace.fullPath}/${project.path}`;
+
+/** `/projects/:id/pipeline` and `/projects/:id/pipelines/…`. */
+@Controller()
+export class PipelinesController {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly pipelines: PipelinesRepository,
+    private readonly createPipeline: CreatePipelineUseCase,
+  ) {}
+
+  @Post('projects/:id/pipeline')
+  @ProjectAccess(CREATE_PIPELINE_LEVEL)
+  async create(@CurrentProject() access: ResourceAccess, @Body() dto: CreatePipelineDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+    const project = projectOf(access);
+    const result = await this.createPipeline.execute({
+      project,
+      ref: dto.ref,
+      source: principal.credential === 'session' ? 'web' : 'api',
+      actorId: principal.user.id,
+      variables: dto.variables,
+      saveOnErrors: false,
+    });
+    if (!result.created) throw DomainError.invalid({ base: [result.reason] });
+    const pipeline = await this.pipelines.find(project.id, result.pipeline.id);
+    return presentPipeline(pipeline ?? result.pipeline, fullPathOf(project), this.config.http.externalUrl);
+  }
+
+  @Get('projects/:id/pipelines')
+  @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
+  async list(@CurrentProject() access: ResourceAccess, @Query() dto: ListPipelinesDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
+    const project = readablePipelinesOf(access);
+    const rows = await paginateOffset(this.pipelines.list(project.id, dto), req, reply, { externalUrl: this.config.http.externalUrl });
+    return rows.map((pipeline) => presentPipelineBasic(pipeline, fullPathOf(project), this.config.http.externalUrl));
+  }
+
+  @Get('projects/:id/pipelines/:pipeline_id')
+  @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
+  async get(@CurrentProject() access: ResourceAccess, @Param('pipeline_id') rawId: string): Promise<Record<string, unknown>> {
+    const project = readablePipelinesOf(access);
+    return presentPipeline(await this.findIn(project, rawId), fullPathOf(project), this.config.http.externalUrl);
+  }
+
+  @Get('projects/:id/pipelines/:pipeline_id/variables')
+  @ProjectAccess(CREATE_PIPELINE_LEVEL)
+  async variables(@CurrentProject() access: ResourceAccess, @Param('pipeline_id') rawId: string): Promise<Record<string, unknown>[]> {
+    const pipeline = await this.findIn(projectOf(access), rawId);
+    return (await this.pipelines.variables(pipeline.id)).map(presentPipelineVariable);
+  }
+
+  private async findIn(project: ProjectWithNamespace, rawId: string): Promise<CiPipelineEntity> {
+    const pipeline = await this.pipelines.find(project.id, integerParam('pipeline_id', rawId));
+    if (!pipeline) throw DomainError.notFound('Pipeline');
+    return pipeline;
+  }
+}

@@ -1,0 +1,68 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DomainEvent, DomainEventConsumer, DomainEventConsumerFactory } from '@app/messaging';
+import { ProjectsRepository } from '@app/namespaces';
+import { PUSH_EVENTS, ZERO_SHA } from '@app/repository';
+import { CreatePipelineUseCase } from '../use-cases/create-pipeline.use-case';
+
+/** Consumer group of pipeline creation on pushes. Never rename: it holds the stream offsets. */
+export const CI_PUSH_CONSUMER_GROUP = 'ci-pipelines.v1';
+
+/** The pipeline a push event asks for, or null (deletions, events that are not pushes). */
+export function pushPipelineRequest(event: DomainEvent): { projectId: number; ref: string; before: string; after: string } | null {
+  if (event.type !== PUSH_EVENTS.PUSH && event.type !== PUSH_EVENTS.TAG_PUSH) return null;
+  const { ref, before, after } = event.data as { ref?: unknown; before?: unknown; after?: unknown };
+  if (typeof ref !== 'string' || typeof after !== 'string' || typeof before !== 'string' || event.project_id === null) return null;
+  if (after === ZERO_SHA) return null;
+  return { projectId: event.project_id, ref, before, after };
+}
+
+/**
+ * Creates the pipeline of every pushed branch or tag whose commit has a `.gitlab-ci.yml`
+ * (source `push`), reacting to the `push` / `tag_push` domain events. A consumer rather than a
+ * call in the push path: the push answers the git client without waiting for configuration
+ * parsing, a failure is retried (then dead-lettered) instead of failing the push, and the
+ * delay (outbox relay woken by NOTIFY, then Kafka) is tens of milliseconds. Idempotent: the
+ * pipeline records the event id.
+ */
+@Injectable()
+export class CiPushConsumer implements OnApplicationBootstrap {
+  private readonly logger = new Logger(CiPushConsumer.name);
+  private consumer: DomainEventConsumer | null = null;
+
+  constructor(
+    private readonly consumers: DomainEventConsumerFactory,
+    private readonly projects: ProjectsRepository,
+    private readonly createPipeline: CreatePipelineUseCase,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.start();
+  }
+
+  start(): Promise<void> {
+    this.consumer ??= this.consumers.create({ groupId: CI_PUSH_CONSUMER_GROUP, handler: (event) => this.handle(event) });
+    return this.consumer.start();
+  }
+
+  get running(): boolean {
+    return this.consumer?.running ?? false;
+  }
+
+  async handle(event: DomainEvent): Promise<void> {
+    const request = pushPipelineRequest(event);
+    if (!request) return;
+    const project = await this.projects.findById(request.projectId);
+    if (!project) return;
+    const result = await this.createPipeline.execute({
+      project,
+      ref: request.ref,
+      sha: request.after,
+      beforeSha: request.before,
+      source: 'push',
+      actorId: event.actor,
+      triggerEventId: event.id,
+      saveOnErrors: true,
+    });
+    if (!result.created) this.logger.debug(`no pipeline for ${request.ref} of project ${request.projectId}: ${result.reason}`);
+  }
+}

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { OutboxService } from '@app/messaging';
+import type { NewDomainEvent } from '@app/messaging';
+import { EntityManager } from 'typeorm';
+import { CI_EVENTS, CiEventScope, jobStatusEvent, pipelineEvent } from '../ci.events';
+import type { CiJobEntity } from '../entities/ci-job.entity';
+import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
+import { COMPLETED_STATUSES, JobStatus } from '../status/ci-status';
+import { compositeStatus } from '../status/composite-status';
+import { processPipeline } from '../status/pipeline-processing';
+import { PipelinesRepository } from './pipelines.repository';
+import { JOB_QUEUE_CHANNEL } from '../jobs/job-queue-notifier';
+
+/** Seconds between two dates, null when either is missing. */
+const secondsBetween = (from: Date | null, to: Date | null): number | null => (from && to ? Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000)) : null);
+
+/**
+ * Brings a pipeline up to date after its jobs changed: enqueues, skips or makes manual the jobs
+ * whose turn came (GitLab's atomic processing), then composes stage and pipeline statuses and
+ * their timestamps. Runs inside the caller's transaction with the pipeline row locked, and
+ * writes a domain event for every job and pipeline status change.
+ */
+@Injectable()
+export class PipelineProcessor {
+  constructor(
+    private readonly pipelines: PipelinesRepository,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  async process(tx: EntityManager, pipelineId: number, scope: CiEventScope, actorId: number | null): Promise<CiPipelineEntity | null> {
+    const pipeline = await this.pipelines.lockPipeline(tx, pipelineId);
+    if (!pipeline) return null;
+    const jobs = await this.pipelines.latestJobs(tx, pipelineId);
+    const events: NewDomainEvent[] = [];
+    const now = new Date();
+    const byId = new Map(jobs.map((job) => [job.id, job]));
+    const changed: CiJobEntity[] = [];
+    for (const transition of processPipeline(jobs.map((job) => ({ id: job.id, name: job.name, stageIdx: job.stageIdx, status: job.status, allowFailure: job.allowFailure, when: job.when, needs: job.needs })))) {
+      const job = byId.get(transition.id)!;
+      const from = job.status;
+      job.status = transition.to;
+      if (transition.to === 'pending') job.queuedAt = now;
+      changed.push(job);
+      events.push(jobStatusEvent(actorId, job, from, scope));
+    }
+    await this.pipelines.saveJobs(tx, changed);
+    if (changed.some((job) => job.status === 'pending')) await tx.query('SELECT pg_notify($1, $2)', [JOB_QUEUE_CHANNEL, '']);
+
+    const stages = await this.pipelines.stages(tx, pipelineId);
+    for (const stage of stages) {
+      const status = compositeStatus(jobs.filter((job) => job.stage === stage.name)) ?? 'skipped';
+      stage.status = status;
+    }
+    await this.pipelines.saveStages(tx, stages);
+
+    const from = pipeline.status;
+    const status: JobStatus = pipeline.yamlErrors ? 'failed' : (compositeStatus(jobs) ?? 'skipped');
+    if (status !== from) {
+      pipeline.status = status;
+      if (!pipeline.startedAt && status === 'running') pipeline.startedAt = now;
+      if (COMPLETED_STATUSES.has(status)) {
+        pipeline.finishedAt = now;
+        pipeline.duration = pipelineDuration(jobs);
+        pipeline.queuedDuration = secondsBetween(pipeline.createdAt, pipeline.startedAt);
+      } else {
+        pipeline.finishedAt = null;
+      }
+      pipeline.coverage = pipelineCoverage(jobs);
+      await this.pipelines.savePipeline(tx, pipeline);
+      events.push(pipelineEvent(CI_EVENTS.PIPELINE_STATUS_CHANGED, actorId, pipeline, scope, { from, to: status }));
+    }
+    if (events.length > 0) await this.outbox.append(tx, events);
+    return pipeline;
+  }
+}
+
+/** GitLab's pipeline duration: the length of the union of the periods its jobs ran. */
+export function pipelineDuration(jobs: readonly Pick<CiJobEntity, 'startedAt' | 'finishedAt'>[]): number | null {
+  const periods = jobs
+    .filter((job) => job.startedAt && job.finishedAt)
+    .map((job) => [job.startedAt!.getTime(), job.finishedAt!.getTime()] as const)
+    .sort((a, b) => a[0] - b[0]);
+  if (periods.length === 0) return null;
+  let total = 0;
+  let [start, end] = periods[0];
+  for (const [from, to] of periods.slice(1)) {
+    if (from > end) {
+      total += end - start;
+      [start, end] = [from, to];
+    } else end = Math.max(end, to);
+  }
+  total += end - start;
+  return Math.round(total / 1000);
+}
+
+/** The average coverage of the jobs that report one, as GitLab (string with two decimals) — null without any. */
+export function pipelineCoverage(jobs: readonly Pick<CiJobEntity, 'coverage'>[]): string | null {
+  const values = jobs.map((job) => job.coverage).filter((c): c is string => c !== null).map(Number);
+  if (values.length === 0) return null;
+  return (values.reduce((a, b) => a + b, 0) / values.length).toFixed(2);
+}

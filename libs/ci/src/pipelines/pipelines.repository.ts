@@ -1,0 +1,130 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { ListPipelinesDto } from '../dto/pipeline.dto';
+import { CiJobEntity } from '../entities/ci-job.entity';
+import { CiPipelineVariableEntity } from '../entities/ci-pipeline-variable.entity';
+import { CiPipelineEntity } from '../entities/ci-pipeline.entity';
+import { CiStageEntity } from '../entities/ci-stage.entity';
+
+/** The `internal_ids` usage of pipeline iids (stored value; never rename). */
+export const PIPELINE_IID_USAGE = 'ci_pipelines';
+
+@Injectable()
+export class PipelinesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * The next pipeline `iid` of a project. Inside the creating transaction: the counter row stays
+   * locked until commit, so concurrent creations queue and a rollback gives the number back.
+   */
+  async nextIid(tx: EntityManager, projectId: number): Promise<number> {
+    const rows = (await tx.query(
+      `INSERT INTO internal_ids (scope_type, scope_id, usage, last_value) VALUES ('project', $1, $2, 1)
+       ON CONFLICT (scope_type, scope_id, usage) DO UPDATE SET last_value = internal_ids.last_value + 1
+       RETURNING last_value`,
+      [projectId, PIPELINE_IID_USAGE],
+    )) as { last_value: number }[];
+    return rows[0].last_value;
+  }
+
+  async insertPipeline(tx: EntityManager, pipeline: Partial<CiPipelineEntity>): Promise<CiPipelineEntity> {
+    return tx.getRepository(CiPipelineEntity).save(tx.getRepository(CiPipelineEntity).create(pipeline));
+  }
+
+  async savePipeline(tx: EntityManager, pipeline: CiPipelineEntity): Promise<CiPipelineEntity> {
+    return tx.getRepository(CiPipelineEntity).save(pipeline);
+  }
+
+  async insertVariables(tx: EntityManager, rows: Partial<CiPipelineVariableEntity>[]): Promise<void> {
+    if (rows.length > 0) await tx.getRepository(CiPipelineVariableEntity).save(rows.map((row) => tx.getRepository(CiPipelineVariableEntity).create(row)));
+  }
+
+  async insertStages(tx: EntityManager, rows: Partial<CiStageEntity>[]): Promise<void> {
+    if (rows.length > 0) await tx.getRepository(CiStageEntity).save(rows.map((row) => tx.getRepository(CiStageEntity).create(row)));
+  }
+
+  async insertJobs(tx: EntityManager, rows: Partial<CiJobEntity>[]): Promise<CiJobEntity[]> {
+    if (rows.length === 0) return [];
+    const repository = tx.getRepository(CiJobEntity);
+    return repository.save(rows.map((row) => repository.create(row)));
+  }
+
+  /** Whether a pipeline was already created for this domain event. */
+  async existsForEvent(eventId: string, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const rows = (await manager.query('SELECT 1 FROM ci_pipelines WHERE trigger_event_id = $1', [eventId])) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** The pipeline, locked until the end of the transaction (processing of one pipeline is serialized). */
+  async lockPipeline(tx: EntityManager, pipelineId: number): Promise<CiPipelineEntity | null> {
+    return tx.getRepository(CiPipelineEntity).createQueryBuilder('p').setLock('pessimistic_write').where('p.id = :pipelineId', { pipelineId }).getOne();
+  }
+
+  /** The latest (not retried) jobs of a pipeline, in stage order. */
+  async latestJobs(tx: EntityManager, pipelineId: number): Promise<CiJobEntity[]> {
+    return tx.getRepository(CiJobEntity).find({ where: { pipelineId, retried: false }, order: { stageIdx: 'ASC', id: 'ASC' } });
+  }
+
+  async stages(tx: EntityManager, pipelineId: number): Promise<CiStageEntity[]> {
+    return tx.getRepository(CiStageEntity).find({ where: { pipelineId }, order: { position: 'ASC' } });
+  }
+
+  async saveStages(tx: EntityManager, stages: CiStageEntity[]): Promise<void> {
+    if (stages.length > 0) await tx.getRepository(CiStageEntity).save(stages);
+  }
+
+  async saveJobs(tx: EntityManager, jobs: CiJobEntity[]): Promise<void> {
+    if (jobs.length > 0) await tx.getRepository(CiJobEntity).save(jobs);
+  }
+
+  async find(projectId: number, pipelineId: number, manager: EntityManager = this.dataSource.manager): Promise<CiPipelineEntity | null> {
+    return manager.getRepository(CiPipelineEntity).findOne({ where: { id: pipelineId, projectId }, relations: { user: true } });
+  }
+
+  async variables(pipelineId: number, manager: EntityManager = this.dataSource.manager): Promise<CiPipelineVariableEntity[]> {
+    return manager.getRepository(CiPipelineVariableEntity).find({ where: { pipelineId }, order: { id: 'ASC' } });
+  }
+
+  /** What the predefined variables tell about the user who starts a pipeline. */
+  async userSummary(userId: number): Promise<{ id: number; username: string; name: string; email: string } | null> {
+    const rows = (await this.dataSource.query('SELECT id, username, name, email FROM users WHERE id = $1', [userId])) as { id: number; username: string; name: string; email: string }[];
+    return rows[0] ?? null;
+  }
+
+  /** The pipelines of a project for the list endpoint (child pipelines left out), filtered and ordered. */
+  list(projectId: number, filter: ListPipelinesDto): SelectQueryBuilder<CiPipelineEntity> {
+    const qb = this.dataSource.getRepository(CiPipelineEntity).createQueryBuilder('p').where('p.project_id = :projectId', { projectId }).andWhere('p.parent_pipeline_id IS NULL');
+    switch (filter.scope) {
+      case 'running':
+        qb.andWhere("p.status = 'running'");
+        break;
+      case 'pending':
+        qb.andWhere("p.status = 'pending'");
+        break;
+      case 'finished':
+        qb.andWhere("p.status IN ('success', 'failed', 'canceled', 'skipped')");
+        break;
+      case 'branches':
+        // GitLab: the latest pipeline of each branch.
+        qb.andWhere('p.tag = false').andWhere('p.id IN (SELECT max(b.id) FROM ci_pipelines b WHERE b.project_id = :projectId AND b.tag = false GROUP BY b.ref)');
+        break;
+      case 'tags':
+        qb.andWhere('p.tag = true').andWhere('p.id IN (SELECT max(t.id) FROM ci_pipelines t WHERE t.project_id = :projectId AND t.tag = true GROUP BY t.ref)');
+        break;
+    }
+    if (filter.status) qb.andWhere('p.status = :status', { status: filter.status });
+    if (filter.source) qb.andWhere('p.source = :source', { source: filter.source });
+    if (filter.ref !== undefined) qb.andWhere('p.ref = :ref', { ref: filter.ref });
+    if (filter.sha !== undefined) qb.andWhere('p.sha = :sha', { sha: filter.sha });
+    if (filter.yaml_errors === true) qb.andWhere('p.yaml_errors IS NOT NULL');
+    if (filter.yaml_errors === false) qb.andWhere('p.yaml_errors IS NULL');
+    if (filter.username !== undefined) qb.andWhere('p.user_id = (SELECT u.id FROM users u WHERE lower(u.username) = lower(:username))', { username: filter.username });
+    if (filter.updated_after) qb.andWhere('p.updated_at > :after', { after: new Date(filter.updated_after) });
+    if (filter.updated_before) qb.andWhere('p.updated_at < :before', { before: new Date(filter.updated_before) });
+    const direction = filter.sort === 'asc' ? 'ASC' : 'DESC';
+    const column = { id: 'p.id', status: 'p.status', ref: 'p.ref', updated_at: 'p.updated_at', user_id: 'p.user_id' }[filter.order_by ?? 'id'];
+    qb.orderBy(column, direction);
+    if (column !== 'p.id') qb.addOrderBy('p.id', direction);
+    return qb;
+  }
+}

@@ -1,0 +1,248 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req, Res, StreamableFile } from '@nestjs/common';
+import { AcceptsContentTypes, LastModified, SkipAuth, StreamsMultipart } from '@app/api';
+import { AppConfig } from '@app/config';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { integerParam } from '../pipelines.controller';
+import type { CiJobEntity } from '../entities/ci-job.entity';
+import { JobQueueNotifier } from '../jobs/job-queue-notifier';
+import { jobTokenOf } from '../jobs/job-token-credentials';
+import { JobsRepository } from '../jobs/jobs.repository';
+import { AppendTraceUseCase } from '../use-cases/append-trace.use-case';
+import { RequestJobUseCase } from '../use-cases/request-job.use-case';
+import { UpdateJobUseCase } from '../use-cases/update-job.use-case';
+import { UploadArtifactUseCase } from '../use-cases/upload-artifact.use-case';
+import { ObjectStorage } from '../storage/object-storage';
+import { RunnersRepository } from './runners.repository';
+
+/** How often the runner should send trace updates (seconds), GitLab's default. */
+const TRACE_UPDATE_INTERVAL = '3';
+
+type Reply = FastifyReply;
+
+const forbidden = (reply: Reply, message = '403 Forbidden'): Reply => reply.status(403).send({ message });
+
+/**
+ * The API gitlab-runner talks to (`/runners`, `/jobs/…`), with the runner's own names for
+ * parameters and headers. Runners authenticate with their `glrt-` token (`token`); a job's
+ * calls use its job token, valid only while the job runs.
+ */
+@Controller()
+@SkipAuth()
+export class RunnerProtocolController {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly runners: RunnersRepository,
+    private readonly jobs: JobsRepository,
+    private readonly notifier: JobQueueNotifier,
+    private readonly requestJob: RequestJobUseCase,
+    private readonly updateJob: UpdateJobUseCase,
+    private readonly appendTrace: AppendTraceUseCase,
+    private readonly uploadArtifact: UploadArtifactUseCase,
+    private readonly storage: ObjectStorage,
+  ) {}
+
+  /** `gitlab-runner register --token glrt-…` and `verify`: 200 with the runner's id and token. */
+  @Post('runners/verify')
+  @HttpCode(200)
+  async verify(@Body() body: Record<string, unknown>, @Res({ passthrough: true }) reply: Reply): Promise<unknown> {
+    const token = typeof body?.token === 'string' ? body.token : '';
+    const runner = await this.runners.findByToken(token);
+    if (!runner) return forbidden(reply);
+    return { id: runner.id, token, token_expires_at: null };
+  }
+
+  @Delete('runners')
+  @LastModified(async (request, get) => {
+    const body = (request as { body?: { token?: unknown } }).body;
+    return typeof body?.token === 'string' ? (await get(RunnersRepository).findByToken(body.token))?.updatedAt : null;
+  })
+  async unregister(@Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const query = (req.query ?? {}) as Record<string, unknown>;
+    const token = typeof body.token === 'string' ? body.token : typeof query.token === 'string' ? query.token : '';
+    const runner = await this.runners.findByToken(token);
+    if (!runner) {
+      forbidden(reply);
+      return;
+    }
+    await this.runners.delete(runner.id);
+    reply.status(204).send();
+  }
+
+  /** The long poll: 201 with a job, or 204 with `X-GitLab-Last-Update` once none came within the wait. */
+  @Post('jobs/request')
+  async request(@Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const runner = await this.runners.findByToken(typeof body.token === 'string' ? body.token : '');
+    if (!runner) {
+      forbidden(reply);
+      return;
+    }
+    const info = body.info && typeof body.info === 'object' ? runnerInfo(body.info as Record<string, unknown>) : null;
+    await this.runners.touch(runner, info, req.ip ?? null);
+    if (runner.paused) {
+      reply.header('X-GitLab-Last-Update', this.notifier.version).status(204).send();
+      return;
+    }
+    const aborted = new AbortController();
+    req.raw.once('close', () => aborted.abort());
+    const deadline = Date.now() + this.config.ci.longPollSeconds * 1000;
+    // A runner whose last update is the current one saw the queue as it is: wait before asking.
+    let check = body.last_update !== this.notifier.version;
+    for (;;) {
+      if (check) {
+        const version = this.notifier.version;
+        const payload = await this.requestJob.execute(runner);
+        if (payload) {
+          reply.status(201).header('content-type', 'application/json').send(payload);
+          return;
+        }
+        if (version !== this.notifier.version) continue;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || aborted.signal.aborted) break;
+      check = await this.notifier.wait(left, aborted.signal);
+      if (!check) break;
+    }
+    reply.header('X-GitLab-Last-Update', this.notifier.version).status(204).send();
+  }
+
+  @Put('jobs/:id')
+  async update(@Param('id') rawId: string, @Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
+    const job = await this.jobFor(rawId, req, reply, { bodyToken: true });
+    if (!job) return;
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const exitCode = typeof body.exit_code === 'number' ? body.exit_code : typeof body.exit_code === 'string' && /^-?\d+$/.test(body.exit_code) ? Number(body.exit_code) : undefined;
+    const outcome = await this.updateJob.execute({
+      job,
+      state: typeof body.state === 'string' ? body.state : undefined,
+      failureReason: typeof body.failure_reason === 'string' ? body.failure_reason : undefined,
+      exitCode,
+    });
+    if (outcome.status === 400) {
+      reply.status(400).send({ error: outcome.message });
+      return;
+    }
+    reply.header('Job-Status', outcome.job.status).header('X-GitLab-Trace-Update-Interval', TRACE_UPDATE_INTERVAL);
+    if (outcome.status === 403) {
+      forbidden(reply, '403 Forbidden  - Job is not running');
+      return;
+    }
+    reply.status(200).header('content-type', 'text/plain').send('200');
+  }
+
+  @Patch('jobs/:id/trace')
+  @AcceptsContentTypes('text/plain', 'application/octet-stream', '*')
+  async trace(@Param('id') rawId: string, @Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
+    const job = await this.jobFor(rawId, req, reply);
+    if (!job) return;
+    const body = Buffer.isBuffer(req.body) ? req.body : typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.alloc(0);
+    const header = req.headers['content-range'];
+    const outcome = await this.appendTrace.execute(job, typeof header === 'string' ? header : undefined, body);
+    switch (outcome.status) {
+      case 400:
+        reply.status(400).send({ message: outcome.message });
+        return;
+      case 403:
+        reply.header('Job-Status', outcome.job.status);
+        forbidden(reply);
+        return;
+      case 416:
+        reply.status(416).header('Range', `0-${outcome.size}`).send({ message: '416 Range Not Satisfiable' });
+        return;
+      case 202:
+        reply.status(202).header('Job-Status', outcome.job.status).header('Range', `0-${outcome.size}`).header('X-GitLab-Trace-Update-Interval', TRACE_UPDATE_INTERVAL).send();
+        return;
+    }
+  }
+
+  /** Multipart upload of an artifact file (`file`, optional `metadata`), streamed to object storage. */
+  @Post('jobs/:id/artifacts')
+  @StreamsMultipart()
+  async upload(@Param('id') rawId: string, @Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
+    const job = await this.jobFor(rawId, req, reply);
+    if (!job) {
+      req.raw.resume();
+      return;
+    }
+    const query = (req.query ?? {}) as Record<string, unknown>;
+    const text = (key: string): string | undefined => (typeof query[key] === 'string' ? (query[key] as string) : undefined);
+    const outcome = await this.uploadArtifact.execute({
+      job,
+      headers: req.headers,
+      body: req.raw,
+      artifactType: text('artifact_type'),
+      artifactFormat: text('artifact_format'),
+      expireIn: text('expire_in'),
+    });
+    switch (outcome.status) {
+      case 201:
+        reply.status(201).header('content-type', 'text/plain').send('201');
+        return;
+      case 403:
+        forbidden(reply);
+        return;
+      case 400:
+        reply.status(400).send({ error: outcome.message });
+        return;
+      case 413:
+        reply.header('connection', 'close').status(413).send({ message: outcome.message });
+        return;
+    }
+  }
+
+  /**
+   * The archive of a job, for the runner of a job that depends on it: the token of the job itself,
+   * or of a running job of the same project.
+   */
+  @Get('jobs/:id/artifacts')
+  async download(@Param('id') rawId: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: Reply): Promise<StreamableFile | Record<string, string>> {
+    const id = integerParam('id', rawId);
+    const token = jobTokenOf(req);
+    const holder = token ? await this.jobs.findByToken(token) : null;
+    const job = holder && holder.id === id ? holder : holder && holder.status === 'running' ? await this.jobs.findById(id) : null;
+    if (!holder || !job || job.projectId !== holder.projectId) {
+      reply.status(403);
+      return { message: '403 Forbidden' };
+    }
+    const [archive] = await this.jobs.artifacts([job.id], 'archive');
+    const object = archive && !job.erasedAt ? await this.storage.get(archive.storageKey) : null;
+    if (!object) {
+      reply.status(404);
+      return { message: '404 Not found' };
+    }
+    return new StreamableFile(object.stream, { type: 'application/octet-stream', length: object.size, disposition: `attachment; filename="${archive.filename.replace(/["\\\r\n]/g, '_')}"` });
+  }
+
+  /** `GET /job`: the job that owns the token (only while it runs). */
+  @Get('job')
+  async currentJob(@Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
+    const token = jobTokenOf(req);
+    const job = token ? await this.jobs.findByToken(token) : null;
+    if (!job || job.status !== 'running') {
+      reply.status(401).send({ message: '401 Unauthorized' });
+      return;
+    }
+    reply.status(200).send({ id: job.id, name: job.name, stage: job.stage, status: job.status, ref: job.ref, tag: job.tag, pipeline: { id: job.pipelineId, project_id: job.projectId, ref: job.ref, sha: job.sha }, web_url: `${this.config.http.externalUrl}/-/jobs/${job.id}` });
+  }
+
+  /** The job of `:id` when the request carries its token and it runs; answers 403 itself otherwise. */
+  private async jobFor(rawId: string, req: FastifyRequest, reply: Reply, options: { bodyToken?: boolean } = {}): Promise<CiJobEntity | null> {
+    const id = integerParam('id', rawId);
+    const token = jobTokenOf(req, options);
+    const job = token ? await this.jobs.findByToken(token) : null;
+    if (!job || job.id !== id) {
+      forbidden(reply);
+      return null;
+    }
+    return job;
+  }
+}
+
+const INFO_KEYS = ['name', 'version', 'revision', 'platform', 'architecture', 'executor', 'shell'];
+
+function runnerInfo(info: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of INFO_KEYS) if (typeof info[key] === 'string') out[key] = (info[key] as string).slice(0, 255);
+  return out;
+}

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/**
+ * Where traces and artifacts live: an object store addressed by keys (`traces/12/345.log`).
+ * The use cases only know this interface, so an S3-compatible implementation can replace the
+ * local directory without touching them.
+ */
+export abstract class ObjectStorage {
+  /** Writes the object from a stream (replacing it); resolves with its size in bytes. */
+  abstract put(key: string, body: Readable, options?: { maxBytes?: number }): Promise<number>;
+  /** Appends bytes at `offset`, which must be the object's current size (traces); returns the new size. */
+  abstract append(key: string, offset: number, body: Buffer): Promise<number>;
+  /** A stream of the object, or null when it does not exist. */
+  abstract get(key: string): Promise<{ stream: Readable; size: number } | null>;
+  abstract size(key: string): Promise<number | null>;
+  abstract delete(key: string): Promise<void>;
+}
+
+/** Thrown when a streamed object grows past `maxBytes`. */
+export class ObjectTooLargeError extends Error {}
+
+/** The local-directory implementation: `DATA_DIR/ci/<key>`. */
+@Injectable()
+export class LocalObjectStorage extends ObjectStorage {
+  private readonly root: string;
+
+  constructor(config: AppConfig) {
+    super();
+    this.root = join(config.dataDir, 'ci');
+  }
+
+  private pathOf(key: string): string {
+    const path = resolve(this.root, key);
+    if (!path.startsWith(this.root + sep) || key.includes('\0')) throw new Error(`Invalid object key: ${key}`);
+    return path;
+  }
+
+  async put(key: string, body: Readable, options: { maxBytes?: number } = {}): Promise<number> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.${process.pid}.${Date.now()}.part`;
+    let size = 0;
+    try {
+      await pipeline(
+        body,
+        async function* (source: AsyncIterable<Buffer>) {
+          for await (const chunk of source) {
+            size += chunk.length;
+            if (options.maxBytes !== undefined && size > options.maxBytes) throw new ObjectTooLargeError(`larger than ${options.maxBytes} bytes`);
+            yield chunk;
+          }
+        },
+        createWriteStream(temporary),
+      );
+      await rename(temporary, path);
+      return size;
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async append(key: string, offset: number, body: Buffer): Promise<number> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    const handle = await open(path, 'a+');
+    try {
+      const { size } = await handle.stat();
+      // Several gateways may write one trace: the database decides the offset, the file follows it.
+      if (size !== offset) await handle.truncate(offset);
+      await handle.write(body, 0, body.length, offset);
+      return offset + body.length;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async get(key: string): Promise<{ stream: Readable; size: number } | null> {
+    const size = await this.size(key);
+    if (size === null) return null;
+    return { stream: createReadStream(this.pathOf(key)), size };
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      return (await stat(this.pathOf(key))).size;
+    } catch {
+      return null;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+}
+
+export const traceKey = (projectId: number, jobId: number): string => `traces/${projectId}/${jobId}.log`;
+export const artifactKey = (projectId: number, jobId: number, fileType: string, filename: string): string =>
+  `artifacts/${projectId}/${jobId}/${fileType}-${filename.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100)}`;

@@ -1,0 +1,222 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api';
+import { AppConfig } from '@app/config';
+import { OutboxService } from '@app/messaging';
+import type { ProjectWithNamespace } from '@app/namespaces';
+import { DataSource, EntityManager } from 'typeorm';
+import { CI_CONFIG_PATH, parseCiConfig, yamlErrorsText } from '../config/ci-config-parser';
+import type { VariableMap } from '../config/ci-config.types';
+import { PipelineSource, SeededJob, seedPipeline } from '../config/pipeline-seed';
+import { CI_EVENTS, CiEventScope, pipelineEvent } from '../ci.events';
+import type { CiJobEntity } from '../entities/ci-job.entity';
+import type { CiJobOptions } from '../entities/ci-job-options';
+import type { CiVariableType } from '../entities/ci-pipeline-variable.entity';
+import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
+import { CiRepositoryReader, ResolvedRef } from '../git/ci-repository-reader';
+import { PipelineProcessor } from '../pipelines/pipeline-processor';
+import { PipelinesRepository } from '../pipelines/pipelines.repository';
+import { predefinedPipelineVariables } from '../pipelines/predefined-variables';
+
+/** Seconds a job may run when neither it nor the project says (GitLab's project default). */
+export const DEFAULT_JOB_TIMEOUT = 3600;
+
+export interface PipelineVariableInput {
+  key: string;
+  value: string;
+  variable_type?: CiVariableType;
+}
+
+export interface CreatePipelineCommand {
+  project: ProjectWithNamespace;
+  /** Branch or tag name (`refs/heads/…` / `refs/tags/…` accepted). */
+  ref: string;
+  source: PipelineSource;
+  actorId: number | null;
+  variables?: PipelineVariableInput[];
+  /** The pushed commit (push pipelines run the commit that was pushed, not the ref's head later). */
+  sha?: string;
+  beforeSha?: string;
+  /** The domain event this pipeline answers; a second pipeline for it is not created. */
+  triggerEventId?: string;
+  /**
+   * true (pushes): an invalid configuration creates a `failed` pipeline with `yaml_errors`.
+   * false (API): nothing is saved and the errors are answered (400 `{message: {base: [...]}}`).
+   */
+  saveOnErrors: boolean;
+}
+
+export type CreatePipelineResult = { created: true; pipeline: CiPipelineEntity } | { created: false; reason: string };
+
+const ZERO = '0000000000000000000000000000000000000000';
+
+function scopeOf(project: ProjectWithNamespace): CiEventScope {
+  return { projectId: project.id, groupId: project.namespace.kind === 'group' ? project.namespace.id : null };
+}
+
+function jobOptions(job: SeededJob): CiJobOptions {
+  const d = job.definition;
+  return {
+    script: d.script,
+    beforeScript: d.beforeScript,
+    afterScript: d.afterScript,
+    image: d.image,
+    services: d.services,
+    artifacts: d.artifacts,
+    cache: d.cache,
+    retry: d.retry,
+    dependencies: d.dependencies,
+    needsWithoutArtifacts: (d.needs ?? []).filter((need) => !need.artifacts).map((need) => need.job),
+    allowFailureExitCodes: d.allowFailureExitCodes,
+    coverageRegex: d.coverage,
+    timeoutSeconds: d.timeoutSeconds,
+    startIn: d.startIn,
+    environment: d.environment,
+    interruptible: d.interruptible,
+    trigger: d.trigger,
+  };
+}
+
+/**
+ * Creates a pipeline from the `.gitlab-ci.yml` of the project's repository at the ref's commit
+ * (`POST /projects/:id/pipeline`, pushes, downstream pipelines): validates the configuration,
+ * evaluates workflow rules, job rules and only/except, then saves the pipeline, its stages, jobs
+ * and variables with the next gap-free `iid` and processes it (first jobs `pending`), in one
+ * transaction with its domain events.
+ */
+@Injectable()
+export class CreatePipelineUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly outbox: OutboxService,
+    private readonly reader: CiRepositoryReader,
+    private readonly pipelines: PipelinesRepository,
+    private readonly processor: PipelineProcessor,
+  ) {}
+
+  private refuse(command: CreatePipelineCommand, errors: string[]): CreatePipelineResult {
+    if (!command.saveOnErrors) throw DomainError.invalid({ base: errors });
+    return { created: false, reason: errors.join(', ') };
+  }
+
+  async execute(command: CreatePipelineCommand): Promise<CreatePipelineResult> {
+    const { project } = command;
+    const resolved = await this.reader.resolveRef(project.id, command.ref);
+    if (!resolved) return this.refuse(command, ['Reference not found']);
+    const ref: ResolvedRef = command.sha ? { ...resolved, sha: command.sha } : resolved;
+    const variables = this.checkVariables(command.variables ?? []);
+
+    const text = await this.reader.readFile(project.id, ref.sha, CI_CONFIG_PATH);
+    if (text === null) return this.refuse(command, ['Missing CI config file']);
+    const parsed = await parseCiConfig(text, (path) => this.reader.readFile(project.id, ref.sha, path));
+
+    const commit = await this.reader.commit(project.id, ref.sha);
+    const user = command.actorId ? await this.pipelines.userSummary(command.actorId) : null;
+    const beforeSha = command.beforeSha ?? ZERO;
+    const createdAt = new Date();
+    const predefined = (id: number, iid: number): VariableMap =>
+      predefinedPipelineVariables({
+        externalUrl: this.config.http.externalUrl,
+        project: { id: project.id, name: project.name, path: project.path, fullPath: `${project.namespace.fullPath}/${project.path}`, namespaceFullPath: project.namespace.fullPath, defaultBranch: project.defaultBranch, visibility: project.visibility },
+        pipeline: { id, iid, source: command.source, ref: ref.name, tag: ref.tag, sha: ref.sha, beforeSha, createdAt },
+        commit: commit ? { title: commit.title, message: commit.message, author: `${commit.authorName} <${commit.authorEmail}>`, timestamp: commit.authoredDate } : null,
+        user,
+      });
+
+    let yamlErrors: string | null = null;
+    let seeded: SeededJob[] = [];
+    let stages: string[] = [];
+    if (!parsed.ok) {
+      if (!command.saveOnErrors) return this.refuse(command, parsed.errors);
+      yamlErrors = yamlErrorsText(parsed.errors);
+    } else {
+      const changedFiles = command.source === 'push' ? await this.reader.changedFiles(project.id, command.beforeSha ?? null, ref.sha) : null;
+      const usesExists = parsed.config.jobs.some((job) => job.rules?.some((rule) => rule.exists)) || parsed.config.workflowRules?.some((rule) => rule.exists);
+      const seed = seedPipeline(parsed.config, {
+        source: command.source,
+        ref: ref.name,
+        tag: ref.tag,
+        predefined: predefined(0, 0),
+        pipelineVariables: Object.fromEntries(variables.map((v) => [v.key, v.value])),
+        changedFiles,
+        files: usesExists ? await this.reader.files(project.id, ref.sha) : [],
+      });
+      if (!seed.ok) {
+        if (seed.filtered || !command.saveOnErrors) return this.refuse(command, seed.errors);
+        yamlErrors = yamlErrorsText(seed.errors);
+      } else {
+        seeded = seed.jobs;
+        stages = parsed.config.stages;
+      }
+    }
+
+    const pipeline = await this.dataSource.transaction(async (tx) => {
+      if (command.triggerEventId && (await this.pipelines.existsForEvent(command.triggerEventId, tx))) return null;
+      const iid = await this.pipelines.nextIid(tx, project.id);
+      const saved = await this.pipelines.insertPipeline(tx, {
+        iid,
+        projectId: project.id,
+        status: yamlErrors ? 'failed' : 'created',
+        source: command.source,
+        ref: ref.name,
+        sha: ref.sha,
+        beforeSha,
+        tag: ref.tag,
+        yamlErrors,
+        failureReason: yamlErrors ? 'config_error' : null,
+        userId: command.actorId,
+        triggerEventId: command.triggerEventId ?? null,
+        committedAt: commit ? new Date(commit.committedDate) : null,
+        createdAt,
+        finishedAt: yamlErrors ? createdAt : null,
+      });
+      saved.predefinedVariables = predefined(saved.id, iid);
+      await this.pipelines.savePipeline(tx, saved);
+      await this.pipelines.insertVariables(tx, variables.map((v) => ({ pipelineId: saved.id, key: v.key, value: v.value, variableType: v.variable_type ?? 'env_var' })));
+      await this.outbox.append(tx, pipelineEvent(CI_EVENTS.PIPELINE_CREATED, command.actorId, saved, scopeOf(project)));
+      if (yamlErrors) return saved;
+      await this.insertJobs(tx, saved, seeded, stages, command.actorId);
+      return (await this.processor.process(tx, saved.id, scopeOf(project), command.actorId)) ?? saved;
+    });
+    if (!pipeline) return { created: false, reason: 'already created for this event' };
+    return { created: true, pipeline };
+  }
+
+  private async insertJobs(tx: EntityManager, pipeline: CiPipelineEntity, seeded: SeededJob[], stages: string[], actorId: number | null): Promise<CiJobEntity[]> {
+    const used = stages.map((name, position) => ({ name, position })).filter((stage) => seeded.some((job) => job.definition.stage === stage.name));
+    await this.pipelines.insertStages(tx, used.map((stage) => ({ pipelineId: pipeline.id, name: stage.name, position: stage.position, status: 'created' })));
+    return this.pipelines.insertJobs(
+      tx,
+      seeded.map((job) => ({
+        projectId: pipeline.projectId,
+        pipelineId: pipeline.id,
+        type: job.definition.kind,
+        name: job.definition.name,
+        stage: job.definition.stage,
+        stageIdx: job.stageIdx,
+        status: 'created',
+        when: job.when,
+        allowFailure: job.allowFailure,
+        needs: job.needs,
+        options: jobOptions(job),
+        yamlVariables: job.variables,
+        tagList: job.definition.tags,
+        ref: pipeline.ref,
+        sha: pipeline.sha,
+        tag: pipeline.tag,
+        userId: actorId,
+        timeout: job.definition.timeoutSeconds ?? DEFAULT_JOB_TIMEOUT,
+      })),
+    );
+  }
+
+  private checkVariables(variables: PipelineVariableInput[]): PipelineVariableInput[] {
+    const seen = new Set<string>();
+    for (const variable of variables) {
+      if (!/^[a-zA-Z0-9_]{1,255}$/.test(variable.key)) throw DomainError.invalid({ base: [`Variable key ${JSON.stringify(variable.key)} can contain only letters, digits and '_'.`] });
+      if (seen.has(variable.key)) throw DomainError.invalid({ base: [`Duplicate variable name: ${variable.key}`] });
+      seen.add(variable.key);
+    }
+    return variables;
+  }
+}

@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { SettingsReader } from '@app/settings';
+import busboy from 'busboy';
+import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { DataSource } from 'typeorm';
+import { parseCiDuration } from '../config/ci-duration';
+import { REPORT_TYPES } from '../config/ci-config.types';
+import type { CiJobEntity } from '../entities/ci-job.entity';
+import { JobsRepository } from '../jobs/jobs.repository';
+import { artifactKey, ObjectStorage, ObjectTooLargeError } from '../storage/object-storage';
+
+/** Artifact types a runner may upload (GitLab's `Ci::JobArtifact.file_types`, those this service keeps). */
+export const ARTIFACT_TYPES: readonly string[] = ['archive', 'metadata', 'trace', ...REPORT_TYPES, 'lsif', 'network_referee', 'cluster_applications', 'repository_xray', 'jacoco'];
+export const ARTIFACT_FORMATS: readonly string[] = ['raw', 'zip', 'gzip'];
+/** GitLab's default `default_artifacts_expire_in`. */
+export const DEFAULT_ARTIFACTS_EXPIRE_IN = '30 days';
+
+export interface UploadArtifactCommand {
+  job: CiJobEntity;
+  headers: IncomingHttpHeaders;
+  body: Readable;
+  artifactType?: string;
+  artifactFormat?: string;
+  expireIn?: string;
+}
+
+export type UploadArtifactOutcome = { status: 201 } | { status: 400; message: string } | { status: 403 } | { status: 413; message: string };
+
+/**
+ * `POST /jobs/:id/artifacts`: streams the multipart `file` (and an optional `metadata` file)
+ * into object storage, bounded by the `max_artifacts_size` setting, then records it. Only while
+ * the job runs. The archive's `expire_in` (parameter, else the job's `artifacts:expire_in`, else
+ * 30 days; `never` keeps it) sets the job's `artifacts_expire_at`.
+ */
+@Injectable()
+export class UploadArtifactUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly jobs: JobsRepository,
+    private readonly storage: ObjectStorage,
+    private readonly settings: SettingsReader,
+  ) {}
+
+  async execute(command: UploadArtifactCommand): Promise<UploadArtifactOutcome> {
+    const { job } = command;
+    if (job.status !== 'running') {
+      command.body.resume();
+      return { status: 403 };
+    }
+    const fileType = command.artifactType ?? 'archive';
+    const fileFormat = command.artifactFormat ?? 'zip';
+    if (!ARTIFACT_TYPES.includes(fileType)) return { status: 400, message: 'artifact_type does not have a valid value' };
+    if (!ARTIFACT_FORMATS.includes(fileFormat)) return { status: 400, message: 'artifact_format does not have a valid value' };
+    const expireText = command.expireIn ?? job.options.artifacts?.expireIn ?? DEFAULT_ARTIFACTS_EXPIRE_IN;
+    const expireSeconds = expireText === 'never' ? null : parseCiDuration(expireText);
+    if (expireText !== 'never' && expireSeconds === null) return { status: 400, message: 'expire_in is invalid' };
+    const maxBytes = (await this.settings.get()).number('max_artifacts_size') * 1024 * 1024;
+    const contentType = String(command.headers['content-type'] ?? '');
+    if (!contentType.toLowerCase().startsWith('multipart/form-data')) return { status: 400, message: 'file is missing' };
+
+    const stored: { field: string; filename: string; size: number; key: string }[] = [];
+    let failure: UploadArtifactOutcome | null = null;
+    await new Promise<void>((resolve) => {
+      const writes: Promise<void>[] = [];
+      let settled = false;
+      const finish = () => {
+        if (settled) return;
+        settled = true;
+        void Promise.allSettled(writes).then(() => resolve());
+      };
+      /** Stops parsing and discards the rest of the body, so that the answer can be sent at once. */
+      const abandon = (outcome: UploadArtifactOutcome) => {
+        failure ??= outcome;
+        command.body.unpipe(parser);
+        command.body.resume();
+        finish();
+      };
+      let parser: busboy.Busboy;
+      try {
+        parser = busboy({ headers: command.headers, limits: { files: 2, fields: 50, fieldSize: 64 * 1024 } });
+      } catch {
+        failure = { status: 400, message: 'file is missing' };
+        command.body.resume();
+        resolve();
+        return;
+      }
+      parser.on('file', (field, stream, info) => {
+        if (failure || (field !== 'file' && field !== 'metadata')) {
+          stream.resume();
+          return;
+        }
+        const filename = (info.filename || (field === 'file' ? 'artifacts.zip' : 'metadata.gz')).split(/[\\/]/).pop()!.slice(0, 255);
+        const type = field === 'file' ? fileType : 'metadata';
+        // A key of its own per upload: a refused or repeated upload never touches a stored file.
+        const key = `${artifactKey(job.projectId, job.id, type, filename)}.${randomBytes(6).toString('hex')}`;
+        writes.push(
+          this.storage.put(key, stream, { maxBytes }).then(
+            (size) => void stored.push({ field, filename, size, key }),
+            (error: unknown) => abandon(error instanceof ObjectTooLargeError ? { status: 413, message: '413 Request Entity Too Large' } : { status: 400, message: 'file could not be stored' }),
+          ),
+        );
+      });
+      parser.on('error', () => abandon({ status: 400, message: 'malformed multipart body' }));
+      parser.on('close', finish);
+      command.body.on('error', () => abandon({ status: 400, message: 'upload interrupted' }));
+      command.body.pipe(parser);
+    });
+    if (failure || !stored.some((file) => file.field === 'file')) {
+      await Promise.all(stored.map((file) => this.storage.delete(file.key)));
+      return failure ?? { status: 400, message: 'file is missing' };
+    }
+    const expireAt = expireSeconds === null ? null : new Date(Date.now() + expireSeconds * 1000);
+    const replaced: string[] = [];
+    const outcome = await this.dataSource.transaction(async (tx): Promise<UploadArtifactOutcome> => {
+      const current = await this.jobs.lock(tx, job.id);
+      if (!current || current.status !== 'running') return { status: 403 };
+      for (const file of stored) {
+        const type = file.field === 'file' ? fileType : 'metadata';
+        const previous = await this.jobs.saveArtifact(tx, { jobId: job.id, projectId: job.projectId, fileType: type, fileFormat: file.field === 'file' ? fileFormat : 'gzip', filename: file.filename, size: String(file.size), storageKey: file.key, expireAt });
+        if (previous) replaced.push(previous);
+      }
+      if (fileType === 'archive') {
+        current.artifactsExpireAt = expireAt;
+        await this.jobs.save(tx, current);
+      }
+      return { status: 201 };
+    });
+    if (outcome.status !== 201) await Promise.all(stored.map((file) => this.storage.delete(file.key)));
+    else await Promise.all(replaced.map((key) => this.storage.delete(key)));
+    return outcome;
+  }
+}
