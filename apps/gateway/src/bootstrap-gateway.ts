@@ -9,9 +9,10 @@ import type { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { GatewayModule } from './gateway.module';
 import { inRequestScope } from './request-scope';
+import { registerWebConsole } from './web-console.routes';
 
 /** Controllers served outside /api/v4, as in GitLab. */
-const UNPREFIXED_ROUTES = ['oauth/token', 'users/sign_in', 'users/sign_out', ...GIT_HTTP_ROUTES];
+const UNPREFIXED_ROUTES = ['oauth/token', 'users/sign_in', 'users/session', 'users/sign_out', ...GIT_HTTP_ROUTES];
 
 /** Creates the gateway application (not yet listening). */
 export async function createGateway(config: AppConfig, options: { relay?: boolean } = {}): Promise<NestFastifyApplication> {
@@ -29,6 +30,7 @@ export async function createGateway(config: AppConfig, options: { relay?: boolea
     receive: app.get(ReceiveAlertNotificationUseCase),
     inRequestContext: inRequestScope,
   });
+  registerWebConsole(app.getHttpAdapter().getInstance() as FastifyInstance, config.webConsoleDir);
   return app;
 }
 

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { AlertingModule } from '@app/alerting';
+import { AlertingModule, AlertLiveModule } from '@app/alerting';
 import { AuthGuard } from '@app/api/auth';
 import { BadgesModule } from '@app/badges';
 import { AppConfig } from '@app/config';
@@ -27,6 +27,7 @@ export class GatewayModule {
         NamespacesModule,
         SettingsModule,
         AlertingModule,
+        AlertLiveModule,
         IssuesModule,
         EventsModule,
         ProtectedBranchesModule,

@@ -3,3 +3,4 @@ export * from './alerting.module';
 export * from './engine';
 export * from './entities';
 export * from './notify-url';
+export * from './live';

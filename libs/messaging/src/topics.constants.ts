@@ -8,6 +8,8 @@ export const CONSUMER_GROUPS = {
   ALERT_ENGINE: 'alert-engine.v1',
   PROJECTOR: 'projector.v1',
   HOOK_DISPATCHER: 'hook-dispatcher.v1',
+  /** The gateway's relay of alert events to the console's live streams (Redis pub/sub). */
+  ALERT_LIVE: 'alert-live.v1',
 } as const;
 
 /** Applies the configured prefix (tests and tenants share one broker). */

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { SESSION_COOKIE, SkipAuth } from '@app/api/auth';
 import { DomainError } from '@app/api/errors';
 import { AppConfig } from '@app/config';
@@ -47,6 +47,21 @@ export class SessionsController {
     });
     reply.header('X-CSRF-Token', session.csrfToken);
     reply.status(201);
+    return { ...presentUser(user, user.isAdmin ? 'admin' : 'self', this.config.http.externalUrl), csrf_token: session.csrfToken };
+  }
+
+  /**
+   * The signed-in user and the session's CSRF token, for a page loaded after the sign-in (the
+   * web console). Readable by same-origin scripts only: no CORS header is ever sent.
+   */
+  @Get('session')
+  @SkipAuth()
+  async current(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    const cookie = request.cookies?.[SESSION_COOKIE];
+    const session = cookie ? await this.sessions.find(cookie) : null;
+    const user = session ? await this.users.findById(session.userId) : null;
+    if (!session || !user || user.state !== 'active') throw DomainError.unauthorized();
+    reply.header('Cache-Control', 'no-store');
     return { ...presentUser(user, user.isAdmin ? 'admin' : 'self', this.config.http.externalUrl), csrf_token: session.csrfToken };
   }
 

@@ -1,0 +1,53 @@
+import type { DomainEvent } from '@app/messaging';
+import { ALERT_EVENTS } from '../alerting.events';
+
+/** How long after it happened an event is still worth showing live (older ones: a backlog being caught up). */
+export const LIVE_EVENT_MAX_AGE_MS = 60_000;
+
+/** One change of an alert, as sent to the console's live streams (`event: alert`). */
+export interface AlertLiveMessage {
+  /** The domain event type, e.g. `alert.created`. */
+  type: string;
+  /** The domain event id (idempotency on the client). */
+  event_id: string;
+  project_id: number;
+  iid: number;
+  occurred_at: string;
+  /** What the event says about the alert now (only the fields it carries). */
+  alert: { title?: string; status?: string; severity?: string; event_count?: number; assignee_ids?: number[] };
+}
+
+const LIVE_TYPES: ReadonlySet<string> = new Set([
+  ALERT_EVENTS.CREATED,
+  ALERT_EVENTS.GROUPED,
+  ALERT_EVENTS.RESOLVED,
+  ALERT_EVENTS.STATUS_CHANGED,
+  ALERT_EVENTS.ASSIGNEES_CHANGED,
+]);
+
+const pick = <T>(value: unknown, test: (v: unknown) => v is T): T | undefined => (test(value) ? value : undefined);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+const isIdList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isCount);
+
+/**
+ * The live message of a domain event, or null when the event is not a change of an alert the
+ * console lists, or is older than `maxAgeMs` at `now`.
+ */
+export function alertLiveMessageOf(event: DomainEvent, now = Date.now(), maxAgeMs = LIVE_EVENT_MAX_AGE_MS): AlertLiveMessage | null {
+  if (!LIVE_TYPES.has(event.type) || event.project_id === null) return null;
+  const iid = event.data.iid ?? event.target?.iid;
+  if (!isCount(iid)) return null;
+  const occurred = Date.parse(event.occurred_at);
+  if (Number.isNaN(occurred) || now - occurred > maxAgeMs) return null;
+  const data = event.data;
+  const alert: AlertLiveMessage['alert'] = {
+    title: pick(data.title, isString) ?? pick(event.target?.title, isString),
+    status: pick(event.type === ALERT_EVENTS.STATUS_CHANGED ? data.to : data.status, isString),
+    severity: pick(data.severity, isString),
+    event_count: pick(data.event_count, isCount),
+    assignee_ids: pick(data.assignee_ids, isIdList),
+  };
+  for (const key of Object.keys(alert) as (keyof typeof alert)[]) if (alert[key] === undefined) delete alert[key];
+  return { type: event.type, event_id: event.id, project_id: event.project_id, iid, occurred_at: event.occurred_at, alert };
+}
