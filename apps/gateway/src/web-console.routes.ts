@@ -38,8 +38,9 @@ export function registerWebConsole(fastify: FastifyInstance, dir: string): void 
       // A file name (with an extension) is a file; any other path is a route of the page.
       if (!built || !last.includes('.')) return page(reply);
       reply.headers(SECURITY_HEADERS);
+      // Hashed file names under assets/ never change: cached for a year.
       const immutable = path.startsWith('assets/');
-      return reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache').sendFile(path);
+      return reply.sendFile(path, immutable ? { maxAge: '365d', immutable: true } : { maxAge: 0 });
     });
   });
 }
