@@ -113,6 +113,23 @@ describe('alert live stream (SSE)', () => {
     await eventually(() => hub.size === 0 || undefined, 'stream released');
   });
 
+  it('GET …/alerts/started_per_hour counts the alerts started in each of the last hours by severity, with the list filters', async () => {
+    const hours = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/alert_management/alerts/started_per_hour`, { token: fx.tokens.outsider });
+    expect(hours.status).toBe(404);
+    expect((await fx.notify(notifyPath, { title: 'Disk', severity: 'low', fingerprint: 'disk' }, { token: key })).status).toBe(200);
+    const all = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/alert_management/alerts/started_per_hour`, { token: gw.rootToken });
+    expect(all.status).toBe(200);
+    expect(all.body).toHaveLength(24);
+    const current = all.body[23];
+    expect(Date.parse(current.hour)).toBe(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+    // The CPU alert (critical by default, resolved) and the disk alert, both started now.
+    expect(current).toMatchObject({ critical: 1, low: 1, total: 2 });
+    const open = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/alert_management/alerts/started_per_hour?status[]=triggered&hours=2`, { token: gw.rootToken });
+    expect(open.body).toHaveLength(2);
+    expect(open.body[1]).toMatchObject({ critical: 0, low: 1, total: 1 });
+    expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/alert_management/alerts/started_per_hour?hours=169`, { token: gw.rootToken })).status).toBe(400);
+  });
+
   it('GET /users/session returns the signed-in user and the CSRF token of the session cookie', async () => {
     const password = 'console-password-1';
     await api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, body: { username: 'oncall', name: 'On call', email: 'oncall@example.com', password } });

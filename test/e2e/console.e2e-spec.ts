@@ -106,6 +106,8 @@ describe('web console (browser)', () => {
     expect(await page.locator('tr[data-iid]').count()).toBe(3);
     // Severity is shown by an icon and a word, not by colour alone.
     expect(await page.locator('tr', { hasText: 'Disk full on db-1' }).locator('.severity').innerText()).toMatch(/Critical/);
+    // The chart: alerts started per hour over the last 24 hours (all four started now).
+    await page.locator('figure.chart svg[aria-label*="24 hours: 4 in all"]').waitFor(UI_WAIT);
     await page.screenshot({ path: join(DOCS, 'console-alerts.png'), fullPage: true });
 
     await page.getByLabel('Severity').selectOption('critical');

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { Alert, api, Severity, StatusCounts } from '../api';
+import { HourBucket, HourlyChart } from '../chart';
 import { ErrorNote, SeverityBadge, StatusBadge, Time } from '../components';
 import { SEVERITIES, SEVERITY_META } from '../format';
 import { LiveChange, useLiveAlerts } from '../live';
@@ -62,6 +63,7 @@ export function AlertListPage({ projectId, search }: { projectId: number; search
   const [alerts, setAlerts] = useState<Alert[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [counts, setCounts] = useState<StatusCounts | null>(null);
+  const [hourly, setHourly] = useState<HourBucket[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [fresh, setFresh] = useState<Set<number>>(new Set());
   const [searchText, setSearchText] = useState(filters.search);
@@ -72,6 +74,11 @@ export function AlertListPage({ projectId, search }: { projectId: number; search
   const load = useCallback(async () => {
     const requested = key;
     try {
+      // The chart does not hold the list back.
+      void api.get<HourBucket[]>(`/projects/${projectId}/alert_management/alerts/started_per_hour?${queryOf(filters, false)}`).then(
+        (h) => latest.current === requested && setHourly(h),
+        () => undefined,
+      );
       const [page, c] = await Promise.all([
         api.page<Alert>(listPath(projectId, filters)),
         api.get<StatusCounts>(`/projects/${projectId}/alert_management/alerts/status_counts?${queryOf(filters, false)}`),
@@ -139,6 +146,7 @@ export function AlertListPage({ projectId, search }: { projectId: number; search
           <span aria-hidden="true">●</span> {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
         </span>
       </div>
+      {hourly && <HourlyChart buckets={hourly} />}
       <nav class="tabs" aria-label="Alert status">
         {TABS.map((t) => (
           <a

@@ -66,3 +66,13 @@ export class AlertIidParam {
   @Min(1)
   alert_iid: number;
 }
+
+/** `GET …/alerts/started_per_hour`: the list's filters and the number of hours (1–168, default 24). */
+export class AlertsPerHourDto extends ListAlertsDto {
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(168)
+  hours?: number;
+}
