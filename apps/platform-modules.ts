@@ -4,6 +4,7 @@ import { DatabaseModule } from '@app/database';
 import { MessagingModule } from '@app/messaging';
 import { HealthModule, LoggingModule, MetricsModule } from '@app/observability';
 import { RedisModule } from '@app/queue';
+import { ENTITIES } from './entities';
 
 /**
  * What every app runs on: configuration, JSON logs, metrics, PostgreSQL, Redis, Kafka
@@ -14,7 +15,7 @@ export function platformModules(config: AppConfig, options: { relay: boolean }):
     ConfigModule.forRoot(config),
     LoggingModule.forRoot(),
     MetricsModule,
-    DatabaseModule,
+    DatabaseModule.forRoot(ENTITIES),
     RedisModule,
     MessagingModule.forRoot({ relay: options.relay }),
     HealthModule,

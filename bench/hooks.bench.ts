@@ -37,8 +37,7 @@ import Redis from 'ioredis';
 import { cpus } from 'node:os';
 import { Agent, request } from 'undici';
 import { DataSource } from 'typeorm';
-import { HookDeliveryLog, NewHookDelivery } from '../libs/hooks/src/delivery/hook-delivery-log';
-import { deliveryHeaders, redactHeaders } from '../libs/hooks/src/delivery/hook-signature';
+import { deliveryHeaders, HookDeliveryLog, NewHookDelivery, redactHeaders } from '@app/hooks';
 import { cpuPerUnit, machine, ownCpuSeconds, percentile, postgresCpuSeconds, serviceCpuSeconds, sleep, waitForHttp, write } from './support';
 
 const ROOT = resolve(__dirname, '../..');

@@ -1,6 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { ALERT_EVENTS } from '@app/alerting';
-import { CreateAlertIncidentUseCase } from '@app/alerting/lifecycle';
+import { ALERT_EVENTS, CreateAlertIncidentUseCase } from '@app/alerting';
 import { DomainEvent, KafkaClient, messageKeyOf, TOPICS } from '@app/messaging';
 import { eventually } from '@app/testing';
 import { Partitioners } from 'kafkajs';

@@ -1,6 +1,6 @@
 import { Gitlab } from '@gitbeaker/rest';
 import { ProjectsRepository } from '@app/namespaces';
-import { ProtectedBranchesService } from '@app/repository/protected-branches';
+import { ProtectedBranchesService } from '@app/repository';
 import { api, startTestGateway, TestGateway } from './support/test-gateway';
 
 type Client = InstanceType<typeof Gitlab>;

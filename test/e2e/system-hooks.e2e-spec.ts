@@ -5,7 +5,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HookTokenCipher } from '@app/hooks/hook-token-cipher';
+import { HookTokenCipher } from '@app/hooks';
 import { api, startTestGateway, TestGateway } from './support/test-gateway';
 
 interface ReceivedRequest {

@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AUTHENTICATOR, Authenticator } from '@app/api/auth';
+import { AUTHENTICATOR, Authenticator } from '@app/api';
 import { AppConfig } from '@app/config';
 import { createTestDatabase } from '@app/testing';
 import { CliModule } from '../../apps/cli/src/cli.module';

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { AppConfig } from '@app/config';
 import { createDataSource } from '@app/database';
-import { EventsRepository, planProjection, ProjectionsRepository, PruneEventsUseCase } from '@app/events';
-import { ListEventsDto } from '@app/events/dto/list-events.dto';
-import { buildDomainEvent, DomainEvent } from '@app/messaging/domain-event';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { EventsRepository, ListEventsDto, planProjection, ProjectionsRepository, PruneEventsUseCase } from '@app/events';
+import { buildDomainEvent, DomainEvent } from '@app/messaging';
+import { ACCESS_LEVELS } from '@app/namespaces';
 import { createTestDatabase } from '@app/testing';
 import { DataSource } from 'typeorm';
+import { ENTITIES } from '../../apps/entities';
 
 /**
  * The project event list finds newest-first pages by position (`project_seq`) instead of
@@ -51,7 +51,7 @@ describe('Project event positions (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('event_positions');
-    dataSource = createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: db.url }));
+    dataSource = createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: db.url }), ENTITIES);
     await dataSource.initialize();
     projections = new ProjectionsRepository(dataSource);
     events = new EventsRepository(dataSource);

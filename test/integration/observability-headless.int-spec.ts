@@ -9,6 +9,7 @@ import { RedisModule } from '@app/queue';
 import { createTestDatabase } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import { Logger } from 'nestjs-pino';
+import { ENTITIES } from '../../apps/entities';
 
 /** A stand-in for a headless worker (projector, alert-engine): logs and counts what it does. */
 @Injectable()
@@ -39,7 +40,7 @@ describe('observability of a headless application (createApplicationContext)', (
     });
 
     @Module({
-      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, LoggingModule.forRoot({ destination }), MetricsModule, HealthModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), RedisModule, LoggingModule.forRoot({ destination }), MetricsModule, HealthModule],
       providers: [WorkerService],
     })
     class WorkerModule {}

@@ -9,6 +9,7 @@ import { RedisModule } from '@app/queue';
 import { createTestDatabase, eventually } from '@app/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Logger } from 'nestjs-pino';
+import { ENTITIES } from '../../apps/entities';
 
 /** Collects the JSON lines pino writes. */
 class LineCollector {
@@ -70,7 +71,7 @@ describe('observability over HTTP (logging, request id, metrics)', () => {
     });
 
     @Module({
-      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, LoggingModule.forRoot({ destination: lines }), MetricsModule, HealthModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), RedisModule, LoggingModule.forRoot({ destination: lines }), MetricsModule, HealthModule],
       controllers: [ProjectsTestController, NotifyTestController],
     })
     class TestModule {}

@@ -10,6 +10,7 @@ import { createTestDatabase } from '@app/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { DataSource } from 'typeorm';
+import { ENTITIES } from '../../apps/entities';
 
 /** A local port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -33,7 +34,7 @@ async function boot(env: Record<string, string>): Promise<Booted> {
     ...env,
   });
 
-  @Module({ imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, MetricsModule, HealthModule] })
+  @Module({ imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), RedisModule, MetricsModule, HealthModule] })
   class TestModule {}
 
   const app = await NestFactory.create<NestFastifyApplication>(

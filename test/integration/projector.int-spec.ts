@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { AppConfig } from '@app/config';
 import { createDataSource } from '@app/database';
 import { planProjection, ProjectionsRepository, PruneEventsUseCase } from '@app/events';
-import { buildDomainEvent, NewDomainEvent } from '@app/messaging/domain-event';
+import { buildDomainEvent, NewDomainEvent } from '@app/messaging';
 import { createTestDatabase } from '@app/testing';
 import { DataSource } from 'typeorm';
+import { ENTITIES } from '../../apps/entities';
 
 /** The projector's writes against the real PostgreSQL: idempotency by event id, atomicity, retention. */
 describe('Projector projections (PostgreSQL)', () => {
@@ -19,7 +20,7 @@ describe('Projector projections (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('projector');
-    dataSource = createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: db.url }));
+    dataSource = createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: db.url }), ENTITIES);
     await dataSource.initialize();
     sut = new ProjectionsRepository(dataSource);
   });

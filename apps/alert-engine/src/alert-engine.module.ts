@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AlertLifecycleModule } from '@app/alerting/lifecycle';
+import { AlertLifecycleModule } from '@app/alerting';
 import { AppConfig } from '@app/config';
 import { IdentityModule } from '@app/identity';
 import { platformModules } from '../../platform-modules';

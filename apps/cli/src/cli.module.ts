@@ -4,6 +4,7 @@ import { DatabaseModule } from '@app/database';
 import { IdentityModule } from '@app/identity';
 import { MessagingModule } from '@app/messaging';
 import { RedisModule } from '@app/queue';
+import { ENTITIES } from '../../entities';
 
 /** What the administrative commands need: identity use cases on the database (no relay, no HTTP). */
 @Module({})
@@ -11,7 +12,7 @@ export class CliModule {
   static forRoot(config: AppConfig = AppConfig.fromEnvironment()): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, MessagingModule.forRoot({ relay: false }), IdentityModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), RedisModule, MessagingModule.forRoot({ relay: false }), IdentityModule],
     };
   }
 }

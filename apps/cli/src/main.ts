@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { DomainError } from '@app/api/errors';
+import { DomainError } from '@app/api';
 import { CliModule } from './cli.module';
 import { CREATE_TOKEN_USAGE, createTokenCommand } from './create-token.command';
 

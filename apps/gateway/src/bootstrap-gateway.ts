@@ -1,10 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { registerAlertNotifyRoutes } from '@app/alerting/alert-notify.routes';
-import { ReceiveAlertNotificationUseCase } from '@app/alerting/use-cases/receive-alert-notification.use-case';
-import { configureHttpApp, createFastifyAdapter } from '@app/api';
-import { AppConfig } from '@app/config';
-import { GIT_HTTP_ROUTES } from '@app/repository/git-http/git-http-routes';
+import { ReceiveAlertNotificationUseCase, registerAlertNotifyRoutes } from '@app/alerting';
+import { configureHttpApp, createFastifyAdapter, registerOpenApiRoutes } from '@app/api';
+import { AppConfig, serviceVersion } from '@app/config';
+import { GIT_HTTP_ROUTES } from '@app/repository';
 import type { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { GatewayModule } from './gateway.module';
@@ -26,11 +25,18 @@ export async function createGateway(config: AppConfig, options: { relay?: boolea
   // controller pipeline (see `registerAlertNotifyRoutes`), added once the application's
   // hooks, middleware and handlers are registered.
   await app.init();
-  registerAlertNotifyRoutes(app.getHttpAdapter().getInstance() as FastifyInstance, {
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  registerAlertNotifyRoutes(fastify, {
     receive: app.get(ReceiveAlertNotificationUseCase),
     inRequestContext: inRequestScope,
   });
-  registerWebConsole(app.getHttpAdapter().getInstance() as FastifyInstance, config.webConsoleDir);
+  registerOpenApiRoutes(app, fastify, {
+    title: 'Service API v4',
+    version: serviceVersion().version,
+    description: 'The REST API of this service, wire-compatible with the GitLab REST API v4. Behaviour is specified by the Service API documents; see the project documentation for what they leave open.',
+    serverUrl: config.http.externalUrl,
+  });
+  registerWebConsole(fastify, config.webConsoleDir);
   return app;
 }
 

@@ -1,16 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AlertingModule, AlertLiveModule } from '@app/alerting';
-import { AuthGuard } from '@app/api/auth';
+import { AuthGuard } from '@app/api';
 import { BadgesModule } from '@app/badges';
 import { AppConfig } from '@app/config';
 import { EventsModule } from '@app/events';
 import { HooksModule } from '@app/hooks';
+import { CustomAttributesModule } from '@app/custom-attributes';
 import { IdentityModule } from '@app/identity';
 import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
-import { ProtectedBranchesModule } from '@app/repository/protected-branches';
-import { RepositoryModule } from '@app/repository';
+import { ProtectedBranchesModule, RepositoryModule } from '@app/repository';
 import { QueueModule } from '@app/queue';
 import { SettingsModule } from '@app/settings';
 import { platformModules } from '../../platform-modules';
@@ -26,6 +26,7 @@ export class GatewayModule {
         IdentityModule,
         NamespacesModule,
         SettingsModule,
+        CustomAttributesModule,
         AlertingModule,
         AlertLiveModule,
         IssuesModule,

@@ -1,6 +1,6 @@
 import { AppConfig } from '@app/config';
-import { OutboxService } from '@app/messaging/outbox.service';
-import { currentRequestId } from '@app/observability/request-context';
+import { OutboxService } from '@app/messaging';
+import { currentRequestId } from '@app/observability';
 import type { EntityManager } from 'typeorm';
 import { inRequestScope } from './request-scope';
 

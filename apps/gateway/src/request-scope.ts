@@ -1,6 +1,6 @@
-import { chainFromHeaders } from '@app/hooks/delivery/hook-chain.interceptor';
-import { runWithEnvelopeExtras } from '@app/messaging/outbox.service';
-import { runWithRequestId } from '@app/observability/request-context';
+import { chainFromHeaders } from '@app/hooks';
+import { runWithEnvelopeExtras } from '@app/messaging';
+import { runWithRequestId } from '@app/observability';
 
 /**
  * Runs `fn` in the async context a controller gets, for routes served outside the controller

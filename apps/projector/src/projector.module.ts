@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { EventsProjectionModule } from '@app/events/projection/events-projection.module';
+import { EventsProjectionModule } from '@app/events';
 import { QueueModule } from '@app/queue';
 import { platformModules } from '../../platform-modules';
 

@@ -3,15 +3,15 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppConfig, ConfigModule, ConfigValidationError } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { ProjectionsRebuildModule } from '@app/events/projection/projections-rebuild.module';
-import { RebuildProjectionsUseCase } from '@app/events/projection/rebuild-projections.use-case';
+import { ProjectionsRebuildModule, RebuildProjectionsUseCase } from '@app/events';
 import { MessagingModule } from '@app/messaging';
+import { ENTITIES } from '../../entities';
 
 /** What the rebuild command needs: the projection tables and Kafka (no consumer, no relay). */
 @Module({})
 class RebuildModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: RebuildModule, imports: [ConfigModule.forRoot(config), DatabaseModule, MessagingModule.forRoot({ relay: false }), ProjectionsRebuildModule] };
+    return { module: RebuildModule, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), MessagingModule.forRoot({ relay: false }), ProjectionsRebuildModule] };
   }
 }
 

@@ -1,4 +1,4 @@
-import { DomainError } from '@app/api/errors';
+import { DomainError } from '@app/api';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAlertNotifyRoutes } from './alert-notify.routes';
 import type { ReceiveAlertNotificationCommand, ReceiveAlertNotificationUseCase } from './use-cases/receive-alert-notification.use-case';

@@ -1,8 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { internalErrorResponse } from '@app/api/errors/error-response';
-import { sendDomainError } from '@app/api/http/error-reply';
-import type { ApiRouteConfig } from '@app/api/http/route-config';
+import { DomainError, internalErrorResponse, sendDomainError } from '@app/api';
+import type { ApiRouteConfig } from '@app/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES, ALERT_NOTIFY_INTEGRATION_ROUTES, projectPathOfParams } from './notify-url';
 import type { ReceiveAlertNotificationUseCase } from './use-cases/receive-alert-notification.use-case';
@@ -19,7 +17,15 @@ export interface AlertNotifyRoutesOptions {
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The body reaches the handler as a Buffer: the use case checks size and depth before parsing. */
-const ROUTE_CONFIG: ApiRouteConfig = { rawJsonBody: true };
+const NOTIFY_DOC = {
+  tag: 'Alert notify',
+  security: [{ integrationKey: [] }],
+  jsonBody: true,
+  description:
+    'A monitoring tool posts one alert (a JSON object of at most 1 MB and 100 levels) with the integration key. The answer, `[{"iid", "title"}]`, is sent once the alert is committed. 401 for a wrong key, 403 for an inactive integration, 429 past the notify rate limit.',
+};
+const INTEGRATION_ROUTE_CONFIG: ApiRouteConfig = { rawJsonBody: true, openapi: { ...NOTIFY_DOC, summary: 'Post an alert to an HTTP endpoint integration' } };
+const FIRST_INTEGRATION_ROUTE_CONFIG: ApiRouteConfig = { rawJsonBody: true, openapi: { ...NOTIFY_DOC, summary: "Post an alert to the project's first HTTP endpoint integration" } };
 
 const JSON_SUFFIX = '.json';
 
@@ -84,10 +90,10 @@ export function registerAlertNotifyRoutes(fastify: FastifyInstance, options: Ale
   // A context of its own; it inherits the instance's hooks, parsers and error and not-found handlers.
   void fastify.register(async (scope) => {
     for (const path of ALERT_NOTIFY_INTEGRATION_ROUTES) {
-      scope.route({ method: 'POST', url: `/${path}`, config: ROUTE_CONFIG, handler: integrationHandler });
+      scope.route({ method: 'POST', url: `/${path}`, config: INTEGRATION_ROUTE_CONFIG, handler: integrationHandler });
     }
     for (const path of ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES) {
-      scope.route({ method: 'POST', url: `/${path}`, config: ROUTE_CONFIG, handler: firstIntegrationHandler });
+      scope.route({ method: 'POST', url: `/${path}`, config: FIRST_INTEGRATION_ROUTE_CONFIG, handler: firstIntegrationHandler });
     }
   });
 }

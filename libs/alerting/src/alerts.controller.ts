@@ -1,10 +1,8 @@
 import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import { isKeysetPaginationRequested, paginateKeyset, paginateOffset } from '@app/api/pagination';
+import { CurrentPrincipal, CurrentProject, DomainError, isKeysetPaginationRequested, paginateKeyset, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity/entities';
-import { ACCESS_LEVELS } from '@app/namespaces/entities';
+import { UserEntity } from '@app/identity';
+import { ACCESS_LEVELS } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource, In } from 'typeorm';
 import { AlertListFilter, AlertsRepository, SEVERITY_RANK_SQL, STATUS_RANK_SQL } from './alerts.repository';

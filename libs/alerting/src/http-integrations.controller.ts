@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
+import { CurrentPrincipal, CurrentProject, DomainError, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { ACCESS_LEVELS } from '@app/namespaces/entities';
+import { ACCESS_LEVELS } from '@app/namespaces';
 import type { FastifyRequest } from 'fastify';
 import { CreateHttpIntegrationDto, UpdateHttpIntegrationDto } from './dto/http-integration.dto';
 import { parseParsedAlertPayload } from './engine/alert-payload-parser';

@@ -1,5 +1,4 @@
-import { tierAtLeast } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
+import { DomainError, tierAtLeast } from '@app/api';
 import type { ServiceTier } from '@app/config';
 import { AttributeMapping, mappingProblems, toAttributeMappings } from './engine/attribute-mapping';
 

@@ -1,5 +1,5 @@
-import type { ResourceAccess } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
+import type { ResourceAccess } from '@app/api';
+import { DomainError } from '@app/api';
 import { projectOf } from '@app/namespaces';
 
 /** What alerting needs of the project resolved by `@ProjectAccess`. */

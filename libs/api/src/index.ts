@@ -4,3 +4,4 @@ export * from './errors';
 export * from './http';
 export * from './pagination';
 export * from './params';
+export * from './openapi';

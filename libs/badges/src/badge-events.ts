@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging/domain-event';
+import type { NewDomainEvent } from '@app/messaging';
 import type { BadgeEntity } from './entities/badge.entity';
 
 /** Domain event types of badges. Never rename: consumers match on them. */

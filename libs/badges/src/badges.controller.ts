@@ -1,10 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { DomainError, ErrorCode } from '@app/api/errors';
-import { paginateOffset } from '@app/api/pagination';
+import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, ErrorCode, GroupAccess, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { groupOf, projectOf, ProjectWithNamespace } from '@app/namespaces';
-import { ACCESS_LEVELS, NamespaceEntity } from '@app/namespaces/entities';
+import { ACCESS_LEVELS, groupOf, NamespaceEntity, projectOf, ProjectWithNamespace } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BadgeContextService } from './badge-context.service';
 import { BadgeView, presentBadge, presentRendered, RenderedBadgeView } from './badge.presenter';

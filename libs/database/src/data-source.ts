@@ -1,14 +1,16 @@
 import { AppConfig } from '@app/config';
-import { DataSource, DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities';
+import { DataSource, DataSourceOptions, EntitySchema } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 
+/** The entity classes of a data source: the apps (the composition root) pass theirs; this library names none. */
+export type EntityList = ReadonlyArray<Function | EntitySchema>;
+
 /** The one data source definition shared by the apps, the migration CLI and the tests. */
-export function dataSourceOptions(url: string): DataSourceOptions {
+export function dataSourceOptions(url: string, entities: EntityList): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities: [...entities],
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,
@@ -19,4 +21,4 @@ export function dataSourceOptions(url: string): DataSourceOptions {
   };
 }
 
-export const createDataSource = (config: AppConfig): DataSource => new DataSource(dataSourceOptions(config.database.url));
+export const createDataSource = (config: AppConfig, entities: EntityList): DataSource => new DataSource(dataSourceOptions(config.database.url, entities));

@@ -1,7 +1,6 @@
 export * from './data-source';
 export * from './database.module';
 export * from './ensure-database';
-export * from './entities';
 export * from './migrate';
 export * from './unique-violation';
 export * from './transaction-retry';

@@ -8,7 +8,7 @@ describe('runMigrationsLocked', () => {
   it('applies every migration once when several processes start at the same time', async () => {
     const db = await createTestDatabase('migrate');
     // The clone already has the migrations: roll back to an empty schema first.
-    const setup = await createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: db.url })).initialize();
+    const setup = await createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: db.url }), []).initialize();
     while ((await setup.query('SELECT count(*)::int AS n FROM migrations'))[0].n > 0) {
       await setup.undoLastMigration();
     }
@@ -16,7 +16,7 @@ describe('runMigrationsLocked', () => {
     await setup.destroy();
 
     const sources: DataSource[] = await Promise.all(
-      [1, 2, 3].map(() => createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: db.url })).initialize()),
+      [1, 2, 3].map(() => createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: db.url }), []).initialize()),
     );
     try {
       const results = await Promise.all(sources.map((s) => runMigrationsLocked(s)));

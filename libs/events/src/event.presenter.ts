@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import type { UserEntity } from '@app/identity/entities';
-import { presentUserSummary } from '@app/identity/user.presenter';
+import type { UserEntity } from '@app/identity';
+import { presentUserSummary } from '@app/identity';
 import type { EventRow } from './events.repository';
 import { actionNameOf } from './projection/event-projection';
 

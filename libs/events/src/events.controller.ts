@@ -1,11 +1,8 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, PublicRead, ResourceAccess } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import { applyOffsetPaginationHeaders, parseOffsetPagination } from '@app/api/pagination';
+import { applyOffsetPaginationHeaders, Auth, CurrentPrincipal, CurrentProject, DomainError, parseOffsetPagination, Principal, ProjectAccess, PublicRead, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { UsersRepository } from '@app/identity/users.repository';
-import { projectOf, toAccessUser } from '@app/namespaces/access/principal-access';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { UsersRepository } from '@app/identity';
+import { ACCESS_LEVELS, projectOf, toAccessUser } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ListCurrentUserEventsDto, ListEventsDto } from './dto/list-events.dto';
 import { EventPresenter } from './event.presenter';

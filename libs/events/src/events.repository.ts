@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OffsetPageInfo, OffsetPagination, TOTAL_COUNT_LIMIT } from '@app/api/pagination';
-import { confidentialIssueReadableSql } from '@app/issues/issues.repository';
-import type { AccessUser } from '@app/namespaces/access/access-policy';
-import { activeMembershipSql, projectAccessLevelSql, projectVisibilitySql } from '@app/namespaces/access/access-sql';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { DomainError, OffsetPageInfo, OffsetPagination, TOTAL_COUNT_LIMIT } from '@app/api';
+import { confidentialIssueReadableSql } from '@app/issues';
+import type { AccessUser } from '@app/namespaces';
+import { ACCESS_LEVELS, activeMembershipSql, projectAccessLevelSql, projectVisibilitySql } from '@app/namespaces';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { ListEventsDto } from './dto/list-events.dto';
 import { EventEntity } from './entities/event.entity';

@@ -10,3 +10,4 @@ export * from './events-queue.constants';
 export * from './projection/projections-rebuild.module';
 export * from './retention/events-retention.module';
 export * from './retention/prune-events.use-case';
+export * from './dto/list-events.dto';

@@ -1,12 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity/entities';
-import { presentUserSummary } from '@app/identity/user.presenter';
-import { IterationEntity } from '@app/issues/entities/iteration.entity';
-import { MilestoneEntity } from '@app/issues/entities/milestone.entity';
-import { IterationSnapshot, MilestoneSnapshot, milestoneSnapshot, iterationSnapshot } from '@app/issues/issues-events';
-import { presentIterationSnapshot } from '@app/issues/presenters/iteration.presenter';
-import { presentMilestoneSnapshot } from '@app/issues/presenters/milestone.presenter';
+import { presentUserSummary, UserEntity } from '@app/identity';
+import { IterationEntity, IterationSnapshot, iterationSnapshot, MilestoneEntity, MilestoneSnapshot, milestoneSnapshot, presentIterationSnapshot, presentMilestoneSnapshot } from '@app/issues';
 import { DataSource, In, ObjectLiteral } from 'typeorm';
 import type { ResourceIterationEventEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceWeightEventEntity } from './entities/resource-events.entity';
 import type { ResourceEventKind, ResourceOwner } from './resource-events.repository';

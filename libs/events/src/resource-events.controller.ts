@@ -1,12 +1,8 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import { paginateOffset } from '@app/api/pagination';
+import { Auth, CurrentPrincipal, CurrentProject, DomainError, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { IssuesRepository } from '@app/issues/issues.repository';
-import { intParam } from '@app/issues/path-params';
-import { projectOf, toAccessUser } from '@app/namespaces/access/principal-access';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { intParam, IssuesRepository } from '@app/issues';
+import { ACCESS_LEVELS, projectOf, toAccessUser } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ResourceEventKind, ResourceEventsRepository, ResourceOwner } from './resource-events.repository';
 import { ResourceEventPresenter } from './resource-event.presenter';

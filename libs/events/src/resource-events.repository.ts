@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ResourceIterationEventEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceWeightEventEntity } from './entities/resource-events.entity';
 

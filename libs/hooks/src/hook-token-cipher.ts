@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { SecretBox } from '@app/settings/crypto/secret-box';
-import { loadEncryptionKey } from '@app/settings/crypto/settings-encryption';
+import { loadEncryptionKey, SecretBox } from '@app/settings';
 
 /** AES-GCM associated data of a hook token: a ciphertext cannot be moved to another column. */
 export const HOOK_TOKEN_PURPOSE = 'system_hooks.token';

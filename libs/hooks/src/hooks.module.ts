@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AppConfig } from '@app/config';
-import { QUEUES } from '@app/queue/queue.constants';
+import { QUEUES } from '@app/queue';
 import { HookChainInterceptor } from './delivery/hook-chain.interceptor';
 import { HookDeliveryLog } from './delivery/hook-delivery-log';
 import { HookDeliveryProcessor } from './delivery/hook-delivery.processor';

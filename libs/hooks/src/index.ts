@@ -19,3 +19,4 @@ export * from './use-cases/delete-system-hook.use-case';
 export * from './use-cases/resend-hook-delivery.use-case';
 export * from './use-cases/test-system-hook.use-case';
 export * from './use-cases/update-system-hook.use-case';
+export * from './entities';

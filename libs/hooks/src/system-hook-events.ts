@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging/domain-event';
+import type { NewDomainEvent } from '@app/messaging';
 import type { SystemHookEntity } from './entities/system-hook.entity';
 import { redactHookUrl } from './hook-url';
 

@@ -1,7 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { AdminOnly, CurrentPrincipal, Principal } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import { paginateOffset } from '@app/api/pagination';
+import { AdminOnly, CurrentPrincipal, DomainError, paginateOffset, Principal } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HookDeliveryLog } from './delivery/hook-delivery-log';

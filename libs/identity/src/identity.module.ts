@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AUTHENTICATOR } from '@app/api/auth';
+import { AUTHENTICATOR } from '@app/api';
 import { NamespacesModule } from '@app/namespaces';
 import { SettingsModule } from '@app/settings';
 import { AccessTokensController } from './access-tokens.controller';

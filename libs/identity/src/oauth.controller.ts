@@ -1,5 +1,5 @@
 import { Body, Controller, Post, Query, Res } from '@nestjs/common';
-import { SkipAuth } from '@app/api/auth';
+import { SkipAuth } from '@app/api';
 import type { FastifyReply } from 'fastify';
 import { IssueOAuthTokenUseCase, OAuthError } from './use-cases/issue-oauth-token.use-case';
 

@@ -1,7 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import { paginateOffset } from '@app/api/pagination';
+import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS } from '@app/namespaces/entities';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { Authenticator, Credentials, CredentialKind, Principal, PrincipalUser } from '@app/api/auth';
+import { Authenticator, CredentialKind, Credentials, Principal, PrincipalUser } from '@app/api';
 import { DataSource } from 'typeorm';
 import { AccessTokenEntity, OAuthTokenEntity, UserEntity } from './entities';
 import { SessionStore } from './sessions/session.store';

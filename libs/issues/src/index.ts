@@ -8,3 +8,4 @@ export * from './presenters/milestone.presenter';
 export * from './use-cases/create-issue.use-case';
 export * from './use-cases/update-issue.use-case';
 export * from './merge-request-git';
+export * from './path-params';

@@ -1,6 +1,6 @@
-import { DomainError } from '@app/api/errors';
-import { UserEntity } from '@app/identity/entities';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { DomainError } from '@app/api';
+import { UserEntity } from '@app/identity';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { EntityManager, In } from 'typeorm';
 import { IterationEntity } from './entities/iteration.entity';
 import { MilestoneEntity } from './entities/milestone.entity';

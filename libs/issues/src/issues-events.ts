@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging/domain-event';
+import type { NewDomainEvent } from '@app/messaging';
 import type { IssueEntity } from './entities/issue.entity';
 import type { IterationEntity } from './entities/iteration.entity';
 import type { MergeRequestEntity } from './entities/merge-request.entity';

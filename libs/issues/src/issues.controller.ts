@@ -1,11 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import { paginateOffset } from '@app/api/pagination';
+import { Auth, CurrentPrincipal, CurrentProject, DomainError, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { projectOf, toAccessUser } from '@app/namespaces/access/principal-access';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
-import { ProjectsRepository, ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { ACCESS_LEVELS, projectOf, ProjectsRepository, ProjectWithNamespace, toAccessUser } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateIssueDto, ListIssuesDto, UpdateIssueDto } from './dto/issue.dto';
 import { IssueEntity } from './entities/issue.entity';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessUser } from '@app/namespaces/access/access-policy';
-import { projectAccessLevelSql, projectVisibilitySql } from '@app/namespaces/access/access-sql';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import type { AccessUser } from '@app/namespaces';
+import { ACCESS_LEVELS, projectAccessLevelSql, projectVisibilitySql } from '@app/namespaces';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { IssueEntity } from './entities/issue.entity';
 import { MergeRequestEntity } from './entities/merge-request.entity';

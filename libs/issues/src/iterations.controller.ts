@@ -1,9 +1,7 @@
 import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, Principal, ResourceAccess } from '@app/api/auth';
-import { paginateOffset } from '@app/api/pagination';
+import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, paginateOffset, Principal, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { groupOf } from '@app/namespaces/access/principal-access';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { ACCESS_LEVELS, groupOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { CreateIterationDto, ListIterationsDto } from './dto/iteration.dto';

@@ -1,4 +1,4 @@
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import type { ProjectWithNamespace } from '@app/namespaces';
 
 /**
  * What merge requests need from the project's git repository, implemented by the repository

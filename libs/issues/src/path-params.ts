@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '@app/api/errors';
+import { DomainError, ErrorCode } from '@app/api';
 
 /** An integer path parameter (`issue_iid`, `milestone_id`...): 400 `<name> is invalid` otherwise, as GitLab. */
 export function intParam(name: string, raw: string): number {

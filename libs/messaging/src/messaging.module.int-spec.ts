@@ -5,6 +5,7 @@ import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { createTestDatabase, randomKafkaPrefix } from '@app/testing';
 import { DataSource } from 'typeorm';
+import { OutboxEventEntity } from './outbox-event.entity';
 import { DomainEvent } from './domain-event';
 import { DomainEventConsumerFactory } from './domain-event-consumer.factory';
 import { MessagingModule } from './messaging.module';
@@ -20,7 +21,7 @@ describe(MessagingModule.name, () => {
 
   const boot = async (relay: boolean): Promise<INestApplicationContext> => {
     const app = await NestFactory.createApplicationContext(
-      { module: class MessagingTestModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule, MessagingModule.forRoot({ relay })] },
+      { module: class MessagingTestModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot([OutboxEventEntity]), MessagingModule.forRoot({ relay })] },
       { logger: false },
     );
     await app.init();

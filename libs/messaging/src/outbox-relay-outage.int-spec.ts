@@ -2,6 +2,7 @@ import { AppConfig } from '@app/config';
 import { createDataSource } from '@app/database';
 import { createTestDatabase, KafkaTopicReader, randomKafkaPrefix, startTestBroker, TestKafkaBroker } from '@app/testing';
 import { DataSource } from 'typeorm';
+import { OutboxEventEntity } from './outbox-event.entity';
 import { DomainEvent } from './domain-event';
 import { KafkaClient } from './kafka.factory';
 import { OutboxRelay } from './outbox.relay';
@@ -42,7 +43,7 @@ describe(`${OutboxRelay.name} during a Kafka outage`, () => {
       KAFKA_BROKERS: broker.brokers.join(','),
       KAFKA_TOPIC_PREFIX: randomKafkaPrefix('outage'),
     });
-    dataSource = await createDataSource(config).initialize();
+    dataSource = await createDataSource(config, [OutboxEventEntity]).initialize();
     const outbox = new OutboxService(config);
     const kafka = new KafkaClient(config);
     relay = new OutboxRelay(dataSource, kafka, config);

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
-import { MetricsService } from '@app/observability/metrics/metrics.service';
+import { MetricsService } from '@app/observability';
 import { OutboxRelay } from './outbox.relay';
 
 /** Exposes the relay on /-/metrics: events published, events waiting, and whether it is failing. */

@@ -2,6 +2,7 @@ import { AppConfig } from '@app/config';
 import { createDataSource } from '@app/database';
 import { createTestDatabase, KafkaTopicReader, randomKafkaPrefix, ReadMessage, TEST_KAFKA_BROKERS } from '@app/testing';
 import { DataSource } from 'typeorm';
+import { OutboxEventEntity } from './outbox-event.entity';
 import { DomainEvent, NewDomainEvent } from './domain-event';
 import { KafkaClient } from './kafka.factory';
 import { OutboxRelay, OutboxRelayOptions } from './outbox.relay';
@@ -36,7 +37,7 @@ describe(OutboxRelay.name, () => {
   beforeAll(async () => {
     db = await createTestDatabase('outbox_relay');
     config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, KAFKA_TOPIC_PREFIX: randomKafkaPrefix('outbox-relay') });
-    dataSource = await createDataSource(config).initialize();
+    dataSource = await createDataSource(config, [OutboxEventEntity]).initialize();
     kafka = new KafkaClient(config);
     outbox = new OutboxService(config);
     await kafka.ensureTopics();

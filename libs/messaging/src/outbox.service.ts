@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { currentRequestId } from '@app/observability/request-context';
+import { currentRequestId } from '@app/observability';
 import { EntityManager } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { buildDomainEvent, DomainEvent, messageKeyOf, NewDomainEvent } from './domain-event';

@@ -1,10 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, Principal, PublicRead, ResourceAccess } from '@app/api/auth';
-import { paginateOffset } from '@app/api/pagination';
+import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, paginateOffset, Principal, PublicRead, readIfUnmodifiedSince, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readIfUnmodifiedSince } from '@app/api/http';
 import { AccessUser } from './access/access-policy';
 import { groupOf, toAccessUser } from './access/principal-access';
 import { CreateGroupDto, GetGroupDto, groupSettingsOf, ListGroupsDto, UpdateGroupDto } from './dto/group.dto';

@@ -1,7 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { DomainError, ErrorCode } from '@app/api/errors';
-import { paginateOffset } from '@app/api/pagination';
+import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, ErrorCode, GroupAccess, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { UserEntity } from '@app/identity/entities';
 import type { FastifyReply, FastifyRequest } from 'fastify';

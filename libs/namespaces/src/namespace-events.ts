@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging/domain-event';
+import type { NewDomainEvent } from '@app/messaging';
 import type { MemberEntity } from './entities/member.entity';
 import type { NamespaceEntity } from './entities/namespace.entity';
 import type { ProjectEntity } from './entities/project.entity';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ACCESS_RESOLVER } from '@app/api/auth';
+import { ACCESS_RESOLVER } from '@app/api';
 import { SettingsModule } from '@app/settings';
 import { AccessService } from './access/access.service';
 import { GroupsController } from './groups.controller';

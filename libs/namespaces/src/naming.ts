@@ -1,4 +1,4 @@
-import type { ValidationMessages } from '@app/api/errors';
+import type { ValidationMessages } from '@app/api';
 
 /** Texts of GitLab's path and name validators. */
 export const NAMING_MESSAGES = {

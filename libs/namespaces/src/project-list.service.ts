@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { HeaderSink, isKeysetPaginationRequested, paginateKeyset, paginateOffset, PaginationRequest, PROJECT_LIST_MAX_OFFSET } from '@app/api/pagination';
+import { HeaderSink, isKeysetPaginationRequested, paginateKeyset, paginateOffset, PaginationRequest, PROJECT_LIST_MAX_OFFSET } from '@app/api';
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/settings';
 import { AccessUser } from './access/access-policy';

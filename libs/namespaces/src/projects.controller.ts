@@ -1,7 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, PublicRead, ResourceAccess } from '@app/api/auth';
-import { readIfUnmodifiedSince } from '@app/api/http';
-import { paginateOffset } from '@app/api/pagination';
+import { Auth, CurrentPrincipal, CurrentProject, paginateOffset, Principal, ProjectAccess, PublicRead, readIfUnmodifiedSince, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -1,4 +1,4 @@
-import { parseProjectOrGroupRef } from '@app/api/params';
+import { parseProjectOrGroupRef } from '@app/api';
 
 /** A `:id` path parameter: a numeric id or a full path. */
 export type ResourceRef = { id: number } | { fullPath: string };

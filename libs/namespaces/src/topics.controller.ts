@@ -1,7 +1,5 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { PublicRead } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import { paginateArray } from '@app/api/pagination';
+import { DomainError, paginateArray, PublicRead } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';

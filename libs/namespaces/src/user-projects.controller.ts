@@ -1,6 +1,5 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { CurrentPrincipal, Principal, PublicRead } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
+import { CurrentPrincipal, DomainError, Principal, PublicRead } from '@app/api';
 import { UserEntity } from '@app/identity/entities';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';

@@ -6,3 +6,4 @@ export * from './push/push-events';
 export * from './push/push-recorder';
 export * from './repository-storage';
 export * from './repository.module';
+export * from './protected-branches';

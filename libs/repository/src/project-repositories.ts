@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import type { ProjectRepositoryLifecycle } from '@app/namespaces/use-cases/create-project.use-case';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { DomainError } from '@app/api';
+import type { ProjectRepositoryLifecycle, ProjectWithNamespace } from '@app/namespaces';
 import { SettingsReader } from '@app/settings';
 import { EntityManager } from 'typeorm';
 import { isValidBranchName, ZERO_SHA } from './git/git-repository';

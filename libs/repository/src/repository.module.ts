@@ -1,9 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { IdentityModule } from '@app/identity';
 import { IssuesModule, MERGE_REQUEST_GIT } from '@app/issues';
-import { NamespacesModule } from '@app/namespaces';
-import { PROJECT_REPOSITORY_LIFECYCLE } from '@app/namespaces/use-cases/create-project.use-case';
-import { ProtectedBranchesModule } from '@app/repository/protected-branches';
+import { NamespacesModule, PROJECT_REPOSITORY_LIFECYCLE } from '@app/namespaces';
+import { ProtectedBranchesModule } from './protected-branches';
 import { SettingsModule } from '@app/settings';
 import { BranchesController } from './branches/branches.controller';
 import { BranchesService } from './branches/branches.service';

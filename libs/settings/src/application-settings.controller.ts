@@ -1,7 +1,5 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { AdminOnly, CurrentPrincipal, Principal } from '@app/api/auth';
-import { tierAtLeast } from '@app/api/auth/tier';
-import { DomainError } from '@app/api/errors';
+import { AdminOnly, CurrentPrincipal, DomainError, Principal, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
 import { presentApplicationSettings } from './application-settings.presenter';
 import { SettingsReader } from './settings-reader';

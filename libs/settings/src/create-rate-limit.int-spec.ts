@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { CreateRateLimit, CreateRateLimiter } from './create-rate-limit';
 import { SettingsModule } from './settings.module';
 import { UpdateApplicationSettingsUseCase } from './use-cases/update-application-settings.use-case';
+import { ENTITIES } from '../../../apps/entities';
 
 /** Stands in for the API's AuthGuard: the user id comes from a header. */
 @Injectable()
@@ -39,7 +40,7 @@ class RateLimitTestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: RateLimitTestModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, MessagingModule.forRoot({ relay: false }), SettingsModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), RedisModule, MessagingModule.forRoot({ relay: false }), SettingsModule],
       controllers: [ThingsController],
       providers: [{ provide: APP_GUARD, useClass: HeaderPrincipalGuard }],
     };

@@ -1,7 +1,7 @@
 import { applyDecorators, CanActivate, ExecutionContext, Inject, Injectable, Logger, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { AuthenticatedRequest } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
+import type { AuthenticatedRequest } from '@app/api';
+import { DomainError } from '@app/api';
 import { AppConfig } from '@app/config';
 import { REDIS, redisKey } from '@app/queue';
 import type { Redis } from 'ioredis';

@@ -11,6 +11,7 @@ import { DataSource } from 'typeorm';
 import { SettingsReader } from './settings-reader';
 import { SettingsModule } from './settings.module';
 import { UpdateApplicationSettingsUseCase } from './use-cases/update-application-settings.use-case';
+import { ENTITIES } from '../../../apps/entities';
 
 /** One "process": the settings module with its real PostgreSQL, Redis and outbox. */
 @Module({})
@@ -18,7 +19,7 @@ class SettingsProcessModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: SettingsProcessModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, MessagingModule.forRoot({ relay: false }), SettingsModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), RedisModule, MessagingModule.forRoot({ relay: false }), SettingsModule],
     };
   }
 }

@@ -4,24 +4,23 @@ import { CachedSettingsReader } from './cached-settings.reader';
 import { CreateRateLimiter, CreateRateLimitGuard } from './create-rate-limit';
 import { SettingsEncryption } from './crypto/settings-encryption';
 import { CustomAttributeFilters } from './custom-attributes/custom-attribute-filters';
-import { CustomAttributesController } from './custom-attributes/custom-attributes.controller';
 import { CustomAttributesRepository } from './custom-attributes/custom-attributes.repository';
-import { DeleteCustomAttributeUseCase } from './custom-attributes/delete-custom-attribute.use-case';
-import { SetCustomAttributeUseCase } from './custom-attributes/set-custom-attribute.use-case';
+import { InstanceMetadataController } from './instance-metadata.controller';
 import { SettingsReader } from './settings-reader';
 import { SettingsRepository } from './settings.repository';
 import { UpdateApplicationSettingsUseCase } from './use-cases/update-application-settings.use-case';
 
 /**
  * Application settings (`/application/settings`, cached and invalidated across processes
- * through Redis) and custom attributes of users, groups and projects. Exports the
- * `SettingsReader` and the list filters used by the identity and namespaces libraries.
+ * through Redis), and the read side of custom attributes (the list filters used by the identity and
+ * namespaces libraries; their API and entities are in libs/custom-attributes, above both). Exports
+ * the `SettingsReader`.
  * Global, like the configuration: any controller may use `@CreateRateLimit(...)`.
  * Needs the global ConfigModule, DatabaseModule, RedisModule and MessagingModule.
  */
 @Global()
 @Module({
-  controllers: [ApplicationSettingsController, CustomAttributesController],
+  controllers: [ApplicationSettingsController, InstanceMetadataController],
   providers: [
     SettingsRepository,
     SettingsEncryption,
@@ -30,11 +29,9 @@ import { UpdateApplicationSettingsUseCase } from './use-cases/update-application
     UpdateApplicationSettingsUseCase,
     CustomAttributesRepository,
     CustomAttributeFilters,
-    SetCustomAttributeUseCase,
-    DeleteCustomAttributeUseCase,
     CreateRateLimiter,
     CreateRateLimitGuard,
   ],
-  exports: [SettingsReader, CustomAttributeFilters, UpdateApplicationSettingsUseCase, CreateRateLimiter, CreateRateLimitGuard],
+  exports: [SettingsReader, CustomAttributeFilters, CustomAttributesRepository, UpdateApplicationSettingsUseCase, CreateRateLimiter, CreateRateLimitGuard],
 })
 export class SettingsModule {}

@@ -7,13 +7,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
+import { testEnvironment } from './test-environment';
 
 /** Where `scripts/services.sh up` puts the broker's jars (Maven Central, see infra/kafka/pom.xml). */
 export const KAFKA_LIBS_DIR = resolve(__dirname, '../../../.cache/kafka/libs');
 
 const HOST = '127.0.0.1';
 /** The same java as scripts/services.sh: $JAVA_HOME/bin/java when set, else java on the PATH. */
-const JAVA = process.env.JAVA_HOME && existsSync(join(process.env.JAVA_HOME, 'bin', 'java')) ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
+const javaHome = testEnvironment.javaHome();
+const JAVA = javaHome && existsSync(join(javaHome, 'bin', 'java')) ? join(javaHome, 'bin', 'java') : 'java';
 
 export interface TestBrokerOptions {
   /** PLAINTEXT port. Default: a free port. */

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Consumer, IHeaders, Kafka, logLevel } from 'kafkajs';
+import { testEnvironment } from './test-environment';
 
 /** The shared development broker (scripts/services.sh), unless TEST_KAFKA_BROKERS says otherwise. */
-export const TEST_KAFKA_BROKERS = (process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+export const TEST_KAFKA_BROKERS = testEnvironment.kafkaBrokers();
 
 /** A topic/group prefix unique to one test file, so files can share a broker in parallel. */
 export const randomKafkaPrefix = (label: string): string => `test-${label.replace(/[^a-zA-Z0-9-]/g, '-').slice(0, 24)}-${randomBytes(4).toString('hex')}`;

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createDataSource, dropDatabase, ensureDatabase, parseDatabaseUrl, runMigrationsLocked } from '@app/database';
 import { AppConfig } from '@app/config';
+import { testEnvironment } from './test-environment';
 
 /** Server that hosts the test databases (the machine's PostgreSQL unless TEST_DATABASE_SERVER says otherwise). */
-export const TEST_DATABASE_SERVER = process.env.TEST_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
-const templateDatabase = (): string => process.env.TEST_TEMPLATE_DATABASE ?? 'service_api_test_template';
+export const TEST_DATABASE_SERVER = testEnvironment.databaseServer();
+const templateDatabase = testEnvironment.templateDatabase;
 
 const urlOf = (database: string): string => `${TEST_DATABASE_SERVER.replace(/\/+$/, '')}/${database}`;
 
@@ -13,7 +14,8 @@ export async function prepareTemplateDatabase(name = templateDatabase()): Promis
   const url = urlOf(name);
   await dropDatabase(url);
   await ensureDatabase(url);
-  const dataSource = await createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: url })).initialize();
+  // Migrations are SQL of their own: the template needs no entity list.
+  const dataSource = await createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: url }), []).initialize();
   try {
     await runMigrationsLocked(dataSource);
   } finally {

@@ -1,5 +1,4 @@
-import { ZERO_SHA } from '@app/repository/git/git-repository';
-import { RepositoryStorage } from '@app/repository/repository-storage';
+import { RepositoryStorage, ZERO_SHA } from '@app/repository';
 import type { TestGateway } from './test-gateway';
 
 const AUTHOR = { name: 'Fixture', email: 'fixture@example.com' };

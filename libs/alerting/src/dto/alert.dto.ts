@@ -1,4 +1,4 @@
-import { ToInt, ToStringArray } from '@app/api/dto';
+import { ToInt, ToStringArray } from '@app/api';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { ALERT_SEVERITIES, ALERT_STATUSES, AlertSeverity, AlertStatus } from '../engine/alert-severity';

@@ -1,5 +1,4 @@
-import { ToBoolean } from '@app/api/dto';
-import { Required } from '@app/api/http/validation';
+import { Required, ToBoolean } from '@app/api';
 import { IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
 export class CreateHttpIntegrationDto {

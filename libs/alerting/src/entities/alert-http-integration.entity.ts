@@ -1,4 +1,4 @@
-import { ProjectEntity } from '@app/namespaces/entities';
+import { ProjectEntity } from '@app/namespaces';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { AttributeMapping } from '../engine/attribute-mapping';
 

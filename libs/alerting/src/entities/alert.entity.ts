@@ -1,5 +1,5 @@
-import { IssueEntity } from '@app/issues/entities/issue.entity';
-import { ProjectEntity } from '@app/namespaces/entities';
+import { IssueEntity } from '@app/issues';
+import { ProjectEntity } from '@app/namespaces';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { AlertSeverity, AlertStatus } from '../engine/alert-severity';
 import { AlertHttpIntegrationEntity } from './alert-http-integration.entity';

@@ -7,6 +7,7 @@ import type { IngestOutcome } from '../alerts.repository';
 import { normalizeAlert } from '../engine/normalize-alert';
 import { AlertBatchRepository, BATCH_STATEMENTS } from './alert-batch.repository';
 import { AlertIngestionBatcher } from './alert-ingestion.batcher';
+import { ENTITIES } from '../../../../apps/entities';
 
 /** Group commit of alert ingestion against PostgreSQL: same results as one payload at a time, under concurrency. */
 describe('AlertIngestionBatcher (PostgreSQL)', () => {
@@ -20,7 +21,7 @@ describe('AlertIngestionBatcher (PostgreSQL)', () => {
     const db = await createTestDatabase('alert_batches');
     drop = db.drop;
     config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, KAFKA_TOPIC_PREFIX: 'batch-test' });
-    dataSource = await createDataSource(config).initialize();
+    dataSource = await createDataSource(config, ENTITIES).initialize();
   });
 
   afterAll(async () => {

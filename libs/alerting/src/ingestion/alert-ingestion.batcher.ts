@@ -1,7 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { uniqueViolation } from '@app/database';
-import { isRetryableTransactionError } from '@app/database/transaction-retry';
+import { isRetryableTransactionError, uniqueViolation } from '@app/database';
 import { buildDomainEvent, messageKeyOf, OUTBOX_NOTIFY_CHANNEL, OutboxService, type NewDomainEvent } from '@app/messaging';
 import { ALERT_EVENTS } from '../alerting.events';
 import type { AlertRow, IngestOutcome } from '../alerts.repository';

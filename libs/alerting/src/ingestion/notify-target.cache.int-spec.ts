@@ -16,6 +16,7 @@ import { DeleteHttpIntegrationUseCase } from '../use-cases/delete-http-integrati
 import { ResetHttpIntegrationTokenUseCase } from '../use-cases/reset-http-integration-token.use-case';
 import { UpdateHttpIntegrationUseCase } from '../use-cases/update-http-integration.use-case';
 import { NotifyTargetCache } from './notify-target.cache';
+import { ENTITIES } from '../../../../apps/entities';
 
 /** One "process": the alerting module with its real PostgreSQL, Redis and outbox. */
 @Module({})
@@ -23,7 +24,7 @@ class AlertingProcessModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AlertingProcessModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, MetricsModule, MessagingModule.forRoot({ relay: false }), AlertingModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), RedisModule, MetricsModule, MessagingModule.forRoot({ relay: false }), AlertingModule],
     };
   }
 }

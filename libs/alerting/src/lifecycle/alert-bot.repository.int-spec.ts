@@ -3,6 +3,7 @@ import { createDataSource } from '@app/database';
 import { createTestDatabase } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { AlertBotRepository } from './alert-bot.repository';
+import { ENTITIES } from '../../../../apps/entities';
 
 /** The alert bot user against PostgreSQL: created once under concurrency, never a person's account. */
 describe('AlertBotRepository (PostgreSQL)', () => {
@@ -13,7 +14,7 @@ describe('AlertBotRepository (PostgreSQL)', () => {
   beforeEach(async () => {
     const db = await createTestDatabase('alert_bot');
     drop = db.drop;
-    dataSource = await createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: db.url })).initialize();
+    dataSource = await createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: db.url }), ENTITIES).initialize();
   });
 
   afterEach(async () => {

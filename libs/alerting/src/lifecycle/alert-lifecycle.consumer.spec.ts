@@ -1,4 +1,4 @@
-import { buildDomainEvent } from '@app/messaging/domain-event';
+import { buildDomainEvent } from '@app/messaging';
 import { ALERT_EVENTS } from '../alerting.events';
 import { alertLifecycleActionOf, alertStateChangeOf } from './alert-lifecycle.consumer';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IssuesModule } from '@app/issues/issues.module';
+import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
 import { AlertingModule } from '../alerting.module';
 import { AlertBotRepository } from './alert-bot.repository';

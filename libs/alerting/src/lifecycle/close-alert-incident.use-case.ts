@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { IssueEntity } from '@app/issues/entities/issue.entity';
-import { UpdateIssueUseCase } from '@app/issues/use-cases/update-issue.use-case';
+import { IssueEntity, UpdateIssueUseCase } from '@app/issues';
 import type { DomainEvent } from '@app/messaging';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
-import { ProjectsRepository } from '@app/namespaces/repositories/projects.repository';
+import { ACCESS_LEVELS, ProjectsRepository } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { AlertsRepository } from '../alerts.repository';
 import { AlertEntity } from '../entities/alert.entity';

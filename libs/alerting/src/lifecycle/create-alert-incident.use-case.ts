@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { CreateIssueUseCase } from '@app/issues/use-cases/create-issue.use-case';
+import { CreateIssueUseCase } from '@app/issues';
 import type { DomainEvent } from '@app/messaging';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
-import { ProjectsRepository } from '@app/namespaces/repositories/projects.repository';
+import { ACCESS_LEVELS, ProjectsRepository } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { AlertsRepository } from '../alerts.repository';
 import { AlertEntity } from '../entities/alert.entity';

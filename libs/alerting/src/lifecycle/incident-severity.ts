@@ -1,4 +1,4 @@
-import type { IssueSeverity } from '@app/issues/entities/issue.entity';
+import type { IssueSeverity } from '@app/issues';
 import type { AlertSeverity } from '../engine/alert-severity';
 
 /** An incident takes its alert's severity; `info` has no incident level and becomes `low`. */

@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
-import { CurrentProject, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { ACCESS_LEVELS } from '@app/namespaces/entities';
+import { CurrentProject, ProjectAccess, ResourceAccess } from '@app/api';
+import { ACCESS_LEVELS } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { projectContextOf } from '../project-context';
 import { AlertLiveChannel, LiveEntry } from './alert-live.channel';

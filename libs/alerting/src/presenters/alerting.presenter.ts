@@ -1,5 +1,5 @@
 import { presentUserSummary } from '@app/identity';
-import type { UserEntity } from '@app/identity/entities';
+import type { UserEntity } from '@app/identity';
 import { presentAttributeMappings } from '../engine/attribute-mapping';
 import type { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
 import type { AlertNoteEntity } from '../entities/alert-note.entity';

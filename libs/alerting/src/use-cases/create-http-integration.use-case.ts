@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
+import { DomainError, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
 import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth';
+import { tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
-import { currentRequestId } from '@app/observability/request-context';
+import { currentRequestId } from '@app/observability';
 import { AlertingMetrics } from '../alerting.metrics';
 import { IngestOutcome } from '../alerts.repository';
 import { ALERT_PAYLOAD_MAX_BYTES, type AlertPayload } from '../engine/alert-payload-parser';

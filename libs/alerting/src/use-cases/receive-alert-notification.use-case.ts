@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
+import { DomainError } from '@app/api';
 import { AppConfig } from '@app/config';
 import { REDIS, redisKey } from '@app/queue';
 import type { Redis } from 'ioredis';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
+import { DomainError } from '@app/api';
 import { uniqueViolation } from '@app/database';
-import { UserEntity } from '@app/identity/entities';
+import { UserEntity } from '@app/identity';
 import { OutboxService, type NewDomainEvent } from '@app/messaging';
 import { DataSource, In } from 'typeorm';
 import { ALERT_EVENTS } from '../alerting.events';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
+import { DomainError } from '@app/api';
 import { AppConfig } from '@app/config';
 import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';

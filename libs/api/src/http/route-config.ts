@@ -1,4 +1,5 @@
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
+import type { PlainRouteDoc } from '../openapi/openapi-document';
 
 /** What a route may declare about the request bodies it accepts (Fastify route config). */
 export interface ApiRouteConfig {
@@ -8,6 +9,8 @@ export interface ApiRouteConfig {
   acceptContentTypes?: string[];
   /** `application/json` bodies reach the handler unparsed, as a Buffer (the route checks and parses them). */
   rawJsonBody?: boolean;
+  /** What a plain Fastify route (outside the controllers) says about itself in the OpenAPI document. */
+  openapi?: PlainRouteDoc;
 }
 
 /**

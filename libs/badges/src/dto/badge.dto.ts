@@ -1,5 +1,5 @@
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { Required } from '@app/api/http/validation';
+import { Required } from '@app/api';
 
 export const BADGE_NAME_MAX = 255;
 

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { NamespaceEntity, ProjectEntity } from '@app/namespaces/entities';
+import { NamespaceEntity, ProjectEntity } from '@app/namespaces';
 
 export type BadgeKind = 'project' | 'group';
 

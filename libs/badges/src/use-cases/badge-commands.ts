@@ -1,4 +1,4 @@
-import { DomainError } from '@app/api/errors';
+import { DomainError } from '@app/api';
 import { badgeUrlProblem } from '../badge-urls';
 
 /** Who owns a badge being written: a project (and its group, for the event) or a group. */

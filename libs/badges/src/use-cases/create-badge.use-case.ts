@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { BADGE_EVENTS, badgeEvent } from '../badge-events';
 import { BadgesRepository } from '../badges.repository';

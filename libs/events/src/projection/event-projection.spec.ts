@@ -1,4 +1,4 @@
-import { buildDomainEvent, NewDomainEvent } from '@app/messaging/domain-event';
+import { buildDomainEvent, NewDomainEvent } from '@app/messaging';
 import { actionNameOf, planProjection, UnprojectableEventError } from './event-projection';
 
 const event = (e: NewDomainEvent) => buildDomainEvent({ actor: 7, projectId: 42, groupId: 3, ...e });

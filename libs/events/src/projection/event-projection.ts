@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@app/messaging/domain-event';
+import type { DomainEvent } from '@app/messaging';
 
 /** GitLab's event actions: what the `action` filter of the event lists accepts. */
 export const EVENT_ACTIONS = ['created', 'updated', 'closed', 'reopened', 'pushed', 'commented', 'merged', 'joined', 'left', 'destroyed', 'expired', 'approved'] as const;

@@ -1,11 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
-import type { DomainEvent } from '@app/messaging/domain-event';
-import { DomainEventConsumer, DomainEventContext } from '@app/messaging/domain-event.consumer';
-import { DomainEventConsumerFactory } from '@app/messaging/domain-event-consumer.factory';
-import { KafkaClient } from '@app/messaging/kafka.factory';
-import { DOMAIN_EVENTS_PARTITIONS } from '@app/messaging/kafka-topics';
-import { CONSUMER_GROUPS, TOPICS } from '@app/messaging/topics.constants';
-import { MetricsService } from '@app/observability/metrics/metrics.service';
+import type { DomainEvent } from '@app/messaging';
+import { CONSUMER_GROUPS, DOMAIN_EVENTS_PARTITIONS, DomainEventConsumer, DomainEventConsumerFactory, DomainEventContext, KafkaClient, TOPICS } from '@app/messaging';
+import { MetricsService } from '@app/observability';
 import type { Counter, Histogram } from 'prom-client';
 import { planProjection } from './event-projection';
 import { ProjectionsRepository } from './projections.repository';

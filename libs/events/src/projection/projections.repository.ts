@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { DomainEvent } from '@app/messaging/domain-event';
+import type { DomainEvent } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { ContributionEventRow, IterationEventRow, MilestoneEventRow, ProjectionPlan, StateEventRow, WeightEventRow } from './event-projection';
 

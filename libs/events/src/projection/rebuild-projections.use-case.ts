@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { KafkaClient } from '@app/messaging/kafka.factory';
-import { CONSUMER_GROUPS, TOPICS } from '@app/messaging/topics.constants';
+import { CONSUMER_GROUPS, KafkaClient, TOPICS } from '@app/messaging';
 import { ProjectionsRepository } from './projections.repository';
 
 /**

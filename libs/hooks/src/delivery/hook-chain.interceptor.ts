@@ -1,5 +1,5 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { runWithEnvelopeExtras } from '@app/messaging/outbox.service';
+import { runWithEnvelopeExtras } from '@app/messaging';
 import { Observable } from 'rxjs';
 
 /** Request headers of a hook delivery that a receiver echoes when it calls back into the API. */

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { SettingsReader } from '@app/settings/settings-reader';
+import { SettingsReader } from '@app/settings';
 import { randomUUID } from 'node:crypto';
 import type { HookDeliveryStatus } from '../entities/hook-delivery.entity';
 import type { SystemHookEntity } from '../entities/system-hook.entity';

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { HookDeliveryLog, NewHookDelivery } from './hook-delivery-log';
 import { HookHealthService } from './hook-health';
+import { ENTITIES } from '../../../../apps/entities';
 
 const row = (hookId: number, over: Partial<NewHookDelivery> = {}): NewHookDelivery => ({
   hookId,
@@ -34,7 +35,7 @@ describe(HookDeliveryLog.name, () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('hook_log');
-    dataSource = await createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' })).initialize();
+    dataSource = await createDataSource(AppConfig.fromEnvironment({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' }), ENTITIES).initialize();
     sut = new HookDeliveryLog(dataSource);
   });
   afterAll(async () => {

@@ -1,9 +1,8 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { assertJobHandlers } from '@app/queue/job-handlers';
-import { HookDeliveryJob, JOBS, QUEUES } from '@app/queue/queue.constants';
-import { runWithRequestId } from '@app/observability/request-context';
+import { assertJobHandlers, HookDeliveryJob, JOBS, QUEUES } from '@app/queue';
+import { runWithRequestId } from '@app/observability';
 import { Job, UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SystemHookEntity } from '../entities/system-hook.entity';

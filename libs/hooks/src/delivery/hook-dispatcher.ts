@@ -1,11 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { DomainEvent } from '@app/messaging/domain-event';
-import { DomainEventConsumer } from '@app/messaging/domain-event.consumer';
-import { DomainEventConsumerFactory } from '@app/messaging/domain-event-consumer.factory';
-import { CONSUMER_GROUPS } from '@app/messaging/topics.constants';
-import { HookDeliveryJob, JOBS, QUEUES } from '@app/queue/queue.constants';
+import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumer, DomainEventConsumerFactory } from '@app/messaging';
+import { HookDeliveryJob, JOBS, QUEUES } from '@app/queue';
 import type { JobsOptions, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SystemHookEntity } from '../entities/system-hook.entity';

@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
-import { MetricsService } from '@app/observability/metrics/metrics.service';
-import { HookDeliveryJob, QUEUES } from '@app/queue/queue.constants';
+import { MetricsService } from '@app/observability';
+import { HookDeliveryJob, QUEUES } from '@app/queue';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 

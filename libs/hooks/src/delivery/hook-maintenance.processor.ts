@@ -1,7 +1,6 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import { assertJobHandlers } from '@app/queue/job-handlers';
-import { JOBS, JobPayload, QUEUES } from '@app/queue/queue.constants';
+import { assertJobHandlers, JobPayload, JOBS, QUEUES } from '@app/queue';
 import { Job, Queue, UnrecoverableError } from 'bullmq';
 import { HOOK_LOG_RETENTION_DAYS, HookDeliveryLog } from './hook-delivery-log';
 

@@ -1,5 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { MetricsService } from '@app/observability/metrics/metrics.service';
+import { MetricsService } from '@app/observability';
 import type { Counter, Histogram } from 'prom-client';
 import type { HookDeliveryStatus } from '../entities/hook-delivery.entity';
 

@@ -1,4 +1,4 @@
-import { buildDomainEvent, DomainEvent } from '@app/messaging/domain-event';
+import { buildDomainEvent, DomainEvent } from '@app/messaging';
 import { chainFromHeaders } from './hook-chain.interceptor';
 import { parseRetryAfter } from './hook-deliverer';
 import { retryDelay } from './hook-delivery.processor';

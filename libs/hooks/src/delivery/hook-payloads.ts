@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@app/messaging/domain-event';
+import type { DomainEvent } from '@app/messaging';
 
 /** The flag of the system hook record that selects an event kind; null: always delivered. */
 export type HookEventFlag = 'push_events' | 'tag_push_events' | 'merge_requests_events' | 'repository_update_events' | null;

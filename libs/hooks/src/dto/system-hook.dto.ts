@@ -1,6 +1,6 @@
 import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { HOOK_DELIVERY_STATUSES, HookDeliveryStatus } from '../entities/hook-delivery.entity';
-import { ToBoolean } from '@app/api/dto';
+import { ToBoolean } from '@app/api';
 
 export const MAX_HOOK_TOKEN_LENGTH = 255;
 

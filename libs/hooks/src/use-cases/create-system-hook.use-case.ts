@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { CreateSystemHookDto } from '../dto/system-hook.dto';
 import { SystemHookEntity } from '../entities/system-hook.entity';

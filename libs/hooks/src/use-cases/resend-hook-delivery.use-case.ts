@@ -1,9 +1,9 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
+import { DomainError } from '@app/api';
 import { AppConfig } from '@app/config';
-import { currentRequestId } from '@app/observability/request-context';
-import { HookDeliveryJob, JOBS, QUEUES } from '@app/queue/queue.constants';
+import { currentRequestId } from '@app/observability';
+import { HookDeliveryJob, JOBS, QUEUES } from '@app/queue';
 import type { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { HookDeliveryLog } from '../delivery/hook-delivery-log';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { UserEntity } from '@app/identity/entities/user.entity';
-import { ProjectEntity } from '@app/namespaces/entities/project.entity';
+import { DomainError } from '@app/api';
+import { UserEntity } from '@app/identity';
+import { ProjectEntity } from '@app/namespaces';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { HookDeliverer } from '../delivery/hook-deliverer';

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { HEALTHY } from '../delivery/hook-health';
 import { UpdateSystemHookDto } from '../dto/system-hook.dto';

@@ -1,6 +1,5 @@
 import { ArrayNotEmpty, IsArray, IsDefined, IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { ToInt, ToStringArray } from '@app/api/dto';
-import { SCOPES } from '@app/api/auth';
+import { SCOPES, ToInt, ToStringArray } from '@app/api';
 
 export class CreateAccessTokenDto {
   @IsDefined()

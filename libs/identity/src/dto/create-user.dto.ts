@@ -1,5 +1,5 @@
 import { IsBoolean, IsDefined, IsEmail, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
-import { ToBoolean, ToInt } from '@app/api/dto';
+import { ToBoolean, ToInt } from '@app/api';
 
 export const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
 

@@ -1,5 +1,5 @@
 import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString } from 'class-validator';
-import { ToBoolean } from '@app/api/dto';
+import { ToBoolean } from '@app/api';
 import { IsCustomAttributesFilter } from '@app/settings';
 
 export class ListUsersDto {

@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { SESSION_COOKIE, SkipAuth } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
+import { DomainError, SESSION_COOKIE, SkipAuth } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { presentUser } from '../user.presenter';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { SCOPES } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError, SCOPES } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import { SettingsReader } from '@app/settings';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessTokenEntity, UserEntity } from '../entities';

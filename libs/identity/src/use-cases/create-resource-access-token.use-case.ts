@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
+import { DomainError } from '@app/api';
 import { AppConfig } from '@app/config';
 import { MemberEntity } from '@app/namespaces/entities';
 import { randomBytes } from 'node:crypto';

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import { emailDomainRestriction, SettingsReader } from '@app/settings';
 import { NamespaceEntity } from '@app/namespaces/entities';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { UserEntity, UserType } from '../entities';
 import { hashPassword } from '../token-digest';
-import { uniqueViolation } from '@app/database/unique-violation';
+import { uniqueViolation } from '@app/database';
 
 export interface CreateUserCommand {
   email: string;

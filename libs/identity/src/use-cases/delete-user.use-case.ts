@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { NewDomainEvent } from '@app/messaging/domain-event';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { MemberEntity, NAMESPACE_EVENTS, NamespaceEntity, ProjectEntity, projectEvent, ProjectsRepository } from '@app/namespaces';
 import { DataSource, In } from 'typeorm';
 import { UserEntity } from '../entities';

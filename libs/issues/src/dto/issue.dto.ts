@@ -1,8 +1,7 @@
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { ToBoolean, ToInt, ToStringArray } from '@app/api/dto';
-import { Required } from '@app/api/http/validation';
+import { Required, ToBoolean, ToInt, ToStringArray } from '@app/api';
 import { DbInt } from './db-int';
-import { EmptyToNull, ToIntArray } from '@app/namespaces/dto/transforms';
+import { EmptyToNull, ToIntArray } from '@app/namespaces';
 import { ISSUE_TYPES, IssueType } from '../entities/issue.entity';
 
 export const ISSUE_TITLE_MAX = 255;

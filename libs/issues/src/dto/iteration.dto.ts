@@ -1,5 +1,5 @@
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
-import { Required } from '@app/api/http/validation';
+import { Required } from '@app/api';
 
 export class CreateIterationDto {
   @IsOptional() @IsString() @MaxLength(255) title?: string;

@@ -1,8 +1,7 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { ToInt, ToStringArray } from '@app/api/dto';
-import { Required } from '@app/api/http/validation';
+import { Required, ToInt, ToStringArray } from '@app/api';
 import { DbInt } from './db-int';
-import { EmptyToNull, ToIntArray } from '@app/namespaces/dto/transforms';
+import { EmptyToNull, ToIntArray } from '@app/namespaces';
 import { DESCRIPTION_MAX } from './issue.dto';
 
 class MergeRequestAttributesDto {

@@ -1,7 +1,7 @@
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
-import { Required } from '@app/api/http/validation';
+import { Required } from '@app/api';
 import { DbInt } from './db-int';
-import { EmptyToNull, ToIntArray } from '@app/namespaces/dto/transforms';
+import { EmptyToNull, ToIntArray } from '@app/namespaces';
 
 class MilestoneAttributesDto {
   @IsOptional() @IsString() description?: string;

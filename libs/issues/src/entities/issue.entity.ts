@@ -1,4 +1,4 @@
-import { ProjectEntity } from '@app/namespaces/entities/project.entity';
+import { ProjectEntity } from '@app/namespaces';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 export type IssueState = 'opened' | 'closed';

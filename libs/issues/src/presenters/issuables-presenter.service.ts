@@ -1,9 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { tierAtLeast } from '@app/api/auth/tier';
-import { UserEntity } from '@app/identity/entities';
-import { presentUserSummary } from '@app/identity/user.presenter';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { tierAtLeast } from '@app/api';
+import { presentUserSummary, UserEntity } from '@app/identity';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource, In } from 'typeorm';
 import { IssueEntity } from '../entities/issue.entity';
 import { IterationEntity } from '../entities/iteration.entity';

@@ -1,4 +1,4 @@
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import type { MilestoneEntity } from '../entities/milestone.entity';
 import { MilestoneSnapshot, milestoneSnapshot } from '../issues-events';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth/tier';
+import { tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
-import { OutboxService } from '@app/messaging/outbox.service';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { OutboxService } from '@app/messaging';
+import { ACCESS_LEVELS } from '@app/namespaces';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { IssueEntity, IssueSeverity, IssueType } from '../entities/issue.entity';

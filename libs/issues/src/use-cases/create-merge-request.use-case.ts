@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';

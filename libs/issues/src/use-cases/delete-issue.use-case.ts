@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { IssueEntity } from '../entities/issue.entity';
 import { ISSUES_EVENTS, issueEvent } from '../issues-events';

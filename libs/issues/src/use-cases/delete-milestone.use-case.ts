@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { IssueEntity } from '../entities/issue.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';

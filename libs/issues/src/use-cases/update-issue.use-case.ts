@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth/tier';
-import { DomainError } from '@app/api/errors';
+import { DomainError, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
-import { NewDomainEvent } from '@app/messaging/domain-event';
-import { OutboxService } from '@app/messaging/outbox.service';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { NewDomainEvent, OutboxService } from '@app/messaging';
+import { ACCESS_LEVELS } from '@app/namespaces';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
 import { IssueEntity, IssueType } from '../entities/issue.entity';
 import { IterationEntity } from '../entities/iteration.entity';

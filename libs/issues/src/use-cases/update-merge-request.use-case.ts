@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { NewDomainEvent } from '@app/messaging/domain-event';
-import { OutboxService } from '@app/messaging/outbox.service';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { DomainError } from '@app/api';
+import { NewDomainEvent, OutboxService } from '@app/messaging';
+import { ACCESS_LEVELS } from '@app/namespaces';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { applyStateEvent, changeMilestone, existingUserIds, normalizeLabels } from '../issuable-relations';

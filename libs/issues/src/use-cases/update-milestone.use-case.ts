@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { NewDomainEvent } from '@app/messaging/domain-event';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { MilestoneEntity } from '../entities/milestone.entity';
 import { ISSUES_EVENTS, milestoneEvent } from '../issues-events';

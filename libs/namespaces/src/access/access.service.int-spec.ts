@@ -1,7 +1,8 @@
 import { ACCESS_LEVELS } from '../entities/member.entity';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { ProjectWithNamespace } from '../repositories/projects.repository';
-import { createNamespacesFixture, dayOffset, NamespacesFixture } from '../testing/namespaces.fixture';
+import { createNamespacesFixture, dayOffset, NamespacesFixture } from '@app/testing';
+import { ENTITIES } from '../../../../apps/entities';
 
 type User = Awaited<ReturnType<NamespacesFixture['factory']['user']>>;
 
@@ -20,7 +21,7 @@ describe('AccessService (PostgreSQL)', () => {
   let personal: ProjectWithNamespace; // private, in alice's namespace
 
   beforeAll(async () => {
-    fx = await createNamespacesFixture('ns_access');
+    fx = await createNamespacesFixture('ns_access', ENTITIES);
     [alice, bob, carol, dave, admin] = await Promise.all([
       fx.factory.user({ username: 'alice' }),
       fx.factory.user({ username: 'bob' }),

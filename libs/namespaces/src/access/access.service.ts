@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessResolver, ResourceAccess } from '@app/api/auth';
+import type { AccessResolver, ResourceAccess } from '@app/api';
 import { DataSource, EntityManager } from 'typeorm';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { GroupsRepository } from '../repositories/groups.repository';

@@ -1,4 +1,4 @@
-import type { Principal, ResourceAccess } from '@app/api/auth';
+import type { Principal, ResourceAccess } from '@app/api';
 import type { NamespaceEntity } from '../entities/namespace.entity';
 import type { ProjectWithNamespace } from '../repositories/projects.repository';
 import type { AccessUser } from './access-policy';

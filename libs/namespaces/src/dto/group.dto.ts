@@ -1,5 +1,5 @@
 import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
-import { ToBoolean, ToInt } from '@app/api/dto';
+import { ToBoolean, ToInt } from '@app/api';
 import { IsCustomAttributesFilter } from '@app/settings';
 import { VISIBILITIES, Visibility } from '../entities/namespace.entity';
 import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from '../group-settings';

@@ -1,5 +1,5 @@
 import { IsBoolean, IsDefined, IsInt, IsISO8601, IsOptional, IsString } from 'class-validator';
-import { ToBoolean, ToInt } from '@app/api/dto';
+import { ToBoolean, ToInt } from '@app/api';
 import { EmptyToNull, ToIntArray } from './transforms';
 
 export class AddMemberDto {

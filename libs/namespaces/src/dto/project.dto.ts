@@ -1,5 +1,5 @@
 import { IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { ToBoolean, ToInt, ToStringArray } from '@app/api/dto';
+import { ToBoolean, ToInt, ToStringArray } from '@app/api';
 import { IsCustomAttributesFilter } from '@app/settings';
 import { VISIBILITIES, Visibility } from '../entities/namespace.entity';
 import { PROJECT_ORDER_COLUMNS, ProjectOrderBy, USER_PROJECT_ORDER_COLUMNS } from '../repositories/projects.repository';

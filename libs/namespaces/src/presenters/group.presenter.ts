@@ -1,4 +1,4 @@
-import { tierAtLeast } from '@app/api/auth/tier';
+import { tierAtLeast } from '@app/api';
 import type { ServiceTier } from '@app/config';
 import type { NamespaceEntity } from '../entities/namespace.entity';
 import { branchProtectionDefaults, groupSetting } from '../group-settings';

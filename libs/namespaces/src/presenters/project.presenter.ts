@@ -1,4 +1,4 @@
-import { tierAtLeast } from '@app/api/auth/tier';
+import { tierAtLeast } from '@app/api';
 import type { ServiceTier } from '@app/config';
 import type { UserEntity } from '@app/identity/entities';
 import { presentUserSummary } from '@app/identity/user.presenter';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ValidationMessages } from '@app/api/errors';
+import type { ValidationMessages } from '@app/api';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { activeMembershipSql, projectAccessLevelSql, projectVisibilitySql } from '../access/access-sql';

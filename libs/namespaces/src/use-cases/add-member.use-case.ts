@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
+import { DomainError } from '@app/api';
 import { UserEntity } from '@app/identity/entities';
-import { uniqueViolation } from '@app/database/unique-violation';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { uniqueViolation } from '@app/database';
+import { OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessUser, canManageMemberLevel } from '../access/access-policy';
 import { MemberEntity } from '../entities/member.entity';

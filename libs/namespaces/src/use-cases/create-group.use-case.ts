@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth/tier';
-import { DomainError } from '@app/api/errors';
+import { DomainError, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
 import { UserEntity } from '@app/identity/entities';
-import { uniqueViolation } from '@app/database/unique-violation';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { uniqueViolation } from '@app/database';
+import { OutboxService } from '@app/messaging';
 import { defaultVisibilityWithin, SettingsReader } from '@app/settings';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessUser, subgroupCreationMinLevel, visibilityWithin } from '../access/access-policy';

@@ -1,11 +1,10 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth/tier';
-import { DomainError, ErrorCode, ValidationMessages } from '@app/api/errors';
+import { DomainError, ErrorCode, tierAtLeast, ValidationMessages } from '@app/api';
 import { AppConfig } from '@app/config';
 import { UserEntity } from '@app/identity/entities';
 import { digestToken } from '@app/identity/token-digest';
-import { uniqueViolation } from '@app/database/unique-violation';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { uniqueViolation } from '@app/database';
+import { OutboxService } from '@app/messaging';
 import { defaultVisibilityWithin, SettingsReader } from '@app/settings';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';

@@ -1,8 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { assertNotModifiedAfter } from '@app/api/http';
-import { OutboxService } from '@app/messaging/outbox.service';
-import { NewDomainEvent } from '@app/messaging/domain-event';
+import { assertNotModifiedAfter, DomainError } from '@app/api';
+import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { DataSource, In } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { MemberEntity } from '../entities/member.entity';

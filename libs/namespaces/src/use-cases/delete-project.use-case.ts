@@ -1,7 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { assertNotModifiedAfter } from '@app/api/http';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { assertNotModifiedAfter, DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { MemberEntity } from '../entities/member.entity';

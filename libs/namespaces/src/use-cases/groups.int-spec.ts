@@ -1,9 +1,9 @@
-import { ErrorCode } from '@app/api/errors';
+import { ErrorCode } from '@app/api';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
-import { rejectsWithoutEvents } from '../testing/expect-domain-error';
-import { createNamespacesFixture, NamespacesFixture } from '../testing/namespaces.fixture';
+import { createNamespacesFixture, NamespacesFixture, rejectsWithoutEvents } from '@app/testing';
+import { ENTITIES } from '../../../../apps/entities';
 
 type User = Awaited<ReturnType<NamespacesFixture['factory']['user']>>;
 
@@ -14,7 +14,7 @@ describe('group use cases (PostgreSQL)', () => {
   let developer: User;
 
   beforeAll(async () => {
-    fx = await createNamespacesFixture('ns_groups');
+    fx = await createNamespacesFixture('ns_groups', ENTITIES);
     [owner, maintainer, developer] = await Promise.all([
       fx.factory.user({ username: 'owner' }),
       fx.factory.user({ username: 'maint' }),

@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '@app/api/errors';
+import { DomainError, ErrorCode } from '@app/api';
 import { MemberEntity } from '../entities/member.entity';
 import { checkAgainstInherited, checkMemberAccessLevel, parseExpiresAt } from './member-rules';
 

@@ -1,6 +1,6 @@
-import { DomainError } from '@app/api/errors';
+import { DomainError } from '@app/api';
 import type { UserEntity } from '@app/identity/entities';
-import type { NewDomainEvent } from '@app/messaging/domain-event';
+import type { NewDomainEvent } from '@app/messaging';
 import { accessLevelName, GROUP_MEMBER_LEVELS, PROJECT_MEMBER_LEVELS, utcToday } from '../access/access-policy';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { groupMemberEvent, NAMESPACE_EVENTS, projectMemberEvent } from '../namespace-events';

@@ -1,10 +1,10 @@
-import { ErrorCode } from '@app/api/errors';
+import { ErrorCode } from '@app/api';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { MemberSource } from '../repositories/members.repository';
 import { ProjectWithNamespace } from '../repositories/projects.repository';
-import { rejectsWithoutEvents } from '../testing/expect-domain-error';
-import { createNamespacesFixture, dayOffset, NamespacesFixture } from '../testing/namespaces.fixture';
+import { createNamespacesFixture, dayOffset, NamespacesFixture, rejectsWithoutEvents } from '@app/testing';
+import { ENTITIES } from '../../../../apps/entities';
 
 type User = Awaited<ReturnType<NamespacesFixture['factory']['user']>>;
 
@@ -20,7 +20,7 @@ describe('member use cases (PostgreSQL)', () => {
   const direct = (source: MemberSource, userId: number) => fx.members.findDirect(source, userId);
 
   beforeAll(async () => {
-    fx = await createNamespacesFixture('ns_members');
+    fx = await createNamespacesFixture('ns_members', ENTITIES);
     [owner, maintainer] = await Promise.all([fx.factory.user({ username: 'owner' }), fx.factory.user({ username: 'maint' })]);
     group = await fx.factory.group(owner.actor, { name: 'Team', path: 'team' });
     project = await fx.factory.project(owner.actor, { name: 'Service', namespaceRef: 'team' });

@@ -1,11 +1,12 @@
-import { OutboxService } from '@app/messaging/outbox.service';
+import { OutboxService } from '@app/messaging';
 import { randomUUID } from 'node:crypto';
 import { ProjectWithNamespace } from '../repositories/projects.repository';
 import { ProjectStarsRepository } from '../repositories/project-stars.repository';
 import { ProjectStatisticsRepository } from '../repositories/project-statistics.repository';
-import { createNamespacesFixture, NamespacesFixture } from '../testing/namespaces.fixture';
 import { ArchiveProjectUseCase } from './archive-project.use-case';
 import { StarProjectUseCase } from './star-project.use-case';
+import { createNamespacesFixture, NamespacesFixture } from '@app/testing';
+import { ENTITIES } from '../../../../apps/entities';
 
 type User = Awaited<ReturnType<NamespacesFixture['factory']['user']>>;
 
@@ -21,7 +22,7 @@ describe('stars, statistics, archive and project activity (PostgreSQL)', () => {
     (await fx.dataSource.query('SELECT star_count, archived, last_activity_at, (SELECT count(*)::int FROM project_stars WHERE project_id = $1) AS stars FROM projects WHERE id = $1', [id]))[0];
 
   beforeAll(async () => {
-    fx = await createNamespacesFixture('ns_stars');
+    fx = await createNamespacesFixture('ns_stars', ENTITIES);
     alice = await fx.factory.user({ username: 'alice' });
     project = await fx.factory.project(alice.actor, { name: 'Starry', visibility: 'public' });
     stars = new StarProjectUseCase(fx.dataSource, new ProjectStarsRepository(fx.dataSource), fx.projects);

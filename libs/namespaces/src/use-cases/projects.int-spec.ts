@@ -1,12 +1,12 @@
-import { ErrorCode } from '@app/api/errors';
+import { ErrorCode } from '@app/api';
 import { digestToken } from '@app/identity/token-digest';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
 import { featureAccessLevel, projectSetting } from '../project-attributes';
-import { rejectsWithoutEvents } from '../testing/expect-domain-error';
-import { createNamespacesFixture, NamespacesFixture } from '../testing/namespaces.fixture';
 import { RUNNERS_TOKEN_PREFIX } from './create-project.use-case';
+import { createNamespacesFixture, NamespacesFixture, rejectsWithoutEvents } from '@app/testing';
+import { ENTITIES } from '../../../../apps/entities';
 
 type User = Awaited<ReturnType<NamespacesFixture['factory']['user']>>;
 
@@ -20,7 +20,7 @@ describe('project use cases (PostgreSQL)', () => {
   const membersOf = (projectId: number) => fx.dataSource.manager.find(MemberEntity, { where: { sourceType: 'project', sourceId: projectId }, order: { id: 'ASC' } });
 
   beforeAll(async () => {
-    fx = await createNamespacesFixture('ns_projects');
+    fx = await createNamespacesFixture('ns_projects', ENTITIES);
     [alice, dev, reporter] = await Promise.all([fx.factory.user({ username: 'alice' }), fx.factory.user({ username: 'dev' }), fx.factory.user({ username: 'rep' })]);
     group = await fx.factory.group(alice.actor, { name: 'Platform', path: 'platform', visibility: 'internal' });
     await fx.factory.membership({ namespace: group.id }, dev.id, ACCESS_LEVELS.DEVELOPER);

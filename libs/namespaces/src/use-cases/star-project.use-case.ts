@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
+import { DomainError } from '@app/api';
 import { DataSource } from 'typeorm';
 import { ProjectStarsRepository } from '../repositories/project-stars.repository';
 import { ProjectsRepository, ProjectWithNamespace } from '../repositories/projects.repository';

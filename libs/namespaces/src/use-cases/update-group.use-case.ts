@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth/tier';
-import { DomainError, ValidationMessages } from '@app/api/errors';
+import { DomainError, tierAtLeast, ValidationMessages } from '@app/api';
 import { AppConfig } from '@app/config';
-import { uniqueViolation } from '@app/database/unique-violation';
-import { OutboxService } from '@app/messaging/outbox.service';
-import { NewDomainEvent } from '@app/messaging/domain-event';
+import { uniqueViolation } from '@app/database';
+import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessUser, mostVisible, visibilityWithin } from '../access/access-policy';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
+import { DomainError } from '@app/api';
 import { UserEntity } from '@app/identity/entities';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { AccessUser, canManageMemberLevel } from '../access/access-policy';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';

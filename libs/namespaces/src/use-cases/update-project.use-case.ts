@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth/tier';
-import { DomainError, ErrorCode } from '@app/api/errors';
+import { DomainError, ErrorCode, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
-import { uniqueViolation } from '@app/database/unique-violation';
-import { NewDomainEvent } from '@app/messaging/domain-event';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { uniqueViolation } from '@app/database';
+import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessUser, visibilityWithin } from '../access/access-policy';
 import { ACCESS_LEVELS } from '../entities/member.entity';

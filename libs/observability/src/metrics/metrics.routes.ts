@@ -9,7 +9,8 @@ export const METRICS_PATH = '/-/metrics';
  * applies to it.
  */
 export function registerMetricsRoute(fastify: FastifyInstance, metrics: MetricsService): void {
-  fastify.get(METRICS_PATH, async (_request, reply) => {
+  const openapi = { summary: 'Prometheus metrics (text exposition format)', tag: 'Health', security: [], success: { status: 200, mediaType: 'text/plain' } };
+  fastify.get(METRICS_PATH, { config: { openapi } }, async (_request, reply) => {
     const { contentType, body } = await metrics.exposition();
     return reply.header('content-type', contentType).header('cache-control', 'no-store').send(body);
   });

@@ -1,11 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import { paginateArray } from '@app/api/pagination';
+import { CurrentPrincipal, CurrentProject, DomainError, paginateArray, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { projectOf } from '@app/namespaces/access/principal-access';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateBranchDto, ListBranchesDto } from '../dto/branch.dto';
 import { isValidBranchName } from '../git/git-repository';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { pathWithNamespace } from '@app/namespaces/namespace-events';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
-import { BranchPermissions, ProtectedBranchesService } from '@app/repository/protected-branches';
+import { pathWithNamespace } from '@app/namespaces';
+import type { ProjectWithNamespace } from '@app/namespaces';
+import { BranchPermissions, ProtectedBranchesService } from '../protected-branches';
 import { GitCommit, GitRepository } from '../git/git-repository';
 import { RepositoryStorage } from '../repository-storage';
 

@@ -1,6 +1,5 @@
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
-import { ToBoolean } from '@app/api/dto';
-import { Required } from '@app/api/http/validation';
+import { Required, ToBoolean } from '@app/api';
 
 export class ListBranchesDto {
   @IsOptional() @IsString() @MaxLength(255) search?: string;

@@ -1,4 +1,4 @@
-import { ProjectEntity } from '@app/namespaces/entities/project.entity';
+import { ProjectEntity } from '@app/namespaces';
 import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /**

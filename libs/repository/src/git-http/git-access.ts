@@ -1,11 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AUTHENTICATOR, Authenticator, Principal } from '@app/api/auth';
-import { verifyPassword } from '@app/identity/token-digest';
-import { UsersRepository } from '@app/identity/users.repository';
-import { toPrincipalUser } from '@app/identity/token-authenticator';
-import { AccessService } from '@app/namespaces/access/access.service';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
-import { ProjectsRepository, ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { AUTHENTICATOR, Authenticator, Principal } from '@app/api';
+import { toPrincipalUser, UsersRepository, verifyPassword } from '@app/identity';
+import { ACCESS_LEVELS, AccessService, ProjectsRepository, ProjectWithNamespace } from '@app/namespaces';
 
 export type GitService = 'git-upload-pack' | 'git-receive-pack';
 

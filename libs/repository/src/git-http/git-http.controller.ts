@@ -1,5 +1,5 @@
 import { Controller, Get, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { SkipAuth } from '@app/api/auth';
+import { SkipAuth } from '@app/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
-import { BranchPermissions, ProtectedBranchesService } from '@app/repository/protected-branches';
+import { ACCESS_LEVELS } from '@app/namespaces';
+import type { ProjectWithNamespace } from '@app/namespaces';
+import { BranchPermissions, ProtectedBranchesService } from '../protected-branches';
 import { GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';
 import { PushRecorder } from '../push/push-recorder';
 import { HookDecision, PushHandler, QuarantineEnvironment } from './receive-hooks';

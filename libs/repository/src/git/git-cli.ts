@@ -38,6 +38,9 @@ const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
  */
 export function gitEnvironment(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
+    // The child finds git where this process does: PATH is the process's own search path, handed
+    // on unchanged, not a setting of the service (the one process.env read outside libs/config).
+    // eslint-disable-next-line no-restricted-properties
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: '/nonexistent',
     LC_ALL: 'C',

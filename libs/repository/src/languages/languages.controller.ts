@@ -1,7 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { projectOf } from '@app/namespaces/access/principal-access';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import { assertCanReadCode } from '../branches/branches.controller';
 import { RepositoryStorage } from '../repository-storage';
 import { LanguagesService } from './languages.service';

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { MergeRequestEntity } from '@app/issues/entities/merge-request.entity';
-import { ISSUES_EVENTS, mergeRequestEvent } from '@app/issues/issues-events';
-import { OutboxService } from '@app/messaging/outbox.service';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
-import { pathWithNamespace } from '@app/namespaces/namespace-events';
-import { ProtectedBranchesService } from '@app/repository/protected-branches';
+import { DomainError } from '@app/api';
+import { ISSUES_EVENTS, MergeRequestEntity, mergeRequestEvent } from '@app/issues';
+import { OutboxService } from '@app/messaging';
+import type { ProjectWithNamespace } from '@app/namespaces';
+import { pathWithNamespace } from '@app/namespaces';
+import { ProtectedBranchesService } from '../protected-branches';
 import { DataSource } from 'typeorm';
 import { GitCommandError } from '../git/git-cli';
 import { GitIdentity, GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';

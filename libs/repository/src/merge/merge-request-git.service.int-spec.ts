@@ -1,5 +1,5 @@
 import type { AppConfig } from '@app/config';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { MergeRequestGit, MergeRequestGitStatus } from '@app/issues/merge-request-git';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import type { MergeRequestGit, MergeRequestGitStatus } from '@app/issues';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { RepositoryStorage } from '../repository-storage';
 
 type Mergeability = Pick<MergeRequestGitStatus, 'mergeStatus' | 'detailedMergeStatus' | 'hasConflicts'>;

@@ -1,9 +1,7 @@
 import { Body, Controller, Param, Put, UseFilters } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { IssuablesPresenter } from '@app/issues/presenters/issuables-presenter.service';
-import { intParam } from '@app/issues/path-params';
-import { projectOf } from '@app/namespaces/access/principal-access';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
+import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import { intParam, IssuablesPresenter } from '@app/issues';
+import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import { MergeMergeRequestDto } from '../dto/branch.dto';
 import { RepositoryErrorFilter } from '../repository-error';
 import { MergeMergeRequestUseCase } from './merge-merge-request.use-case';

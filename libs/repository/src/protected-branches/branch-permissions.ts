@@ -1,4 +1,4 @@
-import { ACCESS_LEVELS } from '@app/namespaces/entities';
+import { ACCESS_LEVELS } from '@app/namespaces';
 
 /** What a protected branch access entry governs. */
 export type ProtectedBranchAction = 'push' | 'merge' | 'unprotect';

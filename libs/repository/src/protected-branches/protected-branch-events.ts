@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging/domain-event';
+import type { NewDomainEvent } from '@app/messaging';
 import type { ProtectedBranchView } from './protected-branch.presenter';
 
 /** Domain event types of branch protection. Never rename: consumers match on them. */

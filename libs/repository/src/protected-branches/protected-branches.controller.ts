@@ -1,9 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess, tierAtLeast } from '@app/api/auth';
-import { paginateArray } from '@app/api/pagination';
+import { Auth, CurrentPrincipal, CurrentProject, paginateArray, Principal, ProjectAccess, ResourceAccess, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
-import { projectOf } from '@app/namespaces';
-import { ACCESS_LEVELS } from '@app/namespaces/entities';
+import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateProtectedBranchDto, ListProtectedBranchesDto, UpdateProtectedBranchDto } from './dto/protected-branch.dto';
 import { presentProtectedBranch, ProtectedBranchView } from './protected-branch.presenter';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { activeMembershipSql } from '@app/namespaces/access/access-sql';
+import { activeMembershipSql } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ProtectedBranchAction, ProtectedBranchGrant, ProtectedBranchRule } from './branch-permissions';
 import { ProtectedBranchAccessLevelEntity } from './entities/protected-branch-access-level.entity';

@@ -1,9 +1,7 @@
-import { avatarUrl } from '@app/identity/user.presenter';
-import type { NewDomainEvent } from '@app/messaging/domain-event';
-import type { NamespaceEntity } from '@app/namespaces/entities/namespace.entity';
-import type { ProjectEntity } from '@app/namespaces/entities/project.entity';
-import { pathWithNamespace } from '@app/namespaces/namespace-events';
-import { projectUrls } from '@app/namespaces/presenters/project.presenter';
+import { avatarUrl } from '@app/identity';
+import type { NewDomainEvent } from '@app/messaging';
+import type { NamespaceEntity, ProjectEntity } from '@app/namespaces';
+import { pathWithNamespace, projectUrls } from '@app/namespaces';
 import { GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';
 
 /** Domain event types of pushes. Never rename: they are stored in the stream. */

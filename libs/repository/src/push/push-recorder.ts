@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { OutboxService } from '@app/messaging/outbox.service';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
+import { OutboxService } from '@app/messaging';
+import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
 import { ProtectedBranchesService } from '../protected-branches/protected-branches.service';
 import { GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';

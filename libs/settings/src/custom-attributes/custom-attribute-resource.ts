@@ -1,5 +1,3 @@
-import { GroupCustomAttributeEntity, ProjectCustomAttributeEntity, UserCustomAttributeEntity } from '../entities/custom-attribute.entity';
-
 /** The resources that carry custom attributes. */
 export type CustomAttributeResourceType = 'user' | 'group' | 'project';
 
@@ -12,9 +10,9 @@ export interface CustomAttributeResource {
 
 /** Where each resource type keeps its attributes. */
 export const CUSTOM_ATTRIBUTE_TABLES = {
-  user: { entity: UserCustomAttributeEntity, table: 'user_custom_attributes', column: 'user_id', property: 'userId' },
-  group: { entity: GroupCustomAttributeEntity, table: 'group_custom_attributes', column: 'group_id', property: 'groupId' },
-  project: { entity: ProjectCustomAttributeEntity, table: 'project_custom_attributes', column: 'project_id', property: 'projectId' },
+  user: { table: 'user_custom_attributes', column: 'user_id', property: 'userId' },
+  group: { table: 'group_custom_attributes', column: 'group_id', property: 'groupId' },
+  project: { table: 'project_custom_attributes', column: 'project_id', property: 'projectId' },
 } as const;
 
 export interface CustomAttributeView {

@@ -1,8 +1,6 @@
 export * from './application-settings.entity';
-export * from './custom-attribute.entity';
 
 import { ApplicationSettingsEntity } from './application-settings.entity';
-import { GroupCustomAttributeEntity, ProjectCustomAttributeEntity, UserCustomAttributeEntity } from './custom-attribute.entity';
 
-/** This library's entities, listed in the data source's `ENTITIES`. */
-export const SETTINGS_ENTITIES = [ApplicationSettingsEntity, UserCustomAttributeEntity, GroupCustomAttributeEntity, ProjectCustomAttributeEntity];
+/** This library's entities, listed in the apps' `ENTITIES`. */
+export const SETTINGS_ENTITIES = [ApplicationSettingsEntity];

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth/tier';
-import { DomainError } from '@app/api/errors';
+import { DomainError, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { OutboxService } from '@app/messaging';
 import { isDeepStrictEqual } from 'node:util';
 import { DataSource } from 'typeorm';
 import { ApplicationSettings } from '../application-settings';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
-import { ProtectedBranchesService } from '@app/repository/protected-branches';
+import type { ProjectWithNamespace } from '@app/namespaces';
+import { ProtectedBranchesService } from '../../protected-branches';
 import { GitCommandError } from '../../git/git-cli';
 import { GitRepository, isValidBranchName, ZERO_SHA } from '../../git/git-repository';
 import { PushRecorder } from '../../push/push-recorder';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { ACCESS_LEVELS } from '@app/namespaces/entities/member.entity';
-import type { ProjectWithNamespace } from '@app/namespaces/repositories/projects.repository';
-import { ProtectedBranchesService } from '@app/repository/protected-branches';
+import { DomainError } from '@app/api';
+import { ACCESS_LEVELS } from '@app/namespaces';
+import type { ProjectWithNamespace } from '@app/namespaces';
+import { ProtectedBranchesService } from '../../protected-branches';
 import { GitCommandError } from '../../git/git-cli';
 import { GitRepository, isValidBranchName, RefUpdate, ZERO_SHA } from '../../git/git-repository';
 import { PushRecorder } from '../../push/push-recorder';

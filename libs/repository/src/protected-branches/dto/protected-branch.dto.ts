@@ -1,8 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { ToBoolean, ToInt } from '@app/api/dto';
-import { Required } from '@app/api/http/validation';
+import { Required, ToBoolean, ToInt } from '@app/api';
 import { PROTECTED_ACCESS_LEVELS } from '../branch-permissions';
 
 export const PROTECTED_BRANCH_NAME_MAX = 255;

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { UserEntity } from '@app/identity/entities';
-import { NamespaceEntity } from '@app/namespaces/entities';
+import { UserEntity } from '@app/identity';
+import { NamespaceEntity } from '@app/namespaces';
 import type { ProtectedBranchAction } from '../branch-permissions';
 import { ProtectedBranchEntity } from './protected-branch.entity';
 

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { ProjectEntity } from '@app/namespaces/entities';
+import { ProjectEntity } from '@app/namespaces';
 import { ProtectedBranchAccessLevelEntity } from './protected-branch-access-level.entity';
 
 /** A protection rule of a project: an exact branch name or a wildcard (`release/*`). */

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { tierAtLeast } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
+import { DomainError, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
-import { OutboxService } from '@app/messaging/outbox.service';
-import { ACCESS_LEVELS } from '@app/namespaces/entities';
+import { OutboxService } from '@app/messaging';
+import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import type { ProtectedBranchAction } from '../branch-permissions';

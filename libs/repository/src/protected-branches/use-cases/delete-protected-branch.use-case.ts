@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { canUnprotectRule } from '../branch-permissions';

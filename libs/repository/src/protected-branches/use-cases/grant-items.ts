@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { projectAccessLevelSql } from '@app/namespaces/access/access-sql';
+import { DomainError } from '@app/api';
+import { projectAccessLevelSql } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { EntityManager } from 'typeorm';
 import type { ProtectedBranchAction } from '../branch-permissions';

@@ -1,30 +1,13 @@
 import 'reflect-metadata';
 import { AppConfig } from '@app/config';
-import { createDataSource } from '@app/database';
-import { UserEntity } from '@app/identity/entities';
-import { CreateUserUseCase } from '@app/identity/use-cases/create-user.use-case';
-import { DomainEvent } from '@app/messaging/domain-event';
-import { OutboxService } from '@app/messaging/outbox.service';
-import { createTestDatabase } from '@app/testing';
+import { createDataSource, EntityList } from '@app/database';
+import { CreateUserUseCase, UserEntity } from '@app/identity';
+import { DomainEvent, OutboxService } from '@app/messaging';
+import { AccessService, AccessUser, AddMemberUseCase, CreateGroupUseCase, CreateProjectUseCase, DeleteGroupUseCase, DeleteProjectUseCase, GroupsRepository, MemberEntity, MembersRepository, NamespaceEntity, ProjectsRepository, ProjectWithNamespace, RemoveMemberUseCase, UpdateGroupUseCase, UpdateMemberUseCase, UpdateProjectUseCase, Visibility } from '@app/namespaces';
 import { ApplicationSettings, StaticSettingsReader } from '@app/settings';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AccessUser } from '../access/access-policy';
-import { AccessService } from '../access/access.service';
-import { MemberEntity } from '../entities/member.entity';
-import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
-import { GroupsRepository } from '../repositories/groups.repository';
-import { MembersRepository } from '../repositories/members.repository';
-import { ProjectsRepository, ProjectWithNamespace } from '../repositories/projects.repository';
-import { AddMemberUseCase } from '../use-cases/add-member.use-case';
-import { CreateGroupUseCase } from '../use-cases/create-group.use-case';
-import { CreateProjectUseCase } from '../use-cases/create-project.use-case';
-import { DeleteGroupUseCase } from '../use-cases/delete-group.use-case';
-import { DeleteProjectUseCase } from '../use-cases/delete-project.use-case';
-import { RemoveMemberUseCase } from '../use-cases/remove-member.use-case';
-import { UpdateGroupUseCase } from '../use-cases/update-group.use-case';
-import { UpdateMemberUseCase } from '../use-cases/update-member.use-case';
-import { UpdateProjectUseCase } from '../use-cases/update-project.use-case';
+import { createTestDatabase } from './test-database';
 
 /**
  * A real database (cloned from the migrated template) with this library's services wired by
@@ -64,11 +47,12 @@ export interface NamespacesFactory {
 
 export const actorOf = (user: UserEntity): AccessUser => ({ id: user.id, isAdmin: user.isAdmin, external: user.external });
 
-export async function createNamespacesFixture(label: string, env: Record<string, string> = {}): Promise<NamespacesFixture> {
+/** `entities`: the data source's entity list (the apps' `ENTITIES`; this library names no app). */
+export async function createNamespacesFixture(label: string, entities: EntityList, env: Record<string, string> = {}): Promise<NamespacesFixture> {
   const db = await createTestDatabase(label);
   const prefix = `t${randomBytes(4).toString('hex')}`;
   const config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, KAFKA_TOPIC_PREFIX: prefix, REDIS_PREFIX: prefix, EXTERNAL_URL: 'https://git.example.com', ...env });
-  const dataSource = await createDataSource(config).initialize();
+  const dataSource = await createDataSource(config, entities).initialize();
   const outbox = new OutboxService(config);
   const projects = new ProjectsRepository(dataSource);
   const groups = new GroupsRepository(dataSource);

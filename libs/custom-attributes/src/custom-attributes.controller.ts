@@ -1,12 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { AdminOnly, CurrentGroup, CurrentPrincipal, CurrentProject, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api/auth';
-import { DomainError } from '@app/api/errors';
-import type { NamespaceEntity } from '@app/namespaces/entities/namespace.entity';
-import type { ProjectEntity } from '@app/namespaces/entities/project.entity';
-import { UserEntity } from '@app/identity/entities/user.entity';
+import { AdminOnly, CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import { UserEntity } from '@app/identity';
+import type { NamespaceEntity, ProjectEntity } from '@app/namespaces';
+import { CustomAttributeResource, CustomAttributesRepository, CustomAttributeView } from '@app/settings';
 import { DataSource } from 'typeorm';
-import { CustomAttributeResource, CustomAttributeView } from './custom-attribute-resource';
-import { CustomAttributesRepository } from './custom-attributes.repository';
 import { DeleteCustomAttributeUseCase } from './delete-custom-attribute.use-case';
 import { SetCustomAttributeUseCase } from './set-custom-attribute.use-case';
 

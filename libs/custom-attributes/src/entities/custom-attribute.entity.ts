@@ -1,7 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { UserEntity } from '@app/identity/entities/user.entity';
-import { NamespaceEntity } from '@app/namespaces/entities/namespace.entity';
-import { ProjectEntity } from '@app/namespaces/entities/project.entity';
+import { UserEntity } from '@app/identity';
+import { NamespaceEntity, ProjectEntity } from '@app/namespaces';
 
 /** Columns shared by the three custom attribute tables (one per resource, as GitLab). */
 abstract class CustomAttributeColumns {

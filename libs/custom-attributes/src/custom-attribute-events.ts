@@ -1,5 +1,5 @@
-import type { NewDomainEvent } from '@app/messaging/domain-event';
-import type { CustomAttributeResource } from './custom-attribute-resource';
+import type { NewDomainEvent } from '@app/messaging';
+import type { CustomAttributeResource } from '@app/settings';
 
 /** Domain event types of custom attributes. Never rename: consumers match on them. */
 export const CUSTOM_ATTRIBUTE_EVENTS = {

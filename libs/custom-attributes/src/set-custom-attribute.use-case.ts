@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/api/errors';
-import { OutboxService } from '@app/messaging/outbox.service';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
+import { CustomAttributeResource, CustomAttributesRepository, CustomAttributeView } from '@app/settings';
 import { DataSource } from 'typeorm';
-import { CustomAttributeResource, CustomAttributeView } from './custom-attribute-resource';
 import { customAttributeEvent, CUSTOM_ATTRIBUTE_EVENTS } from './custom-attribute-events';
-import { CustomAttributesRepository } from './custom-attributes.repository';
 
 export interface SetCustomAttributeCommand {
   resource: CustomAttributeResource;

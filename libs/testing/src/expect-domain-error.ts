@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '@app/api/errors';
+import { DomainError, ErrorCode } from '@app/api';
 import type { NamespacesFixture } from './namespaces.fixture';
 
 /** Runs `action`, expects a DomainError with `code`, and that the failed use case wrote nothing to the outbox. */

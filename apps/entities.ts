@@ -1,0 +1,17 @@
+import { ALERTING_ENTITIES } from '@app/alerting';
+import { BADGES_ENTITIES } from '@app/badges';
+import { CUSTOM_ATTRIBUTE_ENTITIES } from '@app/custom-attributes';
+import { EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceIterationEventEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceWeightEventEntity } from '@app/events';
+import { HOOKS_ENTITIES } from '@app/hooks';
+import { AccessTokenEntity, OAuthTokenEntity, UserEntity } from '@app/identity';
+import { InternalIdEntity, IssueEntity, IterationEntity, MergeRequestEntity, MilestoneEntity } from '@app/issues';
+import { OutboxEventEntity } from '@app/messaging';
+import { MemberEntity, NamespaceEntity, ProjectEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity } from '@app/namespaces';
+import { PROTECTED_BRANCH_ENTITIES, REPOSITORY_ENTITIES } from '@app/repository';
+import { SETTINGS_ENTITIES } from '@app/settings';
+
+/**
+ * Every entity of the data source, registered here by the composition root (libs/database names
+ * no domain code). A new entity is added here and gets a generated migration.
+ */
+export const ENTITIES = [UserEntity, AccessTokenEntity, OAuthTokenEntity, NamespaceEntity, ProjectEntity, MemberEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity, OutboxEventEntity, InternalIdEntity, MilestoneEntity, IterationEntity, IssueEntity, MergeRequestEntity, EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceIterationEventEntity, ResourceWeightEventEntity, ...ALERTING_ENTITIES, ...SETTINGS_ENTITIES, ...CUSTOM_ATTRIBUTE_ENTITIES, ...HOOKS_ENTITIES, ...PROTECTED_BRANCH_ENTITIES, ...REPOSITORY_ENTITIES, ...BADGES_ENTITIES];

@@ -1,0 +1,3 @@
+export * from './custom-attribute-events';
+export * from './custom-attributes.module';
+export * from './entities';
