@@ -1,13 +1,20 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { DomainError } from '@app/api';
+import { writeEventDocs } from '@app/messaging';
 import { CliModule } from './cli.module';
 import { CREATE_TOKEN_USAGE, createTokenCommand } from './create-token.command';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'events-docs') {
+    // docs/events.md (its event list) and docs/domain-event.schema.json, from the event catalogue.
+    const changed = writeEventDocs(process.cwd());
+    process.stdout.write(changed.length > 0 ? `updated ${changed.join(', ')}\n` : 'event docs up to date\n');
+    return 0;
+  }
   if (command !== 'create-token') {
-    process.stderr.write(`${CREATE_TOKEN_USAGE}\n`);
+    process.stderr.write(`${CREATE_TOKEN_USAGE}\nusage: cli events-docs (regenerates the event list of docs/events.md and docs/domain-event.schema.json)\n`);
     return command === undefined || command === '--help' ? 0 : 2;
   }
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(), { logger: ['error', 'warn'] });

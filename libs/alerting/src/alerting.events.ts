@@ -1,4 +1,6 @@
-/** Domain event types of the alerting library (stable names: never rename). */
+import type { DomainEventType } from '@app/messaging';
+
+/** Domain event types of the alerting library (declared in the catalogue, `@app/messaging`; stable names: never rename). */
 export const ALERT_EVENTS = {
   CREATED: 'alert.created',
   /** A repeat of an open alert: `data.event_count` is the new count. */
@@ -12,4 +14,4 @@ export const ALERT_EVENTS = {
   INTEGRATION_UPDATED: 'alert_integration.updated',
   INTEGRATION_DELETED: 'alert_integration.deleted',
   INTEGRATION_TOKEN_RESET: 'alert_integration.token_reset',
-} as const;
+} as const satisfies Record<string, DomainEventType>;

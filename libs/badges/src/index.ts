@@ -1,5 +1,5 @@
 export * from './badge-context.service';
-export * from './badge-events';
+export * from './badges.events';
 export * from './badge-urls';
 export * from './badge.presenter';
 export * from './badges.module';

@@ -3,7 +3,7 @@ import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { CustomAttributeResource, CustomAttributesRepository } from '@app/settings';
 import { DataSource } from 'typeorm';
-import { customAttributeEvent, CUSTOM_ATTRIBUTE_EVENTS } from './custom-attribute-events';
+import { customAttributeEvent, CUSTOM_ATTRIBUTE_EVENTS } from './custom-attributes.events';
 
 export interface DeleteCustomAttributeCommand {
   resource: CustomAttributeResource;

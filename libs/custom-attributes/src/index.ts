@@ -1,3 +1,3 @@
-export * from './custom-attribute-events';
+export * from './custom-attributes.events';
 export * from './custom-attributes.module';
 export * from './entities';

@@ -11,7 +11,7 @@ export * from './dto/system-hook.dto';
 export * from './hook-token-cipher';
 export * from './hook-url';
 export * from './hooks.module';
-export * from './system-hook-events';
+export * from './hooks.events';
 export * from './system-hook.presenter';
 export * from './system-hooks.repository';
 export * from './use-cases/create-system-hook.use-case';

@@ -1,3 +1,4 @@
+export * from './identity.events';
 export * from './access-token.presenter';
 export * from './entities';
 export * from './identity.bootstrap';

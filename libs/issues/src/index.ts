@@ -1,5 +1,5 @@
 export * from './entities';
-export * from './issues-events';
+export * from './issues.events';
 export * from './issues.module';
 export * from './issues.repository';
 export * from './presenters/issuables-presenter.service';

@@ -4,7 +4,7 @@ import type { ProjectWithNamespace } from '@app/namespaces';
 import { EntityManager, In } from 'typeorm';
 import { IterationEntity } from './entities/iteration.entity';
 import { MilestoneEntity } from './entities/milestone.entity';
-import { Change, milestoneSnapshot } from './issues-events';
+import { Change, milestoneSnapshot } from './issues.events';
 
 /** Group ids whose milestones and iterations a project's issues may use: the groups above it. */
 export const projectAncestorGroupIds = (project: ProjectWithNamespace): number[] =>

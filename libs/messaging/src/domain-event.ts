@@ -11,7 +11,8 @@ export interface DomainEventTarget {
 
 /**
  * The versioned envelope of every message on the domain event stream (JSON, key = project id).
- * Documented in the README and in `docs/domain-event.schema.json`.
+ * Its types and their `data` are declared in the catalogue (`catalogue/`); documented in
+ * `docs/events.md` and `docs/domain-event.schema.json` (both generated from it).
  */
 export interface DomainEvent<TData extends Record<string, unknown> = Record<string, unknown>> {
   id: string;

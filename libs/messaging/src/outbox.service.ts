@@ -1,11 +1,10 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { currentRequestId } from '@app/observability';
 import { EntityManager } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { buildDomainEvent, DomainEvent, messageKeyOf, NewDomainEvent } from './domain-event';
+import { DomainEvent, NewDomainEvent } from './domain-event';
 import { OutboxEventEntity } from './outbox-event.entity';
+import { currentOutboxContext, outboxRecordsOf } from './outbox-rows';
 import { prefixed, TOPICS } from './topics.constants';
 
 /**
@@ -13,15 +12,6 @@ import { prefixed, TOPICS } from './topics.constants';
  * delivered at commit (and dropped on rollback), so the relay wakes exactly when rows become visible.
  */
 export const OUTBOX_NOTIFY_CHANNEL = 'outbox_events';
-
-const envelopeExtras = new AsyncLocalStorage<Record<string, unknown>>();
-
-/**
- * Runs `fn` so that every event it appends carries `extras` as additional top-level envelope
- * fields (the envelope's own fields always win). Used for `hook_chain`: the loop protection of
- * system hooks, set while serving a request made by a hook receiver.
- */
-export const runWithEnvelopeExtras = <T>(extras: Record<string, unknown>, fn: () => T): T => envelopeExtras.run(extras, fn);
 
 /** Writes domain events into the outbox inside the caller's transaction. */
 @Injectable()
@@ -33,22 +23,20 @@ export class OutboxService {
   }
 
   async append(manager: EntityManager, events: NewDomainEvent | NewDomainEvent[], headers: Record<string, string> = {}): Promise<DomainEvent[]> {
-    const extras = envelopeExtras.getStore();
-    const built = (Array.isArray(events) ? events : [events]).map((e) => (extras ? ({ ...extras, ...buildDomainEvent(e) } as DomainEvent) : buildDomainEvent(e)));
-    if (built.length === 0) return built;
-    const requestId = currentRequestId();
-    if (requestId && headers['x-request-id'] === undefined) headers = { ...headers, 'x-request-id': requestId };
+    const list = Array.isArray(events) ? events : [events];
+    if (list.length === 0) return [];
+    const records = outboxRecordsOf(list, this.topic, currentOutboxContext(), headers);
     await manager.insert(
       OutboxEventEntity,
-      built.map((event) => ({
-        id: event.id,
-        topic: this.topic,
-        messageKey: messageKeyOf(event),
-        payload: event as unknown as Record<string, unknown>,
-        headers,
+      records.map((row) => ({
+        id: row.id,
+        topic: row.topic,
+        messageKey: row.message_key,
+        payload: row.payload as unknown as Record<string, unknown>,
+        headers: row.headers,
       })) as QueryDeepPartialEntity<OutboxEventEntity>[],
     );
     await manager.query('SELECT pg_notify($1, $2)', [OUTBOX_NOTIFY_CHANNEL, '']);
-    return built;
+    return records.map((row) => row.payload);
   }
 }

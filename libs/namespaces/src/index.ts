@@ -3,7 +3,7 @@ export * from './access/access-policy';
 export * from './access/access.service';
 export * from './access/principal-access';
 export * from './group-settings';
-export * from './namespace-events';
+export * from './namespaces.events';
 export * from './namespaces.module';
 export * from './naming';
 export * from './presenters/group.presenter';

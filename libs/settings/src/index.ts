@@ -4,6 +4,7 @@ export * from './cached-settings.reader';
 export * from './create-rate-limit';
 export * from './crypto/secret-box';
 export * from './crypto/settings-encryption';
+export * from './settings.events';
 export * from './custom-attributes/custom-attribute-filters';
 export * from './custom-attributes/custom-attribute-resource';
 export * from './custom-attributes/custom-attributes.repository';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { OutboxRecord } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { AlertState } from './alert-batch-plan';
@@ -169,13 +170,8 @@ export interface NoteRow {
   body: string;
 }
 
-/** An outbox row; `alert_ref` / `recovery_ref` mark the id to fill in (`target.id` + `data.alert_id`, or `data.recovery_id`). */
-export interface OutboxRow {
-  id: string;
-  topic: string;
-  message_key: string;
-  payload: Record<string, unknown>;
-  headers: Record<string, string>;
+/** An outbox row (`outboxRecordOf`); `alert_ref` / `recovery_ref` mark the id to fill in (`target.id` + `data.alert_id`, or `data.recovery_id`). */
+export interface OutboxRow extends OutboxRecord {
   alert_ref: number | null;
   recovery_ref: number | null;
 }

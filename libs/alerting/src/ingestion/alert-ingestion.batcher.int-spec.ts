@@ -219,4 +219,30 @@ describe('AlertIngestionBatcher (PostgreSQL)', () => {
     expect(await preparedNames()).toEqual(expect.arrayContaining(expected));
     expect((await alertsOf(projectId)).map((a) => [a.iid, a.event_count])).toEqual([[1, 2]]);
   });
+
+  it('writes each payload row with the request id and hook chain its request had, like every other outbox row', async () => {
+    const projectId = await newProject();
+    const sut = batcher();
+    const payload = { title: 'chained', fingerprint: 'chain' };
+    const receivedAt = new Date();
+    const entry = (outboxContext?: { requestId?: string; extras?: Record<string, unknown> }) =>
+      sut.submit({
+        input: { projectId, integrationId, alert: normalizeAlert(payload, { now: receivedAt }), receivedAt },
+        project: { id: projectId, groupId: null },
+        integration: { id: integrationId, name: 'Prom', createIncident: false, autoCloseIncident: true },
+        payload,
+        actorId: null,
+        outboxContext,
+        bytes: 40,
+      });
+    await Promise.all([entry({ requestId: 'req-chain', extras: { hook_chain: { id: '0b6f1f9e-2f8e-4a56-9a0e-6c4a3c7d3b1e', depth: 3 } } }), entry()]);
+    const rows: Array<{ type: string; chain: unknown; headers: Record<string, string>; message_key: string; topic: string }> = await dataSource.query(
+      `SELECT payload->>'type' AS type, payload->'hook_chain' AS chain, headers, message_key, topic FROM outbox_events WHERE (payload->>'project_id')::int = $1 ORDER BY seq`,
+      [projectId],
+    );
+    expect(rows).toEqual([
+      { type: 'alert.created', chain: { id: '0b6f1f9e-2f8e-4a56-9a0e-6c4a3c7d3b1e', depth: 3 }, headers: { 'x-request-id': 'req-chain' }, message_key: String(projectId), topic: 'batch-test.domain-events.v1' },
+      { type: 'alert.grouped', chain: null, headers: {}, message_key: String(projectId), topic: 'batch-test.domain-events.v1' },
+    ]);
+  });
 });

@@ -1,29 +1,13 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { isRetryableTransactionError, uniqueViolation } from '@app/database';
-import { buildDomainEvent, messageKeyOf, OUTBOX_NOTIFY_CHANNEL, OutboxService, type NewDomainEvent } from '@app/messaging';
-import { ALERT_EVENTS } from '../alerting.events';
-import type { AlertRow, IngestOutcome } from '../alerts.repository';
-import type { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
-import { AlertState, BatchAlertInput, openAlertKey, planAlertBatch, PlannedStep } from './alert-batch-plan';
-import { AlertBatchRepository, BatchConnection, missingPreparedStatement, NoteRow, OutboxRow, UnmatchedRecoveryRow } from './alert-batch.repository';
+import { OUTBOX_NOTIFY_CHANNEL, OutboxService } from '@app/messaging';
+import type { IngestOutcome } from '../alerts.repository';
+import { openAlertKey, planAlertBatch } from './alert-batch-plan';
+import { type AlertBatchEntry, batchOutcomes, buildAlertBatchRows } from './alert-batch-rows';
+import { AlertBatchRepository, BatchConnection, missingPreparedStatement } from './alert-batch.repository';
 
-export type IngestIntegration = Pick<AlertHttpIntegrationEntity, 'id' | 'name' | 'createIncident' | 'autoCloseIncident'>;
-
-/** One normalized payload waiting for the next batch. */
-export interface AlertBatchEntry {
-  input: BatchAlertInput;
-  project: { id: number; groupId: number | null };
-  integration: IngestIntegration;
-  /** The raw payload (kept with an unmatched recovery). */
-  payload: Record<string, unknown>;
-  /** The user who sent a test alert; null for a monitoring tool. */
-  actorId: number | null;
-  /** The request id, carried in the domain event's headers. */
-  requestId?: string;
-  /** Size of the payload as received, in bytes (bounds the size of a batch). */
-  bytes: number;
-}
+export type { AlertBatchEntry } from './alert-batch-rows';
 
 interface Waiter {
   entry: AlertBatchEntry;
@@ -49,50 +33,6 @@ const isPayloadError = (error: unknown): boolean => {
   const code = typeof e.code === 'string' ? e.code : typeof e.driverError?.code === 'string' ? e.driverError.code : '';
   // SQLSTATE classes 22 (data exception) and 23 (integrity constraint violation).
   return code.startsWith('22') || code.startsWith('23');
-};
-
-export const alertEventData = (alert: AlertRow, integration: IngestIntegration): Record<string, unknown> => ({
-  alert_id: alert.id,
-  iid: alert.iid,
-  title: alert.title,
-  description: alert.description,
-  severity: alert.severity,
-  status: alert.status,
-  service: alert.service,
-  monitoring_tool: alert.monitoring_tool,
-  hosts: alert.hosts,
-  environment: alert.environment,
-  fingerprint: alert.fingerprint,
-  started_at: new Date(alert.started_at).toISOString(),
-  ended_at: alert.ended_at ? new Date(alert.ended_at).toISOString() : null,
-  event_count: alert.event_count,
-  integration: {
-    id: integration.id,
-    name: integration.name,
-    create_incident: integration.createIncident,
-    auto_close_incident: integration.autoCloseIncident,
-  },
-});
-
-const rowOf = (step: Extract<PlannedStep, { state: AlertState }>): AlertRow => {
-  const s = step.state;
-  return {
-    id: s.id,
-    iid: s.iid,
-    title: s.title,
-    description: s.description,
-    severity: s.severity,
-    status: step.snapshot.status,
-    service: s.service,
-    monitoring_tool: s.monitoring_tool,
-    hosts: s.hosts,
-    started_at: s.started_at,
-    ended_at: step.snapshot.ended_at,
-    event_count: step.snapshot.event_count,
-    fingerprint: s.fingerprint,
-    environment: s.environment,
-    integration_id: s.integration_id,
-  };
 };
 
 /**
@@ -237,85 +177,14 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
     }
     const { lastIids, open } = await this.batches.begin(connection, creating, [...keys.values()]);
     const plan = planAlertBatch(inputs, open, lastIids);
-    const createdRef = new Map(plan.created.map((state, ref) => [state, ref]));
-
-    const recoveries: UnmatchedRecoveryRow[] = [];
-    const notes: NoteRow[] = [];
-    const events: OutboxRow[] = [];
-    plan.steps.forEach((step, ord) => {
-      const entry = entries[ord];
-      const alert = entry.input.alert;
-      const source = alert.monitoringTool ?? entry.integration.name;
-      const base = { actor: entry.actorId, projectId: entry.project.id, groupId: entry.project.groupId };
-      let event: NewDomainEvent;
-      let alertRef: number | null = null;
-      let recoveryRef: number | null = null;
-      if (step.kind === 'unmatched_recovery') {
-        recoveryRef = ord;
-        recoveries.push({
-          ref: ord,
-          project_id: entry.input.projectId,
-          integration_id: entry.input.integrationId,
-          fingerprint: alert.fingerprint,
-          title: alert.title,
-          ended_at: alert.endedAt!,
-          payload: entry.payload,
-        });
-        event = {
-          ...base,
-          type: ALERT_EVENTS.RECOVERY_UNMATCHED,
-          target: null,
-          data: {
-            recovery_id: 0,
-            title: alert.title,
-            fingerprint: alert.fingerprint,
-            ended_at: alert.endedAt!.toISOString(),
-            integration: { id: entry.integration.id, name: entry.integration.name },
-          },
-        };
-      } else {
-        // The id of an alert created by this batch is drawn by the write: filled in there.
-        alertRef = step.state.isNew ? createdRef.get(step.state)! : null;
-        const row = rowOf(step);
-        const target = { type: 'alert', id: row.id, iid: row.iid, title: row.title };
-        const data = alertEventData(row, entry.integration);
-        const note = (body: string) => notes.push({ alert_id: alertRef === null ? row.id : null, alert_ref: alertRef, author_id: null, body });
-        if (step.kind === 'created') {
-          note(`logged an alert from **${source}**`);
-          event = { ...base, type: ALERT_EVENTS.CREATED, target, data };
-        } else if (step.kind === 'grouped') {
-          event = { ...base, type: ALERT_EVENTS.GROUPED, target, data };
-        } else {
-          note(`logged a recovery alert from **${source}**`);
-          event = { ...base, type: ALERT_EVENTS.RESOLVED, target, data: { ...data, previous_status: step.previousStatus } };
-        }
-      }
-      const built = buildDomainEvent(event);
-      events.push({
-        id: built.id,
-        topic: this.outbox.topic,
-        message_key: messageKeyOf(built),
-        payload: built as unknown as Record<string, unknown>,
-        headers: entry.requestId ? { 'x-request-id': entry.requestId } : {},
-        alert_ref: alertRef,
-        recovery_ref: recoveryRef,
-      });
-    });
-
+    const rows = buildAlertBatchRows(entries, plan, this.outbox.topic);
     const recoveryIds = await this.batches.commit(connection, {
       created: plan.created,
       updated: plan.updated,
       lastIids: plan.lastIids,
-      recoveries,
-      notes,
-      events,
+      ...rows,
       outboxChannel: OUTBOX_NOTIFY_CHANNEL,
     });
-    return plan.steps.map((step, ord): IngestOutcome => {
-      if (step.kind === 'unmatched_recovery') return { kind: 'unmatched_recovery', recoveryId: recoveryIds.get(ord)! };
-      const row = rowOf(step);
-      if (step.kind === 'resolved') return { kind: 'resolved', alert: row, previousStatus: step.previousStatus };
-      return { kind: step.kind, alert: row };
-    });
+    return batchOutcomes(plan, recoveryIds);
   }
 }

@@ -1,8 +1,25 @@
 import { Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
-import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumer, DomainEventConsumerFactory } from '@app/messaging';
+import {
+  assertNever,
+  BADGES_EVENT_PART,
+  CONSUMER_GROUPS,
+  DomainEvent,
+  DomainEventConsumer,
+  DomainEventConsumerFactory,
+  type DomainEventType,
+  HOOKS_EVENT_PART,
+  IDENTITY_EVENT_PART,
+  ignoring,
+  isCataloguedEvent,
+  ISSUES_EVENT_PART,
+  NAMESPACES_EVENT_PART,
+  OTHER_SERVICES_EVENT_PART,
+  REPOSITORY_EVENT_PART,
+  SETTINGS_EVENT_PART,
+  CUSTOM_ATTRIBUTES_EVENT_PART,
+} from '@app/messaging';
 import { MetricsService } from '@app/observability';
 import type { Counter } from 'prom-client';
-import { ALERT_EVENTS } from '../alerting.events';
 import type { AlertStatus } from '../engine/alert-severity';
 import { AlertStateChange, AlertStateEventsRepository } from './alert-state-events.repository';
 import { CloseAlertIncidentUseCase } from './close-alert-incident.use-case';
@@ -25,6 +42,34 @@ const ALERT_STATUSES: readonly string[] = ['triggered', 'acknowledged', 'resolve
 const statusOf = (value: unknown): AlertStatus | null => (typeof value === 'string' && ALERT_STATUSES.includes(value) ? (value as AlertStatus) : null);
 
 /**
+ * What the alert engine looks at in each catalogued event type. Exhaustive: a new event type
+ * does not compile until it is given a role here.
+ */
+const ALERT_ENGINE_ROUTES = {
+  'alert.created': 'created',
+  'alert.resolved': 'resolved',
+  'alert.status_changed': 'status_changed',
+  'alert.grouped': 'ignored',
+  'alert.assignees_changed': 'ignored',
+  'alert.recovery_unmatched': 'ignored',
+  'alert_integration.created': 'ignored',
+  'alert_integration.updated': 'ignored',
+  'alert_integration.deleted': 'ignored',
+  'alert_integration.token_reset': 'ignored',
+  ...ignoring(IDENTITY_EVENT_PART),
+  ...ignoring(NAMESPACES_EVENT_PART),
+  ...ignoring(ISSUES_EVENT_PART),
+  ...ignoring(REPOSITORY_EVENT_PART),
+  ...ignoring(HOOKS_EVENT_PART),
+  ...ignoring(BADGES_EVENT_PART),
+  ...ignoring(SETTINGS_EVENT_PART),
+  ...ignoring(CUSTOM_ATTRIBUTES_EVENT_PART),
+  ...ignoring(OTHER_SERVICES_EVENT_PART),
+} as const satisfies Record<DomainEventType, 'created' | 'resolved' | 'status_changed' | 'ignored'>;
+
+const routeOf = (event: DomainEvent) => (isCataloguedEvent(event) ? ALERT_ENGINE_ROUTES[event.type] : 'ignored');
+
+/**
  * Decides from the event alone (the integration's settings travel in it, as they were when
  * the alert changed): a new alert opens an incident when `create_incident` is on; an alert
  * resolved by a recovery or by a user closes its incident when `auto_close_incident` is on.
@@ -32,12 +77,19 @@ const statusOf = (value: unknown): AlertStatus | null => (typeof value === 'stri
 export function alertLifecycleActionOf(event: DomainEvent): AlertLifecycleAction {
   const alertId = alertIdOf(event);
   if (alertId === null) return { kind: 'none' };
-  if (event.type === ALERT_EVENTS.CREATED && integrationFlag(event, 'create_incident')) return { kind: 'create_incident', alertId };
-  if (event.type === ALERT_EVENTS.RESOLVED && integrationFlag(event, 'auto_close_incident')) return { kind: 'close_incident', alertId };
-  if (event.type === ALERT_EVENTS.STATUS_CHANGED && event.data.to === 'resolved' && integrationFlag(event, 'auto_close_incident')) {
-    return { kind: 'close_incident', alertId };
+  const route = routeOf(event);
+  switch (route) {
+    case 'created':
+      return integrationFlag(event, 'create_incident') ? { kind: 'create_incident', alertId } : { kind: 'none' };
+    case 'resolved':
+      return integrationFlag(event, 'auto_close_incident') ? { kind: 'close_incident', alertId } : { kind: 'none' };
+    case 'status_changed':
+      return event.data.to === 'resolved' && integrationFlag(event, 'auto_close_incident') ? { kind: 'close_incident', alertId } : { kind: 'none' };
+    case 'ignored':
+      return { kind: 'none' };
+    default:
+      return assertNever(route, 'alert engine route');
   }
-  return { kind: 'none' };
 }
 
 /** The status change an event records as the alert's state event, if any: a recovery, or a user's change. */
@@ -46,15 +98,21 @@ export function alertStateChangeOf(event: DomainEvent): AlertStateChange | null 
   if (alertId === null) return null;
   const occurredAt = new Date(event.occurred_at);
   if (Number.isNaN(occurredAt.getTime())) return null;
-  if (event.type === ALERT_EVENTS.RESOLVED) {
-    return { alertId, userId: event.actor, state: 'resolved', previousState: statusOf(event.data.previous_status), occurredAt };
+  const route = routeOf(event);
+  switch (route) {
+    case 'resolved':
+      return { alertId, userId: event.actor, state: 'resolved', previousState: statusOf(event.data.previous_status), occurredAt };
+    case 'status_changed': {
+      const state = statusOf(event.data.to);
+      if (state === null) return null;
+      return { alertId, userId: event.actor, state, previousState: statusOf(event.data.from), occurredAt };
+    }
+    case 'created':
+    case 'ignored':
+      return null;
+    default:
+      return assertNever(route, 'alert engine route');
   }
-  if (event.type === ALERT_EVENTS.STATUS_CHANGED) {
-    const state = statusOf(event.data.to);
-    if (state === null) return null;
-    return { alertId, userId: event.actor, state, previousState: statusOf(event.data.from), occurredAt };
-  }
-  return null;
 }
 
 /**

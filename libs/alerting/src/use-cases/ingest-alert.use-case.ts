@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
-import { currentRequestId } from '@app/observability';
+import { currentOutboxContext } from '@app/messaging';
 import { AlertingMetrics } from '../alerting.metrics';
 import { IngestOutcome } from '../alerts.repository';
 import { ALERT_PAYLOAD_MAX_BYTES, type AlertPayload } from '../engine/alert-payload-parser';
@@ -54,7 +54,7 @@ export class IngestAlertUseCase {
       integration,
       payload: command.payload,
       actorId: command.actorId ?? null,
-      requestId: currentRequestId(),
+      outboxContext: currentOutboxContext(),
       bytes: command.payloadBytes ?? ALERT_PAYLOAD_MAX_BYTES,
     });
     this.count(outcome);

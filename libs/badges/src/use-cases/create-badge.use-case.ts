@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
-import { BADGE_EVENTS, badgeEvent } from '../badge-events';
+import { BADGE_EVENTS, badgeEvent } from '../badges.events';
 import { BadgesRepository } from '../badges.repository';
 import type { CreateBadgeDto } from '../dto/badge.dto';
 import { BadgeEntity } from '../entities/badge.entity';

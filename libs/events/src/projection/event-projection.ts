@@ -1,4 +1,16 @@
-import type { DomainEvent } from '@app/messaging';
+import {
+  ALERTING_EVENT_PART,
+  assertNever,
+  BADGES_EVENT_PART,
+  eventTypeSet,
+  HOOKS_EVENT_PART,
+  IDENTITY_EVENT_PART,
+  isCataloguedEvent,
+  SETTINGS_EVENT_PART,
+  CUSTOM_ATTRIBUTES_EVENT_PART,
+  typesOf,
+  type DomainEvent,
+} from '@app/messaging';
 
 /** GitLab's event actions: what the `action` filter of the event lists accepts. */
 export const EVENT_ACTIONS = ['created', 'updated', 'closed', 'reopened', 'pushed', 'commented', 'merged', 'joined', 'left', 'destroyed', 'expired', 'approved'] as const;
@@ -166,13 +178,49 @@ function pushDataOf(data: Json, tag: boolean): Json {
   };
 }
 
+/** The catalogued types without projections (skipped and counted); every other type has a case in `planProjection`. */
+export const PROJECTOR_IGNORES = eventTypeSet([
+  ...typesOf(IDENTITY_EVENT_PART),
+  'project_update',
+  'project_rename',
+  'project_destroy',
+  'project_transfer',
+  'group_create',
+  'group_update',
+  'group_rename',
+  'group_destroy',
+  'user_update_for_team',
+  'user_add_to_group',
+  'user_update_for_group',
+  'user_remove_from_group',
+  'user_rename',
+  'user_failed_login',
+  'key_create',
+  'key_destroy',
+  'issue.destroyed',
+  'milestone.updated',
+  'iteration.created',
+  'repository_update',
+  'protected_branch.created',
+  'protected_branch.updated',
+  'protected_branch.destroyed',
+  ...typesOf(ALERTING_EVENT_PART),
+  ...typesOf(HOOKS_EVENT_PART),
+  ...typesOf(BADGES_EVENT_PART),
+  ...typesOf(SETTINGS_EVENT_PART),
+  ...typesOf(CUSTOM_ATTRIBUTES_EVENT_PART),
+]);
+
 /**
  * Maps one domain event to its projections. Returns null for types without projections
- * (skipped and counted). Pure: the same event always gives the same plan.
+ * (`PROJECTOR_IGNORES`, and types outside the catalogue: skipped and counted). Pure: the same
+ * event always gives the same plan. The switch is exhaustive over the catalogue.
  */
 export function planProjection(event: DomainEvent): ProjectionPlan | null {
+  if (!isCataloguedEvent(event) || PROJECTOR_IGNORES.matches(event)) return null;
   const plan = emptyPlan();
-  const data = event.data;
+  // The stream is not trusted: fields are read defensively whatever the catalogue declares.
+  const data: Json = event.data;
   switch (event.type) {
     case 'project_create':
       plan.events.push(plainEvent(event, 'created', requireActor(event)));
@@ -258,7 +306,7 @@ export function planProjection(event: DomainEvent): ProjectionPlan | null {
       plan.events.push(plainEvent(event, 'pushed', requireActor(event), { pushData: pushDataOf(data, event.type === 'tag_push') }));
       return plan;
     default:
-      return null;
+      return assertNever(event, 'event type');
   }
 }
 

@@ -1,4 +1,15 @@
-import type { DomainEvent } from '@app/messaging';
+import {
+  ALERTING_EVENT_PART,
+  assertNever,
+  BADGES_EVENT_PART,
+  HOOKS_EVENT_PART,
+  ignoring,
+  isCataloguedEvent,
+  SETTINGS_EVENT_PART,
+  CUSTOM_ATTRIBUTES_EVENT_PART,
+  type DomainEvent,
+  type DomainEventType,
+} from '@app/messaging';
 
 /** The flag of the system hook record that selects an event kind; null: always delivered. */
 export type HookEventFlag = 'push_events' | 'tag_push_events' | 'merge_requests_events' | 'repository_update_events' | null;
@@ -19,33 +30,78 @@ export interface HookEvent {
 }
 
 /**
- * The system events: delivered to every hook whatever its flags (GitLab's system hook events
- * for projects, users, groups and memberships).
+ * How system hooks treat each catalogued event type: `system` events are delivered to every
+ * hook whatever its flags (GitLab's system hook events for projects, users, groups and
+ * memberships; `system_user` ones carry the user fields only), the others to hooks with their
+ * flag; `ignored` types are never delivered. Exhaustive: a new event type does not compile
+ * until it is given a route here.
  */
-export const SYSTEM_EVENT_TYPES: ReadonlySet<string> = new Set([
-  'project_create',
-  'project_destroy',
-  'project_rename',
-  'project_transfer',
-  'project_update',
-  'user_create',
-  'user_destroy',
-  'user_rename',
-  'user_failed_login',
-  'key_create',
-  'key_destroy',
-  'group_create',
-  'group_destroy',
-  'group_rename',
-  'user_add_to_team',
-  'user_remove_from_team',
-  'user_update_for_team',
-  'user_add_to_group',
-  'user_remove_from_group',
-  'user_update_for_group',
-]);
+export const HOOK_ROUTES = {
+  project_create: 'system',
+  project_destroy: 'system',
+  project_rename: 'system',
+  project_transfer: 'system',
+  project_update: 'system',
+  user_create: 'system_user',
+  user_destroy: 'system_user',
+  user_rename: 'system_user',
+  user_failed_login: 'system_user',
+  key_create: 'system',
+  key_destroy: 'system',
+  group_create: 'system',
+  group_destroy: 'system',
+  group_rename: 'system',
+  user_add_to_team: 'system',
+  user_remove_from_team: 'system',
+  user_update_for_team: 'system',
+  user_add_to_group: 'system',
+  user_remove_from_group: 'system',
+  user_update_for_group: 'system',
+  push: 'push',
+  tag_push: 'tag_push',
+  repository_update: 'repository_update',
+  'merge_request.opened': 'merge_request',
+  'merge_request.updated': 'merge_request',
+  'merge_request.closed': 'merge_request',
+  'merge_request.reopened': 'merge_request',
+  'merge_request.merged': 'merge_request',
+  user_block: 'ignored',
+  user_unblock: 'ignored',
+  access_token_create: 'ignored',
+  access_token_revoke: 'ignored',
+  group_update: 'ignored',
+  'merge_request.approved': 'ignored',
+  'note.created': 'ignored',
+  'issue.opened': 'ignored',
+  'issue.updated': 'ignored',
+  'issue.closed': 'ignored',
+  'issue.reopened': 'ignored',
+  'issue.destroyed': 'ignored',
+  'milestone.created': 'ignored',
+  'milestone.updated': 'ignored',
+  'milestone.closed': 'ignored',
+  'milestone.reopened': 'ignored',
+  'milestone.destroyed': 'ignored',
+  'iteration.created': 'ignored',
+  'protected_branch.created': 'ignored',
+  'protected_branch.updated': 'ignored',
+  'protected_branch.destroyed': 'ignored',
+  ...ignoring(ALERTING_EVENT_PART),
+  ...ignoring(HOOKS_EVENT_PART),
+  ...ignoring(BADGES_EVENT_PART),
+  ...ignoring(SETTINGS_EVENT_PART),
+  ...ignoring(CUSTOM_ATTRIBUTES_EVENT_PART),
+} as const satisfies Record<DomainEventType, HookRoute>;
 
-const MERGE_REQUEST_ACTIONS: Readonly<Record<string, string>> = {
+type HookRoute = 'system' | 'system_user' | 'push' | 'tag_push' | 'repository_update' | 'merge_request' | 'ignored';
+
+/** The system events (`system` and `system_user` routes): delivered to every hook whatever its flags. */
+export const SYSTEM_EVENT_TYPES: ReadonlySet<string> = new Set(Object.entries(HOOK_ROUTES).filter(([, route]) => route === 'system' || route === 'system_user').map(([type]) => type));
+
+type MergeRequestType = { [K in keyof typeof HOOK_ROUTES]: (typeof HOOK_ROUTES)[K] extends 'merge_request' ? K : never }[keyof typeof HOOK_ROUTES];
+
+/** `object_attributes.action` of each merge request event routed to hooks. */
+const MERGE_REQUEST_ACTIONS: Readonly<Record<MergeRequestType, string>> = {
   'merge_request.opened': 'open',
   'merge_request.updated': 'update',
   'merge_request.closed': 'close',
@@ -65,28 +121,34 @@ const USER_EVENT_FIELDS = ['user_id', 'name', 'username', 'email', 'old_username
  * push, tag push and merge request events).
  */
 export function hookEventOf(event: DomainEvent): HookEvent | null {
-  const data = event.data;
+  if (!isCataloguedEvent(event)) return null;
+  const data = event.data as Record<string, unknown>;
   const type = event.type;
-  if (SYSTEM_EVENT_TYPES.has(type)) {
-    const occurred = hookTime(event.occurred_at);
-    if (type.startsWith('user_') && !type.includes('team') && !type.includes('group')) {
+  const route = HOOK_ROUTES[type];
+  switch (route) {
+    case 'system_user': {
+      const occurred = hookTime(event.occurred_at);
       const payload: Record<string, unknown> = { event_name: type, created_at: data.created_at ?? occurred, updated_at: data.updated_at ?? occurred };
       for (const field of USER_EVENT_FIELDS) if (data[field] !== undefined) payload[field] = data[field];
       return { trigger: type, flag: null, payload };
     }
-    return { trigger: type, flag: null, payload: { created_at: occurred, updated_at: occurred, ...data, event_name: type } };
-  }
-  switch (type) {
+    case 'system': {
+      const occurred = hookTime(event.occurred_at);
+      return { trigger: type, flag: null, payload: { created_at: occurred, updated_at: occurred, ...data, event_name: type } };
+    }
     case 'push':
       return { trigger: 'push', flag: 'push_events', payload: { object_kind: 'push', event_name: 'push', ...data } };
     case 'tag_push':
       return { trigger: 'tag_push', flag: 'tag_push_events', payload: { object_kind: 'tag_push', event_name: 'tag_push', ...data } };
     case 'repository_update':
       return { trigger: 'repository_update', flag: 'repository_update_events', payload: { event_name: 'repository_update', ...data } };
+    case 'merge_request':
+      return { trigger: 'merge_request', flag: 'merge_requests_events', payload: mergeRequestPayload(event, MERGE_REQUEST_ACTIONS[type as MergeRequestType]) };
+    case 'ignored':
+      return null;
+    default:
+      return assertNever(route, 'hook route');
   }
-  const action = MERGE_REQUEST_ACTIONS[type];
-  if (action) return { trigger: 'merge_request', flag: 'merge_requests_events', payload: mergeRequestPayload(event, action) };
-  return null;
 }
 
 /** GitLab's merge request hook shape from the event (the dispatcher may enrich `user`, `project`). */

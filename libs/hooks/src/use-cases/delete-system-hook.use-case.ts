@@ -3,7 +3,7 @@ import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { redactHookUrl } from '../hook-url';
-import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../system-hook-events';
+import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../hooks.events';
 import { SystemHooksRepository } from '../system-hooks.repository';
 
 export interface DeleteSystemHookCommand {

@@ -7,7 +7,7 @@ import { UpdateSystemHookDto } from '../dto/system-hook.dto';
 import { SystemHookEntity } from '../entities/system-hook.entity';
 import { HookTokenCipher } from '../hook-token-cipher';
 import { hookUrlProblem, redactHookUrl } from '../hook-url';
-import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../system-hook-events';
+import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../hooks.events';
 import { SystemHooksRepository } from '../system-hooks.repository';
 
 export interface UpdateSystemHookCommand {

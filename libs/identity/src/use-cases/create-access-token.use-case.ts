@@ -5,6 +5,7 @@ import { SettingsReader } from '@app/settings';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessTokenEntity, UserEntity } from '../entities';
 import { digestToken, generateAccessToken } from '../token-digest';
+import { IDENTITY_EVENTS } from '../identity.events';
 
 export interface CreateAccessTokenCommand {
   userId: number;
@@ -59,7 +60,7 @@ export class CreateAccessTokenUseCase {
         }),
       );
       await this.outbox.append(tx, {
-        type: 'access_token_create',
+        type: IDENTITY_EVENTS.ACCESS_TOKEN_CREATE,
         actor: command.actorId,
         target: { type: 'access_token', id: inserted.id, title: inserted.name },
         data: { token_id: inserted.id, user_id: user.id, name: inserted.name, scopes: inserted.scopes, resource_type: inserted.resourceType, resource_id: inserted.resourceId, impersonation: inserted.impersonation },

@@ -8,6 +8,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { UserEntity, UserType } from '../entities';
 import { hashPassword } from '../token-digest';
 import { uniqueViolation } from '@app/database';
+import { IDENTITY_EVENTS } from '../identity.events';
 
 export interface CreateUserCommand {
   email: string;
@@ -76,7 +77,7 @@ export class CreateUserUseCase {
       );
       await tx.update(NamespaceEntity, namespace.id, { traversalIds: [namespace.id] });
       await this.outbox.append(tx, {
-        type: 'user_create',
+        type: IDENTITY_EVENTS.USER_CREATE,
         actor: command.actorId,
         target: { type: 'user', id: user.id, title: user.username },
         data: { user_id: user.id, name: user.name, username: user.username, email: user.email, user_type: user.userType },

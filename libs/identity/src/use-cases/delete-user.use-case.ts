@@ -4,6 +4,7 @@ import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { MemberEntity, NAMESPACE_EVENTS, NamespaceEntity, ProjectEntity, projectEvent, ProjectsRepository } from '@app/namespaces';
 import { DataSource, In } from 'typeorm';
 import { UserEntity } from '../entities';
+import { IDENTITY_EVENTS } from '../identity.events';
 
 /**
  * Deletes a user with its personal namespace, that namespace's projects and every
@@ -49,7 +50,7 @@ export class DeleteUserUseCase {
       await tx.delete(MemberEntity, { userId: user.id });
       await tx.delete(UserEntity, { id: user.id });
       events.push({
-        type: 'user_destroy',
+        type: IDENTITY_EVENTS.USER_DESTROY,
         actor: command.actorId,
         target: { type: 'user', id: user.id, title: user.username },
         data: { user_id: user.id, name: user.name, username: user.username, email: user.email },

@@ -3,6 +3,7 @@ import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { AccessTokenEntity } from '../entities';
+import { IDENTITY_EVENTS } from '../identity.events';
 
 /** Revokes an access token (idempotent for an already revoked one). */
 @Injectable()
@@ -19,7 +20,7 @@ export class RevokeAccessTokenUseCase {
       if (token.revoked) return;
       await tx.update(AccessTokenEntity, token.id, { revoked: true });
       await this.outbox.append(tx, {
-        type: 'access_token_revoke',
+        type: IDENTITY_EVENTS.ACCESS_TOKEN_REVOKE,
         actor: command.actorId,
         target: { type: 'access_token', id: token.id, title: token.name },
         data: { token_id: token.id, user_id: token.userId, resource_type: token.resourceType, resource_id: token.resourceId },

@@ -3,6 +3,7 @@ import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { UserEntity, UserState } from '../entities';
+import { IDENTITY_EVENTS } from '../identity.events';
 
 export interface SetUserStateCommand {
   userId: number;
@@ -26,7 +27,7 @@ export class SetUserStateUseCase {
       if (user.state === command.state) return command.state === 'blocked';
       await tx.update(UserEntity, user.id, { state: command.state });
       await this.outbox.append(tx, {
-        type: command.state === 'blocked' ? 'user_block' : 'user_unblock',
+        type: command.state === 'blocked' ? IDENTITY_EVENTS.USER_BLOCK : IDENTITY_EVENTS.USER_UNBLOCK,
         actor: command.actorId,
         target: { type: 'user', id: user.id, title: user.username },
         data: { user_id: user.id, username: user.username, name: user.name, email: user.email },

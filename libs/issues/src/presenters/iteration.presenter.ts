@@ -1,5 +1,5 @@
 import type { IterationEntity } from '../entities/iteration.entity';
-import { IterationSnapshot, iterationSnapshot } from '../issues-events';
+import { IterationSnapshot, iterationSnapshot } from '../issues.events';
 
 /** GitLab's iteration states: 1 upcoming, 2 current, 3 closed. */
 export const ITERATION_STATES = { upcoming: 1, current: 2, closed: 3 } as const;

@@ -9,7 +9,7 @@ import { IID_USAGES } from '../entities/internal-id.entity';
 import { IssueEntity, IssueSeverity, IssueType } from '../entities/issue.entity';
 import { InternalIdsRepository } from '../internal-ids.repository';
 import { existingUserIds, normalizeLabels, resolveIteration, resolveMilestone } from '../issuable-relations';
-import { ISSUES_EVENTS, issueEvent, iterationSnapshot, milestoneSnapshot } from '../issues-events';
+import { ISSUES_EVENTS, issueEvent, iterationSnapshot, milestoneSnapshot } from '../issues.events';
 
 export interface CreateIssueCommand {
   actorId: number;

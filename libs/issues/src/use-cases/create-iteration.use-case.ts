@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { IterationEntity } from '../entities/iteration.entity';
 import { InternalIdsRepository } from '../internal-ids.repository';
-import { ISSUES_EVENTS, iterationSnapshot } from '../issues-events';
+import { ISSUES_EVENTS, iterationSnapshot } from '../issues.events';
 
 export interface CreateIterationCommand {
   actorId: number;

@@ -7,7 +7,7 @@ import { IID_USAGES } from '../entities/internal-id.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { InternalIdsRepository } from '../internal-ids.repository';
 import { existingUserIds, normalizeLabels, resolveMilestone } from '../issuable-relations';
-import { ISSUES_EVENTS, mergeRequestEvent, milestoneSnapshot } from '../issues-events';
+import { ISSUES_EVENTS, mergeRequestEvent, milestoneSnapshot } from '../issues.events';
 import { MERGE_REQUEST_GIT, MergeRequestGit } from '../merge-request-git';
 
 export interface CreateMergeRequestCommand {

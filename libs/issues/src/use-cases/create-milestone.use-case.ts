@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { MilestoneEntity } from '../entities/milestone.entity';
 import { InternalIdsRepository } from '../internal-ids.repository';
-import { ISSUES_EVENTS, milestoneEvent } from '../issues-events';
+import { ISSUES_EVENTS, milestoneEvent } from '../issues.events';
 
 export interface CreateMilestoneCommand {
   actorId: number;

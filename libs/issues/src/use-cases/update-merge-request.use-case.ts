@@ -6,7 +6,7 @@ import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { applyStateEvent, changeMilestone, existingUserIds, normalizeLabels } from '../issuable-relations';
-import { Change, ISSUES_EVENTS, mergeRequestEvent } from '../issues-events';
+import { Change, ISSUES_EVENTS, mergeRequestEvent } from '../issues.events';
 
 export interface UpdateMergeRequestCommand {
   actorId: number;

@@ -3,7 +3,7 @@ import { DomainError } from '@app/api';
 import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { MilestoneEntity } from '../entities/milestone.entity';
-import { ISSUES_EVENTS, milestoneEvent } from '../issues-events';
+import { ISSUES_EVENTS, type IssuesEventType, milestoneEvent } from '../issues.events';
 import { MILESTONE_TITLE_TAKEN } from './create-milestone.use-case';
 
 export interface UpdateMilestoneCommand {
@@ -45,7 +45,7 @@ export class UpdateMilestoneUseCase {
       if (changes.title && (await tx.existsBy(MilestoneEntity, { projectId: command.projectId, title: milestone.title }))) {
         throw DomainError.invalid({ title: [MILESTONE_TITLE_TAKEN] });
       }
-      let stateType: string | null = null;
+      let stateType: IssuesEventType | null = null;
       if (command.stateEvent === 'close' && milestone.state === 'active') {
         milestone.state = 'closed';
         stateType = ISSUES_EVENTS.MILESTONE_CLOSED;

@@ -4,7 +4,7 @@ import type { UserEntity } from '@app/identity/entities';
 import { presentUserSummary } from '@app/identity/user.presenter';
 import type { NamespaceEntity } from '../entities/namespace.entity';
 import type { ProjectEntity } from '../entities/project.entity';
-import { nameWithNamespace, pathWithNamespace } from '../namespace-events';
+import { nameWithNamespace, pathWithNamespace } from '../namespaces.events';
 import { featureAccessLevel, featureEnabled, PROJECT_FEATURES, projectSetting, ProjectSettingKey } from '../project-attributes';
 import { EMPTY_STATISTICS, ProjectStatisticsValues } from '../repositories/project-statistics.repository';
 import { presentNamespaceBasic } from './namespace.presenter';

@@ -7,7 +7,7 @@ import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
 import { ProjectStatisticsEntity } from '../entities/project-statistics.entity';
 import { NAMING_MESSAGES, likePattern } from '../naming';
-import { PersonRef, ProjectHookContext } from '../namespace-events';
+import { PersonRef, ProjectHookContext } from '../namespaces.events';
 import { parseResourceRef, splitProjectPath } from '../resource-ref';
 
 export type ProjectWithNamespace = ProjectEntity & { namespace: NamespaceEntity };

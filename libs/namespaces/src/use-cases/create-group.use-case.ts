@@ -11,7 +11,7 @@ import { AccessService } from '../access/access.service';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
 import { applyGroupSettings, groupSetting } from '../group-settings';
-import { groupEvent, groupMemberEvent, NAMESPACE_EVENTS } from '../namespace-events';
+import { groupEvent, groupMemberEvent, NAMESPACE_EVENTS } from '../namespaces.events';
 import { NAMING_MESSAGES, validateGroupNaming } from '../naming';
 import { GroupsRepository } from '../repositories/groups.repository';
 

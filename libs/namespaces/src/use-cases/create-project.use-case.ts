@@ -14,7 +14,7 @@ import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
 import { groupSetting } from '../group-settings';
-import { NAMESPACE_EVENTS, projectEvent, projectMemberEvent } from '../namespace-events';
+import { NAMESPACE_EVENTS, projectEvent, projectMemberEvent } from '../namespaces.events';
 import { deriveProjectNaming, NAMING_MESSAGES, validateProjectNaming } from '../naming';
 import { applyProjectAttributes, normalizeTopics } from '../project-attributes';
 import { GroupsRepository } from '../repositories/groups.repository';

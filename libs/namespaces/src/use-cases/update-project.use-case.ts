@@ -8,7 +8,7 @@ import { AccessUser, visibilityWithin } from '../access/access-policy';
 import { ACCESS_LEVELS } from '../entities/member.entity';
 import { Visibility } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
-import { NAMESPACE_EVENTS, pathWithNamespace, projectEvent } from '../namespace-events';
+import { NAMESPACE_EVENTS, pathWithNamespace, projectEvent } from '../namespaces.events';
 import { NAMING_MESSAGES, validateProjectNaming } from '../naming';
 import { applyProjectAttributes, normalizeTopics } from '../project-attributes';
 import { ProjectsRepository, ProjectWithNamespace } from '../repositories/projects.repository';

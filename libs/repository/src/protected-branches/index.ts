@@ -3,5 +3,4 @@ export * from './entities';
 export * from './protected-branches.module';
 export * from './protected-branches.repository';
 export * from './protected-branches.service';
-export * from './protected-branch-events';
 export * from './protected-branch.presenter';

@@ -11,12 +11,9 @@ import { SettingsEncryption } from '../crypto/settings-encryption';
 import { APPLICATION_SETTINGS_ID } from '../entities/application-settings.entity';
 import { definitionOf, SettingValue } from '../setting-definitions';
 import { validateSettingsUpdate } from '../settings-update';
+import { SETTINGS_EVENTS } from '../settings.events';
 import { SettingsRepository } from '../settings.repository';
 
-export const SETTINGS_EVENTS = {
-  /** Never rename: consumers match on it. */
-  UPDATE: 'application_settings_update',
-} as const;
 
 /** What the audit event shows in place of a secret value. */
 export const REDACTED = '[REDACTED]';

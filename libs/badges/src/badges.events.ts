@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging';
+import type { DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { BadgeEntity } from './entities/badge.entity';
 
 /** Domain event types of badges. Never rename: consumers match on them. */
@@ -6,7 +6,7 @@ export const BADGE_EVENTS = {
   CREATED: 'badge.created',
   UPDATED: 'badge.updated',
   DESTROYED: 'badge.destroyed',
-} as const;
+} as const satisfies Record<string, DomainEventType>;
 
 export type BadgeEventType = (typeof BADGE_EVENTS)[keyof typeof BADGE_EVENTS];
 

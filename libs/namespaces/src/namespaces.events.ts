@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging';
+import type { DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { MemberEntity } from './entities/member.entity';
 import type { NamespaceEntity } from './entities/namespace.entity';
 import type { ProjectEntity } from './entities/project.entity';
@@ -20,7 +20,7 @@ export const NAMESPACE_EVENTS = {
   USER_ADD_TO_GROUP: 'user_add_to_group',
   USER_UPDATE_FOR_GROUP: 'user_update_for_group',
   USER_REMOVE_FROM_GROUP: 'user_remove_from_group',
-} as const;
+} as const satisfies Record<string, DomainEventType>;
 
 export type NamespaceEventType = (typeof NAMESPACE_EVENTS)[keyof typeof NAMESPACE_EVENTS];
 

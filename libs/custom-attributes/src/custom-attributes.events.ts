@@ -1,14 +1,16 @@
-import type { NewDomainEvent } from '@app/messaging';
+import type { DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { CustomAttributeResource } from '@app/settings';
 
-/** Domain event types of custom attributes. Never rename: consumers match on them. */
+/** Domain event types of custom attributes (declared in the catalogue, `@app/messaging`). Never rename: consumers match on them. */
 export const CUSTOM_ATTRIBUTE_EVENTS = {
   CREATE: 'custom_attribute_create',
   UPDATE: 'custom_attribute_update',
   DESTROY: 'custom_attribute_destroy',
-} as const;
+} as const satisfies Record<string, DomainEventType>;
 
-export function customAttributeEvent(type: string, actorId: number, resource: CustomAttributeResource, data: Record<string, unknown>): NewDomainEvent {
+export type CustomAttributeEventType = (typeof CUSTOM_ATTRIBUTE_EVENTS)[keyof typeof CUSTOM_ATTRIBUTE_EVENTS];
+
+export function customAttributeEvent(type: CustomAttributeEventType, actorId: number, resource: CustomAttributeResource, data: Record<string, unknown>): NewDomainEvent {
   return {
     type,
     actor: actorId,

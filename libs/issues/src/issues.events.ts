@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging';
+import type { DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { IssueEntity } from './entities/issue.entity';
 import type { IterationEntity } from './entities/iteration.entity';
 import type { MergeRequestEntity } from './entities/merge-request.entity';
@@ -22,7 +22,9 @@ export const ISSUES_EVENTS = {
   MILESTONE_REOPENED: 'milestone.reopened',
   MILESTONE_DESTROYED: 'milestone.destroyed',
   ITERATION_CREATED: 'iteration.created',
-} as const;
+} as const satisfies Record<string, DomainEventType>;
+
+export type IssuesEventType = (typeof ISSUES_EVENTS)[keyof typeof ISSUES_EVENTS];
 
 /** A milestone as carried in events (what a resource milestone event shows). */
 export interface MilestoneSnapshot {
@@ -105,7 +107,7 @@ function issueAttributes(issue: IssueEntity): Record<string, unknown> {
 }
 
 export function issueEvent(
-  type: string,
+  type: IssuesEventType,
   actorId: number,
   issue: IssueEntity,
   groupId: number | null,
@@ -122,7 +124,7 @@ export function issueEvent(
 }
 
 export function mergeRequestEvent(
-  type: string,
+  type: IssuesEventType,
   actorId: number,
   mr: MergeRequestEntity,
   groupId: number | null,
@@ -150,7 +152,7 @@ export function mergeRequestEvent(
   };
 }
 
-export function milestoneEvent(type: string, actorId: number, milestone: MilestoneEntity, data: Record<string, unknown> = {}): NewDomainEvent {
+export function milestoneEvent(type: IssuesEventType, actorId: number, milestone: MilestoneEntity, data: Record<string, unknown> = {}): NewDomainEvent {
   return {
     type,
     actor: actorId,

@@ -1,4 +1,4 @@
-import type { NewDomainEvent } from '@app/messaging';
+import type { DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { SystemHookEntity } from './entities/system-hook.entity';
 import { redactHookUrl } from './hook-url';
 
@@ -7,7 +7,7 @@ export const SYSTEM_HOOK_EVENTS = {
   CREATE: 'system_hook_create',
   UPDATE: 'system_hook_update',
   DESTROY: 'system_hook_destroy',
-} as const;
+} as const satisfies Record<string, DomainEventType>;
 
 export type SystemHookEventType = (typeof SYSTEM_HOOK_EVENTS)[keyof typeof SYSTEM_HOOK_EVENTS];
 

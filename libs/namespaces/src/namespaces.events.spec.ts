@@ -1,7 +1,7 @@
 import { MemberEntity } from './entities/member.entity';
 import { NamespaceEntity } from './entities/namespace.entity';
 import { ProjectEntity } from './entities/project.entity';
-import { groupEvent, groupMemberEvent, hookTime, NAMESPACE_EVENTS, projectEvent, projectMemberEvent } from './namespace-events';
+import { groupEvent, groupMemberEvent, hookTime, NAMESPACE_EVENTS, projectEvent, projectMemberEvent } from './namespaces.events';
 
 const at = new Date('2024-03-01T10:20:30.456Z');
 const group = Object.assign(new NamespaceEntity(), {
