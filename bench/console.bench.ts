@@ -108,19 +108,31 @@ async function main(): Promise<void> {
       await page.waitForSelector('tr[data-iid]', { timeout: 30_000 });
       const counted = await page.waitForFunction(() => /\d/.test(document.querySelector('[data-testid="count-open"]')?.textContent ?? ''), undefined, { timeout: 30_000 });
       await counted.dispose();
-      const sinceNavigation = await page.evaluate(() => performance.now());
+      // The console marks the moment its first rows and counts are rendered.
+      const sinceNavigation = await page.evaluate(() => performance.getEntriesByName('console:list-rendered')[0]?.startTime ?? performance.now());
       // The first run warms the caches (PostgreSQL, the browser's HTTP cache of the assets): not counted.
       if (run === 0) continue;
       wall.push(Date.now() - t0);
       inPage.push(sinceNavigation);
     }
+    // Where the last run's time went: the page's requests, from navigation start.
+    const timeline = (await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .concat(performance.getEntriesByType('navigation'))
+        .map((e: { name: string; startTime: number; responseEnd: number }) => ({ name: e.name, start: e.startTime, end: e.responseEnd })),
+    )) as { name: string; start: number; end: number }[];
     wall.sort((a, b) => a - b);
     inPage.sort((a, b) => a - b);
     write(
       `first render of the list (first row and the counts) with ${ALERTS.toLocaleString('en-US')} alerts, ${RUNS} runs: ` +
-        `median ${percentile(inPage, 50).toFixed(0)} ms, worst ${inPage[inPage.length - 1].toFixed(0)} ms after navigation start ` +
-        `(wall clock from goto: median ${percentile(wall, 50)} ms, worst ${wall[wall.length - 1]} ms; target < 1 s)`,
+        `median ${percentile(inPage, 50).toFixed(0)} ms, worst ${inPage[inPage.length - 1].toFixed(0)} ms after navigation start (the page's own mark; ` +
+        `wall clock from goto until the test harness saw them: median ${percentile(wall, 50)} ms, worst ${wall[wall.length - 1]} ms; target < 1 s)`,
     );
+
+    for (const entry of timeline.sort((a, b) => a.start - b.start)) {
+      write(`  ${entry.start.toFixed(0).padStart(5)}–${entry.end.toFixed(0).padStart(5)} ms  ${entry.name.replace(BASE, '').slice(0, 110)}`);
+    }
 
     // Live: the list is open and connected; a new alert posted to the notify URL.
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
@@ -146,7 +158,7 @@ async function main(): Promise<void> {
 }
 
 declare const document: any;
-declare const performance: { now(): number };
+declare const performance: { now(): number; getEntriesByType(type: string): any[]; getEntriesByName(name: string): { startTime: number }[] };
 
 main().catch((error: unknown) => {
   process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);

@@ -62,7 +62,8 @@ describe('alert live stream (SSE)', () => {
     notifyPath = integration.path;
     key = integration.token;
     await fx.user('outsider');
-  });
+    // A gateway's first start on a loaded machine (migrated template clone, Kafka, Redis).
+  }, 90_000);
   afterAll(() => gw.close());
 
   const streamUrl = () => `${gw.baseUrl}/api/v4/projects/${project.id}/alert_management/alerts/stream`;

@@ -32,11 +32,32 @@ export interface Page<T> {
   total: number | null;
 }
 
+/** GET requests started before the page rendered (see `prefetch`), taken once by the first `send` of the same URL. */
+const prefetched = new Map<string, Promise<Response>>();
+
+const get = (url: string): Promise<Response> => fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+
+/** Starts GET requests now (while the code of the page still loads or waits for the session). */
+export function prefetch(urls: string[]): void {
+  for (const url of urls) {
+    const started = get(url);
+    started.catch(() => undefined);
+    prefetched.set(url, started);
+  }
+}
+
+function takePrefetched(url: string): Promise<Response> | undefined {
+  const found = prefetched.get(url);
+  prefetched.delete(url);
+  return found;
+}
+
 async function send(method: string, url: string, body?: unknown): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  const early = method === 'GET' ? takePrefetched(url) : undefined;
+  const response = await (early ?? fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) }));
   if (!response.ok) {
     const text = await response.text();
     let parsed: unknown = text;
@@ -76,10 +97,16 @@ export async function signIn(login: string, password: string): Promise<CurrentUs
   return user;
 }
 
+export const SESSION_URL = '/users/session';
+
 /** The signed-in user of the session cookie, or null. */
 export async function currentSession(): Promise<CurrentUser | null> {
-  const response = await fetch('/users/session', { credentials: 'same-origin', headers: { accept: 'application/json' } });
-  if (!response.ok) return null;
+  const response = await (takePrefetched(SESSION_URL) ?? get(SESSION_URL));
+  if (!response.ok) {
+    // Not signed in: what was fetched early was refused; ask again after the sign-in.
+    prefetched.clear();
+    return null;
+  }
   const user = (await response.json()) as CurrentUser;
   setCsrfToken(user.csrf_token);
   return user;
