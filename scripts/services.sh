@@ -13,14 +13,21 @@ Usage: scripts/services.sh <command>
 
 Commands:
   up      Make PostgreSQL, Redis and Kafka answer. PostgreSQL and Redis are started if they do not
-          answer; Kafka is a no-op if a broker already answers on 127.0.0.1:$KAFKA_PORT, otherwise
-          the jars are fetched once (Maven Central), the storage is formatted once, and the broker
-          is started in the background and waited for (bounded by $KAFKA_START_TIMEOUT seconds).
+          answer; Kafka is a no-op if a broker already answers on 127.0.0.1:$KAFKA_PORT (nothing is
+          downloaded then), otherwise the jars are fetched once (Maven Central), the storage is
+          formatted once, and the broker is started in the background and waited for (bounded by
+          $KAFKA_START_TIMEOUT seconds).
   down    Stop the Kafka broker started by this script (SIGTERM, then SIGKILL). PostgreSQL and
           Redis are left running.
   status  Print which services answer. Exit code 0 if all three answer, 1 otherwise.
   reset   Stop Kafka (as `down`) and delete its data directory (all topics, offsets, groups).
           The next `up` formats fresh storage.
+  broker --port P --controller-port C --data-dir DIR --work-dir DIR
+          Run a private broker in the foreground (the tests' own brokers, started and stopped by
+          libs/testing/src/kafka-broker.ts): the jars are fetched if needed, the configuration is
+          written into the work dir, the data dir is formatted once, then this process becomes
+          the broker's JVM (SIGTERM stops it). Same settings as the broker of `up`; a smaller heap
+          and a faster-starting JVM unless KAFKA_HEAP_OPTS / KAFKA_JVM_PERFORMANCE_OPTS say otherwise.
   help    Show this help.
 
 Environment (all optional):
@@ -28,6 +35,7 @@ Environment (all optional):
   KAFKA_CONTROLLER_PORT  KRaft controller port on 127.0.0.1            [9093]
   KAFKA_DATA_DIR         Kafka log.dirs (topics + KRaft metadata)      [<repo>/.cache/kafka/data]
   KAFKA_HEAP_OPTS        JVM heap flags for the broker                 [-Xms512m -Xmx512m]
+  KAFKA_JVM_PERFORMANCE_OPTS  JVM GC/JIT flags for the broker          [G1, 20 ms pauses]
   KAFKA_START_TIMEOUT    seconds to wait for the broker to answer      [90]
   KAFKA_STOP_TIMEOUT     seconds to wait after SIGTERM before SIGKILL  [30]
   POSTGRES_PORT          PostgreSQL port to check on 127.0.0.1         [5432]
@@ -66,7 +74,12 @@ KAFKA_HOST=127.0.0.1
 KAFKA_PORT="${KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
 KAFKA_DATA_DIR="$(realpath -m -- "${KAFKA_DATA_DIR:-$KAFKA_CACHE/data}")"
+KAFKA_HEAP_OPTS_SET="${KAFKA_HEAP_OPTS:-}"
+KAFKA_JVM_PERFORMANCE_OPTS_SET="${KAFKA_JVM_PERFORMANCE_OPTS:-}"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms512m -Xmx512m}"
+KAFKA_JVM_PERFORMANCE_OPTS="${KAFKA_JVM_PERFORMANCE_OPTS:--XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent}"
+# Root level of the broker's log (the private brokers of the tests log warnings only).
+KAFKA_LOG_LEVEL=INFO
 KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 KAFKA_STOP_TIMEOUT="${KAFKA_STOP_TIMEOUT:-30}"
 
@@ -224,15 +237,17 @@ kafka_tool() {
 
 write_log4j_configs() {
   mkdir -p "$KAFKA_CACHE"
-  cat >"$KAFKA_LOG4J" <<'EOF'
-# reload4j configuration for the local broker: everything to stdout (-> .cache/kafka/kafka.log).
-log4j.rootLogger=INFO, stdout
+  cat >"$KAFKA_LOG4J" <<EOF
+# reload4j configuration for the broker: everything to stdout (-> its log file).
+log4j.rootLogger=$KAFKA_LOG_LEVEL, stdout
 log4j.appender.stdout=org.apache.log4j.ConsoleAppender
 log4j.appender.stdout.layout=org.apache.log4j.PatternLayout
 log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n
 log4j.logger.kafka.request.logger=WARN
 log4j.logger.kafka.authorizer.logger=WARN
 log4j.logger.state.change.logger=WARN
+log4j.logger.kafka.server.KafkaServer=INFO
+log4j.logger.kafka.server.BrokerServer=INFO
 EOF
   cat >"$KAFKA_TOOLS_LOG4J" <<'EOF'
 # reload4j configuration for the Kafka command-line tools run by scripts/services.sh.
@@ -273,6 +288,8 @@ min.insync.replicas=1
 group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=true
 num.partitions=3
+# Faster first consumer group (the default creates 50 partitions for the offsets topic).
+offsets.topic.num.partitions=3
 
 # Infinite retention: the domain event stream is the source of truth and is replayed from the
 # beginning to rebuild projections, so Kafka must never delete old segments by age or size.
@@ -292,8 +309,13 @@ ensure_kafka_storage() {
   if [[ -s "$KAFKA_CLUSTER_ID_FILE" ]]; then
     cluster_id="$(cat "$KAFKA_CLUSTER_ID_FILE")"
   else
-    cluster_id="$(kafka_tool kafka.tools.StorageTool random-uuid | tail -n 1)"
-    [[ "$cluster_id" =~ ^[A-Za-z0-9_-]{22}$ ]] || die "StorageTool random-uuid returned '$cluster_id'"
+    # As Kafka's `Uuid.randomUuid()`: 16 random bytes in URL-safe base64, not starting with '-'
+    # (it would be read as an option).
+    cluster_id=-
+    while [[ "$cluster_id" == -* ]]; do
+      cluster_id="$(head -c 16 /dev/urandom | base64 | tr '/+' '_-' | tr -d '=\n')"
+    done
+    [[ "$cluster_id" =~ ^[A-Za-z0-9_-]{22}$ ]] || die "could not make a cluster id ('$cluster_id')"
     echo "$cluster_id" >"$KAFKA_CLUSTER_ID_FILE"
   fi
   log "formatting Kafka storage in $KAFKA_DATA_DIR (cluster id $cluster_id) ..."
@@ -320,6 +342,46 @@ kafka_metadata_roundtrip() {
   [[ "$out" == *"(id: 1 rack"* ]]
 }
 
+# The broker's command line (in KAFKA_JAVA_COMMAND), from the settings above.
+kafka_java_command() {
+  # shellcheck disable=SC2206 # the *_OPTS are lists of flags
+  KAFKA_JAVA_COMMAND=("$JAVA" $KAFKA_HEAP_OPTS -server $KAFKA_JVM_PERFORMANCE_OPTS
+    -Djava.awt.headless=true -Dlog4j.configuration="file:$KAFKA_LOG4J"
+    -cp "$KAFKA_LIBS/*" kafka.Kafka "$KAFKA_PROPS")
+}
+
+# `broker`: a private broker in the foreground, its files in the work dir (see usage).
+kafka_foreground() {
+  local work_dir=""
+  while (($#)); do
+    case "$1" in
+      --port) KAFKA_PORT="$2"; shift 2 ;;
+      --controller-port) KAFKA_CONTROLLER_PORT="$2"; shift 2 ;;
+      --data-dir) KAFKA_DATA_DIR="$(realpath -m -- "$2")"; shift 2 ;;
+      --work-dir) work_dir="$(realpath -m -- "$2")"; shift 2 ;;
+      *) die "broker: unknown option $1" ;;
+    esac
+  done
+  [[ -n "$work_dir" ]] || die "broker: --work-dir is required"
+  mkdir -p "$work_dir"
+  KAFKA_PROPS="$work_dir/server.properties"
+  KAFKA_LOG4J="$work_dir/log4j.properties"
+  KAFKA_TOOLS_LOG4J="$work_dir/tools-log4j.properties"
+  KAFKA_CLUSTER_ID_FILE="$work_dir/cluster.id"
+  KAFKA_LOG_LEVEL=WARN
+  [[ -n "${KAFKA_HEAP_OPTS_SET:-}" ]] || KAFKA_HEAP_OPTS="-Xms256m -Xmx512m"
+  [[ -n "${KAFKA_JVM_PERFORMANCE_OPTS_SET:-}" ]] || KAFKA_JVM_PERFORMANCE_OPTS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+  # The jars are shared with `up`: fetch them under the lock, then let it go (the JVM must not hold it).
+  take_lock
+  ensure_kafka_jars
+  exec 9>&-
+  write_log4j_configs
+  write_kafka_config
+  ensure_kafka_storage
+  kafka_java_command
+  exec "${KAFKA_JAVA_COMMAND[@]}" </dev/null
+}
+
 kafka_up() {
   if kafka_answers "$KAFKA_HOST" "$KAFKA_PORT"; then
     local pid
@@ -328,8 +390,8 @@ kafka_up() {
     else
       log "Kafka already answers on $KAFKA_HOST:$KAFKA_PORT (not started by this script; left alone)"
     fi
-    # The tests start private brokers from the same jars (libs/testing/src/kafka-broker.ts).
-    ensure_kafka_jars
+    # Left alone: nothing to fetch. (A test that starts a private broker fetches the jars then,
+    # through `broker`.)
     return
   fi
 
@@ -351,6 +413,7 @@ kafka_up() {
     ensure_kafka_jars
     write_kafka_config
     ensure_kafka_storage
+    kafka_java_command
 
     [[ -f "$KAFKA_LOG" ]] && mv -f "$KAFKA_LOG" "$KAFKA_LOG.prev"
     log "starting Kafka on $KAFKA_HOST:$KAFKA_PORT (data: $KAFKA_DATA_DIR, log: $KAFKA_LOG) ..."
@@ -359,11 +422,7 @@ kafka_up() {
     # the JVM's PID. `9>&-`: the broker must not inherit (and so hold forever) the lock fd.
     # shellcheck disable=SC2086 # KAFKA_HEAP_OPTS is a list of flags
     KAFKA_PID_FILE="$KAFKA_PID_FILE" nohup setsid bash -c 'echo $$ >"$KAFKA_PID_FILE"; exec "$@"' kafka \
-      "$JAVA" $KAFKA_HEAP_OPTS -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
-      -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent \
-      -Djava.awt.headless=true -Dlog4j.configuration="file:$KAFKA_LOG4J" \
-      -cp "$KAFKA_LIBS/*" kafka.Kafka "$KAFKA_PROPS" \
-      </dev/null >>"$KAFKA_LOG" 2>&1 9>&- &
+      "${KAFKA_JAVA_COMMAND[@]}" </dev/null >>"$KAFKA_LOG" 2>&1 9>&- &
     local launcher=$!
     wait_for 5 test -s "$KAFKA_PID_FILE" || true
     pid="$(cat "$KAFKA_PID_FILE" 2>/dev/null || echo "$launcher")"
@@ -479,6 +538,10 @@ main() {
     reset)
       take_lock
       kafka_reset
+      ;;
+    broker)
+      shift
+      kafka_foreground "$@"
       ;;
     status)
       cmd_status

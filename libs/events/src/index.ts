@@ -6,7 +6,7 @@ export * from './projection/events-projection.module';
 export * from './projection/events.projector';
 export * from './projection/projections.repository';
 export * from './projection/rebuild-projections.use-case';
-export * from './events-queue.constants';
+export * from './events.jobs';
 export * from './projection/projections-rebuild.module';
 export * from './retention/events-retention.module';
 export * from './retention/prune-events.use-case';

@@ -2,7 +2,6 @@ import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AppConfig } from '@app/config';
-import { QUEUES } from '@app/queue';
 import { HookChainInterceptor } from './delivery/hook-chain.interceptor';
 import { HookDeliveryLog } from './delivery/hook-delivery-log';
 import { HookDeliveryProcessor } from './delivery/hook-delivery.processor';
@@ -11,10 +10,11 @@ import { HookDispatcher } from './delivery/hook-dispatcher';
 import { HookGauges } from './delivery/hook-gauges';
 import { HookHealthService } from './delivery/hook-health';
 import { HookHttpClient } from './delivery/hook-http-client';
-import { HookLogRetentionScheduler, MaintenanceProcessor } from './delivery/hook-maintenance.processor';
+import { MaintenanceProcessor } from './delivery/hook-maintenance.processor';
 import { HookMetrics } from './delivery/hook-metrics';
 import { MergeRequestHookData } from './delivery/merge-request-hook-data';
 import { HookTokenCipher } from './hook-token-cipher';
+import { HOOK_DELIVERIES, HOOK_MAINTENANCE } from './hooks.jobs';
 import { SystemHooksController } from './system-hooks.controller';
 import { SystemHooksRepository } from './system-hooks.repository';
 import { CreateSystemHookUseCase } from './use-cases/create-system-hook.use-case';
@@ -41,7 +41,7 @@ const API_PROVIDERS: Provider[] = [
 ];
 
 /** What runs the deliveries: the stream dispatcher, the delivery worker and the log retention. */
-const DELIVERY_PROVIDERS: Provider[] = [MergeRequestHookData, HookDispatcher, HookDeliveryProcessor, MaintenanceProcessor, HookLogRetentionScheduler];
+const DELIVERY_PROVIDERS: Provider[] = [MergeRequestHookData, HookDispatcher, HookDeliveryProcessor, MaintenanceProcessor];
 
 /**
  * System hooks: the administration API (`/hooks`, delivery log, resend, test delivery) and,
@@ -54,7 +54,7 @@ export class HooksModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: HooksModule,
-      imports: [BullModule.registerQueue({ name: QUEUES.HOOK_DELIVERIES }, { name: QUEUES.MAINTENANCE })],
+      imports: [BullModule.registerQueue({ name: HOOK_DELIVERIES.name }, { name: HOOK_MAINTENANCE.name })],
       controllers: [SystemHooksController],
       providers: [...API_PROVIDERS, ...(config.hooks.deliveryEnabled ? DELIVERY_PROVIDERS : [])],
       exports: [SystemHooksRepository, HookTokenCipher, HookHttpClient, HookDeliverer, HookDeliveryLog],

@@ -10,6 +10,7 @@ export * from './delivery/outbound-policy';
 export * from './dto/system-hook.dto';
 export * from './hook-token-cipher';
 export * from './hook-url';
+export * from './hooks.jobs';
 export * from './hooks.module';
 export * from './hooks.events';
 export * from './system-hook.presenter';

@@ -3,6 +3,7 @@ export * from './domain-event';
 export * from './domain-event.consumer';
 export * from './domain-event.validator';
 export * from './domain-event-consumer.factory';
+export * from './domain-event.subscriber';
 export * from './kafka.factory';
 export * from './kafka-topics';
 export * from './messaging.module';

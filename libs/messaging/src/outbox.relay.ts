@@ -1,11 +1,11 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { Message, Producer, TopicMessages } from 'kafkajs';
-import { Client } from 'pg';
+import type { Producer } from 'kafkajs';
 import { DataSource, QueryRunner } from 'typeorm';
 import { BackoffOptions, computeBackoff, DEFAULT_BACKOFF } from './backoff';
 import { KafkaClient } from './kafka.factory';
-import { OUTBOX_NOTIFY_CHANNEL } from './outbox.service';
+import { OutboxListener } from './outbox-listener';
+import { errorMessage, hasErrorType, OutboxRow, produceRequestsOf } from './outbox-messages';
 
 /** Injection token of `OutboxRelayOptions` (set by `MessagingModule.forRoot`). */
 export const OUTBOX_RELAY_OPTIONS = Symbol('OUTBOX_RELAY_OPTIONS');
@@ -43,15 +43,6 @@ export interface OutboxRelaySnapshot {
 
 /** TypeORM's PostgreSQL runner can hand its connection back to the pool as broken (pg-pool then destroys it). */
 type ReleasableQueryRunner = QueryRunner & { releasePostgresConnection(error?: Error): Promise<void> };
-
-interface OutboxRow {
-  seq: string;
-  id: string;
-  topic: string;
-  message_key: string;
-  payload: Record<string, unknown>;
-  headers: Record<string, unknown> | null;
-}
 
 /**
  * The oldest unpublished rows that no other relay holds. `SKIP LOCKED` lets several relays
@@ -107,7 +98,8 @@ const PRODUCER_RESET_EVERY = 10;
  * one idempotent producer (awaiting every request), mark them published, commit. If anything
  * fails the transaction rolls back, `attempts` is bumped, and the loop retries with exponential
  * backoff; it never gives up and never crashes. It sleeps until `pg_notify` (sent by
- * `OutboxService.append`, delivered at commit) or the poll interval wakes it.
+ * `OutboxService.append`, delivered at commit, received by its `OutboxListener`) or the poll
+ * interval wakes it. The messages are built by the pure functions of `outbox-messages.ts`.
  *
  * Delivery is exactly-once when Kafka is simply unreachable (nothing is sent, nothing is
  * marked) and at-least-once in the ambiguous cases (the broker stored a request whose
@@ -129,10 +121,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private wakeRequested = false;
   private waiter: { resolve: () => void; onNotify: boolean } | null = null;
 
-  private listener: Client | null = null;
-  private listening = false;
-  private listenerFailures = 0;
-  private listenerRetry: NodeJS.Timeout | null = null;
+  private readonly listener: OutboxListener | null;
 
   private publishedTotal = 0;
   private consecutiveFailures = 0;
@@ -150,6 +139,8 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     this.maxRequestBytes = options.maxRequestBytes ?? 512 * 1024;
     this.pollMs = options.pollMs ?? config.outboxPollMs;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.listener =
+      (options.listen ?? true) ? new OutboxListener({ databaseUrl: config.database.url, backoff: this.backoff, pollMs: this.pollMs, onNotify: () => this.wake() }) : null;
   }
 
   get running(): boolean {
@@ -168,7 +159,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   async start(): Promise<void> {
     if (this.loop) return;
     this.stopping = false;
-    if (this.options.listen ?? true) await this.listen();
+    await this.listener?.start();
     this.loop = this.run().catch((error: unknown) => {
       // Unreachable by design (run() catches everything); kept so a bug cannot go unnoticed.
       this.logger.error(`outbox relay loop ended unexpectedly: ${errorMessage(error)}`);
@@ -185,9 +176,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       await loop;
       this.loop = null;
     }
-    if (this.listenerRetry) clearTimeout(this.listenerRetry);
-    this.listenerRetry = null;
-    await this.closeListener();
+    await this.listener?.close();
     await this.resetProducer();
     if (loop) this.logger.log('outbox relay stopped');
   }
@@ -213,7 +202,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       consecutiveFailures: this.consecutiveFailures,
       lastError: this.lastError,
       lastPublishedAt: this.lastPublishedAt,
-      listening: this.listening,
+      listening: this.listener?.listening ?? false,
     };
   }
 
@@ -302,14 +291,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private async send(rows: OutboxRow[]): Promise<void> {
     const producer = await this.connectedProducer();
     // Sequential, awaited requests: with one request in flight, order within a partition holds.
-    for (const chunk of chunkBySize(rows.map(toMessage), this.maxRequestBytes)) {
-      const byTopic = new Map<string, Message[]>();
-      for (const { topic, message } of chunk) {
-        const list = byTopic.get(topic) ?? [];
-        list.push(message);
-        byTopic.set(topic, list);
-      }
-      const topicMessages: TopicMessages[] = [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+    for (const topicMessages of produceRequestsOf(rows, this.maxRequestBytes)) {
       await producer.sendBatch({ topicMessages, acks: -1 });
     }
   }
@@ -381,105 +363,4 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private resolveWaiter(stopping: boolean): void {
     if (this.waiter && (stopping || this.waiter.onNotify)) this.waiter.resolve();
   }
-
-  /** Dedicated connection that LISTENs for outbox notifications; reconnects with backoff. */
-  private async listen(): Promise<void> {
-    const client = new Client({ connectionString: this.config.database.url, application_name: 'service-api-outbox-relay' });
-    client.on('notification', () => this.wake());
-    client.on('error', (error) => this.listenerLost(client, error));
-    client.on('end', () => this.listenerLost(client, new Error('connection ended')));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${OUTBOX_NOTIFY_CHANNEL}`);
-    } catch (error) {
-      client.removeAllListeners('end');
-      await client.end().catch(() => undefined);
-      this.listenerLost(client, error);
-      return;
-    }
-    if (this.stopping) {
-      client.removeAllListeners('end');
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.listener = client;
-    this.listening = true;
-    if (this.listenerFailures > 0) this.logger.log('outbox relay is listening for notifications again');
-    this.listenerFailures = 0;
-    // Notifications sent while we were not listening are lost: look at the table now.
-    this.wake();
-  }
-
-  private listenerLost(client: Client, error: unknown): void {
-    if (this.listener !== null && this.listener !== client) return;
-    this.listener = null;
-    this.listening = false;
-    if (this.stopping || this.listenerRetry) return;
-    client.end().catch(() => undefined);
-    this.listenerFailures += 1;
-    if (this.listenerFailures === 1) {
-      this.logger.warn(`outbox relay lost its LISTEN connection, polling every ${this.pollMs} ms until it is back: ${errorMessage(error)}`);
-    }
-    this.listenerRetry = setTimeout(() => {
-      this.listenerRetry = null;
-      if (!this.stopping) void this.listen();
-    }, computeBackoff(this.listenerFailures, this.backoff));
-  }
-
-  private async closeListener(): Promise<void> {
-    const client = this.listener;
-    this.listener = null;
-    this.listening = false;
-    if (client) await client.end().catch(() => undefined);
-  }
-}
-
-function toMessage(row: OutboxRow): { topic: string; message: Message; bytes: number } {
-  const value = JSON.stringify(row.payload);
-  const headers: Record<string, string> = {};
-  for (const [name, headerValue] of Object.entries(row.headers ?? {})) {
-    if (headerValue !== null && headerValue !== undefined) headers[name] = String(headerValue);
-  }
-  headers['event-id'] = row.id;
-  headers['event-type'] = String(row.payload.type ?? '');
-  const bytes =
-    Buffer.byteLength(value) +
-    Buffer.byteLength(row.message_key) +
-    Object.entries(headers).reduce((sum, [name, v]) => sum + Buffer.byteLength(name) + Buffer.byteLength(v), 0);
-  return { topic: row.topic, message: { key: row.message_key, value, headers }, bytes };
-}
-
-/** Splits in order into chunks of at most `maxBytes` (a single larger message gets its own chunk). */
-function chunkBySize<T extends { bytes: number }>(items: T[], maxBytes: number): T[][] {
-  const chunks: T[][] = [];
-  let current: T[] = [];
-  let size = 0;
-  for (const item of items) {
-    if (current.length > 0 && size + item.bytes > maxBytes) {
-      chunks.push(current);
-      current = [];
-      size = 0;
-    }
-    current.push(item);
-    size += item.bytes;
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
-}
-
-/** Whether `error` or any error it wraps is a Kafka protocol error of one of `types`. */
-function hasErrorType(error: unknown, types: ReadonlySet<string>, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 5) return false;
-  const e = error as { type?: unknown; originalError?: unknown; errors?: unknown; cause?: unknown };
-  if (typeof e.type === 'string' && types.has(e.type)) return true;
-  const nested = [e.originalError, e.cause, ...(Array.isArray(e.errors) ? e.errors : [])];
-  return nested.some((inner) => hasErrorType(inner, types, depth + 1));
-}
-
-function errorMessage(error: unknown): string {
-  if (error instanceof Error) {
-    const inner = (error as { originalError?: unknown }).originalError;
-    return inner instanceof Error && inner.message !== error.message ? `${error.message} (${inner.message})` : error.message;
-  }
-  return String(error);
 }

@@ -1,6 +1,3 @@
-import type { Job } from 'bullmq';
-import { JobName, JobPayload, QueueName, jobNamesOf } from './queue.constants';
-
 /** What is wrong between the job names of a queue and the handlers registered for it. */
 export interface JobHandlerProblems {
   /** Job names nobody handles: such jobs would fail every attempt. */
@@ -37,20 +34,3 @@ export class JobHandlerMismatchError extends Error {
     this.name = 'JobHandlerMismatchError';
   }
 }
-
-/**
- * Boot check: every job name of `queue` has exactly one handler, and no handler claims a
- * name the queue does not declare. Call it from the processor's `onModuleInit` so that a
- * mismatch stops the process at start instead of failing jobs at run time.
- */
-export function assertJobHandlers(queue: QueueName, handled: readonly string[], jobNames: readonly string[] = jobNamesOf(queue)): void {
-  const problems = findJobHandlerProblems(jobNames, handled);
-  if (problems.missing.length || problems.duplicated.length || problems.unknown.length) {
-    throw new JobHandlerMismatchError(queue, problems);
-  }
-}
-
-/** One handler per job name of a queue, typed by payload (the compiler already demands every name). */
-export type JobHandlers<Q extends QueueName> = {
-  [N in JobName<Q>]: (data: JobPayload<Q, N>, job: Job<JobPayload<Q, N>, unknown, N>) => Promise<unknown>;
-};

@@ -7,10 +7,12 @@ import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DEFAULT_JOB_OPTIONS } from './default-job-options';
-import { JOBS, JobPayload, QUEUES } from './queue.constants';
+import { JobDataOf, defineQueue } from './job-queue';
 import { QueueModule, bullOptions } from './queue.module';
 import { REDIS } from './redis.constants';
 import { RedisModule } from './redis.module';
+
+const MAINTENANCE = defineQueue<{ 'prune-hook-logs': { olderThanDays: number } }>()('maintenance', { PRUNE_HOOK_LOGS: 'prune-hook-logs' });
 
 describe('QueueModule and RedisModule', () => {
   const prefix = `queue-it-${randomBytes(4).toString('hex')}`;
@@ -20,10 +22,10 @@ describe('QueueModule and RedisModule', () => {
   let redis: Redis;
 
   beforeAll(async () => {
-    @Module({ imports: [ConfigModule.forRoot(config), RedisModule, QueueModule.forRoot(), BullModule.registerQueue({ name: QUEUES.MAINTENANCE })] })
+    @Module({ imports: [ConfigModule.forRoot(config), RedisModule, QueueModule.forRoot(), BullModule.registerQueue({ name: MAINTENANCE.name })] })
     class TestModule {}
     app = await NestFactory.createApplicationContext(TestModule, { logger: ['error'] });
-    queue = app.get<Queue>(getQueueToken(QUEUES.MAINTENANCE));
+    queue = app.get<Queue>(getQueueToken(MAINTENANCE.name));
     redis = app.get<Redis>(REDIS);
   });
 
@@ -35,23 +37,23 @@ describe('QueueModule and RedisModule', () => {
   });
 
   it('stores jobs under the configured prefix with the default job options', async () => {
-    const data: JobPayload<'maintenance', 'prune-hook-logs'> = { olderThanDays: 90 };
-    const job = await queue.add(JOBS.maintenance.PRUNE_HOOK_LOGS, data, { jobId: `prune-${randomUUID()}` });
+    const data: JobDataOf<typeof MAINTENANCE, 'prune-hook-logs'> = { olderThanDays: 90 };
+    const job = await queue.add(MAINTENANCE.jobs.PRUNE_HOOK_LOGS, data, { jobId: `prune-${randomUUID()}` });
     expect(job.opts).toMatchObject({
       attempts: DEFAULT_JOB_OPTIONS.attempts,
       backoff: DEFAULT_JOB_OPTIONS.backoff,
       removeOnComplete: DEFAULT_JOB_OPTIONS.removeOnComplete,
       removeOnFail: false,
     });
-    await expect(redis.exists(`${prefix}:${QUEUES.MAINTENANCE}:${job.id}`)).resolves.toBe(1);
-    await expect(redis.exists(`bull:${QUEUES.MAINTENANCE}:${job.id}`)).resolves.toBe(0);
+    await expect(redis.exists(`${prefix}:${MAINTENANCE.name}:${job.id}`)).resolves.toBe(1);
+    await expect(redis.exists(`bull:${MAINTENANCE.name}:${job.id}`)).resolves.toBe(0);
   });
 
   it('keeps a job that failed its last attempt', async () => {
-    const job = await queue.add(JOBS.maintenance.PRUNE_HOOK_LOGS, { olderThanDays: 1 }, { jobId: `fail-${randomUUID()}`, attempts: 1 });
-    const events = new QueueEvents(QUEUES.MAINTENANCE, bullOptions(config));
+    const job = await queue.add(MAINTENANCE.jobs.PRUNE_HOOK_LOGS, { olderThanDays: 1 }, { jobId: `fail-${randomUUID()}`, attempts: 1 });
+    const events = new QueueEvents(MAINTENANCE.name, bullOptions(config));
     const worker = new Worker(
-      QUEUES.MAINTENANCE,
+      MAINTENANCE.name,
       async () => {
         throw new Error('receiver is down');
       },
@@ -63,7 +65,7 @@ describe('QueueModule and RedisModule', () => {
       void worker.run();
       await expect(failed).rejects.toThrow('receiver is down');
       await expect(queue.getJobState(job.id!)).resolves.toBe('failed');
-      await expect(redis.exists(`${prefix}:${QUEUES.MAINTENANCE}:${job.id}`)).resolves.toBe(1);
+      await expect(redis.exists(`${prefix}:${MAINTENANCE.name}:${job.id}`)).resolves.toBe(1);
     } finally {
       await worker.close();
       await events.close();

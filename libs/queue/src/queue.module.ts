@@ -1,8 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
+import { DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from '@app/config';
 import type { QueueOptions } from 'bullmq';
 import { DEFAULT_JOB_OPTIONS } from './default-job-options';
+import { JobHandlerRegistry } from './job-handler.registry';
 
 /** BullMQ options shared by every queue and worker of the process. */
 export function bullOptions(config: AppConfig): QueueOptions {
@@ -17,16 +19,23 @@ export function bullOptions(config: AppConfig): QueueOptions {
 
 /**
  * BullMQ root configuration: the connection from `AppConfig`, every key under
- * `REDIS_PREFIX`, and `DEFAULT_JOB_OPTIONS`. Import once in the app module; feature
- * modules then register their queues with
- * `BullModule.registerQueue({ name: QUEUES.HOOK_DELIVERIES })`.
+ * `REDIS_PREFIX`, and `DEFAULT_JOB_OPTIONS`; and the `JobHandlerRegistry`, which checks the
+ * `@QueueWorker`s against the `@OnJob` handlers before it starts the workers. Import once in
+ * the app module; feature modules then register their queues with
+ * `BullModule.registerQueue({ name: MY_QUEUE.name })` (see docs/background-work.md).
  */
 @Module({})
 export class QueueModule {
   static forRoot(): DynamicModule {
     return {
       module: QueueModule,
-      imports: [BullModule.forRootAsync({ inject: [AppConfig], useFactory: bullOptions })],
+      global: true,
+      imports: [
+        DiscoveryModule,
+        // Workers start only once the registry has checked them (`JobHandlerRegistry.onModuleInit`).
+        BullModule.forRootAsync({ inject: [AppConfig], useFactory: bullOptions, extraOptions: { manualRegistration: true } }),
+      ],
+      providers: [JobHandlerRegistry],
       exports: [BullModule],
     };
   }

@@ -1,6 +1,7 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Redis } from 'ioredis';
+import { FixedWindowRateLimiter } from './fixed-window.rate-limiter';
 import { REDIS } from './redis.constants';
 
 /** How long a graceful QUIT may take before the socket is simply closed. */
@@ -64,8 +65,8 @@ export async function closeRedisConnection(redis: Redis): Promise<void> {
 /** Provides the shared ioredis connection under `REDIS`, closed on shutdown. */
 @Global()
 @Module({
-  providers: [{ provide: REDIS, inject: [AppConfig], useFactory: (config: AppConfig): Redis => createRedisConnection(config.redis.url) }],
-  exports: [REDIS],
+  providers: [{ provide: REDIS, inject: [AppConfig], useFactory: (config: AppConfig): Redis => createRedisConnection(config.redis.url) }, FixedWindowRateLimiter],
+  exports: [REDIS, FixedWindowRateLimiter],
 })
 export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}

@@ -9,6 +9,4 @@ export const testEnvironment = {
   templateDatabase: (): string => process.env.TEST_TEMPLATE_DATABASE ?? 'service_api_test_template',
   /** The shared development broker (scripts/services.sh), unless TEST_KAFKA_BROKERS says otherwise. */
   kafkaBrokers: (): string[] => (process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(','),
-  /** $JAVA_HOME when set (the same java as scripts/services.sh). */
-  javaHome: (): string | undefined => process.env.JAVA_HOME,
 };

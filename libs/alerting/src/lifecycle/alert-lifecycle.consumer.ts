@@ -1,11 +1,11 @@
-import { Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import {
   assertNever,
   BADGES_EVENT_PART,
   CONSUMER_GROUPS,
   DomainEvent,
-  DomainEventConsumer,
-  DomainEventConsumerFactory,
+  DomainEventConsumerOptions,
+  DomainEventSubscriber,
   type DomainEventType,
   HOOKS_EVENT_PART,
   IDENTITY_EVENT_PART,
@@ -122,35 +122,23 @@ export function alertStateChangeOf(event: DomainEvent): AlertStateChange | null 
  * id (see `ProcessedAlertEventsRepository`); a failing event is retried, then dead-lettered.
  */
 @Injectable()
-export class AlertLifecycleConsumer implements OnApplicationBootstrap {
+export class AlertLifecycleConsumer extends DomainEventSubscriber {
   private readonly logger = new Logger(AlertLifecycleConsumer.name);
-  private consumer: DomainEventConsumer | null = null;
   private readonly handled: Counter<'action' | 'outcome'> | null;
 
   constructor(
-    private readonly consumers: DomainEventConsumerFactory,
     private readonly createIncident: CreateAlertIncidentUseCase,
     private readonly closeIncident: CloseAlertIncidentUseCase,
     private readonly stateEvents: AlertStateEventsRepository,
     @Optional() metrics?: MetricsService,
   ) {
+    super();
     this.handled =
       metrics?.counter('alert_engine_actions_total', 'Incident actions of the alert engine, by action and outcome (done, duplicate, skipped)', ['action', 'outcome']) ?? null;
   }
 
-  onApplicationBootstrap(): void {
-    // Not awaited: while Kafka is unreachable the consumer keeps retrying in the background.
-    void this.start();
-  }
-
-  /** Starts consuming (resolves once the consumer runs). */
-  start(): Promise<void> {
-    this.consumer ??= this.consumers.create({ groupId: CONSUMER_GROUPS.ALERT_ENGINE, handler: (event) => this.handle(event) });
-    return this.consumer.start();
-  }
-
-  async stop(): Promise<void> {
-    await this.consumer?.stop();
+  protected consumerOptions(): DomainEventConsumerOptions {
+    return { groupId: CONSUMER_GROUPS.ALERT_ENGINE, handler: (event) => this.handle(event) };
   }
 
   /** Runs the action of one event; throwing makes the consumer retry it, then dead-letter it. */

@@ -1,8 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { AppConfig } from '@app/config';
-import { REDIS, redisKey } from '@app/queue';
-import type { Redis } from 'ioredis';
+import { FixedWindowRateLimiter } from '@app/queue';
 import { AlertingMetrics, AlertRejectionReason } from '../alerting.metrics';
 import { parseAlertPayload } from '../engine/alert-payload-parser';
 import { NotifyTargetCache } from '../ingestion/notify-target.cache';
@@ -37,7 +36,7 @@ export class ReceiveAlertNotificationUseCase {
     private readonly ingest: IngestAlertUseCase,
     private readonly metrics: AlertingMetrics,
     private readonly config: AppConfig,
-    @Inject(REDIS) private readonly redis: Redis,
+    private readonly limiter: FixedWindowRateLimiter,
   ) {}
 
   async execute(command: ReceiveAlertNotificationCommand): Promise<IngestAlertResult> {
@@ -73,13 +72,8 @@ export class ReceiveAlertNotificationUseCase {
   private async enforceRateLimit(projectId: number): Promise<void> {
     const { notifyRateLimit: limit, notifyRatePeriodSeconds: period } = this.config.alerting;
     if (limit <= 0) return;
-    const nowSeconds = Math.floor(Date.now() / 1000);
-    const window = Math.floor(nowSeconds / period);
-    const key = redisKey(this.config.redis.prefix, 'alert-notify-rate', projectId, window);
-    const replies = await this.redis.multi().incr(key).expire(key, period + 1).exec();
-    const [error, count] = (replies?.[0] ?? [null, 0]) as [Error | null, number];
-    if (error) throw error;
-    if (count > limit) throw this.reject('rate_limited', DomainError.rateLimited((window + 1) * period - nowSeconds));
+    const verdict = await this.limiter.hit(['alert-notify-rate', projectId], limit, period);
+    if (!verdict.allowed) throw this.reject('rate_limited', DomainError.rateLimited(verdict.retryAfterSeconds));
   }
 
   private reject(reason: AlertRejectionReason, error: DomainError): DomainError {

@@ -12,19 +12,6 @@ import { AUTH_POLICY, type AuthPolicy } from '../auth/auth.decorators';
 import { API_PREFIX } from '../http/api-prefix';
 import type { RecordedRoute } from './route-recorder';
 
-/** What a plain Fastify route (outside the controllers) tells the OpenAPI document about itself, in `config.openapi`. */
-export interface PlainRouteDoc {
-  summary: string;
-  description?: string;
-  tag: string;
-  /** Security requirements; `[]` for a public route. */
-  security: SecurityRequirementObject[];
-  /** The route takes a JSON object body. */
-  jsonBody?: boolean;
-  /** Success status and media type of the answer. */
-  success?: { status: number; mediaType: string };
-}
-
 export interface OpenApiDocumentOptions {
   title: string;
   version: string;

@@ -4,8 +4,8 @@ import type { INestApplication } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../http/api-prefix';
-import { buildOpenApiDocument, type OpenApiDocumentOptions, type PlainRouteDoc } from './openapi-document';
-import { recordedRoutes } from './route-recorder';
+import { buildOpenApiDocument, type OpenApiDocumentOptions } from './openapi-document';
+import { recordedRoutes, type PlainRouteDoc } from './route-recorder';
 
 export const OPENAPI_DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
 export const OPENAPI_VIEWER_PATH = `${API_PREFIX}/docs`;

@@ -1,5 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlainRouteDoc } from './openapi-document';
+import type { SecurityRequirementObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+/** What a plain Fastify route (outside the controllers) tells the OpenAPI document about itself, in `config.openapi`. */
+export interface PlainRouteDoc {
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Security requirements; `[]` for a public route. */
+  security: SecurityRequirementObject[];
+  /** The route takes a JSON object body. */
+  jsonBody?: boolean;
+  /** Success status and media type of the answer. */
+  success?: { status: number; mediaType: string };
+}
 
 /** A route as Fastify registered it: its URL, methods and, for plain routes, what it says about itself. */
 export interface RecordedRoute {

@@ -1,6 +1,6 @@
-import { Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import type { DomainEvent } from '@app/messaging';
-import { CONSUMER_GROUPS, DOMAIN_EVENTS_PARTITIONS, DomainEventConsumer, DomainEventConsumerFactory, DomainEventContext, KafkaClient, TOPICS } from '@app/messaging';
+import { CONSUMER_GROUPS, DOMAIN_EVENTS_PARTITIONS, DomainEventConsumerOptions, DomainEventContext, DomainEventSubscriber, KafkaClient, TOPICS } from '@app/messaging';
 import { MetricsService } from '@app/observability';
 import type { Counter, Histogram } from 'prom-client';
 import { planProjection } from './event-projection';
@@ -26,44 +26,27 @@ interface ProjectorMetrics {
  * valid envelope, or that cannot be projected, goes to the dead-letter topic.
  */
 @Injectable()
-export class EventsProjector implements OnApplicationBootstrap {
+export class EventsProjector extends DomainEventSubscriber {
   private readonly logger = new Logger(EventsProjector.name);
-  private consumer: DomainEventConsumer | null = null;
   private readonly metrics: ProjectorMetrics | null;
 
   constructor(
-    private readonly consumers: DomainEventConsumerFactory,
     private readonly projections: ProjectionsRepository,
     private readonly kafka: KafkaClient,
     @Optional() metrics?: MetricsService,
   ) {
+    super();
     this.metrics = metrics ? this.registerMetrics(metrics) : null;
   }
 
-  onApplicationBootstrap(): void {
-    // Not awaited: while Kafka is unreachable the consumer keeps retrying in the background.
-    void this.start();
-  }
-
-  /** Starts consuming (resolves once the consumer runs). */
-  start(): Promise<void> {
-    this.consumer ??= this.consumers.create({
+  protected consumerOptions(): DomainEventConsumerOptions {
+    return {
       groupId: CONSUMER_GROUPS.PROJECTOR,
       handler: (event, context) => this.handle(event, context),
       batchHandler: (events) => this.handleBatch(events),
       maxBatchSize: PROJECTION_BATCH_SIZE,
       partitionsConsumedConcurrently: DOMAIN_EVENTS_PARTITIONS,
-    });
-    return this.consumer.start();
-  }
-
-  /** Stops consuming (after the batch in progress); `start()` resumes from the committed offsets. */
-  async stop(): Promise<void> {
-    await this.consumer?.stop();
-  }
-
-  get running(): boolean {
-    return this.consumer?.running ?? false;
+    };
   }
 
   /** Projects one event; throwing makes the consumer retry it, then dead-letter it. */
@@ -126,7 +109,7 @@ export class EventsProjector implements OnApplicationBootstrap {
 
   private registerMetrics(metrics: MetricsService): ProjectorMetrics {
     const deadLettered = metrics.gauge('projector_events_dead_lettered', 'Domain events the projector moved to the dead-letter topic since it started');
-    Object.assign(deadLettered, { collect: () => deadLettered.set(this.consumer?.snapshot().deadLettered ?? 0) });
+    Object.assign(deadLettered, { collect: () => deadLettered.set(this.snapshot().deadLettered) });
     const lag = metrics.gauge('projector_consumer_lag', 'Messages of the domain event stream not yet committed by the projector group (sum over partitions)');
     Object.assign(lag, { collect: async () => lag.set(await this.consumerLag().catch(() => -1)) });
     return {

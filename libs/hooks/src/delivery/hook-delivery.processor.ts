@@ -1,11 +1,11 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { assertJobHandlers, HookDeliveryJob, JOBS, QUEUES } from '@app/queue';
+import { JobWorker, OnJob, QueueWorker } from '@app/queue';
 import { runWithRequestId } from '@app/observability';
 import { Job, UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SystemHookEntity } from '../entities/system-hook.entity';
+import { HOOK_DELIVERIES, HookDeliveryJob } from '../hooks.jobs';
 import { HookDeliverer } from './hook-deliverer';
 import { disabledReason } from './hook-health';
 
@@ -47,8 +47,8 @@ const HOOK_CACHE_MS = 1_000;
  * retries the job after the delay of the schedule (`HOOK_RETRY_SCHEDULE`); a disabled hook's
  * events are logged as `skipped` (resendable) instead of being sent.
  */
-@Processor(QUEUES.HOOK_DELIVERIES, { concurrency: 100, settings: { backoffStrategy: hookBackoffStrategy } })
-export class HookDeliveryProcessor extends WorkerHost implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+@QueueWorker(HOOK_DELIVERIES, { concurrency: 100, settings: { backoffStrategy: hookBackoffStrategy } })
+export class HookDeliveryProcessor extends JobWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(HookDeliveryProcessor.name);
   private readonly hooks = new Map<number, { at: number; hook: Promise<SystemHookEntity | null> }>();
 
@@ -58,10 +58,6 @@ export class HookDeliveryProcessor extends WorkerHost implements OnModuleInit, O
     private readonly deliverer: HookDeliverer,
   ) {
     super();
-  }
-
-  onModuleInit(): void {
-    assertJobHandlers(QUEUES.HOOK_DELIVERIES, [JOBS['hook-deliveries'].DELIVER_HOOK]);
   }
 
   onApplicationBootstrap(): void {
@@ -78,10 +74,10 @@ export class HookDeliveryProcessor extends WorkerHost implements OnModuleInit, O
     await this.worker.close();
   }
 
-  async process(job: Job<HookDeliveryJob>): Promise<{ status: string }> {
-    if (job.name !== JOBS['hook-deliveries'].DELIVER_HOOK) throw new UnrecoverableError(`unknown job ${job.name}`);
+  @OnJob(HOOK_DELIVERIES, HOOK_DELIVERIES.jobs.DELIVER_HOOK)
+  async deliverHook(data: HookDeliveryJob, job: Job<HookDeliveryJob>): Promise<{ status: string }> {
     const run = () => this.deliver(job);
-    return job.data.requestId ? runWithRequestId(job.data.requestId, run) : run();
+    return data.requestId ? runWithRequestId(data.requestId, run) : run();
   }
 
   private async deliver(job: Job<HookDeliveryJob>): Promise<{ status: string }> {

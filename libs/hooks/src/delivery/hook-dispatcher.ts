@@ -1,8 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumer, DomainEventConsumerFactory } from '@app/messaging';
-import { HookDeliveryJob, JOBS, QUEUES } from '@app/queue';
+import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
+import { HOOK_DELIVERIES, HookDeliveryJob } from '../hooks.jobs';
 import type { JobsOptions, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SystemHookEntity } from '../entities/system-hook.entity';
@@ -42,33 +42,26 @@ export function deliveryJobOptions(config: AppConfig, jobId: string, attempts = 
  * most `HOOK_MAX_CHAIN_DEPTH` deliveries long; beyond, the hook's log shows it as skipped.
  */
 @Injectable()
-export class HookDispatcher implements OnApplicationBootstrap {
-  private consumer: DomainEventConsumer | null = null;
-
+export class HookDispatcher extends DomainEventSubscriber {
   constructor(
     private readonly config: AppConfig,
     private readonly dataSource: DataSource,
-    private readonly consumers: DomainEventConsumerFactory,
     private readonly deliverer: HookDeliverer,
     private readonly mergeRequests: MergeRequestHookData,
-    @InjectQueue(QUEUES.HOOK_DELIVERIES) private readonly queue: Queue<HookDeliveryJob>,
-  ) {}
+    @InjectQueue(HOOK_DELIVERIES.name) private readonly queue: Queue<HookDeliveryJob>,
+  ) {
+    super();
+  }
 
-  onApplicationBootstrap(): void {
-    this.consumer = this.consumers.create({
+  protected consumerOptions(): DomainEventConsumerOptions {
+    return {
       groupId: CONSUMER_GROUPS.HOOK_DISPATCHER,
       handler: (event) => this.dispatch([event]),
       batchHandler: (events) => this.dispatch(events),
       maxBatchSize: 2_000,
       // Enqueueing fails only when Redis or PostgreSQL does: wait for them, never dead-letter.
       isTransient: () => true,
-    });
-    // Connects in the background (and keeps retrying while Kafka is unreachable).
-    void this.consumer.start();
-  }
-
-  get running(): boolean {
-    return this.consumer?.running ?? false;
+    };
   }
 
   /** Enqueues the deliveries of `events` (idempotent: deterministic job ids). */
@@ -108,7 +101,7 @@ export class HookDispatcher implements OnApplicationBootstrap {
           );
           continue;
         }
-        jobs.push({ name: JOBS['hook-deliveries'].DELIVER_HOOK, data, opts: deliveryJobOptions(this.config, deliveryJobId(event.id, hook.id)) });
+        jobs.push({ name: HOOK_DELIVERIES.jobs.DELIVER_HOOK, data, opts: deliveryJobOptions(this.config, deliveryJobId(event.id, hook.id)) });
       }
     }
     const chunks: Array<typeof jobs> = [];

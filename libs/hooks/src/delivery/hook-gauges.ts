@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { MetricsService } from '@app/observability';
-import { HookDeliveryJob, QUEUES } from '@app/queue';
+import { HOOK_DELIVERIES, HookDeliveryJob } from '../hooks.jobs';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 
@@ -10,7 +10,7 @@ import { DataSource } from 'typeorm';
 export class HookGauges implements OnModuleInit {
   constructor(
     private readonly dataSource: DataSource,
-    @InjectQueue(QUEUES.HOOK_DELIVERIES) private readonly queue: Queue<HookDeliveryJob>,
+    @InjectQueue(HOOK_DELIVERIES.name) private readonly queue: Queue<HookDeliveryJob>,
     @Optional() private readonly metrics?: MetricsService,
   ) {}
 

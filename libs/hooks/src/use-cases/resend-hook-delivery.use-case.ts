@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { AppConfig } from '@app/config';
 import { currentRequestId } from '@app/observability';
-import { HookDeliveryJob, JOBS, QUEUES } from '@app/queue';
+import { HOOK_DELIVERIES, HookDeliveryJob } from '../hooks.jobs';
 import type { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { HookDeliveryLog } from '../delivery/hook-delivery-log';
@@ -30,7 +30,7 @@ export class ResendHookDeliveryUseCase {
     private readonly config: AppConfig,
     private readonly hooks: SystemHooksRepository,
     private readonly log: HookDeliveryLog,
-    @InjectQueue(QUEUES.HOOK_DELIVERIES) private readonly queue: Queue<HookDeliveryJob>,
+    @InjectQueue(HOOK_DELIVERIES.name) private readonly queue: Queue<HookDeliveryJob>,
   ) {}
 
   async execute({ hookId, deliveryId }: ResendHookDeliveryCommand): Promise<{ job_id: string; idempotency_key: string }> {
@@ -53,7 +53,7 @@ export class ResendHookDeliveryUseCase {
       requestId: currentRequestId(),
     };
     const jobId = `resend_${deliveryId}_${randomUUID()}`;
-    await this.queue.add(JOBS['hook-deliveries'].DELIVER_HOOK, data, deliveryJobOptions(this.config, jobId, 1));
+    await this.queue.add(HOOK_DELIVERIES.jobs.DELIVER_HOOK, data, deliveryJobOptions(this.config, jobId, 1));
     this.logger.log(`resend of delivery ${deliveryId} to system hook ${hookId} queued`);
     return { job_id: jobId, idempotency_key: entry.idempotencyKey };
   }
