@@ -1,5 +1,5 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumer, DomainEventConsumerFactory } from '@app/messaging';
+import { Injectable } from '@nestjs/common';
+import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import { AlertLiveChannel } from './alert-live.channel';
 import { alertLiveMessageOf } from './alert-live.message';
 
@@ -11,29 +11,13 @@ import { alertLiveMessageOf } from './alert-live.message';
  * A Redis failure holds the partition until Redis answers again (never dead-lettered).
  */
 @Injectable()
-export class AlertLiveConsumer implements OnApplicationBootstrap {
-  private consumer: DomainEventConsumer | null = null;
-
-  constructor(
-    private readonly consumers: DomainEventConsumerFactory,
-    private readonly channel: AlertLiveChannel,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    void this.start();
+export class AlertLiveConsumer extends DomainEventSubscriber {
+  constructor(private readonly channel: AlertLiveChannel) {
+    super();
   }
 
-  start(): Promise<void> {
-    this.consumer ??= this.consumers.create({
-      groupId: CONSUMER_GROUPS.ALERT_LIVE,
-      handler: (event) => this.handle(event),
-      isTransient: () => true,
-    });
-    return this.consumer.start();
-  }
-
-  async stop(): Promise<void> {
-    await this.consumer?.stop();
+  protected consumerOptions(): DomainEventConsumerOptions {
+    return { groupId: CONSUMER_GROUPS.ALERT_LIVE, handler: (event) => this.handle(event), isTransient: () => true };
   }
 
   async handle(event: DomainEvent): Promise<void> {
