@@ -1,4 +1,5 @@
 import fastifyStatic from '@fastify/static';
+import type { ApiRouteConfig } from '@app/api';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,16 @@ const SECURITY_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'same-origin',
+};
+
+const PAGE_CONFIG: ApiRouteConfig = {
+  openapi: {
+    tag: 'Web console',
+    summary: 'The on-call web console (a single page; it signs in with the session cookie)',
+    description: 'Static files of the console built from apps/web: hashed assets under `assets/`, the page for every other path. 503 when the console is not built.',
+    security: [],
+    success: { status: 200, mediaType: 'text/html' },
+  },
 };
 
 /**
@@ -31,8 +42,8 @@ export function registerWebConsole(fastify: FastifyInstance, dir: string): void 
       if (!indexHtml) return reply.code(503).type('text/plain; charset=utf-8').send('The web console is not built: run `npm run build`.\n');
       return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(indexHtml);
     };
-    scope.get(WEB_CONSOLE_PREFIX.slice(0, -1), (_request, reply) => page(reply));
-    scope.get(`${WEB_CONSOLE_PREFIX}*`, (request, reply) => {
+    scope.get(WEB_CONSOLE_PREFIX.slice(0, -1), { config: PAGE_CONFIG }, (_request, reply) => page(reply));
+    scope.get(`${WEB_CONSOLE_PREFIX}*`, { config: PAGE_CONFIG }, (request, reply) => {
       const path = (request.params as { '*': string })['*'] ?? '';
       const last = path.split('/').pop() ?? '';
       // A file name (with an extension) is a file; any other path is a route of the page.
