@@ -18,9 +18,24 @@ describe('Users and access tokens', () => {
       expect(tokens.body).toMatchObject({ name: 'initial-root-token', scopes: ['api', 'read_user', 'sudo'], active: true });
 
       const again = await gw.app.get(RootUserBootstrap).ensureRoot(gw.rootToken);
-      expect(again).toEqual({ userCreated: false, tokenCreated: false });
+      expect(again).toEqual({ userCreated: false, tokenCreated: false, passwordSet: false });
       const [{ n }] = await gw.dataSource.query("SELECT count(*)::int AS n FROM users WHERE username = 'root'");
       expect(n).toBe(1);
+    });
+
+    it('gives root the INITIAL_ROOT_PASSWORD while it has none, and never overwrites it', async () => {
+      const signIn = (password: string) => api(gw.baseUrl, 'POST', '/users/sign_in', { body: { user: { login: 'root', password } } });
+      // Created by the token alone, root has no password: nothing signs in.
+      expect((await signIn('first-password-1')).status).toBe(401);
+
+      const set = await gw.app.get(RootUserBootstrap).ensureRoot(gw.rootToken, 'first-password-1');
+      expect(set).toEqual({ userCreated: false, tokenCreated: false, passwordSet: true });
+      expect((await signIn('first-password-1')).status).toBe(201);
+
+      const again = await gw.app.get(RootUserBootstrap).ensureRoot(undefined, 'other-password-2');
+      expect(again).toEqual({ userCreated: false, tokenCreated: false, passwordSet: false });
+      expect((await signIn('other-password-2')).status).toBe(401);
+      expect((await signIn('first-password-1')).status).toBe(201);
     });
   });
 

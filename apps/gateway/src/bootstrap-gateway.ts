@@ -8,9 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { GatewayModule } from './gateway.module';
 import { inRequestScope } from './request-scope';
+import { registerWebConsole } from './web-console.routes';
 
 /** Controllers served outside /api/v4, as in GitLab. */
-const UNPREFIXED_ROUTES = ['oauth/token', 'users/sign_in', 'users/sign_out', ...GIT_HTTP_ROUTES];
+const UNPREFIXED_ROUTES = ['oauth/token', 'users/sign_in', 'users/session', 'users/sign_out', ...GIT_HTTP_ROUTES];
 
 /** Creates the gateway application (not yet listening). */
 export async function createGateway(config: AppConfig, options: { relay?: boolean } = {}): Promise<NestFastifyApplication> {
@@ -37,6 +38,7 @@ export async function createGateway(config: AppConfig, options: { relay?: boolea
     description: 'The REST API of this service, wire-compatible with the GitLab REST API v4. Behaviour is specified by the Service API documents; see the project documentation for what they leave open.',
     serverUrl: config.http.externalUrl,
   });
+  registerWebConsole(fastify, config.webConsoleDir);
   return app;
 }
 

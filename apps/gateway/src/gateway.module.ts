@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { AlertingModule } from '@app/alerting';
+import { AlertingModule, AlertLiveModule } from '@app/alerting';
 import { AuthGuard } from '@app/api';
 import { BadgesModule } from '@app/badges';
 import { CiModule } from '@app/ci';
@@ -31,6 +31,7 @@ export class GatewayModule {
         SettingsModule,
         CustomAttributesModule,
         AlertingModule,
+        AlertLiveModule,
         IssuesModule,
         EventsModule,
         ProtectedBranchesModule,

@@ -5,7 +5,9 @@ import { UsersRepository } from '@app/identity';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AlertListFilter, AlertsRepository, SEVERITY_RANK_SQL, STATUS_RANK_SQL } from './alerts.repository';
-import { AlertOrderBy, ListAlertsDto, UpdateAlertDto } from './dto/alert.dto';
+import { AlertOrderBy, AlertsPerHourDto, ListAlertsDto, UpdateAlertDto } from './dto/alert.dto';
+import { ALERT_SEVERITIES } from './engine/alert-severity';
+import { AlertHttpIntegrationEntity } from './entities/alert-http-integration.entity';
 import { AlertEntity } from './entities/alert.entity';
 import { HttpIntegrationsRepository } from './http-integrations.repository';
 import { presentAlert, presentAlertNote } from './presenters/alerting.presenter';
@@ -30,6 +32,24 @@ const ORDER_EXPRESSION: Record<Exclude<AlertOrderBy, 'id'>, { sql: string; inver
   severity: { sql: SEVERITY_RANK_SQL, inverted: true },
   status: { sql: STATUS_RANK_SQL, inverted: true },
 };
+
+/** One entry per hour (oldest first) from grouped rows, zeros where no alert started. */
+export function startedPerHourSeries(rows: { hour: Date; severity: string; count: number }[], hours: number, now: Date): Record<string, unknown>[] {
+  const current = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
+  const series = Array.from({ length: hours }, (_, i) => {
+    const entry: Record<string, unknown> & { total: number } = { hour: new Date(current - (hours - 1 - i) * 3_600_000).toISOString(), total: 0 };
+    for (const severity of ALERT_SEVERITIES) entry[severity] = 0;
+    return entry;
+  });
+  for (const row of rows) {
+    const index = hours - 1 - Math.round((current - row.hour.getTime()) / 3_600_000);
+    const entry = series[index];
+    if (!entry || !(row.severity in entry)) continue;
+    entry[row.severity] = (entry[row.severity] as number) + row.count;
+    entry.total += row.count;
+  }
+  return series;
+}
 
 /** Orders supported with `pagination=keyset` (plain, non-null columns). */
 const KEYSET_ORDER_BY = ['id', 'created_at', 'updated_at', 'started_at', 'event_count'] as const;
@@ -86,6 +106,21 @@ export class AlertsController {
     const counts = await this.alerts.statusCounts(project.id, await this.filterOf(dto));
     const all = counts.triggered + counts.acknowledged + counts.resolved + counts.ignored;
     return { all, open: counts.triggered + counts.acknowledged, ...counts };
+  }
+
+  /**
+   * Not in GitLab's API (the console's chart): alerts started per hour over the last `hours`
+   * (1–168, default 24), by severity, with the list's filters. One entry per hour, oldest
+   * first: `{hour, total, critical, high, medium, low, info, unknown}`.
+   */
+  @Get(`${BASE}/started_per_hour`)
+  @ProjectAccess(ACCESS_LEVELS.REPORTER)
+  async startedPerHour(@CurrentProject() access: ResourceAccess, @Query() dto: AlertsPerHourDto): Promise<Record<string, unknown>[]> {
+    const project = projectContextOf(access);
+    const hours = dto.hours ?? 24;
+    const now = new Date();
+    const rows = await this.alerts.startedPerHour(project.id, await this.filterOf(dto), hours, now);
+    return startedPerHourSeries(rows, hours, now);
   }
 
   @Get(`${BASE}/:alert_iid`)

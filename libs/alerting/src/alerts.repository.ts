@@ -85,6 +85,24 @@ export class AlertsRepository {
     return counts;
   }
 
+  /**
+   * Alerts started in each of the last `hours` whole hours (the current one included), by
+   * severity, with the list's filters (status included): `hour` is the start of the hour (UTC).
+   */
+  async startedPerHour(projectId: number, filter: AlertListFilter, hours: number, now = new Date()): Promise<{ hour: Date; severity: string; count: number }[]> {
+    const from = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000 - (hours - 1) * 3_600_000);
+    const hour = `to_char(date_trunc('hour', a.started_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"')`;
+    const rows = await this.listQuery(projectId, filter)
+      .select(hour, 'hour')
+      .addSelect('a.severity', 'severity')
+      .addSelect('count(*)::int', 'count')
+      .andWhere('a.started_at >= :from', { from })
+      .groupBy(hour)
+      .addGroupBy('a.severity')
+      .getRawMany<{ hour: string; severity: string; count: number }>();
+    return rows.map((r) => ({ hour: new Date(r.hour), severity: r.severity, count: Number(r.count) }));
+  }
+
   notes(alertId: number): Promise<AlertNoteEntity[]> {
     return this.dataSource.getRepository(AlertNoteEntity).find({ where: { alertId }, order: { id: 'ASC' } });
   }

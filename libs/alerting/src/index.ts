@@ -6,3 +6,4 @@ export * from './notify-url';
 export * from './alert-notify.routes';
 export * from './lifecycle';
 export * from './use-cases/receive-alert-notification.use-case';
+export * from './live';

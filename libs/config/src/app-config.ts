@@ -67,6 +67,7 @@ export interface HooksConfig {
 }
 export interface AuthConfig {
   initialRootToken?: string;
+  initialRootPassword?: string;
   oauthAccessTokenTtl: number;
   sessionExpireDelayMinutes: number;
   impersonationEnabled: boolean;
@@ -102,6 +103,8 @@ export class AppConfig {
   readonly ci: CiConfig;
   /** Absolute path of DATA_DIR. */
   readonly dataDir: string;
+  /** Absolute path of the built web console (WEB_CONSOLE_DIR). */
+  readonly webConsoleDir: string;
   /** Absolute path of the directory of bare git repositories (REPOSITORIES_DIR, default DATA_DIR/repositories). */
   readonly repositoriesDir: string;
 
@@ -131,6 +134,7 @@ export class AppConfig {
     };
     this.auth = {
       initialRootToken: env.INITIAL_ROOT_TOKEN,
+      initialRootPassword: env.INITIAL_ROOT_PASSWORD,
       oauthAccessTokenTtl: env.OAUTH_ACCESS_TOKEN_TTL,
       sessionExpireDelayMinutes: env.SESSION_EXPIRE_DELAY,
       impersonationEnabled: env.IMPERSONATION_ENABLED === 'true',
@@ -156,6 +160,7 @@ export class AppConfig {
     this.outboxPollMs = env.OUTBOX_POLL_MS;
     this.ci = { longPollSeconds: env.CI_LONG_POLL_SECONDS };
     this.dataDir = resolvePath(env.DATA_DIR);
+    this.webConsoleDir = resolvePath(env.WEB_CONSOLE_DIR);
     this.repositoriesDir = env.REPOSITORIES_DIR ? resolvePath(env.REPOSITORIES_DIR) : join(this.dataDir, 'repositories');
   }
 
@@ -163,7 +168,7 @@ export class AppConfig {
   static fromEnvironment(source: NodeJS.ProcessEnv = process.env): AppConfig {
     const defined = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
     const known = Object.keys(new EnvironmentVariables());
-    const plain = Object.fromEntries(Object.entries(defined).filter(([k]) => known.includes(k) || k === 'EXTERNAL_URL' || k === 'INITIAL_ROOT_TOKEN' || k === 'SETTINGS_ENCRYPTION_KEY' || k === 'REPOSITORIES_DIR'));
+    const plain = Object.fromEntries(Object.entries(defined).filter(([k]) => known.includes(k) || k === 'EXTERNAL_URL' || k === 'INITIAL_ROOT_TOKEN' || k === 'INITIAL_ROOT_PASSWORD' || k === 'SETTINGS_ENCRYPTION_KEY' || k === 'REPOSITORIES_DIR'));
     const env = plainToInstance(EnvironmentVariables, plain, { exposeDefaultValues: true });
     const errors = validateSync(env, { whitelist: false, forbidUnknownValues: false });
     if (errors.length > 0) {

@@ -55,6 +55,19 @@ export class EnvironmentVariables {
   @MinLength(20, { message: 'INITIAL_ROOT_TOKEN must be at least 20 characters' })
   INITIAL_ROOT_TOKEN?: string;
 
+  /**
+   * When set, the administrator `root` gets this password (for the web sign-in and the console)
+   * when it is created, and on a later start while it has no password yet; never overwritten.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(8, { message: 'INITIAL_ROOT_PASSWORD must be at least 8 characters' })
+  INITIAL_ROOT_PASSWORD?: string;
+
+  /** Directory of the built web console (`npm run build` writes `dist/web`); served under `/-/console/`. */
+  @IsString()
+  WEB_CONSOLE_DIR = 'dist/web';
+
   @IsIn(SERVICE_TIERS)
   SERVICE_TIER: ServiceTier = 'ultimate';
 
@@ -239,4 +252,4 @@ export class EnvironmentVariables {
 }
 
 /** Variables whose values must never be logged. */
-export const SECRET_VARIABLES: ReadonlyArray<keyof EnvironmentVariables> = ['INITIAL_ROOT_TOKEN', 'DATABASE_URL', 'REDIS_URL', 'SETTINGS_ENCRYPTION_KEY'];
+export const SECRET_VARIABLES: ReadonlyArray<keyof EnvironmentVariables> = ['INITIAL_ROOT_TOKEN', 'INITIAL_ROOT_PASSWORD', 'DATABASE_URL', 'REDIS_URL', 'SETTINGS_ENCRYPTION_KEY'];

@@ -1,5 +1,5 @@
 import { DbInt, ToInt, ToStringArray } from '@app/api';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { ALERT_SEVERITIES, ALERT_STATUSES, AlertSeverity, AlertStatus } from '../engine/alert-severity';
 
@@ -56,4 +56,14 @@ export class UpdateAlertDto {
   @ArrayMaxSize(100)
   @DbInt({ each: true })
   assignee_ids?: number[];
+}
+
+/** `GET …/alerts/started_per_hour`: the list's filters and the number of hours (1–168, default 24). */
+export class AlertsPerHourDto extends ListAlertsDto {
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(168)
+  hours?: number;
 }

@@ -1,5 +1,5 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { DomainError, LastModified, SESSION_COOKIE, SkipAuth } from '@app/api';
-import { Body, Controller, Delete, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { presentUser } from '../user.presenter';
@@ -46,6 +46,21 @@ export class SessionsController {
     });
     reply.header('X-CSRF-Token', session.csrfToken);
     reply.status(201);
+    return { ...presentUser(user, user.isAdmin ? 'admin' : 'self', this.config.http.externalUrl), csrf_token: session.csrfToken };
+  }
+
+  /**
+   * The signed-in user and the session's CSRF token, for a page loaded after the sign-in (the
+   * web console). Readable by same-origin scripts only: no CORS header is ever sent.
+   */
+  @Get('session')
+  @SkipAuth()
+  async current(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    const cookie = request.cookies?.[SESSION_COOKIE];
+    const session = cookie ? await this.sessions.find(cookie) : null;
+    const user = session ? await this.users.findById(session.userId) : null;
+    if (!session || !user || user.state !== 'active') throw DomainError.unauthorized();
+    reply.header('Cache-Control', 'no-store');
     return { ...presentUser(user, user.isAdmin ? 'admin' : 'self', this.config.http.externalUrl), csrf_token: session.csrfToken };
   }
 

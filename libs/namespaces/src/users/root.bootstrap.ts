@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { DataSource } from 'typeorm';
-import { AccessTokenEntity, CreateAccessTokenUseCase, digestToken, UserEntity } from '@app/identity';
+import { AccessTokenEntity, CreateAccessTokenUseCase, digestToken, hashPassword, UserEntity } from '@app/identity';
 import { CreateUserUseCase } from './create-user.use-case';
 
 /** Fixed key of the advisory lock serializing the bootstrap across processes. Never change. */
@@ -10,7 +10,10 @@ export const ROOT_TOKEN_SCOPES = ['api', 'read_user', 'sudo'];
 
 /**
  * With INITIAL_ROOT_TOKEN set, the first start creates the administrator `root` with a
- * personal access token of exactly that value. Later starts change nothing.
+ * personal access token of exactly that value. With INITIAL_ROOT_PASSWORD set, `root` is
+ * created (if missing) with that password, or gets it while it has none (a root created by
+ * the token alone has no password). Later starts change nothing: a password is never
+ * overwritten.
  */
 @Injectable()
 export class RootUserBootstrap implements OnApplicationBootstrap {
@@ -24,27 +27,37 @@ export class RootUserBootstrap implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const secret = this.config.auth.initialRootToken;
-    if (secret) await this.ensureRoot(secret);
+    const { initialRootToken: secret, initialRootPassword: password } = this.config.auth;
+    if (secret || password) await this.ensureRoot(secret, password);
   }
 
-  async ensureRoot(secret: string): Promise<{ userCreated: boolean; tokenCreated: boolean }> {
+  async ensureRoot(secret: string | undefined, password?: string): Promise<{ userCreated: boolean; tokenCreated: boolean; passwordSet: boolean }> {
     return this.dataSource.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_KEY]);
-      let root = await tx.getRepository(UserEntity).createQueryBuilder('u').where("lower(u.username) = 'root'").getOne();
+      const users = tx.getRepository(UserEntity);
+      let root = await users.createQueryBuilder('u').addSelect('u.passwordDigest').where("lower(u.username) = 'root'").getOne();
       const userCreated = !root;
+      let passwordSet = false;
       if (!root) {
         root = await this.createUser.execute(
-          { username: 'root', name: 'Administrator', email: 'admin@example.com', admin: true, actorId: null },
+          { username: 'root', name: 'Administrator', email: 'admin@example.com', admin: true, actorId: null, password },
           tx,
         );
+        // Without INITIAL_ROOT_PASSWORD, root has no password (a later start may set one).
+        if (!password) await users.update({ id: root.id }, { passwordDigest: null });
+        passwordSet = Boolean(password);
         this.logger.log('created the administrator root');
+      } else if (password && !root.passwordDigest) {
+        await users.update({ id: root.id }, { passwordDigest: await hashPassword(password) });
+        passwordSet = true;
+        this.logger.log('set the initial password of root');
       }
+      if (!secret) return { userCreated, tokenCreated: false, passwordSet };
       const existing = await tx.getRepository(AccessTokenEntity).findOneBy({ tokenDigest: digestToken(secret) });
-      if (existing) return { userCreated, tokenCreated: false };
+      if (existing) return { userCreated, tokenCreated: false, passwordSet };
       await this.createToken.execute({ userId: root.id, name: 'initial-root-token', scopes: ROOT_TOKEN_SCOPES, secret, actorId: null }, tx);
       this.logger.log('created the initial root personal access token');
-      return { userCreated, tokenCreated: true };
+      return { userCreated, tokenCreated: true, passwordSet };
     });
   }
 }

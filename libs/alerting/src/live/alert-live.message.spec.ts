@@ -1,0 +1,71 @@
+import { buildDomainEvent } from '@app/messaging';
+import { ALERT_EVENTS } from '../alerting.events';
+import { startedPerHourSeries } from '../alerts.controller';
+import { compareIds } from './alert-stream.controller';
+import { alertLiveMessageOf, LIVE_EVENT_MAX_AGE_MS } from './alert-live.message';
+
+describe(alertLiveMessageOf.name, () => {
+  const now = Date.parse('2026-11-25T01:00:00Z');
+  const event = (type: string, data: Record<string, unknown>, occurredAt = new Date(now - 1_000)) =>
+    buildDomainEvent({ type, projectId: 7, target: { type: 'alert', id: 3, iid: 2, title: 'Disk full' }, data, occurredAt });
+
+  it('keeps what a created, grouped or resolved alert event says about the alert', () => {
+    const sut = alertLiveMessageOf(event(ALERT_EVENTS.GROUPED, { alert_id: 3, iid: 2, title: 'Disk full', status: 'triggered', severity: 'high', event_count: 4, fingerprint: 'x' }), now);
+    expect(sut).toEqual({
+      type: 'alert.grouped',
+      event_id: expect.any(String),
+      project_id: 7,
+      iid: 2,
+      occurred_at: new Date(now - 1_000).toISOString(),
+      alert: { title: 'Disk full', status: 'triggered', severity: 'high', event_count: 4 },
+    });
+  });
+
+  it('takes the new status of a status change, and the assignees of an assignment', () => {
+    expect(alertLiveMessageOf(event(ALERT_EVENTS.STATUS_CHANGED, { alert_id: 3, iid: 2, from: 'triggered', to: 'acknowledged' }), now)?.alert).toEqual({
+      title: 'Disk full',
+      status: 'acknowledged',
+    });
+    expect(alertLiveMessageOf(event(ALERT_EVENTS.ASSIGNEES_CHANGED, { alert_id: 3, iid: 2, assignee_ids: [5, 6] }), now)?.alert).toEqual({ title: 'Disk full', assignee_ids: [5, 6] });
+  });
+
+  it('ignores other events, events without a project or iid, and events older than the live window', () => {
+    expect(alertLiveMessageOf(event(ALERT_EVENTS.RECOVERY_UNMATCHED, { title: 'x' }), now)).toBeNull();
+    expect(alertLiveMessageOf(event('issue.created', { iid: 2 }), now)).toBeNull();
+    expect(alertLiveMessageOf({ ...event(ALERT_EVENTS.CREATED, { iid: 2 }), project_id: null }, now)).toBeNull();
+    expect(alertLiveMessageOf({ ...event(ALERT_EVENTS.CREATED, {}), target: null }, now)).toBeNull();
+    expect(alertLiveMessageOf(event(ALERT_EVENTS.CREATED, { iid: 2 }, new Date(now - LIVE_EVENT_MAX_AGE_MS - 1)), now)).toBeNull();
+    expect(alertLiveMessageOf(event(ALERT_EVENTS.CREATED, { iid: 2 }, new Date(now - LIVE_EVENT_MAX_AGE_MS + 1_000)), now)).not.toBeNull();
+  });
+});
+
+describe(compareIds.name, () => {
+  it('orders Redis stream ids by time, then sequence, numerically', () => {
+    expect(compareIds('1700000000000-0', '1700000000000-0')).toBe(0);
+    expect(compareIds('1700000000000-2', '1700000000000-10')).toBe(-1);
+    expect(compareIds('1700000000001-0', '1700000000000-99')).toBe(1);
+    expect(compareIds('0-0', '1-0')).toBe(-1);
+  });
+});
+
+describe(startedPerHourSeries.name, () => {
+  const now = new Date('2026-11-25T10:20:00Z');
+
+  it('gives one entry per hour, oldest first, the current hour last, zeros where nothing started', () => {
+    const sut = startedPerHourSeries(
+      [
+        { hour: new Date('2026-11-25T10:00:00Z'), severity: 'critical', count: 2 },
+        { hour: new Date('2026-11-25T10:00:00Z'), severity: 'low', count: 1 },
+        { hour: new Date('2026-11-25T08:00:00Z'), severity: 'high', count: 4 },
+        { hour: new Date('2026-11-25T06:00:00Z'), severity: 'high', count: 9 },
+      ],
+      3,
+      now,
+    );
+    expect(sut).toEqual([
+      { hour: '2026-11-25T08:00:00.000Z', total: 4, critical: 0, high: 4, medium: 0, low: 0, info: 0, unknown: 0 },
+      { hour: '2026-11-25T09:00:00.000Z', total: 0, critical: 0, high: 0, medium: 0, low: 0, info: 0, unknown: 0 },
+      { hour: '2026-11-25T10:00:00.000Z', total: 3, critical: 2, high: 0, medium: 0, low: 1, info: 0, unknown: 0 },
+    ]);
+  });
+});
