@@ -7,7 +7,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AlertListFilter, AlertsRepository, SEVERITY_RANK_SQL, STATUS_RANK_SQL } from './alerts.repository';
 import { AlertOrderBy, AlertsPerHourDto, ListAlertsDto, UpdateAlertDto } from './dto/alert.dto';
 import { ALERT_SEVERITIES } from './engine/alert-severity';
-import { AlertHttpIntegrationEntity } from './entities/alert-http-integration.entity';
 import { AlertEntity } from './entities/alert.entity';
 import { HttpIntegrationsRepository } from './http-integrations.repository';
 import { presentAlert, presentAlertNote } from './presenters/alerting.presenter';
