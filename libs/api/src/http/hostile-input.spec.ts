@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { containsNullByte, JSON_MAX_DEPTH, jsonNestedDeeperThan } from './hostile-input';
 
 describe(jsonNestedDeeperThan.name, () => {
@@ -28,5 +29,18 @@ describe(containsNullByte.name, () => {
     expect(containsNullByte({ a: ['x', 1, null, true, { b: 'c' }] })).toBe(false);
     expect(containsNullByte(Buffer.from([0, 0, 0]))).toBe(false);
     expect(containsNullByte(undefined)).toBe(false);
+  });
+
+  it('looks into null-prototype objects, as query parsers make them', () => {
+    expect(containsNullByte(Object.assign(Object.create(null) as object, { q: 'a\u0000' }))).toBe(true);
+  });
+
+  it('does not walk a streamed body: a request stream, however cyclic its graph, is no parameter', () => {
+    const socket: Record<string, unknown> = { name: 'x\u0000' };
+    socket.self = socket;
+    const body = new Readable({ read() {} });
+    Object.assign(body, { socket });
+    expect(containsNullByte(body)).toBe(false);
+    expect(containsNullByte({ body })).toBe(false);
   });
 });

@@ -36,9 +36,20 @@ export function jsonNestedDeeperThan(body: Buffer, maxDepth: number = JSON_MAX_D
 }
 
 /**
+ * What parsers make of a request (plain objects, `Object.create(null)` ones): a body a route
+ * takes as a stream (git smart HTTP, uploads), a Buffer or any other class instance is not
+ * walked (a stream's graph is large and cyclic).
+ */
+function isParsedObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
  * Whether a parameter value (a string, or arrays and objects of them, keys included) holds
- * a NUL character. Iterative, so that no input can exhaust the stack; Buffers (raw bodies
- * of routes that parse their own input) are not parameters and are not looked into.
+ * a NUL character. Iterative, so that no input can exhaust the stack; only what
+ * parsers produce is looked into (see `isParsedObject`).
  */
 export function containsNullByte(value: unknown): boolean {
   const pending: unknown[] = [value];
@@ -48,7 +59,7 @@ export function containsNullByte(value: unknown): boolean {
       if (item.includes('\u0000')) return true;
     } else if (Array.isArray(item)) {
       for (const element of item) pending.push(element);
-    } else if (item !== null && typeof item === 'object' && !Buffer.isBuffer(item)) {
+    } else if (isParsedObject(item)) {
       for (const [key, element] of Object.entries(item)) {
         if (key.includes('\u0000')) return true;
         pending.push(element);
