@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
-import { Required } from '@app/api';
+import { IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { DbInt, Required } from '@app/api';
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' || value === true ? true : value === 'false' || value === false ? false : value);
 const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
@@ -22,15 +22,15 @@ class RunnerAttributesDto {
   @IsOptional() @Transform(toBoolean) @IsBoolean() run_untagged?: boolean;
   @IsOptional() @Transform(toTagList) @IsArray() @IsString({ each: true }) @MaxLength(255, { each: true }) tag_list?: string[];
   @IsOptional() @IsIn(['not_protected', 'ref_protected']) access_level?: string;
-  @IsOptional() @Transform(toInteger) @IsInt() @Min(600) maximum_timeout?: number;
+  @IsOptional() @Transform(toInteger) @DbInt({ min: 600 }) maximum_timeout?: number;
   @IsOptional() @IsString() @MaxLength(1024) maintenance_note?: string;
 }
 
 /** `POST /user/runners`. */
 export class CreateRunnerDto extends RunnerAttributesDto {
   @Required() @IsIn(['instance_type', 'group_type', 'project_type']) runner_type: 'instance_type' | 'group_type' | 'project_type';
-  @IsOptional() @Transform(toInteger) @IsInt() group_id?: number;
-  @IsOptional() @Transform(toInteger) @IsInt() project_id?: number;
+  @IsOptional() @Transform(toInteger) @DbInt() group_id?: number;
+  @IsOptional() @Transform(toInteger) @DbInt() project_id?: number;
 }
 
 /** `PUT /runners/:id`. */
