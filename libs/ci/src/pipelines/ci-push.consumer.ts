@@ -1,11 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
+import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import { ProjectsRepository } from '@app/namespaces';
 import { PUSH_EVENTS, ZERO_SHA } from '@app/repository';
 import { CreatePipelineUseCase } from '../use-cases/create-pipeline.use-case';
-
-/** Consumer group of pipeline creation on pushes. Never rename: it holds the stream offsets. */
-export const CI_PUSH_CONSUMER_GROUP = 'ci-pipelines.v1';
 
 /** The pipeline a push event asks for, or null (deletions, events that are not pushes). */
 export function pushPipelineRequest(event: DomainEvent): { projectId: number; ref: string; before: string; after: string } | null {
@@ -36,7 +33,7 @@ export class CiPushConsumer extends DomainEventSubscriber {
   }
 
   protected consumerOptions(): DomainEventConsumerOptions {
-    return { groupId: CI_PUSH_CONSUMER_GROUP, handler: (event) => this.handle(event) };
+    return { groupId: CONSUMER_GROUPS.CI_PIPELINES, handler: (event) => this.handle(event) };
   }
 
   async handle(event: DomainEvent): Promise<void> {
