@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentPrincipal, CurrentProject, DomainError, ErrorCode, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import { CurrentPrincipal, CurrentProject, DomainError, intParam, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf, ProjectWithNamespace } from '@app/namespaces';
 import { CreatePipelineDto, ListPipelinesDto } from './dto/pipeline.dto';
@@ -12,12 +12,6 @@ import { CreatePipelineUseCase } from './use-cases/create-pipeline.use-case';
 /** Reporters read pipelines; developers run them (GitLab's `read_pipeline` / `create_pipeline`). */
 export const READ_PIPELINE_LEVEL = ACCESS_LEVELS.REPORTER;
 export const CREATE_PIPELINE_LEVEL = ACCESS_LEVELS.DEVELOPER;
-
-/** Grape's answer to a path id that is not an integer. */
-export function integerParam(name: string, raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) > 2_147_483_647) throw new DomainError(ErrorCode.BAD_REQUEST, `${name} is invalid`, { errorKey: true });
-  return Number(raw);
-}
 
 /**
  * The project when the caller may read its pipelines: reporters and above, and anyone who sees a
@@ -80,7 +74,7 @@ export class PipelinesController {
   }
 
   private async findIn(project: ProjectWithNamespace, rawId: string): Promise<CiPipelineEntity> {
-    const pipeline = await this.pipelines.find(project.id, integerParam('pipeline_id', rawId));
+    const pipeline = await this.pipelines.find(project.id, intParam('pipeline_id', rawId, 'Pipeline'));
     if (!pipeline) throw DomainError.notFound('Pipeline');
     return pipeline;
   }

@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { Auth, CurrentGroup, CurrentPrincipal, DomainError, GroupAccess, intParam, LastModified, paginateOffset, Principal, ResourceAccess, rowChangedAt } from '@app/api';
 import { AppConfig } from '@app/config';
-import { presentUserSummary, UserEntity } from '@app/identity';
+import { presentUserSummary } from '@app/identity';
 import { ACCESS_LEVELS, groupOf } from '@app/namespaces';
 import type { NamespaceEntity } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource, In } from 'typeorm';
 import { CreateEpicDto, ListEpicsDto, UpdateEpicDto } from './dto/epic.dto';
 import { EpicEntity } from './entities/epic.entity';
 import { EpicsRepository } from './epics.repository';
@@ -21,7 +20,6 @@ import { CreateEpicUseCase, DeleteEpicUseCase, UpdateEpicUseCase } from './use-c
 export class EpicsController {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
     private readonly epics: EpicsRepository,
     private readonly createEpic: CreateEpicUseCase,
     private readonly updateEpic: UpdateEpicUseCase,
@@ -82,8 +80,7 @@ export class EpicsController {
 
   private async present(epics: EpicEntity[], group: NamespaceEntity): Promise<Record<string, unknown>[]> {
     const externalUrl = this.config.http.externalUrl;
-    const authorIds = [...new Set(epics.map((e) => e.authorId))];
-    const authors = authorIds.length > 0 ? await this.dataSource.manager.findBy(UserEntity, { id: In(authorIds) }) : [];
+    const authors = await this.epics.authorsOf(epics);
     return epics.map((epic) => {
       const author = authors.find((u) => u.id === epic.authorId);
       const webUrl = `${externalUrl}/groups/${group.fullPath}/-/epics/${epic.iid}`;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { UserEntity } from '@app/identity';
+import { DataSource, In, SelectQueryBuilder } from 'typeorm';
 import type { ListEpicsDto } from './dto/epic.dto';
 import { EpicEntity } from './entities/epic.entity';
 
@@ -13,6 +14,12 @@ export class EpicsRepository {
 
   findById(groupId: number, id: number): Promise<EpicEntity | null> {
     return this.dataSource.manager.findOneBy(EpicEntity, { groupId, id });
+  }
+
+  /** The authors of `epics` (the users that still exist). */
+  authorsOf(epics: EpicEntity[]): Promise<UserEntity[]> {
+    const authorIds = [...new Set(epics.map((e) => e.authorId))];
+    return authorIds.length > 0 ? this.dataSource.manager.findBy(UserEntity, { id: In(authorIds) }) : Promise.resolve([]);
   }
 
   /** The group's epics, confidential ones only for `readsConfidential`; newest first by default. */

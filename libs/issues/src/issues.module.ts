@@ -10,6 +10,7 @@ import { IterationsController } from './iterations.controller';
 import { LabelsController } from './labels.controller';
 import { EpicsController } from './epics.controller';
 import { EpicsRepository } from './epics.repository';
+import { LabelsRepository } from './labels.repository';
 import { CreateEpicUseCase, DeleteEpicUseCase, UpdateEpicUseCase } from './use-cases/epic.use-cases';
 import { MergeRequestsController } from './merge-requests.controller';
 import { MilestonesController } from './milestones.controller';
@@ -47,7 +48,7 @@ const USE_CASES = [
 @Module({
   imports: [NamespacesModule],
   controllers: [IssuesController, MilestonesController, IterationsController, MergeRequestsController, LabelsController, EpicsController],
-  providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, MergeRequestsRepository, MilestonesRepository, IterationsRepository, IssuablesPresenter, EpicsRepository],
+  providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, MergeRequestsRepository, MilestonesRepository, IterationsRepository, IssuablesPresenter, EpicsRepository, LabelsRepository],
   exports: [CreateIssueUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase, IssuesRepository, IssuablesPresenter, InternalIdsRepository, EpicsRepository, UpdateEpicUseCase],
 })
 export class IssuesModule {}

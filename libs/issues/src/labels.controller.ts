@@ -1,13 +1,12 @@
 import { Body, Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { CurrentGroup, CurrentProject, DomainError, GroupAccess, paginateOffset, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
-import { uniqueViolation } from '@app/database';
 import { ACCESS_LEVELS, groupOf, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
 import { CreateLabelDto } from './dto/label.dto';
 import { LabelEntity } from './entities/label.entity';
 import { projectAncestorGroupIds } from './issuable-relations';
+import { LabelsRepository } from './labels.repository';
 
 /** Black or white text, whichever reads better on the label's color (GitLab's `text_color`). */
 function textColor(color: string): string {
@@ -41,7 +40,7 @@ function presentLabel(label: LabelEntity, projectId: number | null): Record<stri
 @Controller()
 export class LabelsController {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly labels: LabelsRepository,
     private readonly config: AppConfig,
   ) {}
 
@@ -49,10 +48,7 @@ export class LabelsController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async listProject(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
     const project = projectOf(access);
-    const groups = projectAncestorGroupIds(project);
-    const qb = this.dataSource.manager.createQueryBuilder(LabelEntity, 'l').where('l.project_id = :projectId', { projectId: project.id });
-    if (groups.length > 0) qb.orWhere('l.group_id IN (:...groups)', { groups });
-    qb.orderBy('l.title', 'ASC').addOrderBy('l.id', 'ASC');
+    const qb = this.labels.projectListQuery(project.id, projectAncestorGroupIds(project));
     const rows = await paginateOffset(qb, req, reply, { externalUrl: this.config.http.externalUrl });
     return rows.map((label) => presentLabel(label, project.id));
   }
@@ -69,7 +65,7 @@ export class LabelsController {
   async listGroup(@CurrentGroup() access: ResourceAccess, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
     const group = groupOf(access);
     const ancestors = group.traversalIds.length > 0 ? group.traversalIds : [group.id];
-    const qb = this.dataSource.manager.createQueryBuilder(LabelEntity, 'l').where('l.group_id IN (:...ancestors)', { ancestors }).orderBy('l.title', 'ASC').addOrderBy('l.id', 'ASC');
+    const qb = this.labels.groupListQuery(ancestors);
     const rows = await paginateOffset(qb, req, reply, { externalUrl: this.config.http.externalUrl });
     return rows.map((label) => presentLabel(label, null));
   }
@@ -84,11 +80,6 @@ export class LabelsController {
     const title = dto.name.trim();
     if (title === '') throw DomainError.invalid({ title: ["can't be blank"] });
     const label = Object.assign(new LabelEntity(), { ...owner, title, color: dto.color.toUpperCase(), description: dto.description ?? null });
-    try {
-      return await this.dataSource.manager.save(label);
-    } catch (error) {
-      if (uniqueViolation(error) !== null) throw DomainError.conflict('Label already exists');
-      throw error;
-    }
+    return this.labels.insert(label);
   }
 }

@@ -9,6 +9,8 @@ export const CONSUMER_GROUPS = {
   PROJECTOR: 'projector.v1',
   HOOK_DISPATCHER: 'hook-dispatcher.v1',
   SYSTEM_NOTES: 'system-notes.v1',
+  /** Pipeline creation on pushes (libs/ci). */
+  CI_PIPELINES: 'ci-pipelines.v1',
   /** The gateway's relay of alert events to the console's live streams (Redis pub/sub). */
   ALERT_LIVE: 'alert-live.v1',
 } as const;

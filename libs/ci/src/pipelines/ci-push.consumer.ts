@@ -1,11 +1,8 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { DomainEvent, DomainEventConsumer, DomainEventConsumerFactory } from '@app/messaging';
+import { Injectable, Logger } from '@nestjs/common';
+import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import { ProjectsRepository } from '@app/namespaces';
 import { PUSH_EVENTS, ZERO_SHA } from '@app/repository';
 import { CreatePipelineUseCase } from '../use-cases/create-pipeline.use-case';
-
-/** Consumer group of pipeline creation on pushes. Never rename: it holds the stream offsets. */
-export const CI_PUSH_CONSUMER_GROUP = 'ci-pipelines.v1';
 
 /** The pipeline a push event asks for, or null (deletions, events that are not pushes). */
 export function pushPipelineRequest(event: DomainEvent): { projectId: number; ref: string; before: string; after: string } | null {
@@ -25,27 +22,18 @@ export function pushPipelineRequest(event: DomainEvent): { projectId: number; re
  * pipeline records the event id.
  */
 @Injectable()
-export class CiPushConsumer implements OnApplicationBootstrap {
+export class CiPushConsumer extends DomainEventSubscriber {
   private readonly logger = new Logger(CiPushConsumer.name);
-  private consumer: DomainEventConsumer | null = null;
 
   constructor(
-    private readonly consumers: DomainEventConsumerFactory,
     private readonly projects: ProjectsRepository,
     private readonly createPipeline: CreatePipelineUseCase,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    void this.start();
+  ) {
+    super();
   }
 
-  start(): Promise<void> {
-    this.consumer ??= this.consumers.create({ groupId: CI_PUSH_CONSUMER_GROUP, handler: (event) => this.handle(event) });
-    return this.consumer.start();
-  }
-
-  get running(): boolean {
-    return this.consumer?.running ?? false;
+  protected consumerOptions(): DomainEventConsumerOptions {
+    return { groupId: CONSUMER_GROUPS.CI_PIPELINES, handler: (event) => this.handle(event) };
   }
 
   async handle(event: DomainEvent): Promise<void> {

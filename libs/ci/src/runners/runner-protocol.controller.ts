@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req, Res, StreamableFile } from '@nestjs/common';
-import { AcceptsContentTypes, LastModified, SkipAuth, StreamsMultipart } from '@app/api';
+import { AcceptsContentTypes, intParam, LastModified, SkipAuth, StreamsMultipart } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { integerParam } from '../pipelines.controller';
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import { JobQueueNotifier } from '../jobs/job-queue-notifier';
 import { jobTokenOf } from '../jobs/job-token-credentials';
@@ -197,7 +196,7 @@ export class RunnerProtocolController {
    */
   @Get('jobs/:id/artifacts')
   async download(@Param('id') rawId: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: Reply): Promise<StreamableFile | Record<string, string>> {
-    const id = integerParam('id', rawId);
+    const id = intParam('id', rawId, 'Job');
     const token = jobTokenOf(req);
     const holder = token ? await this.jobs.findByToken(token) : null;
     const job = holder && holder.id === id ? holder : holder && holder.status === 'running' ? await this.jobs.findById(id) : null;
@@ -228,7 +227,7 @@ export class RunnerProtocolController {
 
   /** The job of `:id` when the request carries its token and it runs; answers 403 itself otherwise. */
   private async jobFor(rawId: string, req: FastifyRequest, reply: Reply, options: { bodyToken?: boolean } = {}): Promise<CiJobEntity | null> {
-    const id = integerParam('id', rawId);
+    const id = intParam('id', rawId, 'Job');
     const token = jobTokenOf(req, options);
     const job = token ? await this.jobs.findByToken(token) : null;
     if (!job || job.id !== id) {

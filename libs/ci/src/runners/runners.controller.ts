@@ -1,12 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { AdminOnly, Auth, CurrentPrincipal, CurrentProject, DomainError, idParam, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import { AdminOnly, Auth, CurrentPrincipal, CurrentProject, DomainError, idParam, intParam, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf, ProjectsRepository } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
 import { CreateRunnerDto, ListRunnersDto, UpdateRunnerDto } from '../dto/runner.dto';
 import { CiRunnerEntity } from '../entities/ci-runner.entity';
-import { integerParam } from '../pipelines.controller';
 import { presentRunner, presentRunnerDetails } from './runner.presenter';
 import { RunnerPermissions } from './runner-permissions';
 import { digestSecret, generateRunnerToken, RUNNER_TOKEN_PREFIX } from './runner-tokens';
@@ -17,7 +15,6 @@ import { RunnersRepository } from './runners.repository';
 export class RunnersController {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
     private readonly runners: RunnersRepository,
     private readonly permissions: RunnerPermissions,
     private readonly projects: ProjectsRepository,
@@ -29,26 +26,23 @@ export class RunnersController {
   async create(@Body() dto: CreateRunnerDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
     const owner = await this.permissions.checkCreate(principal, dto.runner_type, dto.group_id, dto.project_id);
     const token = generateRunnerToken();
-    const runner = await this.dataSource.transaction((tx) =>
-      this.runners.insert(
-        tx,
-        {
-          tokenDigest: digestSecret(token),
-          tokenPrefix: token.slice(0, RUNNER_TOKEN_PREFIX.length + 4),
-          runnerType: dto.runner_type,
-          groupId: owner.groupId,
-          description: dto.description ?? '',
-          maintenanceNote: dto.maintenance_note ?? null,
-          paused: dto.paused ?? false,
-          locked: dto.locked ?? dto.runner_type === 'project_type',
-          runUntagged: dto.run_untagged ?? true,
-          tagList: dto.tag_list ?? [],
-          accessLevel: dto.access_level ?? 'not_protected',
-          maximumTimeout: dto.maximum_timeout ?? null,
-          creatorId: principal.user.id,
-        },
-        owner.projectId,
-      ),
+    const runner = await this.runners.insert(
+      {
+        tokenDigest: digestSecret(token),
+        tokenPrefix: token.slice(0, RUNNER_TOKEN_PREFIX.length + 4),
+        runnerType: dto.runner_type,
+        groupId: owner.groupId,
+        description: dto.description ?? '',
+        maintenanceNote: dto.maintenance_note ?? null,
+        paused: dto.paused ?? false,
+        locked: dto.locked ?? dto.runner_type === 'project_type',
+        runUntagged: dto.run_untagged ?? true,
+        tagList: dto.tag_list ?? [],
+        accessLevel: dto.access_level ?? 'not_protected',
+        maximumTimeout: dto.maximum_timeout ?? null,
+        creatorId: principal.user.id,
+      },
+      owner.projectId,
     );
     return { id: runner.id, token, token_expires_at: null };
   }
@@ -114,7 +108,7 @@ export class RunnersController {
 
   /** The runner when the principal manages it: 404 when it does not exist, 403 when it is not theirs. */
   private async manageable(rawId: string, principal: Principal): Promise<CiRunnerEntity> {
-    const runner = await this.runners.findById(integerParam('id', rawId));
+    const runner = await this.runners.findById(intParam('id', rawId, 'Runner'));
     if (!runner) throw DomainError.notFound('Runner');
     if (!(await this.permissions.canManage(principal, runner))) throw DomainError.forbidden('No access granted');
     return runner;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { CiRunnerEntity, CiRunnerProjectEntity, CiRunnerType } from '../entities/ci-runner.entity';
 import { digestSecret } from './runner-tokens';
 
@@ -14,11 +14,14 @@ export interface RunnerListFilter {
 export class RunnersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(tx: EntityManager, runner: Partial<CiRunnerEntity>, projectId: number | null): Promise<CiRunnerEntity> {
-    const repository = tx.getRepository(CiRunnerEntity);
-    const saved = await repository.save(repository.create(runner));
-    if (projectId !== null) await tx.getRepository(CiRunnerProjectEntity).insert({ runnerId: saved.id, projectId });
-    return saved;
+  /** Stores a new runner and, for a project runner, its first project, in one transaction. */
+  insert(runner: Partial<CiRunnerEntity>, projectId: number | null): Promise<CiRunnerEntity> {
+    return this.dataSource.transaction(async (tx) => {
+      const repository = tx.getRepository(CiRunnerEntity);
+      const saved = await repository.save(repository.create(runner));
+      if (projectId !== null) await tx.getRepository(CiRunnerProjectEntity).insert({ runnerId: saved.id, projectId });
+      return saved;
+    });
   }
 
   async save(runner: CiRunnerEntity): Promise<CiRunnerEntity> {
