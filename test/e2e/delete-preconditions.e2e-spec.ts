@@ -6,6 +6,8 @@ interface DeleteCase {
   /** The DELETE request (path, and the token to send it with: root's by default). */
   path: string;
   token?: string;
+  /** A JSON body to send with the DELETE (the runner protocol identifies the runner by its token there). */
+  body?: unknown;
   /** A GET that answers 200 while the resource exists. */
   check: string;
 }
@@ -126,6 +128,50 @@ describe('If-Unmodified-Since on every DELETE route', () => {
     return { path: `/api/v4/groups/${id}`, check: `/api/v4/groups/${id}` };
   });
 
+  cases.set('DELETE /projects/:id/issues/:issue_iid/notes/:note_id', async () => {
+    const id = await project();
+    const issue = await created('POST', `/api/v4/projects/${id}/issues`, { title: 'i' });
+    const note = await created('POST', `/api/v4/projects/${id}/issues/${issue.iid}/notes`, { body: 'n' });
+    return { path: `/api/v4/projects/${id}/issues/${issue.iid}/notes/${note.id}`, check: `/api/v4/projects/${id}/issues/${issue.iid}/notes/${note.id}` };
+  });
+  cases.set('DELETE /projects/:id/merge_requests/:merge_request_iid/notes/:note_id', async () => {
+    const id = await project();
+    await created('POST', `/api/v4/projects/${id}/repository/branches`, { branch: 'topic', ref: 'main' });
+    const mr = await created('POST', `/api/v4/projects/${id}/merge_requests`, { title: 'm', source_branch: 'topic', target_branch: 'main' });
+    const note = await created('POST', `/api/v4/projects/${id}/merge_requests/${mr.iid}/notes`, { body: 'n' });
+    return { path: `/api/v4/projects/${id}/merge_requests/${mr.iid}/notes/${note.id}`, check: `/api/v4/projects/${id}/merge_requests/${mr.iid}/notes/${note.id}` };
+  });
+  cases.set('DELETE /projects/:id/snippets/:snippet_id', async () => {
+    const id = await project();
+    const snippet = await created('POST', `/api/v4/projects/${id}/snippets`, { title: 's', file_name: 'a.txt', content: 'A', visibility: 'private' });
+    return { path: `/api/v4/projects/${id}/snippets/${snippet.id}`, check: `/api/v4/projects/${id}/snippets/${snippet.id}` };
+  });
+  cases.set('DELETE /projects/:id/snippets/:snippet_id/notes/:note_id', async () => {
+    const id = await project();
+    const snippet = await created('POST', `/api/v4/projects/${id}/snippets`, { title: 's', file_name: 'a.txt', content: 'A', visibility: 'private' });
+    const note = await created('POST', `/api/v4/projects/${id}/snippets/${snippet.id}/notes`, { body: 'n' });
+    return { path: `/api/v4/projects/${id}/snippets/${snippet.id}/notes/${note.id}`, check: `/api/v4/projects/${id}/snippets/${snippet.id}/notes/${note.id}` };
+  });
+  cases.set('DELETE /groups/:id/epics/:epic_iid', async () => {
+    const id = await group();
+    const epic = await created('POST', `/api/v4/groups/${id}/epics`, { title: 'e' });
+    return { path: `/api/v4/groups/${id}/epics/${epic.iid}`, check: `/api/v4/groups/${id}/epics/${epic.iid}` };
+  });
+  cases.set('DELETE /groups/:id/epics/:epic_id/notes/:note_id', async () => {
+    const id = await group();
+    const epic = await created('POST', `/api/v4/groups/${id}/epics`, { title: 'e' });
+    const note = await created('POST', `/api/v4/groups/${id}/epics/${epic.id}/notes`, { body: 'n' });
+    return { path: `/api/v4/groups/${id}/epics/${epic.id}/notes/${note.id}`, check: `/api/v4/groups/${id}/epics/${epic.id}/notes/${note.id}` };
+  });
+  cases.set('DELETE /runners/:id', async () => {
+    const runner = await created('POST', '/api/v4/user/runners', { runner_type: 'instance_type' });
+    return { path: `/api/v4/runners/${runner.id}`, check: `/api/v4/runners/${runner.id}` };
+  });
+  cases.set('DELETE /runners', async () => {
+    const runner = await created('POST', '/api/v4/user/runners', { runner_type: 'instance_type' });
+    return { path: '/api/v4/runners', token: '', body: { token: runner.token }, check: `/api/v4/runners/${runner.id}` };
+  });
+
   it('every DELETE route declares how it honours the header, and every dated one has a case here', () => {
     const routes = listDeleteRoutes(gw.app.get(ModulesContainer));
     expect(routes.length).toBeGreaterThanOrEqual(23);
@@ -137,13 +183,13 @@ describe('If-Unmodified-Since on every DELETE route', () => {
   });
 
   it.each([...cases.keys()])('%s: 412 for a time before the last change, and the resource stays; removed with a later time', async (route) => {
-    const { path, token = gw.rootToken, check } = await cases.get(route)!();
+    const { path, token = gw.rootToken, body, check } = await cases.get(route)!();
     const before = new Date(Date.now() - 86_400_000).toUTCString();
-    const refused = await api(gw.baseUrl, 'DELETE', path, { token, headers: { 'If-Unmodified-Since': before } });
+    const refused = await api(gw.baseUrl, 'DELETE', path, { token, body, headers: { 'If-Unmodified-Since': before } });
     expect({ status: refused.status, body: refused.body }).toEqual({ status: 412, body: { message: '412 Precondition Failed' } });
     expect((await api(gw.baseUrl, 'GET', check, { token: gw.rootToken })).status).toBe(200);
     const later = new Date(Date.now() + 60_000).toUTCString();
-    const accepted = await api(gw.baseUrl, 'DELETE', path, { token, headers: { 'If-Unmodified-Since': later } });
+    const accepted = await api(gw.baseUrl, 'DELETE', path, { token, body, headers: { 'If-Unmodified-Since': later } });
     expect([202, 204]).toContain(accepted.status);
   });
 });

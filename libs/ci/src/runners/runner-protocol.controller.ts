@@ -20,6 +20,13 @@ type Reply = FastifyReply;
 
 const forbidden = (reply: Reply, message = '403 Forbidden'): Reply => reply.status(403).send({ message });
 
+/** The runner token of `DELETE /runners`: the body's `token`, else the query's. */
+const unregisterToken = (request: { body?: unknown; query?: unknown }): string => {
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  return typeof body.token === 'string' ? body.token : typeof query.token === 'string' ? query.token : '';
+};
+
 /**
  * The API gitlab-runner talks to (`/runners`, `/jobs/…`), with the runner's own names for
  * parameters and headers. Runners authenticate with their `glrt-` token (`token`); a job's
@@ -51,15 +58,9 @@ export class RunnerProtocolController {
   }
 
   @Delete('runners')
-  @LastModified(async (request, get) => {
-    const body = (request as { body?: { token?: unknown } }).body;
-    return typeof body?.token === 'string' ? (await get(RunnersRepository).findByToken(body.token))?.updatedAt : null;
-  })
+  @LastModified(async (request, get) => (await get(RunnersRepository).findByToken(unregisterToken(request as { body?: unknown; query?: unknown })))?.updatedAt)
   async unregister(@Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const query = (req.query ?? {}) as Record<string, unknown>;
-    const token = typeof body.token === 'string' ? body.token : typeof query.token === 'string' ? query.token : '';
-    const runner = await this.runners.findByToken(token);
+    const runner = await this.runners.findByToken(unregisterToken(req));
     if (!runner) {
       forbidden(reply);
       return;
