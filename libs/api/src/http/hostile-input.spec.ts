@@ -43,4 +43,17 @@ describe(containsNullByte.name, () => {
     expect(containsNullByte(body)).toBe(false);
     expect(containsNullByte({ body })).toBe(false);
   });
+
+  it('walks objects whose prototype is a null-prototype object (the router builds path parameters so)', () => {
+    function Params(this: object): void {}
+    Params.prototype = Object.create(null) as object;
+    const params = Object.assign(new (Params as unknown as new () => object)(), { id: '\u0000' });
+    expect(containsNullByte(params)).toBe(true);
+  });
+
+  it('ends on cyclic values', () => {
+    const cyclic: Record<string, unknown> = { a: 'b' };
+    cyclic.self = cyclic;
+    expect(containsNullByte(cyclic)).toBe(false);
+  });
 });

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 /**
  * Deepest nesting of arrays and objects accepted in any JSON body (the alert notify
  * endpoints use the same limit). Deeper bodies are refused before parsing, so that no
@@ -36,14 +37,12 @@ export function jsonNestedDeeperThan(body: Buffer, maxDepth: number = JSON_MAX_D
 }
 
 /**
- * What parsers make of a request (plain objects, `Object.create(null)` ones): a body a route
- * takes as a stream (git smart HTTP, uploads), a Buffer or any other class instance is not
- * walked (a stream's graph is large and cyclic).
+ * What parsers make of a request (objects and arrays of strings: plain, null-prototype or the
+ * router's own parameter objects) is walked; a body a route takes as a stream (git smart HTTP,
+ * uploads) and a Buffer are not (a stream's graph is large and cyclic).
  */
 function isParsedObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === Object.prototype || prototype === null;
+  return value !== null && typeof value === 'object' && !Buffer.isBuffer(value) && !(value instanceof EventEmitter);
 }
 
 /**
@@ -53,8 +52,13 @@ function isParsedObject(value: unknown): value is Record<string, unknown> {
  */
 export function containsNullByte(value: unknown): boolean {
   const pending: unknown[] = [value];
+  const seen = new Set<object>();
   while (pending.length > 0) {
     const item = pending.pop();
+    if (typeof item === 'object' && item !== null) {
+      if (seen.has(item)) continue;
+      seen.add(item);
+    }
     if (typeof item === 'string') {
       if (item.includes('\u0000')) return true;
     } else if (Array.isArray(item)) {
