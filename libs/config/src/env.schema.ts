@@ -146,11 +146,16 @@ export class EnvironmentVariables {
   @Min(100)
   HTTP_IDLE_TIMEOUT_MS = 60_000;
 
-  /** How long a kept-alive connection may wait for its next request, in milliseconds. */
+  /**
+   * How long a kept-alive connection may wait for its next request, in milliseconds. Fastify's
+   * default (72 s): well beyond the idle timeout clients keep for a reused connection (undici:
+   * the advertised `Keep-Alive: timeout` less 2 s), so that the server never closes a connection
+   * at the moment a client sends its next request on it (a reset, not an answer, for a POST).
+   */
   @Transform(toInt)
   @IsInt()
   @Min(100)
-  HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
   /** Alert notify requests accepted per project and period (0: no limit); more get 429 with Retry-After. */
   @Transform(toInt)
