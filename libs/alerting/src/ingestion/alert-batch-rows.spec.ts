@@ -48,7 +48,7 @@ describe(buildAlertBatchRows.name, () => {
 
   it('marks the ids the write draws: new alerts by their index in the plan, recoveries by the entry index', () => {
     expect(sut.events.map((e) => [e.alert_ref, e.recovery_ref])).toEqual([[0, null], [0, null], [null, null], [null, 3]]);
-    expect(sut.events[2].payload).toMatchObject({ target: { type: 'alert', id: 50, iid: 4 }, data: { alert_id: 50, status: 'resolved', previous_status: 'acknowledged', event_count: 4 } });
+    expect(sut.events[2].payload).toMatchObject({ target: { type: 'alert', id: 50, iid: 4 }, data: { alert_id: 50, status: 'resolved', previous_status: 'acknowledged', event_count: 3 } });
     expect(sut.events[0].payload).toMatchObject({ target: { type: 'alert', id: 0, iid: 11, title: 'disk' }, data: { iid: 11, event_count: 1, integration: { id: 7, name: 'Prom', create_incident: true, auto_close_incident: false } } });
     expect(sut.events[1].payload.data).toMatchObject({ iid: 11, event_count: 2, status: 'triggered' });
   });
