@@ -60,19 +60,16 @@ export class UsersController {
   @AdminOnly()
   @HttpCode(201)
   block(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<boolean> {
-    return this.setUserState.execute({ userId: this.numericId(id), state: 'blocked', actorId: principal.user.id });
+    return this.setUserState.execute({ userId: idParam(id, 'User'), state: 'blocked', actorId: principal.user.id });
   }
 
   @Post('users/:id/unblock')
   @AdminOnly()
   @HttpCode(201)
   unblock(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<boolean> {
-    return this.setUserState.execute({ userId: this.numericId(id), state: 'active', actorId: principal.user.id });
+    return this.setUserState.execute({ userId: idParam(id, 'User'), state: 'active', actorId: principal.user.id });
   }
 
-  private numericId(id: string): number {
-    return idParam(id, 'User');
-  }
 
   private present(user: UserEntity, principal: Principal | null): Record<string, unknown> {
     let view: UserView = principal ? 'public' : 'basic';

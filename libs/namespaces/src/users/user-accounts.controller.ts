@@ -50,10 +50,7 @@ export class UserAccountsController {
   @AdminOnly()
   @HttpCode(204)
   async remove(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.deleteUser.execute({ userId: this.numericId(id), actorId: principal.user.id });
+    await this.deleteUser.execute({ userId: idParam(id, 'User'), actorId: principal.user.id });
   }
 
-  private numericId(id: string): number {
-    return idParam(id, 'User');
-  }
 }
