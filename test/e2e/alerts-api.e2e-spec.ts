@@ -155,4 +155,28 @@ describe('Alerts API', () => {
     expect((await get('/424242')).status).toBe(404);
     expect((await get('/abc')).status).toBe(404);
   });
+
+  it('opens the incident of an alert by hand (developers), once: a second request is a 409', async () => {
+    const path = `${alertsPath()}/${iids.echo}/incident`;
+    expect((await api(gw.baseUrl, 'POST', path, { token: fx.tokens.rep })).status).toBe(403);
+    expect((await api(gw.baseUrl, 'POST', `${alertsPath()}/424242/incident`, { token: fx.tokens.dev })).status).toBe(404);
+
+    const [first, second] = await Promise.all([
+      api(gw.baseUrl, 'POST', path, { token: fx.tokens.dev }),
+      api(gw.baseUrl, 'POST', path, { token: fx.tokens.dev }),
+    ]);
+    const created = first.status === 201 ? first : second;
+    const refused = first.status === 201 ? second : first;
+    expect(created.status).toBe(201);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ message: 'An issue already exists' });
+    expect(created.body).toMatchObject({ iid: iids.echo, issue_iid: expect.any(Number) });
+
+    const issue = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/issues/${created.body.issue_iid}`, { token: fx.tokens.rep });
+    expect(issue.body).toMatchObject({ title: 'echo', issue_type: 'incident', severity: 'MEDIUM', author: { username: 'dev' } });
+    expect((await get(`/${iids.echo}`, fx.tokens.rep)).body.issue_iid).toBe(created.body.issue_iid);
+    const notes = await get(`/${iids.echo}/notes`, fx.tokens.rep);
+    expect(notes.body.at(-1)).toMatchObject({ body: `created incident #${created.body.issue_iid} for this alert`, author: { username: 'dev' } });
+    expect((await api(gw.baseUrl, 'POST', path, { token: fx.tokens.dev })).status).toBe(409);
+  });
 });

@@ -178,6 +178,12 @@ describe('web console (browser)', () => {
       return alert.status === 'resolved' ? alert : undefined;
     }, 'resolved in the API');
     expect(resolved.assignees.map((u: { username: string }) => u.username)).toEqual(['dev']);
+
+    // Create the incident in one click: the link to it replaces the button.
+    await page.getByRole('button', { name: 'Create incident' }).click();
+    await page.getByTestId('incident').filter({ hasText: /Incident #\d+: Disk full on db-1 \(opened\)/ }).waitFor(UI_WAIT);
+    expect(await page.getByRole('button', { name: 'Create incident' }).count()).toBe(0);
+    expect((await fx.alert(project.id, 1)).issue_iid).toEqual(expect.any(Number));
     await page.keyboard.press('?');
     await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor(UI_WAIT);
     expect(await axeViolations(page)).toEqual([]);
@@ -188,7 +194,7 @@ describe('web console (browser)', () => {
     await signInThroughForm(page, gw.baseUrl, 'rep', USER_PASSWORD);
     await page.goto(`${gw.baseUrl}/-/console/projects/${project.id}/alerts/2`);
     await page.getByRole('heading', { name: /Latency above SLO/ }).waitFor(UI_WAIT);
-    expect(await page.getByRole('button', { name: /Acknowledge|Resolve|Ignore|Assign to me/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Acknowledge|Resolve|Ignore|Assign to me|Create incident/ }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Integrations' }).count()).toBe(0);
 
     const attempts = await page.evaluate(async (path) => {

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { AlertingModule, AlertLiveModule } from '@app/alerting';
+import { AlertIncidentsModule, AlertingModule, AlertLiveModule } from '@app/alerting';
 import { AuthGuard } from '@app/api';
 import { BadgesModule } from '@app/badges';
 import { CiModule } from '@app/ci';
@@ -32,6 +32,7 @@ export class GatewayModule {
         CustomAttributesModule,
         AlertingModule,
         AlertLiveModule,
+        AlertIncidentsModule,
         IssuesModule,
         EventsModule,
         ProtectedBranchesModule,

@@ -40,6 +40,6 @@ import { UpdateHttpIntegrationUseCase } from './use-cases/update-http-integratio
     ResetHttpIntegrationTokenUseCase,
     UpdateAlertUseCase,
   ],
-  exports: [IngestAlertUseCase, ReceiveAlertNotificationUseCase, AlertsRepository],
+  exports: [IngestAlertUseCase, ReceiveAlertNotificationUseCase, AlertsRepository, HttpIntegrationsRepository],
 })
 export class AlertingModule {}

@@ -1,5 +1,13 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ACCESS, Alert, AlertNote, AlertStatus, api, CurrentUser } from '../api';
+
+/** The fields of the linked incident (an issue) the page shows. */
+interface Incident {
+  iid: number;
+  title: string;
+  state: string;
+  web_url: string;
+}
 import { ErrorNote, SeverityBadge, StatusBadge, Time } from '../components';
 import { exactTime } from '../format';
 import { useLiveAlerts } from '../live';
@@ -32,6 +40,8 @@ export function AlertDetailPage({ projectId, iid, user, accessLevel }: { project
   const [notes, setNotes] = useState<AlertNote[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
+  const [incident, setIncident] = useState<Incident | null>(null);
+  const [creating, setCreating] = useState(false);
   const canAct = accessLevel >= ACCESS.DEVELOPER;
   const path = `/projects/${projectId}/alert_management/alerts/${iid}`;
 
@@ -40,10 +50,11 @@ export function AlertDetailPage({ projectId, iid, user, accessLevel }: { project
       const [a, n] = await Promise.all([api.get<Alert>(path), api.get<AlertNote[]>(`${path}/notes`)]);
       setAlert(a);
       setNotes(n);
+      setIncident(a.issue_iid ? await api.get<Incident>(`/projects/${projectId}/issues/${a.issue_iid}`).catch(() => null) : null);
     } catch (e) {
       setError((e as Error).message);
     }
-  }, [path]);
+  }, [path, projectId]);
   useEffect(() => void load(), [load]);
   useLiveAlerts(projectId, (change) => change.iid === iid && void load(), () => void load());
 
@@ -62,6 +73,20 @@ export function AlertDetailPage({ projectId, iid, user, accessLevel }: { project
     }
   };
   const setStatus = (status: AlertStatus) => update({ status }, { status });
+  /** One click: the incident (an issue of type incident) opened from this alert, then shown. */
+  const createIncident = async () => {
+    setCreating(true);
+    setError(null);
+    try {
+      await api.post<Alert>(`${path}/incident`);
+      await load();
+    } catch (e) {
+      setError(`Not created: ${(e as Error).message}`);
+      await load();
+    } finally {
+      setCreating(false);
+    }
+  };
   const assignToMe = () =>
     alert && update({ assignees: [...alert.assignees.filter((u) => u.id !== user.id), { id: user.id, username: user.username, name: user.name }] }, { assignee_ids: [...new Set([...alert.assignees.map((u) => u.id), user.id])] });
 
@@ -113,6 +138,11 @@ export function AlertDetailPage({ projectId, iid, user, accessLevel }: { project
           <button type="button" class="button" disabled={assigned} onClick={assignToMe}>
             Assign to me
           </button>
+          {!alert.issue_iid && (
+            <button type="button" class="button" disabled={creating} onClick={createIncident}>
+              Create incident
+            </button>
+          )}
         </div>
       )}
       <ErrorNote error={error} />
@@ -164,7 +194,16 @@ export function AlertDetailPage({ projectId, iid, user, accessLevel }: { project
             <dt>Assignees</dt>
             <dd data-testid="assignees">{alert.assignees.length ? alert.assignees.map((u) => `@${u.username}`).join(', ') : 'Unassigned'}</dd>
             <dt>Incident</dt>
-            <dd>{alert.issue_iid ? `#${alert.issue_iid}` : 'None'}</dd>
+            <dd data-testid="incident">
+              {alert.issue_iid ? (
+                <a href={incident?.web_url ?? '#'} target="_blank" rel="noopener">
+                  Incident #{alert.issue_iid}
+                  {incident ? `: ${incident.title} (${incident.state})` : ''}
+                </a>
+              ) : (
+                'None'
+              )}
+            </dd>
             <dt>Fingerprint</dt>
             <dd>
               <code>{alert.fingerprint ?? '—'}</code>

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { CreateIssueUseCase } from '@app/issues';
+import { CreateIssueCommand, CreateIssueUseCase } from '@app/issues';
 import type { DomainEvent } from '@app/messaging';
 import { ACCESS_LEVELS, ProjectsRepository } from '@app/namespaces';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AlertsRepository } from '../alerts.repository';
 import { AlertEntity } from '../entities/alert.entity';
 import { AlertBotRepository } from './alert-bot.repository';
@@ -37,21 +37,39 @@ export class CreateAlertIncidentUseCase {
       if (!alert || alert.issueId !== null) return 'skipped';
       const project = await this.projects.findById(alert.projectId, tx);
       if (!project) return 'skipped';
-      const issue = await this.createIssue.execute(
-        {
-          actorId: botId,
-          actorLevel: ACCESS_LEVELS.REPORTER,
-          project,
-          title: alert.title,
-          description: alert.description,
-          issueType: 'incident',
-          severity: incidentSeverityOf(alert.severity),
-        },
-        tx,
-      );
-      await tx.update(AlertEntity, { id: alert.id }, { issueId: issue.id, issueIid: issue.iid });
-      await this.alerts.addNote(tx, { alertId: alert.id, authorId: botId, body: `created incident #${issue.iid} for this alert` });
+      await openAlertIncident(tx, { alert, project, actorId: botId, actorLevel: ACCESS_LEVELS.REPORTER }, this.createIssue, this.alerts);
       return 'done';
     });
   }
+}
+
+/**
+ * Creates the incident of an alert inside the caller's transaction (the alert row locked by the
+ * caller, not yet linked): an issue of type `incident` with the alert's title, description and
+ * severity, the link on the alert and the alert's system note "created incident #N for this alert".
+ */
+export async function openAlertIncident(
+  tx: EntityManager,
+  input: { alert: AlertEntity; project: CreateIssueCommand['project']; actorId: number; actorLevel: number },
+  createIssue: CreateIssueUseCase,
+  alerts: AlertsRepository,
+): Promise<{ iid: number }> {
+  const { alert, project, actorId, actorLevel } = input;
+  const issue = await createIssue.execute(
+    {
+      actorId,
+      actorLevel,
+      project,
+      title: alert.title,
+      description: alert.description,
+      issueType: 'incident',
+      severity: incidentSeverityOf(alert.severity),
+    },
+    tx,
+  );
+  await tx.update(AlertEntity, { id: alert.id }, { issueId: issue.id, issueIid: issue.iid });
+  alert.issueId = issue.id;
+  alert.issueIid = issue.iid;
+  await alerts.addNote(tx, { alertId: alert.id, authorId: actorId, body: `created incident #${issue.iid} for this alert` });
+  return { iid: issue.iid };
 }

@@ -6,3 +6,5 @@ export * from './close-alert-incident.use-case';
 export * from './create-alert-incident.use-case';
 export * from './incident-severity';
 export * from './processed-alert-event.entity';
+export * from './alert-incidents.module';
+export * from './create-incident-from-alert.use-case';
