@@ -284,6 +284,8 @@ describe('System hook deliveries', () => {
     const both = receiver.at('/failing').filter((d) => d.json.path === 'missed-1');
     expect(both[1].headers['idempotency-key']).toBe(skipped.idempotency_key);
     expect(both[1].headers['x-service-webhook-uuid']).not.toBe(both[0].headers['x-service-webhook-uuid']);
+    // Each resend was recorded in PostgreSQL until its attempt had its outcome (rebuilt if Redis lost it).
+    await eventually(async () => ((await gw.dataSource.query(`SELECT count(*)::int AS n FROM system_hook_resends WHERE hook_id = $1`, [hook.id]))[0].n === 0 ? true : undefined), 'the resends forgotten once attempted');
     expect((await api(gw.baseUrl, 'POST', `/api/v4/hooks/${hook.id}/events/999999999/resend`, root())).status).toBe(404);
     expect((await api(gw.baseUrl, 'POST', `/api/v4/hooks/${hook.id}/events/abc/resend`, root())).status).toBe(404);
 

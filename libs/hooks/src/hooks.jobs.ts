@@ -25,6 +25,8 @@ export interface HookDeliveryJob {
   chainDepth: number;
   /** Set on a resend: one attempt, sent even to a disabled hook. */
   resend?: boolean;
+  /** A resend's record in `system_hook_resends` (absent on resends queued before it existed). */
+  resendId?: string;
   /** Correlation id of the request or event that caused the job, for its logs. */
   requestId?: string;
   /** Number of the job's first attempt (2 for the retries of a failed first attempt); default 1. */

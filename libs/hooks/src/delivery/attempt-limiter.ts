@@ -3,7 +3,17 @@ export const NOT_STARTED = Symbol('not started');
 
 interface Waiter {
   hookId: number;
+  /** Arrival order across hooks (first come, first served). */
+  seq: number;
   admit: () => void;
+  /** Gave up waiting (`tryRun`): skipped when its turn comes. */
+  cancelled: boolean;
+}
+
+/** A hook's waiting attempts in arrival order; `head` is the first not yet admitted. */
+interface HookLine {
+  items: (Waiter | undefined)[];
+  head: number;
 }
 
 /**
@@ -16,7 +26,14 @@ interface Waiter {
  */
 export class AttemptLimiter {
   private running = 0;
-  private readonly waiting: Waiter[] = [];
+  /**
+   * Waiting attempts, one line per hook: admitting takes the oldest head among the hooks below
+   * their share, O(hooks waiting) per slot, however many attempts wait (a burst queues tens of
+   * thousands behind the slots; one array scanned and spliced per release cost O(waiting)).
+   */
+  private readonly lines = new Map<number, HookLine>();
+  private waitingCount = 0;
+  private seq = 0;
   /** Attempts running by hook, and when one of them last finished (absent: none running). */
   private readonly hooks = new Map<number, { running: number; lastDone: number }>();
 
@@ -71,12 +88,14 @@ export class AttemptLimiter {
       let timer: NodeJS.Timeout | null = null;
       const waiter: Waiter = {
         hookId,
+        seq: this.seq++,
+        cancelled: false,
         admit: () => {
           if (timer) clearTimeout(timer);
           resolve(true);
         },
       };
-      this.waiting.push(waiter);
+      this.enqueue(waiter);
       if (!Number.isFinite(lineWaitMs)) return;
       const check = (): void => {
         const hook = this.hooks.get(hookId);
@@ -85,8 +104,8 @@ export class AttemptLimiter {
           timer = setTimeout(check, hook && hook.running >= this.perHookLimit ? Math.max(1, hook.lastDone + lineWaitMs - Date.now()) : lineWaitMs);
           return;
         }
-        const at = this.waiting.indexOf(waiter);
-        if (at >= 0) this.waiting.splice(at, 1);
+        waiter.cancelled = true;
+        this.waitingCount -= 1;
         resolve(false);
       };
       timer = setTimeout(check, lineWaitMs);
@@ -108,12 +127,47 @@ export class AttemptLimiter {
     this.admit();
   }
 
+  private enqueue(waiter: Waiter): void {
+    let line = this.lines.get(waiter.hookId);
+    if (!line) {
+      line = { items: [], head: 0 };
+      this.lines.set(waiter.hookId, line);
+    }
+    line.items.push(waiter);
+    this.waitingCount += 1;
+  }
+
+  /** The first waiter of a line that has not given up, or undefined (the line is then dropped). */
+  private headOf(hookId: number, line: HookLine): Waiter | undefined {
+    while (line.head < line.items.length) {
+      const waiter = line.items[line.head];
+      if (waiter && !waiter.cancelled) return waiter;
+      line.items[line.head] = undefined;
+      line.head += 1;
+    }
+    this.lines.delete(hookId);
+    return undefined;
+  }
+
   /** Gives the free slots to the first waiting attempts whose hooks are below their share. */
   private admit(): void {
-    while (this.running < this.limit && this.waiting.length > 0) {
-      const at = this.waiting.findIndex((w) => this.inFlight(w.hookId) < this.perHookLimit);
-      if (at < 0) return;
-      const [waiter] = this.waiting.splice(at, 1);
+    while (this.running < this.limit && this.waitingCount > 0) {
+      let next: { waiter: Waiter; line: HookLine } | undefined;
+      for (const [hookId, line] of this.lines) {
+        const waiter = this.headOf(hookId, line);
+        if (!waiter || this.inFlight(hookId) >= this.perHookLimit) continue;
+        if (!next || waiter.seq < next.waiter.seq) next = { waiter, line };
+      }
+      if (!next) return;
+      const { waiter, line } = next;
+      line.items[line.head] = undefined;
+      line.head += 1;
+      if (line.head >= line.items.length) this.lines.delete(waiter.hookId);
+      else if (line.head >= 1024 && line.head * 2 >= line.items.length) {
+        line.items = line.items.slice(line.head);
+        line.head = 0;
+      }
+      this.waitingCount -= 1;
       this.take(waiter.hookId);
       waiter.admit();
     }

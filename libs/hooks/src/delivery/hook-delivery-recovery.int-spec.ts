@@ -28,7 +28,7 @@ describe(HookDeliveryRecovery.name, () => {
     dataSource = await createDataSource(config, ENTITIES).initialize();
     queue = new Queue('hook-deliveries', { connection: { url: config.redis.url }, prefix: `t${randomBytes(4).toString('hex')}` });
     events = new HookEventsRepository(dataSource);
-    sut = new HookDeliveryRecovery(config, events, queue);
+    sut = new HookDeliveryRecovery(config, events, new HookDeliveryLog(dataSource), queue);
   });
   afterAll(async () => {
     await queue?.obliterate({ force: true }).catch(() => undefined);
@@ -48,16 +48,16 @@ describe(HookDeliveryRecovery.name, () => {
 
     // Job A is in Redis, job B was lost.
     await queue.add('fan-out', { events: [a1, a2] }, { jobId: jobA });
-    await expect(sut.rebuild(Date.now())).resolves.toEqual({ fanOuts: 0, retries: 0 }); // too recent to be checked
-    await expect(sut.rebuild(later())).resolves.toEqual({ fanOuts: 1, retries: 0 });
+    await expect(sut.rebuild(Date.now())).resolves.toEqual({ fanOuts: 0, retries: 0, resends: 0 }); // too recent to be checked
+    await expect(sut.rebuild(later())).resolves.toEqual({ fanOuts: 1, retries: 0, resends: 0 });
     const rebuilt = await queue.getJob(jobB);
     expect(rebuilt?.data).toEqual({ events: [b1], recovered: true });
-    await expect(sut.rebuild(later())).resolves.toEqual({ fanOuts: 0, retries: 0 });
+    await expect(sut.rebuild(later())).resolves.toEqual({ fanOuts: 0, retries: 0, resends: 0 });
 
     // Done fan-outs are owed nothing, whatever Redis holds.
     await events.markFannedOut([a1.eventId, a2.eventId, b1.eventId]);
     await queue.obliterate({ force: true });
-    await expect(sut.rebuild(later())).resolves.toEqual({ fanOuts: 0, retries: 0 });
+    await expect(sut.rebuild(later())).resolves.toEqual({ fanOuts: 0, retries: 0, resends: 0 });
   });
 
   it('rebuilds a due retry under its job id with its attempt number, and forgets it at the final outcome', async () => {
@@ -69,17 +69,17 @@ describe(HookDeliveryRecovery.name, () => {
       { eventId: e.eventId, hookId: 8, attempt: 2, dueAt: new Date(Date.now() + 3_600_000) },
     ]);
     // Only the due one: a retry lost with Redis is rebuilt when it comes due.
-    await expect(sut.rebuild(Date.now())).resolves.toEqual({ fanOuts: 0, retries: 1 });
+    await expect(sut.rebuild(Date.now())).resolves.toEqual({ fanOuts: 0, retries: 1, resends: 0 });
     const job = await queue.getJob(`${e.eventId}_7`);
     expect(job?.data).toMatchObject({ eventId: e.eventId, hookId: 7, body: e.body, firstAttempt: 3, bodyStored: true });
     // 4 attempts in all (schedule of 3): attempts 3 and 4 are left.
     expect(job?.opts.attempts).toBe(2);
     await expect(queue.getJob(`${e.eventId}_8`)).resolves.toBeUndefined();
-    await expect(sut.rebuild(Date.now())).resolves.toEqual({ fanOuts: 0, retries: 0 });
+    await expect(sut.rebuild(Date.now())).resolves.toEqual({ fanOuts: 0, retries: 0, resends: 0 });
 
     await events.finishRetry(e.eventId, 7);
     await queue.obliterate({ force: true });
-    await expect(sut.rebuild(Date.now())).resolves.toEqual({ fanOuts: 0, retries: 0 });
+    await expect(sut.rebuild(Date.now())).resolves.toEqual({ fanOuts: 0, retries: 0, resends: 0 });
   });
 
   it('tells which first attempts already have their outcome: a success or skip in the log, or a retry recorded', async () => {
@@ -97,5 +97,34 @@ describe(HookDeliveryRecovery.name, () => {
     // The log entry shows the event's body, stored once.
     const [entry] = await log.query(1).getMany();
     expect(HookDeliveryLog.bodyOf(entry)).toBe(e.body);
+  });
+
+  it('rebuilds a resend lost with Redis from its log entry, and forgets it at its outcome or when its entry is gone', async () => {
+    // What the tests above left owed is done.
+    await dataSource.query(`UPDATE system_hook_events SET fanned_out_at = now()`);
+    await dataSource.query(`DELETE FROM system_hook_retries`);
+    const e = event([5]);
+    await events.insert([{ ...e, jobId: fanOutJobId(e.eventId) }]);
+    await events.markFannedOut([e.eventId]);
+    const log = new HookDeliveryLog(dataSource);
+    const key = randomUUID();
+    await log.recordMany([{ eventId: e.eventId, hookId: 5, status: 'server_failure', trigger: 'group_create', url: 'http://127.0.0.1:1/h', requestHeaders: {}, requestBody: null, responseStatus: 500, responseHeaders: null, responseBody: null, error: null, durationMs: 1, idempotencyKey: key, webhookUuid: null, attempt: 1, eventOccurredAt: e.occurredAt }]);
+    const [entry] = await log.query(5).getMany();
+    const [kept, orphan] = [randomUUID(), randomUUID()];
+    await events.recordResend({ id: kept, hookId: 5, deliveryId: entry.id, requestId: 'req-resend' });
+    await events.recordResend({ id: orphan, hookId: 5, deliveryId: '999999999', requestId: null });
+
+    await expect(sut.rebuild(Date.now())).resolves.toEqual({ fanOuts: 0, retries: 0, resends: 0 }); // too recent to be checked
+    await expect(sut.rebuild(later())).resolves.toEqual({ fanOuts: 0, retries: 0, resends: 1 });
+    const job = await queue.getJob(`resend_${entry.id}_${kept}`);
+    expect(job?.data).toMatchObject({ eventId: e.eventId, hookId: 5, resend: true, resendId: kept, body: e.body, idempotencyKey: key, requestId: 'req-resend' });
+    expect(job?.opts.attempts).toBe(1);
+    // The resend whose log entry is gone is dropped; the one in Redis is not queued twice.
+    await expect(events.stillResending([kept, orphan])).resolves.toEqual(new Set([kept]));
+    await expect(sut.rebuild(later())).resolves.toEqual({ fanOuts: 0, retries: 0, resends: 0 });
+
+    await events.finishResend(kept);
+    await queue.obliterate({ force: true });
+    await expect(sut.rebuild(later())).resolves.toEqual({ fanOuts: 0, retries: 0, resends: 0 });
   });
 });

@@ -3,7 +3,9 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional }
 import { AppConfig } from '@app/config';
 import { HOOK_DELIVERIES, HookDeliveryJob, HookFanOutJob } from '../hooks.jobs';
 import type { Queue } from 'bullmq';
+import { HookDeliveryLog } from './hook-delivery-log';
 import { HookEventsRepository } from './hook-events.repository';
+import { resendJobId, resendJobOf } from './hook-resend-job';
 import { HookFanOut } from './hook-fan-out';
 import { deliveryJobId, deliveryJobOptions, fanOutJobOptions, totalAttempts } from './hook-jobs';
 import { idempotencyKeyOf } from './hook-signature';
@@ -30,6 +32,7 @@ export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDes
   constructor(
     private readonly config: AppConfig,
     private readonly events: HookEventsRepository,
+    private readonly log: HookDeliveryLog,
     @InjectQueue(HOOK_DELIVERIES.name) private readonly queue: Queue,
     @Optional() private readonly fanOut?: HookFanOut,
   ) {}
@@ -50,8 +53,8 @@ export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDes
   sweep(): Promise<void> {
     if (this.running) return this.running;
     this.running = this.rebuild()
-      .then(({ fanOuts, retries }) => {
-        if (fanOuts + retries > 0) this.logger.warn(`rebuilt ${fanOuts} fan-out and ${retries} retry jobs missing from Redis`);
+      .then(({ fanOuts, retries, resends }) => {
+        if (fanOuts + retries + resends > 0) this.logger.warn(`rebuilt ${fanOuts} fan-out, ${retries} retry and ${resends} resend jobs missing from Redis`);
       })
       .catch((error: unknown) => this.logger.warn(`delivery queue not compared with PostgreSQL: ${(error as Error).message}`))
       .finally(() => {
@@ -60,9 +63,40 @@ export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDes
     return this.running;
   }
 
-  async rebuild(now = Date.now()): Promise<{ fanOuts: number; retries: number }> {
+  async rebuild(now = Date.now()): Promise<{ fanOuts: number; retries: number; resends: number }> {
     const before = new Date(now - this.config.hooks.recoveryIntervalMs);
-    return { fanOuts: await this.rebuildFanOuts(before), retries: await this.rebuildRetries(before) };
+    return { fanOuts: await this.rebuildFanOuts(before), retries: await this.rebuildRetries(before), resends: await this.rebuildResends(before) };
+  }
+
+  /**
+   * Resends recorded and not attempted whose job Redis lost: queued again under the same job id
+   * from their log entry; a resend whose entry or hook is gone is dropped.
+   */
+  private async rebuildResends(before: Date): Promise<number> {
+    let rebuilt = 0;
+    let after: { createdAt: Date; id: string } | null = null;
+    for (;;) {
+      const page = await this.events.pendingResends(before, after, PAGE);
+      const last = page.at(-1);
+      if (!last) break;
+      after = { createdAt: last.createdAt, id: last.id };
+      const missing = await this.missing(page.map((r) => resendJobId(r.deliveryId, r.id)));
+      const lost = page.filter((r) => missing.has(resendJobId(r.deliveryId, r.id)));
+      const still = await this.events.stillResending(lost.map((r) => r.id));
+      const jobs = [];
+      for (const resend of lost.filter((r) => still.has(r.id))) {
+        const entry = await this.log.find(resend.hookId, resend.deliveryId);
+        if (!entry) {
+          await this.events.finishResend(resend.id);
+          continue;
+        }
+        jobs.push({ name: HOOK_DELIVERIES.jobs.DELIVER_HOOK, data: resendJobOf(entry, resend.hookId, resend.id, resend.requestId), opts: deliveryJobOptions(resendJobId(resend.deliveryId, resend.id), 1) });
+      }
+      if (jobs.length > 0) await this.queue.addBulk(jobs);
+      rebuilt += jobs.length;
+      if (page.length < PAGE) break;
+    }
+    return rebuilt;
   }
 
   private async rebuildFanOuts(before: Date): Promise<number> {

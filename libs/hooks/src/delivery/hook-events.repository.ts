@@ -42,10 +42,20 @@ const toFanOutEvent = (row: EventRow): HookFanOutEvent => ({
   hookIds: row.hook_ids,
 });
 
+/** A resend as PostgreSQL records it, until its attempt has an outcome. */
+export interface PendingResend {
+  id: string;
+  hookId: number;
+  deliveryId: string;
+  requestId: string | null;
+  createdAt: Date;
+}
+
 /**
  * The record of the deliveries still owed, in PostgreSQL (Redis only queues them):
- * `system_hook_events` (one row per event: body, subscribed hooks, fan-out done or not) and
- * `system_hook_retries` (one row per (event, hook) waiting for a retry).
+ * `system_hook_events` (one row per event: body, subscribed hooks, fan-out done or not),
+ * `system_hook_retries` (one row per (event, hook) waiting for a retry) and
+ * `system_hook_resends` (one row per resend asked for and not yet attempted).
  */
 @Injectable()
 export class HookEventsRepository {
@@ -192,5 +202,33 @@ export class HookEventsRepository {
       removed += count;
       if (count < 10_000) return removed;
     }
+  }
+
+  /** Records a resend before its job is enqueued. */
+  async recordResend(resend: { id: string; hookId: number; deliveryId: string; requestId: string | null }): Promise<void> {
+    await this.dataSource.query(`INSERT INTO system_hook_resends (id, hook_id, delivery_id, request_id) VALUES ($1, $2, $3, $4)`, [resend.id, resend.hookId, resend.deliveryId, resend.requestId]);
+  }
+
+  /** The resend's attempt has its outcome (or can no longer be made). */
+  async finishResend(id: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM system_hook_resends WHERE id = $1`, [id]);
+  }
+
+  /** Resends recorded before `before`, oldest first, one page after `after` (created_at, id). */
+  async pendingResends(before: Date, after: { createdAt: Date; id: string } | null, limit: number): Promise<PendingResend[]> {
+    const rows: Array<{ id: string; hook_id: number; delivery_id: string; request_id: string | null; created_at: Date }> = await this.dataSource.query(
+      `SELECT id, hook_id, delivery_id::text AS delivery_id, request_id, created_at FROM system_hook_resends
+        WHERE created_at < $1 AND ($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::uuid))
+        ORDER BY created_at, id LIMIT $4`,
+      [before, after?.createdAt ?? null, after?.id ?? null, limit],
+    );
+    return rows.map((r) => ({ id: r.id, hookId: r.hook_id, deliveryId: r.delivery_id, requestId: r.request_id, createdAt: r.created_at }));
+  }
+
+  /** Of these resends, those still recorded. */
+  async stillResending(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: Array<{ id: string }> = await this.dataSource.query(`SELECT id FROM system_hook_resends WHERE id = ANY($1::uuid[])`, [ids]);
+    return new Set(rows.map((r) => r.id));
   }
 }

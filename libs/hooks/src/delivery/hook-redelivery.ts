@@ -33,10 +33,11 @@ export class HookRedelivery {
   ) {}
 
   async execute(data: HookDeliveryJob, run: DeliveryJobRun): Promise<{ status: string }> {
-    // Retries of an event are recorded in PostgreSQL; resends and jobs queued before the fan-out design are not.
+    // Retries of an event are recorded in PostgreSQL (resends in their own table); jobs queued before the fan-out design are not.
     const recorded = data.bodyStored === true && data.eventId !== null && !data.resend;
     const finish = async (): Promise<void> => {
       if (recorded) await this.events.finishRetry(data.eventId!, data.hookId);
+      if (data.resend && data.resendId) await this.events.finishResend(data.resendId);
     };
     const hook = await this.hooks.get(data.hookId);
     if (!hook) {

@@ -6,7 +6,9 @@ import { HOOK_DELIVERIES, HookDeliveryJob } from '../hooks.jobs';
 import type { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { HookDeliveryLog } from '../delivery/hook-delivery-log';
+import { HookEventsRepository } from '../delivery/hook-events.repository';
 import { deliveryJobOptions } from '../delivery/hook-jobs';
+import { resendJobId, resendJobOf } from '../delivery/hook-resend-job';
 import { SystemHooksRepository } from '../system-hooks.repository';
 
 export interface ResendHookDeliveryCommand {
@@ -19,7 +21,8 @@ export interface ResendHookDeliveryCommand {
  * `POST /hooks/:id/events/:event_id/resend`: sends the logged body again, once, with the same
  * `Idempotency-Key` (and `webhook-id`) and a new `X-Service-Webhook-UUID`, even to a disabled
  * hook (an administrator asked for it; a success re-enables the hook). Answers 201 with the
- * queued resend; the attempt appears in the log.
+ * queued resend; the attempt appears in the log. The resend is recorded in PostgreSQL before it
+ * is queued, so that Redis losing its job does not lose it (`HookDeliveryRecovery` rebuilds it).
  */
 @Injectable()
 export class ResendHookDeliveryUseCase {
@@ -28,6 +31,7 @@ export class ResendHookDeliveryUseCase {
   constructor(
     private readonly hooks: SystemHooksRepository,
     private readonly log: HookDeliveryLog,
+    private readonly events: HookEventsRepository,
     @InjectQueue(HOOK_DELIVERIES.name) private readonly queue: Queue<HookDeliveryJob>,
   ) {}
 
@@ -37,22 +41,11 @@ export class ResendHookDeliveryUseCase {
     if (!/^\d{1,18}$/.test(deliveryId)) throw DomainError.notFound('Hook event');
     const entry = await this.log.find(hookId, deliveryId);
     if (!entry) throw DomainError.notFound('Hook event');
-    const headers = entry.requestHeaders;
-    const data: HookDeliveryJob = {
-      eventId: entry.eventId,
-      hookId,
-      trigger: entry.trigger,
-      body: HookDeliveryLog.bodyOf(entry),
-      idempotencyKey: entry.idempotencyKey,
-      occurredAt: entry.eventOccurredAt ? entry.eventOccurredAt.toISOString() : null,
-      chainId: headers['X-Service-Event-UUID'] ?? entry.eventId ?? randomUUID(),
-      chainDepth: Number(headers['X-Service-Event-Chain-Depth'] ?? 1) || 1,
-      resend: true,
-      requestId: currentRequestId(),
-      bodyStored: entry.requestBody === null && entry.event != null,
-    };
-    const jobId = `resend_${deliveryId}_${randomUUID()}`;
-    await this.queue.add(HOOK_DELIVERIES.jobs.DELIVER_HOOK, data, deliveryJobOptions(jobId, 1));
+    const resendId = randomUUID();
+    const requestId = currentRequestId() ?? null;
+    await this.events.recordResend({ id: resendId, hookId, deliveryId, requestId });
+    const jobId = resendJobId(deliveryId, resendId);
+    await this.queue.add(HOOK_DELIVERIES.jobs.DELIVER_HOOK, resendJobOf(entry, hookId, resendId, requestId), deliveryJobOptions(jobId, 1));
     this.logger.log(`resend of delivery ${deliveryId} to system hook ${hookId} queued`);
     return { job_id: jobId, idempotency_key: entry.idempotencyKey };
   }
