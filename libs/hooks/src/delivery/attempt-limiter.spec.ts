@@ -67,16 +67,17 @@ describe(AttemptLimiter.name, () => {
     expect(sut.active).toBe(0);
   });
 
-  it('does not give up on an attempt behind a hook that holds its share but keeps answering', async () => {
+  it('gives up on attempts behind a hook that holds its share and answers slower than they come (a busy hook does not pace the rest)', async () => {
     jest.useFakeTimers();
     try {
       const sut = new AttemptLimiter(4, 1);
       let done = 0;
-      // Each attempt of hook 1 takes 60 ms: the last of 6 waits 300 ms, longer than the 100 ms allowed, but the hook keeps answering.
+      // Each attempt of hook 1 takes 60 ms: the first two start within the 100 ms allowed; at 100 ms the hook still holds its share, the others are handed back.
       const runs = Array.from({ length: 6 }, () => sut.tryRun(1, () => new Promise<number>((r) => setTimeout(() => r(++done), 60)), 100));
       await jest.advanceTimersByTimeAsync(400);
       const results = await Promise.all(runs);
-      expect(results).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(results).toEqual([1, 2, NOT_STARTED, NOT_STARTED, NOT_STARTED, NOT_STARTED]);
+      expect(sut.active).toBe(0);
     } finally {
       jest.useRealTimers();
     }

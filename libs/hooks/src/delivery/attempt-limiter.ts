@@ -34,8 +34,8 @@ export class AttemptLimiter {
   private readonly lines = new Map<number, HookLine>();
   private waitingCount = 0;
   private seq = 0;
-  /** Attempts running by hook, and when one of them last finished (absent: none running). */
-  private readonly hooks = new Map<number, { running: number; lastDone: number }>();
+  /** Attempts running by hook (absent: none running). */
+  private readonly hooks = new Map<number, number>();
 
   constructor(
     readonly limit: number,
@@ -54,9 +54,9 @@ export class AttemptLimiter {
 
   /**
    * Like `run`, but gives up (answers `NOT_STARTED`, without running `attempt`) when the attempt
-   * waits while its hook holds its whole share and none of the hook's attempts has finished for
-   * `lineWaitMs` (the hook is stuck: the caller hands the attempt over rather than wait). Waiting
-   * for slots other hooks hold, or behind a hook that is busy but answering, does not count.
+   * has waited `lineWaitMs` and its hook holds its whole share then: the hook is stuck, or busy
+   * but answering slower than its events come (the caller hands the attempt over rather than let
+   * the hook pace everything behind it). Waiting for slots other hooks hold does not count.
    */
   async tryRun<T>(hookId: number, attempt: () => Promise<T>, lineWaitMs: number): Promise<T | typeof NOT_STARTED> {
     if (!(await this.acquire(hookId, lineWaitMs))) return NOT_STARTED;
@@ -69,7 +69,7 @@ export class AttemptLimiter {
 
   /** Attempts of `hookId` running now. */
   inFlight(hookId: number): number {
-    return this.hooks.get(hookId)?.running ?? 0;
+    return this.hooks.get(hookId) ?? 0;
   }
 
   /** Attempts of every hook running now. */
@@ -77,7 +77,7 @@ export class AttemptLimiter {
     return this.running;
   }
 
-  /** Resolves true once the attempt holds a slot, or false when its hook held its share for `lineWaitMs` (then it holds nothing). */
+  /** Resolves true once the attempt holds a slot, or false when, after waiting `lineWaitMs`, its hook holds its share (then it holds nothing). */
   private acquire(hookId: number, lineWaitMs: number): Promise<boolean> {
     // After every release, no waiting attempt could take a free slot: a new one that can goes first.
     if (this.running < this.limit && this.inFlight(hookId) < this.perHookLimit) {
@@ -97,11 +97,10 @@ export class AttemptLimiter {
       };
       this.enqueue(waiter);
       if (!Number.isFinite(lineWaitMs)) return;
+      // Waiting for slots other hooks hold is a burst, not a slow hook: only the hook's own line counts.
       const check = (): void => {
-        const hook = this.hooks.get(hookId);
-        const stuck = hook !== undefined && hook.running >= this.perHookLimit && Date.now() - hook.lastDone >= lineWaitMs;
-        if (!stuck) {
-          timer = setTimeout(check, hook && hook.running >= this.perHookLimit ? Math.max(1, hook.lastDone + lineWaitMs - Date.now()) : lineWaitMs);
+        if (this.inFlight(hookId) < this.perHookLimit) {
+          timer = setTimeout(check, lineWaitMs);
           return;
         }
         waiter.cancelled = true;
@@ -114,15 +113,13 @@ export class AttemptLimiter {
 
   private take(hookId: number): void {
     this.running += 1;
-    const hook = this.hooks.get(hookId);
-    if (hook) hook.running += 1;
-    else this.hooks.set(hookId, { running: 1, lastDone: Date.now() });
+    this.hooks.set(hookId, (this.hooks.get(hookId) ?? 0) + 1);
   }
 
   private release(hookId: number): void {
     this.running -= 1;
-    const hook = this.hooks.get(hookId);
-    if (hook && hook.running > 1) Object.assign(hook, { running: hook.running - 1, lastDone: Date.now() });
+    const running = this.hooks.get(hookId) ?? 0;
+    if (running > 1) this.hooks.set(hookId, running - 1);
     else this.hooks.delete(hookId);
     this.admit();
   }
