@@ -7,7 +7,8 @@ import type { OperationObject, ParameterObject, PathItemObject, ReferenceObject,
 // class-transformer keeps its metadata storage out of its typed entry point.
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: import('class-transformer/types/MetadataStorage').MetadataStorage };
 import { getMetadataStorage } from 'class-validator';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { validationMetadataArrayToSchemas } from 'class-validator-jsonschema';
 import { AUTH_POLICY, type AuthPolicy } from '../auth/auth.decorators';
 import { API_PREFIX } from '../http/api-prefix';
 import type { RecordedRoute } from './route-recorder';
@@ -103,8 +104,7 @@ export function buildOpenApiDocument(app: INestApplication, routes: readonly Rec
 
   const base = new DocumentBuilder().setTitle(options.title).setDescription(options.description).setVersion(options.version).addServer(options.serverUrl).build();
   const document = SwaggerModule.createDocument(app, base, { operationIdFactory: (controller, method) => `${controller}.${method}` });
-  const schemas = validationMetadatasToSchemas({
-    classValidatorMetadataStorage: getMetadataStorage(),
+  const schemas = validationMetadataArrayToSchemas(ownValidationMetadatas(), {
     classTransformerMetadataStorage: defaultMetadataStorage,
     refPointerPrefix: '#/components/schemas/',
   }) as Record<string, SchemaObject>;
@@ -290,4 +290,27 @@ function dropDanglingRefs(node: unknown, schemas: Record<string, SchemaObject>):
       }
     }
   }
+}
+
+/**
+ * The validation metadata of the DTO classes of this realm, with custom constraints named as
+ * class-validator-jsonschema expects. class-validator keeps one storage per process (a global):
+ * where the same files were also loaded in another JavaScript realm of the process (a test
+ * runner's setup), their classes are registered twice, and a schema built from the foreign copy
+ * would lose its inherited properties (`instanceof` fails across realms).
+ */
+function ownValidationMetadatas(): ValidationMetadata[] {
+  const storage = getMetadataStorage() as unknown as {
+    validationMetadatas: Map<unknown, ValidationMetadata[]>;
+    getTargetValidatorConstraints(target: Function): Array<{ name: string }>;
+  };
+  const metadatas: ValidationMetadata[] = [];
+  for (const [target, list] of storage.validationMetadatas) {
+    if (!(target instanceof Function)) continue;
+    for (const meta of list) {
+      const constraint = meta.constraintCls ? storage.getTargetValidatorConstraints(meta.constraintCls)[0] : undefined;
+      metadatas.push(constraint ? { ...meta, type: constraint.name } : { ...meta });
+    }
+  }
+  return metadatas;
 }
