@@ -123,8 +123,36 @@ describe('Vulnerabilities', () => {
     expect(event).toMatchObject({ project_id: project.id, data: { pipeline_id: pipelineId, findings_created: 2, findings_updated: 0, scans: [{ job_id: job.id, scan_type: 'sast', status: 'succeeded', findings_count: 2, errors: [] }] } });
   }, 120_000);
 
+  it('lists the findings with scanner and identifiers, most severe first, with filters', async () => {
+    const listed = await call('dev', 'GET', `/projects/${project.id}/vulnerability_findings`);
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('x-total')).toBe('2');
+    expect(listed.body.map((f: { name: string }) => f.name)).toEqual(['python.xss in app/views.py', 'python.sqli in app/db.py']);
+    expect(listed.body[1]).toMatchObject({
+      id: await findingIdOf('app/db.py'),
+      report_type: 'sast',
+      severity: 'high',
+      confidence: 'medium',
+      state: 'detected',
+      vulnerability_id: null,
+      scanner: { external_id: 'semgrep', name: 'Semgrep', vendor: 'GitLab' },
+      identifiers: [
+        { external_type: 'semgrep_id', external_id: 'python.sqli', name: 'python.sqli', url: null },
+        { external_type: 'cwe', external_id: '89', name: 'CWE-89', url: 'https://cwe.mitre.org/data/definitions/89.html' },
+      ],
+      location: { file: 'app/db.py', start_line: 10, end_line: 10 },
+      project: { id: project.id, name: 'Scanner', full_path: `/${project.path_with_namespace}` },
+    });
+    expect((await call('dev', 'GET', `/projects/${project.id}/vulnerability_findings?severity[]=high`)).body.map((f: { name: string }) => f.name)).toEqual(['python.sqli in app/db.py']);
+    expect((await call('dev', 'GET', `/projects/${project.id}/vulnerability_findings?report_type=dast,dependency_scanning`)).body).toEqual([]);
+    expect((await call('dev', 'GET', `/projects/${project.id}/vulnerability_findings?severity=urgent`)).status).toBe(400);
+    expect((await call('rep', 'GET', `/projects/${project.id}/vulnerability_findings`)).status).toBe(403);
+    expect((await call('stranger', 'GET', `/projects/${project.id}/vulnerability_findings`)).status).toBe(404);
+  });
+
   it('creates a vulnerability from a finding with @gitbeaker/rest, and lists it paginated with project and finding', async () => {
-    const findingId = await findingIdOf('app/db.py');
+    const findingId = (await call('dev', 'GET', `/projects/${project.id}/vulnerability_findings?severity=high`)).body[0].id as number;
+    expect(findingId).toBe(await findingIdOf('app/db.py'));
     const created = await client('owner').ProjectVulnerabilities.create(project.id, findingId);
     vulnerabilityId = created.id as number;
     expect(created).toMatchObject({
@@ -229,6 +257,10 @@ describe('Vulnerabilities', () => {
     const dismissed = await call('owner', 'POST', `${path}/dismiss`);
     expect(dismissed.body).toMatchObject({ state: 'dismissed', dismissed_by_id: users.owner.id, dismissed_at: expect.any(String), resolved_at: null, resolved_by_id: null });
     expect((await call('owner', 'POST', `${path}/dismiss`)).status).toBe(304);
+    // The findings list leaves out dismissed ones unless `scope=all`.
+    const names = async (query: string) => (await call('dev', 'GET', `/projects/${project.id}/vulnerability_findings${query}`)).body.map((f: { name: string; state: string }) => `${f.name}: ${f.state}`);
+    expect(await names('')).toEqual(['python.xss in app/views.py: detected']);
+    expect(await names('?scope=all')).toEqual(['python.xss in app/views.py: detected', 'python.sqli in app/db.py: dismissed']);
 
     const reverted = await call('owner', 'POST', `${path}/revert`);
     expect(reverted.body).toMatchObject({ state: 'detected', dismissed_at: null, dismissed_by_id: null, resolved_at: null, confirmed_at: null });

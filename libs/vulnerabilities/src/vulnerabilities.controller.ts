@@ -3,13 +3,13 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from 
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf, type ProjectWithNamespace } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CreateVulnerabilityQueryDto } from './dto/vulnerability.dto';
+import { CreateVulnerabilityQueryDto, ListFindingsDto } from './dto/vulnerability.dto';
 import type { VulnerabilityEntity } from './entities';
 import { CreateVulnerabilityUseCase } from './use-cases/create-vulnerability.use-case';
 import { TransitionVulnerabilityUseCase, VulnerabilityAction } from './use-cases/transition-vulnerability.use-case';
 import type { ProjectScope } from './vulnerabilities.events';
 import { VulnerabilitiesRepository } from './vulnerabilities.repository';
-import { presentVulnerability, VulnerabilityView } from './vulnerability.presenter';
+import { FindingListView, presentFindingListItem, presentVulnerability, VulnerabilityView } from './vulnerability.presenter';
 
 /** Who reads vulnerabilities (the project security dashboard): developers and above. */
 export const READ_VULNERABILITY_LEVEL = ACCESS_LEVELS.DEVELOPER;
@@ -41,6 +41,19 @@ export class VulnerabilitiesController {
     const rows = await paginateOffset(this.repository.listQuery(project.id), req, reply, { externalUrl: this.config.http.externalUrl });
     const findings = await this.repository.findingsOf(rows.map((row) => row.id));
     return rows.map((row) => presentVulnerability(row, project, findings.get(row.id) ?? null));
+  }
+
+  /** The project's findings (from its default-branch security reports): what `POST …/vulnerabilities?finding_id=` takes. */
+  @Get('projects/:id/vulnerability_findings')
+  @ProjectAccess(READ_VULNERABILITY_LEVEL)
+  async listFindings(@CurrentProject() access: ResourceAccess, @Query() dto: ListFindingsDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<FindingListView[]> {
+    const project = projectOf(access);
+    const query = this.repository.findingsQuery(project.id, { reportTypes: dto.report_type, severities: dto.severity, confidences: dto.confidence, hideDismissed: (dto.scope ?? 'dismissed') === 'dismissed' });
+    const rows = await paginateOffset(query, req, reply, { externalUrl: this.config.http.externalUrl });
+    const details = await this.repository.findingDetails(rows);
+    return rows.map((row) =>
+      presentFindingListItem(row, project, { scanner: details.scanners.get(row.scannerId), identifiers: details.identifiers.get(row.id) ?? [], state: row.vulnerabilityId === null ? undefined : details.states.get(row.vulnerabilityId) }),
+    );
   }
 
   @Post('projects/:id/vulnerabilities')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
-import { SecurityScanEntity, VulnerabilityEntity, VulnerabilityFindingEntity } from './entities';
+import { SecurityScanEntity, VulnerabilityEntity, VulnerabilityFindingEntity, VulnerabilityIdentifierEntity, VulnerabilityScannerEntity } from './entities';
 import type { ParsedFinding, ParsedIdentifier, ParsedScanner } from './report/security-report-parser';
 
 /** Rows per statement of the bulk upserts (parameters stay small; one report can hold thousands of findings). */
@@ -53,8 +53,41 @@ export class VulnerabilitiesRepository {
     return new Map(rows.map((row) => [row.vulnerabilityId!, row]));
   }
 
-  findingsQuery(projectId: number): SelectQueryBuilder<VulnerabilityFindingEntity> {
-    return this.dataSource.getRepository(VulnerabilityFindingEntity).createQueryBuilder('f').where('f.project_id = :projectId', { projectId }).orderBy('f.id', 'DESC');
+  /** A project's findings, most severe first (then newest), filtered; `hideDismissed` leaves out those of dismissed vulnerabilities. */
+  findingsQuery(projectId: number, filter: { reportTypes?: string[]; severities?: string[]; confidences?: string[]; hideDismissed: boolean }): SelectQueryBuilder<VulnerabilityFindingEntity> {
+    const qb = this.dataSource.getRepository(VulnerabilityFindingEntity).createQueryBuilder('f').where('f.project_id = :projectId', { projectId });
+    if (filter.reportTypes?.length) qb.andWhere('f.report_type IN (:...reportTypes)', { reportTypes: filter.reportTypes });
+    if (filter.severities?.length) qb.andWhere('f.severity IN (:...severities)', { severities: filter.severities });
+    if (filter.confidences?.length) qb.andWhere('f.confidence IN (:...confidences)', { confidences: filter.confidences });
+    if (filter.hideDismissed) qb.andWhere(`NOT EXISTS (SELECT 1 FROM vulnerabilities dv WHERE dv.id = f.vulnerability_id AND dv.state = 'dismissed')`);
+    const rank = `CASE f.severity WHEN 'critical' THEN 6 WHEN 'high' THEN 5 WHEN 'medium' THEN 4 WHEN 'low' THEN 3 WHEN 'unknown' THEN 2 WHEN 'info' THEN 1 ELSE 0 END`;
+    return qb.addSelect(rank, 'severity_rank').orderBy('severity_rank', 'DESC').addOrderBy('f.id', 'DESC');
+  }
+
+  /** Scanners, identifiers (primary first) and vulnerability states of findings, for presenting them. */
+  async findingDetails(findings: VulnerabilityFindingEntity[]): Promise<{
+    scanners: Map<number, VulnerabilityScannerEntity>;
+    identifiers: Map<number, VulnerabilityIdentifierEntity[]>;
+    states: Map<number, string>;
+  }> {
+    if (findings.length === 0) return { scanners: new Map(), identifiers: new Map(), states: new Map() };
+    const manager = this.dataSource.manager;
+    const scanners = await manager.find(VulnerabilityScannerEntity, { where: { id: In([...new Set(findings.map((f) => f.scannerId))]) } });
+    const links: Array<{ finding_id: number; identifier_id: number }> = await manager.query(
+      `SELECT finding_id, identifier_id FROM vulnerability_finding_identifiers WHERE finding_id = ANY($1) ORDER BY finding_id, identifier_id`,
+      [findings.map((f) => f.id)],
+    );
+    const identifierRows = await manager.find(VulnerabilityIdentifierEntity, { where: { id: In([...new Set(links.map((l) => l.identifier_id))]) } });
+    const byId = new Map(identifierRows.map((row) => [row.id, row]));
+    const identifiers = new Map<number, VulnerabilityIdentifierEntity[]>();
+    for (const finding of findings) {
+      const own = links.filter((l) => l.finding_id === finding.id).map((l) => byId.get(l.identifier_id)!).filter(Boolean);
+      own.sort((a, b) => (a.id === finding.primaryIdentifierId ? -1 : b.id === finding.primaryIdentifierId ? 1 : a.id - b.id));
+      identifiers.set(finding.id, own);
+    }
+    const vulnerabilityIds = findings.map((f) => f.vulnerabilityId).filter((id): id is number => id !== null);
+    const vulnerabilities = vulnerabilityIds.length ? await manager.find(VulnerabilityEntity, { where: { id: In(vulnerabilityIds) } }) : [];
+    return { scanners: new Map(scanners.map((s) => [s.id, s])), identifiers, states: new Map(vulnerabilities.map((v) => [v.id, v.state])) };
   }
 
   scansOf(pipelineId: number): Promise<SecurityScanEntity[]> {
