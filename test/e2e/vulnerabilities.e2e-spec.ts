@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { Gitlab } from '@gitbeaker/rest';
 import { eventually } from '@app/testing';
 import { cloneUrl, GitClient } from './support/git-client';
@@ -58,19 +59,20 @@ describe('Vulnerabilities', () => {
   };
 
   /** Pushes to main, runs the `sast` job as a runner (uploading `content` as its SAST report), finishes it, waits for the ingestion. */
-  async function runPipeline(content: string): Promise<{ pipelineId: number; job: any }> {
+  async function runPipeline(content: string, format: 'raw' | 'gzip' = 'raw', ref = 'main'): Promise<{ pipelineId: number; job: any }> {
     writeFileSync(join(work, 'NOTES'), `${Date.now()}-${Math.random()}`);
     await git.ok(['add', '.'], { cwd: work });
     await git.ok(['commit', '-q', '-m', 'scan again'], { cwd: work });
-    await git.ok(['push', '-q', 'origin', 'HEAD:refs/heads/main'], { cwd: work });
+    await git.ok(['push', '-q', 'origin', `HEAD:refs/heads/${ref}`], { cwd: work });
     const job = await eventually(async () => {
       const answer = await requestJob();
       return answer.status === 201 ? answer.body : undefined;
     }, 'the sast job', 60_000);
-    expect(await upload(job.id, job.token, Buffer.from(content), 'artifact_type=sast&artifact_format=raw', 'gl-sast-report.json')).toBe(201);
+    const bytes = format === 'gzip' ? gzipSync(content) : Buffer.from(content);
+    expect(await upload(job.id, job.token, bytes, `artifact_type=sast&artifact_format=${format}`, 'gl-sast-report.json')).toBe(201);
     expect((await api(gw.baseUrl, 'PUT', `/api/v4/jobs/${job.id}`, { body: { token: job.token, state: 'success' } })).status).toBe(200);
     const [{ pipeline_id: pipelineId }] = await gw.dataSource.query('SELECT pipeline_id FROM ci_jobs WHERE id = $1', [job.id]);
-    await eventually(async () => ((await outbox('security_reports.ingested')).some((e) => e.data.pipeline_id === pipelineId) ? true : undefined), `ingestion of pipeline ${pipelineId}`, 30_000);
+    if (ref === 'main') await eventually(async () => ((await outbox('security_reports.ingested')).some((e) => e.data.pipeline_id === pipelineId) ? true : undefined), `ingestion of pipeline ${pipelineId}`, 30_000);
     return { pipelineId, job };
   }
 
@@ -298,11 +300,19 @@ describe('Vulnerabilities', () => {
     const [last] = (await outbox('security_reports.ingested')).slice(-1);
     expect(last.data).toMatchObject({ findings_created: 0, findings_updated: 1, resolved_on_default_branch: [vulnerabilityId] });
 
-    // Resolved by a user, then reported again: back to detected by the pipeline (actor null).
+    // Resolved by a user, then reported again (a gzip upload this time): back to detected by the pipeline (actor null).
     expect((await call('owner', 'POST', `/vulnerabilities/${vulnerabilityId}/resolve`)).status).toBe(201);
-    await runPipeline(report(SQLI, XSS));
+    await runPipeline(report(SQLI, XSS), 'gzip');
     expect((await call('dev', 'GET', `/vulnerabilities/${vulnerabilityId}`)).body).toMatchObject({ resolved_on_default_branch: false, state: 'detected', resolved_at: null });
     const [reverted] = (await outbox('vulnerability.reverted')).slice(-1);
     expect(reverted).toMatchObject({ actor: null, data: { vulnerability_id: vulnerabilityId, from: 'resolved', state: 'detected' } });
+  }, 180_000);
+
+  it('ingests only default-branch pipelines', async () => {
+    const feature = await runPipeline(report(finding('app/new.py', 1, 'python.eval')), 'raw', 'feature');
+    // Events of one project are ordered: once the next main pipeline is ingested, the feature pipeline's event was handled.
+    await runPipeline(report(SQLI, XSS));
+    expect(await gw.dataSource.query('SELECT count(*)::int AS n FROM security_scans WHERE pipeline_id = $1', [feature.pipelineId])).toEqual([{ n: 0 }]);
+    expect(await findingIdOf('app/new.py')).toBeUndefined();
   }, 180_000);
 });
