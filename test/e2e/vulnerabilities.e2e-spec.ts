@@ -218,8 +218,8 @@ describe('Vulnerabilities', () => {
     const other = await call('owner', 'POST', '/projects', { name: 'Other' });
     const xss = await findingIdOf('app/views.py');
     expect(await call('owner', 'POST', `/projects/${other.body.id}/vulnerabilities?finding_id=${xss}`)).toMatchObject({ status: 400, body });
-    expect((await call('owner', 'POST', `/projects/${project.id}/vulnerabilities`)).status).toBe(400);
-    expect((await call('owner', 'POST', `/projects/${project.id}/vulnerabilities?finding_id=abc`)).status).toBe(400);
+    expect(await call('owner', 'POST', `/projects/${project.id}/vulnerabilities`)).toMatchObject({ status: 400, body: { message: '400 (Bad request) "finding_id" not given' } });
+    expect(await call('owner', 'POST', `/projects/${project.id}/vulnerabilities?finding_id=abc`)).toMatchObject({ status: 400, body: { message: { finding_id: expect.any(Array) } } });
     await expect(client('owner').ProjectVulnerabilities.create(project.id, attached)).rejects.toThrow();
     expect(await gw.dataSource.query('SELECT count(*)::int AS n FROM vulnerabilities')).toEqual([{ n: 1 }]);
 
