@@ -12,9 +12,10 @@ import { MemberEntity, NamespaceEntity, ProjectEntity, ProjectStarEntity, Projec
 import { PROTECTED_BRANCH_ENTITIES, REPOSITORY_ENTITIES } from '@app/repository';
 import { SETTINGS_ENTITIES } from '@app/settings';
 import { SNIPPETS_ENTITIES } from '@app/snippets';
+import { VULNERABILITIES_ENTITIES } from '@app/vulnerabilities';
 
 /**
  * Every entity of the data source, registered here by the composition root (libs/database names
  * no domain code). A new entity is added here and gets a generated migration.
  */
-export const ENTITIES = [UserEntity, AccessTokenEntity, OAuthTokenEntity, NamespaceEntity, ProjectEntity, MemberEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity, OutboxEventEntity, InternalIdEntity, MilestoneEntity, IterationEntity, IssueEntity, MergeRequestEntity, EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceIterationEventEntity, ResourceWeightEventEntity, ...ALERTING_ENTITIES, ...SETTINGS_ENTITIES, ...CUSTOM_ATTRIBUTE_ENTITIES, ...HOOKS_ENTITIES, ...PROTECTED_BRANCH_ENTITIES, ...REPOSITORY_ENTITIES, ...BADGES_ENTITIES, EpicEntity, LabelEntity, ...SNIPPETS_ENTITIES, ...NOTES_ENTITIES, ...CI_ENTITIES];
+export const ENTITIES = [UserEntity, AccessTokenEntity, OAuthTokenEntity, NamespaceEntity, ProjectEntity, MemberEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity, OutboxEventEntity, InternalIdEntity, MilestoneEntity, IterationEntity, IssueEntity, MergeRequestEntity, EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceIterationEventEntity, ResourceWeightEventEntity, ...ALERTING_ENTITIES, ...SETTINGS_ENTITIES, ...CUSTOM_ATTRIBUTE_ENTITIES, ...HOOKS_ENTITIES, ...PROTECTED_BRANCH_ENTITIES, ...REPOSITORY_ENTITIES, ...BADGES_ENTITIES, EpicEntity, LabelEntity, ...SNIPPETS_ENTITIES, ...NOTES_ENTITIES, ...CI_ENTITIES, ...VULNERABILITIES_ENTITIES];

@@ -16,6 +16,7 @@ import { ProtectedBranchesModule, RepositoryModule } from '@app/repository';
 import { SnippetsModule } from '@app/snippets';
 import { QueueModule } from '@app/queue';
 import { SettingsModule } from '@app/settings';
+import { VulnerabilitiesModule } from '@app/vulnerabilities';
 import { platformModules } from '../../platform-modules';
 
 /** The HTTP surface: /api/v4, OAuth, health and metrics; also runs the outbox relay. */
@@ -43,6 +44,7 @@ export class GatewayModule {
         SnippetsModule,
         NotesModule,
         CiModule,
+        VulnerabilitiesModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -11,6 +11,8 @@ export const CONSUMER_GROUPS = {
   SYSTEM_NOTES: 'system-notes.v1',
   /** Pipeline creation on pushes (libs/ci). */
   CI_PIPELINES: 'ci-pipelines.v1',
+  /** Ingestion of default-branch pipelines' security reports (libs/vulnerabilities). */
+  SECURITY_REPORTS: 'security-reports.v1',
   /** The gateway's relay of alert events to the console's live streams (Redis pub/sub). */
   ALERT_LIVE: 'alert-live.v1',
 } as const;

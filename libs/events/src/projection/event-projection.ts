@@ -10,6 +10,7 @@ import {
   SETTINGS_EVENT_PART,
   CUSTOM_ATTRIBUTES_EVENT_PART,
   typesOf,
+  VULNERABILITIES_EVENT_PART,
   type DomainEvent,
 } from '@app/messaging';
 
@@ -220,6 +221,7 @@ export const PROJECTOR_IGNORES = eventTypeSet([
   ...typesOf(CI_EVENT_PART),
   ...typesOf(SETTINGS_EVENT_PART),
   ...typesOf(CUSTOM_ATTRIBUTES_EVENT_PART),
+  ...typesOf(VULNERABILITIES_EVENT_PART),
 ]);
 
 /**

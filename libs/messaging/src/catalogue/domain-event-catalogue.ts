@@ -14,6 +14,7 @@ import { OTHER_SERVICES_EVENT_PART } from './other-services.events';
 import { REPOSITORY_EVENT_PART } from './repository.events';
 import { SETTINGS_EVENT_PART } from './settings.events';
 import { SNIPPETS_EVENT_PART } from './snippets.events';
+import { VULNERABILITIES_EVENT_PART } from './vulnerabilities.events';
 
 /**
  * THE catalogue of domain events: every event type on the stream, by the library that
@@ -35,6 +36,7 @@ export const EVENT_CATALOGUE_PARTS = {
   'custom-attributes': CUSTOM_ATTRIBUTES_EVENT_PART,
   notes: NOTES_EVENT_PART,
   snippets: SNIPPETS_EVENT_PART,
+  vulnerabilities: VULNERABILITIES_EVENT_PART,
   'other services': OTHER_SERVICES_EVENT_PART,
 } as const satisfies Record<string, EventPart>;
 
