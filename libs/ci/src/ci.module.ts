@@ -19,6 +19,10 @@ import { PipelineProcessor } from './pipelines/pipeline-processor';
 import { PipelinesRepository } from './pipelines/pipelines.repository';
 import { PipelinesController } from './pipelines.controller';
 import { CreatePipelineUseCase } from './use-cases/create-pipeline.use-case';
+import { JobActionsUseCase } from './use-cases/job-actions.use-case';
+import { PipelineActionsUseCase } from './use-cases/pipeline-actions.use-case';
+import { JobsController } from './jobs/jobs.controller';
+import { JobViews } from './presenters/job-views.service';
 
 /**
  * CI pipelines and jobs: configuration from the repositories, pipelines on pushes and through
@@ -26,7 +30,7 @@ import { CreatePipelineUseCase } from './use-cases/create-pipeline.use-case';
  */
 @Module({
   imports: [NamespacesModule, CiJobTokenModule],
-  controllers: [PipelinesController, RunnersController, RunnerProtocolController],
+  controllers: [PipelinesController, JobsController, RunnersController, RunnerProtocolController],
   providers: [
     CiRepositoryReader,
     PipelinesRepository,
@@ -42,6 +46,9 @@ import { CreatePipelineUseCase } from './use-cases/create-pipeline.use-case';
     UpdateJobUseCase,
     AppendTraceUseCase,
     UploadArtifactUseCase,
+    JobViews,
+    JobActionsUseCase,
+    PipelineActionsUseCase,
     { provide: ObjectStorage, useClass: LocalObjectStorage },
   ],
   exports: [PipelinesRepository, CreatePipelineUseCase, PipelineProcessor, JobsRepository, ObjectStorage],

@@ -77,6 +77,11 @@ export class PipelinesRepository {
     if (jobs.length > 0) await tx.getRepository(CiJobEntity).save(jobs);
   }
 
+  /** Removes a pipeline; its stages, jobs, variables, traces and artifact rows go with it (cascades). */
+  async deletePipeline(tx: EntityManager, pipelineId: number): Promise<void> {
+    await tx.getRepository(CiPipelineEntity).delete({ id: pipelineId });
+  }
+
   async find(projectId: number, pipelineId: number, manager: EntityManager = this.dataSource.manager): Promise<CiPipelineEntity | null> {
     return manager.getRepository(CiPipelineEntity).findOne({ where: { id: pipelineId, projectId }, relations: { user: true } });
   }
