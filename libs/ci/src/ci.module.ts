@@ -23,6 +23,7 @@ import { JobActionsUseCase } from './use-cases/job-actions.use-case';
 import { PipelineActionsUseCase } from './use-cases/pipeline-actions.use-case';
 import { JobsController } from './jobs/jobs.controller';
 import { JobViews } from './presenters/job-views.service';
+import { TestReportsService } from './reports/test-reports.service';
 
 /**
  * CI pipelines and jobs: configuration from the repositories, pipelines on pushes and through
@@ -49,6 +50,7 @@ import { JobViews } from './presenters/job-views.service';
     JobViews,
     JobActionsUseCase,
     PipelineActionsUseCase,
+    TestReportsService,
     { provide: ObjectStorage, useClass: LocalObjectStorage },
   ],
   exports: [PipelinesRepository, CreatePipelineUseCase, PipelineProcessor, JobsRepository, ObjectStorage],

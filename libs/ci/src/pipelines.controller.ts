@@ -9,6 +9,7 @@ import { PipelinesRepository } from './pipelines/pipelines.repository';
 import { presentPipeline, presentPipelineBasic, presentPipelineVariable } from './presenters/pipeline.presenter';
 import { CreatePipelineUseCase } from './use-cases/create-pipeline.use-case';
 import { PipelineActionsUseCase } from './use-cases/pipeline-actions.use-case';
+import { presentTestReport, presentTestReportSummary, TestReportsService } from './reports/test-reports.service';
 
 /** Reporters read pipelines; developers run them (GitLab's `read_pipeline` / `create_pipeline`). */
 export const READ_PIPELINE_LEVEL = ACCESS_LEVELS.REPORTER;
@@ -34,6 +35,7 @@ export class PipelinesController {
     private readonly pipelines: PipelinesRepository,
     private readonly createPipeline: CreatePipelineUseCase,
     private readonly actions: PipelineActionsUseCase,
+    private readonly testReports: TestReportsService,
   ) {}
 
   @Post('projects/:id/pipeline')
@@ -73,6 +75,21 @@ export class PipelinesController {
   async variables(@CurrentProject() access: ResourceAccess, @Param('pipeline_id') rawId: string): Promise<Record<string, unknown>[]> {
     const pipeline = await this.findIn(projectOf(access), rawId);
     return (await this.pipelines.variables(pipeline.id)).map(presentPipelineVariable);
+  }
+
+  /** The JUnit reports of the pipeline's latest jobs (and of its child pipelines), suite by job name. */
+  @Get('projects/:id/pipelines/:pipeline_id/test_report')
+  @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
+  async testReport(@CurrentProject() access: ResourceAccess, @Param('pipeline_id') rawId: string): Promise<Record<string, unknown>> {
+    const pipeline = await this.findIn(readablePipelinesOf(access), rawId);
+    return presentTestReport(await this.testReports.build(pipeline.id));
+  }
+
+  @Get('projects/:id/pipelines/:pipeline_id/test_report_summary')
+  @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
+  async testReportSummary(@CurrentProject() access: ResourceAccess, @Param('pipeline_id') rawId: string): Promise<Record<string, unknown>> {
+    const pipeline = await this.findIn(readablePipelinesOf(access), rawId);
+    return presentTestReportSummary(await this.testReports.build(pipeline.id));
   }
 
   /** Retries the failed and canceled jobs (new attempts); the jobs their failure skipped run again. */
