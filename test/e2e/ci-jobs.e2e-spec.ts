@@ -4,6 +4,12 @@ import { join } from 'node:path';
 import { Gitlab } from '@gitbeaker/rest';
 import { cloneUrl, GitClient } from './support/git-client';
 import { addProjectMember, api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
+import { CiScheduleKeeper } from '../../libs/ci/src/maintenance/ci-maintenance.processor';
+import { DropStuckJobsUseCase } from '../../libs/ci/src/maintenance/drop-stuck-jobs.use-case';
+import { ExpireArtifactsUseCase } from '../../libs/ci/src/maintenance/expire-artifacts.use-case';
+import { CI_MAINTENANCE } from '../../libs/ci/src/ci.jobs';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
 
 const CONFIG = `
 workflow:
@@ -161,7 +167,7 @@ describe('CI jobs and pipeline actions', () => {
       queued_duration: expect.any(Number),
       user: { id: owner.id, username: 'jobowner' },
       commit: { id: expect.stringMatching(/^[0-9a-f]{40}$/), short_id: expect.any(String), title: 'CI', message: expect.stringContaining('CI'), author_name: expect.any(String), author_email: expect.any(String), created_at: expect.any(String) },
-      pipeline: { id: pipelineId, project_id: project.id, ref: 'main', sha: expect.any(String), status: 'running' },
+      pipeline: { id: pipelineId, project_id: project.id, ref: 'main', sha: expect.any(String), status: 'success' },
       artifacts_file: { filename: 'artifacts.zip', size: 1000 },
       artifacts: [
         { file_type: 'archive', size: 1000, filename: 'artifacts.zip', file_format: 'zip' },
@@ -262,7 +268,7 @@ describe('CI jobs and pipeline actions', () => {
     const withRetried = await call('GET', `/pipelines/${pipelineId}/jobs?include_retried=true&scope=canceled`);
     expect(withRetried.body.map((job: { id: number }) => job.id)).toEqual([deployId]);
     expect((await call('GET', `/pipelines/${pipelineId}/bridges`)).body).toEqual([]);
-    expect((await call('GET', `/pipelines/${pipelineId}`)).body.status).toBe('pending');
+    expect((await call('GET', `/pipelines/${pipelineId}`)).body.status).toBe('running');
   }, 60_000);
 
   it('retries and cancels a pipeline', async () => {
@@ -272,6 +278,9 @@ describe('CI jobs and pipeline actions', () => {
     const flaky = jobs.find((job) => job.name === 'flaky')!;
     expect(flaky.id).not.toBe(ids.flaky);
     expect(flaky.status).toBe('pending');
+    // A job that may not fail: canceling it cancels the pipeline (allowed failures would not).
+    const unit = await call('POST', `/jobs/${ids.unit}/retry`, developer.token);
+    expect(unit.body.status).toBe('pending');
 
     const canceled = await call('POST', `/pipelines/${pipelineId}/cancel`, developer.token);
     expect(canceled).toMatchObject({ status: 201, body: { id: pipelineId, status: 'canceled' } });
@@ -309,5 +318,38 @@ describe('CI jobs and pipeline actions', () => {
     const { existsSync } = await import('node:fs');
     for (const { storage_key } of keys) expect(existsSync(join(gw.config.dataDir, 'ci', storage_key))).toBe(false);
     expect((await call('DELETE', `/pipelines/${pipelineId}`)).status).toBe(404);
+  }, 60_000);
+  it('fails jobs whose runner stopped reporting and pending jobs nobody took, and expires artifacts, from PostgreSQL', async () => {
+    const created = await call('POST', '/pipeline', owner.token, { ref: 'main' });
+    const stuckPipeline = created.body.id;
+    const silent = await runner.take();
+    expect(await runner.upload(silent.id, silent.token, Buffer.alloc(10, 2), 'artifact_type=archive&artifact_format=zip', 'a.zip')).toBe(201);
+    const drop = gw.app.get(DropStuckJobsUseCase, { strict: false });
+    // Recent contact: nothing to do.
+    expect(await drop.execute(100)).toEqual({ dropped: 0 });
+    await gw.dataSource.query(`UPDATE ci_jobs SET last_contact_at = now() - interval '2 hours', timeout = 3600 WHERE id = $1`, [silent.id]);
+    const waiting = (await gw.dataSource.query(`SELECT id FROM ci_jobs WHERE pipeline_id = $1 AND status = 'pending'`, [stuckPipeline])) as { id: number }[];
+    expect(waiting).toHaveLength(1);
+    await gw.dataSource.query(`UPDATE ci_jobs SET queued_at = now() - interval '25 hours' WHERE id = $1`, [waiting[0].id]);
+    expect(await drop.execute(100)).toEqual({ dropped: 2 });
+    expect((await call('GET', `/jobs/${silent.id}`)).body).toMatchObject({ status: 'failed', failure_reason: 'stuck_or_timeout_failure' });
+    expect((await call('GET', `/jobs/${waiting[0].id}`)).body).toMatchObject({ status: 'failed', failure_reason: 'stuck_or_timeout_failure' });
+    expect((await runner.update(silent.id, silent.token, 'success')).status).toBe(403);
+
+    const expire = gw.app.get(ExpireArtifactsUseCase, { strict: false });
+    const [artifact] = (await gw.dataSource.query('SELECT storage_key FROM ci_job_artifacts WHERE job_id = $1', [silent.id])) as { storage_key: string }[];
+    expect(await expire.execute(100)).toEqual({ removed: 0 });
+    await gw.dataSource.query(`UPDATE ci_job_artifacts SET expire_at = now() - interval '1 minute' WHERE job_id = $1`, [silent.id]);
+    expect(await expire.execute(100)).toEqual({ removed: 1 });
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(join(gw.config.dataDir, 'ci', artifact.storage_key))).toBe(false);
+    expect((await call('GET', `/jobs/${silent.id}`)).body.artifacts).toEqual([]);
+
+    // Redis lost the schedulers: they are put back (and only the missing ones).
+    const queue = gw.app.get<Queue>(getQueueToken(CI_MAINTENANCE.name), { strict: false });
+    expect(await queue.getJobScheduler(CI_MAINTENANCE.jobs.DROP_STUCK_JOBS)).toBeDefined();
+    await queue.removeJobScheduler(CI_MAINTENANCE.jobs.DROP_STUCK_JOBS);
+    expect(await gw.app.get(CiScheduleKeeper, { strict: false }).restore()).toEqual([CI_MAINTENANCE.jobs.DROP_STUCK_JOBS]);
+    expect(await queue.getJobScheduler(CI_MAINTENANCE.jobs.DROP_STUCK_JOBS)).toBeDefined();
   }, 60_000);
 });
