@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Gitlab } from '@gitbeaker/rest';
+import { eventually } from '@app/testing';
 import { cloneUrl, GitClient } from './support/git-client';
 import { addProjectMember, api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
 import { CiScheduleKeeper } from '../../libs/ci/src/maintenance/ci-maintenance.processor';
@@ -93,6 +94,7 @@ describe('CI jobs and pipeline actions', () => {
   let project: { id: number; path_with_namespace: string };
   let runner: TestRunner;
   let pipelineId: number;
+  let work: string;
   const ids: Record<string, number> = {};
 
   const call = (method: string, path: string, token = owner.token, body?: unknown) => api(gw.baseUrl, method, `/api/v4/projects/${project.id}${path}`, { token, body });
@@ -106,7 +108,7 @@ describe('CI jobs and pipeline actions', () => {
     if (created.status !== 201) throw new Error(created.text);
     project = created.body;
     await addProjectMember(gw, project.id, developer.id, 30);
-    const work = git.dir('jobs');
+    work = git.dir('jobs');
     await git.ok(['clone', '-q', cloneUrl(gw.baseUrl, project.path_with_namespace, owner), work]);
     writeFileSync(join(work, '.gitlab-ci.yml'), CONFIG);
     await git.ok(['add', '.gitlab-ci.yml'], { cwd: work });
@@ -352,4 +354,74 @@ describe('CI jobs and pipeline actions', () => {
     expect(await gw.app.get(CiScheduleKeeper, { strict: false }).restore()).toEqual([CI_MAINTENANCE.jobs.DROP_STUCK_JOBS]);
     expect(await queue.getJobScheduler(CI_MAINTENANCE.jobs.DROP_STUCK_JOBS)).toBeDefined();
   }, 60_000);
+  it('starts a child pipeline from a trigger: include bridge and follows it with strategy: depend', async () => {
+    const parentConfig = `
+workflow:
+  rules:
+    - if: $CI_PIPELINE_SOURCE == "api"
+stages: [build, trigger]
+prep:
+  stage: build
+  script: [prep]
+kids:
+  stage: trigger
+  variables:
+    FROM_PARENT: "yes"
+  trigger:
+    include: ci/child.yml
+    strategy: depend
+`;
+    const childConfig = `
+child-test:
+  script: [test]
+  artifacts:
+    reports:
+      junit: child.xml
+`;
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(work, 'ci'), { recursive: true });
+    writeFileSync(join(work, '.gitlab-ci.yml'), parentConfig);
+    writeFileSync(join(work, 'ci/child.yml'), childConfig);
+    await git.ok(['add', '.gitlab-ci.yml', 'ci/child.yml'], { cwd: work });
+    await git.ok(['commit', '-q', '-m', 'Child pipeline'], { cwd: work });
+    await git.ok(['push', '-q', 'origin', 'HEAD:refs/heads/kids'], { cwd: work });
+
+    const parent = (await call('POST', '/pipeline', owner.token, { ref: 'kids' })).body;
+    const prep = await runner.take();
+    expect(prep.job_info.name).toBe('prep');
+    expect((await runner.update(prep.id, prep.token, 'success')).status).toBe(200);
+
+    // The bridge became pending: the child pipeline is created through the event stream.
+    const childJob = await eventually(async () => {
+      const answer = await api(gw.baseUrl, 'POST', '/api/v4/jobs/request', { body: { token: runner.token } });
+      return answer.status === 201 ? answer.body : undefined;
+    }, 'the child job', 40_000);
+    expect(childJob.job_info.name).toBe('child-test');
+    const vars = Object.fromEntries(childJob.variables.map((v: { key: string; value: string }) => [v.key, v.value]));
+    expect(vars).toMatchObject({ CI_PIPELINE_SOURCE: 'parent_pipeline', FROM_PARENT: 'yes' });
+    const bridges = await call('GET', `/pipelines/${parent.id}/bridges`);
+    expect(bridges.body).toEqual([
+      expect.objectContaining({
+        name: 'kids',
+        stage: 'trigger',
+        status: 'running',
+        pipeline: expect.objectContaining({ id: parent.id }),
+        downstream_pipeline: expect.objectContaining({ id: Number(vars.CI_PIPELINE_ID), status: 'running', ref: 'kids', web_url: expect.stringContaining('/-/pipelines/') }),
+      }),
+    ]);
+    expect(bridges.body[0]).not.toHaveProperty('runner');
+    expect(await runner.upload(childJob.id, childJob.token, Buffer.from('<testsuite><testcase name="c" classname="C" time="2"/></testsuite>'), 'artifact_type=junit&artifact_format=raw', 'child.xml')).toBe(201);
+    expect((await runner.update(childJob.id, childJob.token, 'success')).status).toBe(200);
+
+    const childId = Number(vars.CI_PIPELINE_ID);
+    expect((await call('GET', `/pipelines/${childId}`)).body).toMatchObject({ id: childId, source: 'parent_pipeline', status: 'success' });
+    expect((await call('GET', `/pipelines/${childId}/jobs`)).body.map((job: { name: string }) => job.name)).toEqual(['child-test']);
+    // The bridge follows the child, the parent follows the bridge.
+    await eventually(async () => ((await call('GET', `/pipelines/${parent.id}`)).body.status === 'success' ? true : undefined), 'the parent pipeline to succeed', 40_000);
+    expect((await call('GET', `/pipelines/${parent.id}/bridges`)).body[0]).toMatchObject({ status: 'success', downstream_pipeline: { id: childId, status: 'success' } });
+    expect((await call('GET', '/pipelines?per_page=100')).body.map((p: { id: number }) => p.id)).not.toContain(childId);
+    const summary = (await call('GET', `/pipelines/${parent.id}/test_report_summary`)).body;
+    expect(summary.total).toMatchObject({ count: 1, success: 1, time: 2 });
+    expect(summary.test_suites).toEqual([expect.objectContaining({ name: 'child-test', build_ids: [childJob.id] })]);
+  }, 120_000);
 });

@@ -21,6 +21,7 @@ import { PipelinesRepository } from './pipelines/pipelines.repository';
 import { PipelinesController } from './pipelines.controller';
 import { CreatePipelineUseCase } from './use-cases/create-pipeline.use-case';
 import { JobActionsUseCase } from './use-cases/job-actions.use-case';
+import { TriggerDownstreamUseCase } from './use-cases/trigger-downstream.use-case';
 import { PipelineActionsUseCase } from './use-cases/pipeline-actions.use-case';
 import { JobsController } from './jobs/jobs.controller';
 import { JobViews } from './presenters/job-views.service';
@@ -57,6 +58,7 @@ import { ExpireArtifactsUseCase } from './maintenance/expire-artifacts.use-case'
     JobActionsUseCase,
     PipelineActionsUseCase,
     TestReportsService,
+    TriggerDownstreamUseCase,
     DropStuckJobsUseCase,
     ExpireArtifactsUseCase,
     CiMaintenanceProcessor,

@@ -13,6 +13,9 @@ import { COVERAGE_SCAN_BYTES, extractCoverage } from './coverage';
 
 export type FinishedStatus = 'success' | 'failed' | 'canceled';
 
+/** Failure reasons of bridges (set by the service, never by a runner). */
+export const BRIDGE_FAILURE_REASONS = ['downstream_pipeline_creation_failed', 'downstream_pipeline_failed', 'insufficient_bridge_permissions', 'downstream_bridge_project_not_found', 'invalid_bridge_trigger'] as const;
+
 /**
  * The transitions of a job that a runner, a user or the stuck-job check cause, each with its
  * domain event, followed by the pipeline's processing (next jobs, statuses), in the caller's
@@ -43,7 +46,8 @@ export class JobLifecycleService {
     job.exitCode = details.exitCode ?? job.exitCode;
     if (status === 'failed') {
       const reason = details.failureReason ?? 'unknown_failure';
-      job.failureReason = (RUNNER_FAILURE_REASONS as readonly string[]).includes(reason) ? reason : 'unknown_failure';
+      const known: readonly string[] = job.type === 'bridge' ? BRIDGE_FAILURE_REASONS : RUNNER_FAILURE_REASONS;
+      job.failureReason = known.includes(reason) ? reason : 'unknown_failure';
       if (job.exitCode !== null && job.options.allowFailureExitCodes?.includes(job.exitCode)) job.allowFailure = true;
     }
     if (status !== 'canceled' && job.options.coverageRegex) job.coverage = await this.coverageOf(tx, job, job.options.coverageRegex);
