@@ -5,10 +5,7 @@ import { Gitlab } from '@gitbeaker/rest';
 import { eventually } from '@app/testing';
 import { cloneUrl, GitClient } from './support/git-client';
 import { addProjectMember, api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
-import { CiScheduleKeeper } from '../../libs/ci/src/maintenance/ci-maintenance.processor';
-import { DropStuckJobsUseCase } from '../../libs/ci/src/maintenance/drop-stuck-jobs.use-case';
-import { ExpireArtifactsUseCase } from '../../libs/ci/src/maintenance/expire-artifacts.use-case';
-import { CI_MAINTENANCE } from '../../libs/ci/src/ci.jobs';
+import { CI_MAINTENANCE, CiScheduleKeeper, DropStuckJobsUseCase, ExpireArtifactsUseCase } from '@app/ci';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 
