@@ -86,7 +86,7 @@ class BenchRunner {
       }
       if (answer.status === 201) {
         this.jobs++;
-        await call('PUT', `/api/v4/jobs/${answer.json.id}`, { token: answer.json.token, state: 'success', exit_code: 0 }, null);
+        await call('PUT', `/api/v4/jobs/${answer.json.id}`, { token: answer.json.token, state: 'success', exit_code: 0 }, null).catch(() => null);
       } else {
         const header = answer.headers['x-gitlab-last-update'];
         this.lastUpdate = typeof header === 'string' ? header : this.lastUpdate;
@@ -213,6 +213,9 @@ async function main(): Promise<void> {
     for (const runner of idle) runner.stop();
     write(`target pick-up p99 < 100 ms at ${RATE * JOBS_PER_PIPELINE} jobs/s: ${p99 < 100 ? 'met' : 'NOT met'}; idle < 2 % of one CPU: ${idleGateway + idlePostgres < 2 ? 'met' : 'NOT met'}`);
     await Promise.race([Promise.all(idleLoops), sleep((LONG_POLL_SECONDS + 2) * 1000)]);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    throw error;
   } finally {
     for (const runner of runners) runner.stop();
     await db.end().catch(() => undefined);
