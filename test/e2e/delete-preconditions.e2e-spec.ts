@@ -172,6 +172,16 @@ describe('If-Unmodified-Since on every DELETE route', () => {
     return { path: '/api/v4/runners', token: '', body: { token: runner.token }, check: `/api/v4/runners/${runner.id}` };
   });
 
+  cases.set('DELETE /projects/:id/pipelines/:pipeline_id', async () => {
+    const id = await project();
+    // A pipeline row as a push with an invalid configuration leaves it (no repository file needed).
+    const [row] = (await gw.dataSource.query(
+      `INSERT INTO ci_pipelines (iid, project_id, status, source, ref, sha, before_sha, yaml_errors) VALUES (1, $1, 'failed', 'push', 'main', $2, $2, 'broken') RETURNING id`,
+      [id, '0'.repeat(40)],
+    )) as { id: number }[];
+    return { path: `/api/v4/projects/${id}/pipelines/${row.id}`, check: `/api/v4/projects/${id}/pipelines/${row.id}` };
+  });
+
   it('every DELETE route declares how it honours the header, and every dated one has a case here', () => {
     const routes = listDeleteRoutes(gw.app.get(ModulesContainer));
     expect(routes.length).toBeGreaterThanOrEqual(23);

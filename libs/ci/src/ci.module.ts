@@ -1,3 +1,4 @@
+import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { NamespacesModule } from '@app/namespaces';
 import { CiJobTokenModule } from './ci-job-token.module';
@@ -19,14 +20,25 @@ import { PipelineProcessor } from './pipelines/pipeline-processor';
 import { PipelinesRepository } from './pipelines/pipelines.repository';
 import { PipelinesController } from './pipelines.controller';
 import { CreatePipelineUseCase } from './use-cases/create-pipeline.use-case';
+import { JobActionsUseCase } from './use-cases/job-actions.use-case';
+import { TriggerDownstreamUseCase } from './use-cases/trigger-downstream.use-case';
+import { PipelineActionsUseCase } from './use-cases/pipeline-actions.use-case';
+import { JobsController } from './jobs/jobs.controller';
+import { JobViews } from './presenters/job-views.service';
+import { TestReportsService } from './reports/test-reports.service';
+import { CI_MAINTENANCE } from './ci.jobs';
+import { CiMaintenanceProcessor, CiScheduleKeeper } from './maintenance/ci-maintenance.processor';
+import { DropStuckJobsUseCase } from './maintenance/drop-stuck-jobs.use-case';
+import { ExpireArtifactsUseCase } from './maintenance/expire-artifacts.use-case';
 
 /**
  * CI pipelines and jobs: configuration from the repositories, pipelines on pushes and through
- * the API. Needs the global ConfigModule, DatabaseModule, MessagingModule and RepositoryModule.
+ * the API. Needs the global ConfigModule, DatabaseModule, MessagingModule, RepositoryModule,
+ * SettingsModule and `QueueModule.forRoot()` (the housekeeping jobs).
  */
 @Module({
-  imports: [NamespacesModule, CiJobTokenModule],
-  controllers: [PipelinesController, RunnersController, RunnerProtocolController],
+  imports: [NamespacesModule, CiJobTokenModule, BullModule.registerQueue({ name: CI_MAINTENANCE.name })],
+  controllers: [PipelinesController, JobsController, RunnersController, RunnerProtocolController],
   providers: [
     CiRepositoryReader,
     PipelinesRepository,
@@ -42,6 +54,15 @@ import { CreatePipelineUseCase } from './use-cases/create-pipeline.use-case';
     UpdateJobUseCase,
     AppendTraceUseCase,
     UploadArtifactUseCase,
+    JobViews,
+    JobActionsUseCase,
+    PipelineActionsUseCase,
+    TestReportsService,
+    TriggerDownstreamUseCase,
+    DropStuckJobsUseCase,
+    ExpireArtifactsUseCase,
+    CiMaintenanceProcessor,
+    CiScheduleKeeper,
     { provide: ObjectStorage, useClass: LocalObjectStorage },
   ],
   exports: [PipelinesRepository, CreatePipelineUseCase, PipelineProcessor, JobsRepository, ObjectStorage],

@@ -3,6 +3,9 @@ import { CiPipelineEntity } from './ci-pipeline.entity';
 
 export type CiVariableType = 'env_var' | 'file';
 
+/** What an encrypted pipeline variable value is bound to (its AES-GCM associated data). */
+export const PIPELINE_VARIABLE_PURPOSE = 'ci_pipeline_variables.value';
+
 /** A variable given to a pipeline when it was created (API, trigger). */
 @Entity('ci_pipeline_variables')
 @Index(['pipelineId', 'key'], { unique: true })
@@ -20,8 +23,13 @@ export class CiPipelineVariableEntity {
   @Column({ type: 'varchar', length: 255 })
   key: string;
 
-  @Column({ type: 'text' })
-  value: string;
+  /** Plain value of rows written before values were encrypted; null since. */
+  @Column({ type: 'text', nullable: true, select: false })
+  value: string | null;
+
+  /** The value, encrypted (`PIPELINE_VARIABLE_PURPOSE`). */
+  @Column({ name: 'encrypted_value', type: 'text', nullable: true, select: false })
+  encryptedValue: string | null;
 
   @Column({ name: 'variable_type', type: 'varchar', length: 10, default: 'env_var' })
   variableType: CiVariableType;

@@ -8,8 +8,13 @@ import { RUNNER_FAILURE_REASONS } from './job-payload';
 import { shouldAutoRetry } from './job-retry-policy';
 import { JobQueueNotifier } from './job-queue-notifier';
 import { JobsRepository } from './jobs.repository';
+import { ObjectStorage } from '../storage/object-storage';
+import { COVERAGE_SCAN_BYTES, extractCoverage } from './coverage';
 
 export type FinishedStatus = 'success' | 'failed' | 'canceled';
+
+/** Failure reasons of bridges (set by the service, never by a runner). */
+export const BRIDGE_FAILURE_REASONS = ['downstream_pipeline_creation_failed', 'downstream_pipeline_failed', 'insufficient_bridge_permissions', 'downstream_bridge_project_not_found', 'invalid_bridge_trigger'] as const;
 
 /**
  * The transitions of a job that a runner, a user or the stuck-job check cause, each with its
@@ -23,6 +28,7 @@ export class JobLifecycleService {
     private readonly outbox: OutboxService,
     private readonly processor: PipelineProcessor,
     private readonly notifier: JobQueueNotifier,
+    private readonly storage: ObjectStorage,
   ) {}
 
   async scopeOf(tx: EntityManager, projectId: number): Promise<CiEventScope> {
@@ -40,9 +46,11 @@ export class JobLifecycleService {
     job.exitCode = details.exitCode ?? job.exitCode;
     if (status === 'failed') {
       const reason = details.failureReason ?? 'unknown_failure';
-      job.failureReason = (RUNNER_FAILURE_REASONS as readonly string[]).includes(reason) ? reason : 'unknown_failure';
+      const known: readonly string[] = job.type === 'bridge' ? BRIDGE_FAILURE_REASONS : RUNNER_FAILURE_REASONS;
+      job.failureReason = known.includes(reason) ? reason : 'unknown_failure';
       if (job.exitCode !== null && job.options.allowFailureExitCodes?.includes(job.exitCode)) job.allowFailure = true;
     }
+    if (status !== 'canceled' && job.options.coverageRegex) job.coverage = await this.coverageOf(tx, job, job.options.coverageRegex);
     await this.jobs.save(tx, job);
     const scope = await this.scopeOf(tx, job.projectId);
     await this.outbox.append(tx, jobStatusEvent(details.actorId, job, from, scope));
@@ -52,6 +60,19 @@ export class JobLifecycleService {
     }
     await this.processor.process(tx, job.pipelineId, scope, details.actorId);
     return retry;
+  }
+
+  /** The coverage the end of the job's log reports with the job's `coverage:` regex (string with two decimals), or null. */
+  private async coverageOf(tx: EntityManager, job: CiJobEntity, regex: string): Promise<string | null> {
+    const trace = await this.jobs.trace(job.id, tx);
+    if (!trace) return null;
+    const size = Number(trace.size);
+    const object = await this.storage.get(trace.storageKey, { start: Math.max(0, size - COVERAGE_SCAN_BYTES), length: Math.min(size, COVERAGE_SCAN_BYTES) });
+    if (!object) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of object.stream as AsyncIterable<Buffer>) chunks.push(chunk);
+    const value = extractCoverage(regex, Buffer.concat(chunks).toString('utf8'));
+    return value === null ? null : value.toFixed(2);
   }
 
   /** A new attempt of `job` (kept, marked `retried`), in `pending` (or `manual` for a manual job played again). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import type { JobStatus } from '../status/ci-status';
 import { CiJobArtifactEntity } from '../entities/ci-job-artifact.entity';
 import { CiJobTraceEntity } from '../entities/ci-job-trace.entity';
 import { CiJobEntity } from '../entities/ci-job.entity';
@@ -101,6 +102,34 @@ export class JobsRepository {
 
   async saveTrace(tx: EntityManager, trace: CiJobTraceEntity): Promise<void> {
     await tx.getRepository(CiJobTraceEntity).save(trace);
+  }
+
+  /**
+   * Jobs of a project (or of one pipeline) for the list endpoints, highest id first: builds or
+   * bridges, of the given statuses; retried attempts only with `includeRetried`.
+   */
+  list(filter: { projectId: number; pipelineId?: number; type: 'build' | 'bridge'; statuses?: JobStatus[]; includeRetried: boolean }): SelectQueryBuilder<CiJobEntity> {
+    const qb = this.dataSource.getRepository(CiJobEntity).createQueryBuilder('j').where('j.project_id = :projectId', { projectId: filter.projectId }).andWhere('j.type = :type', { type: filter.type });
+    if (filter.pipelineId !== undefined) qb.andWhere('j.pipeline_id = :pipelineId', { pipelineId: filter.pipelineId });
+    if (filter.statuses && filter.statuses.length > 0) qb.andWhere('j.status IN (:...statuses)', { statuses: filter.statuses });
+    if (!filter.includeRetried) qb.andWhere('j.retried = false');
+    return qb.orderBy('j.id', 'DESC');
+  }
+
+  async findInProject(projectId: number, jobId: number, manager: EntityManager = this.dataSource.manager): Promise<CiJobEntity | null> {
+    return manager.getRepository(CiJobEntity).findOneBy({ id: jobId, projectId });
+  }
+
+  async deleteArtifacts(tx: EntityManager, jobId: number): Promise<CiJobArtifactEntity[]> {
+    const rows = await tx.getRepository(CiJobArtifactEntity).find({ where: { jobId } });
+    if (rows.length > 0) await tx.getRepository(CiJobArtifactEntity).delete({ jobId });
+    return rows;
+  }
+
+  async deleteTrace(tx: EntityManager, jobId: number): Promise<CiJobTraceEntity | null> {
+    const trace = await tx.getRepository(CiJobTraceEntity).findOneBy({ jobId });
+    if (trace) await tx.getRepository(CiJobTraceEntity).delete({ jobId });
+    return trace;
   }
 
   /** What the job payload needs about the project. */

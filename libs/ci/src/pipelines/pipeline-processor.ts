@@ -68,6 +68,9 @@ export class PipelineProcessor {
       pipeline.coverage = pipelineCoverage(jobs);
       await this.pipelines.savePipeline(tx, pipeline);
       events.push(pipelineEvent(CI_EVENTS.PIPELINE_STATUS_CHANGED, actorId, pipeline, scope, { from, to: status }));
+    } else if (pipelineCoverage(jobs) !== pipeline.coverage) {
+      pipeline.coverage = pipelineCoverage(jobs);
+      await this.pipelines.savePipeline(tx, pipeline);
     }
     if (events.length > 0) await this.outbox.append(tx, events);
     return pipeline;

@@ -2,16 +2,28 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { ListPipelinesDto } from '../dto/pipeline.dto';
 import { CiJobEntity } from '../entities/ci-job.entity';
-import { CiPipelineVariableEntity } from '../entities/ci-pipeline-variable.entity';
+import { SettingsEncryption } from '@app/settings';
+import { CiPipelineVariableEntity, CiVariableType, PIPELINE_VARIABLE_PURPOSE } from '../entities/ci-pipeline-variable.entity';
 import { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { CiStageEntity } from '../entities/ci-stage.entity';
 
 /** The `internal_ids` usage of pipeline iids (stored value; never rename). */
 export const PIPELINE_IID_USAGE = 'ci_pipelines';
 
+/** A pipeline variable with its plain value (never stored so). */
+export interface PipelineVariableRow {
+  pipelineId: number;
+  key: string;
+  value: string;
+  variableType: CiVariableType;
+}
+
 @Injectable()
 export class PipelinesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly encryption: SettingsEncryption,
+  ) {}
 
   /**
    * The next pipeline `iid` of a project. Inside the creating transaction: the counter row stays
@@ -35,8 +47,11 @@ export class PipelinesRepository {
     return tx.getRepository(CiPipelineEntity).save(pipeline);
   }
 
-  async insertVariables(tx: EntityManager, rows: Partial<CiPipelineVariableEntity>[]): Promise<void> {
-    if (rows.length > 0) await tx.getRepository(CiPipelineVariableEntity).save(rows.map((row) => tx.getRepository(CiPipelineVariableEntity).create(row)));
+  /** Saves the variables of a new pipeline, their values encrypted. */
+  async insertVariables(tx: EntityManager, rows: PipelineVariableRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const repository = tx.getRepository(CiPipelineVariableEntity);
+    await repository.insert(rows.map((row) => ({ pipelineId: row.pipelineId, key: row.key, variableType: row.variableType, value: null, encryptedValue: this.encryption.seal(PIPELINE_VARIABLE_PURPOSE, row.value) })));
   }
 
   async insertStages(tx: EntityManager, rows: Partial<CiStageEntity>[]): Promise<void> {
@@ -77,12 +92,28 @@ export class PipelinesRepository {
     if (jobs.length > 0) await tx.getRepository(CiJobEntity).save(jobs);
   }
 
+  /** Removes a pipeline; its stages, jobs, variables, traces and artifact rows go with it (cascades). */
+  async deletePipeline(tx: EntityManager, pipelineId: number): Promise<void> {
+    await tx.getRepository(CiPipelineEntity).delete({ id: pipelineId });
+  }
+
   async find(projectId: number, pipelineId: number, manager: EntityManager = this.dataSource.manager): Promise<CiPipelineEntity | null> {
     return manager.getRepository(CiPipelineEntity).findOne({ where: { id: pipelineId, projectId }, relations: { user: true } });
   }
 
-  async variables(pipelineId: number, manager: EntityManager = this.dataSource.manager): Promise<CiPipelineVariableEntity[]> {
-    return manager.getRepository(CiPipelineVariableEntity).find({ where: { pipelineId }, order: { id: 'ASC' } });
+  /** The variables of a pipeline, decrypted (for its jobs and the variables endpoint only). */
+  async variables(pipelineId: number, manager: EntityManager = this.dataSource.manager): Promise<PipelineVariableRow[]> {
+    const rows = await manager.getRepository(CiPipelineVariableEntity).find({
+      select: { id: true, pipelineId: true, key: true, variableType: true, value: true, encryptedValue: true },
+      where: { pipelineId },
+      order: { id: 'ASC' },
+    });
+    return rows.map((row) => ({
+      pipelineId: row.pipelineId,
+      key: row.key,
+      variableType: row.variableType,
+      value: row.encryptedValue !== null ? this.encryption.unseal(PIPELINE_VARIABLE_PURPOSE, row.encryptedValue) : (row.value ?? ''),
+    }));
   }
 
   /** What the predefined variables tell about the user who starts a pipeline. */

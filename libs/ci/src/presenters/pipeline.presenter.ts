@@ -1,5 +1,5 @@
 import { presentUserSummary } from '@app/identity';
-import type { CiPipelineVariableEntity } from '../entities/ci-pipeline-variable.entity';
+import type { CiVariableType } from '../entities/ci-pipeline-variable.entity';
 import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 
 /** Timestamps as GitLab writes them (milliseconds, `Z`). */
@@ -62,6 +62,6 @@ export function detailedStatus(status: string): Record<string, unknown> {
   return { icon, text, label, group: status, tooltip: label, has_details: false, details_path: null, favicon: `/assets/ci_favicons/favicon_${icon}.png` };
 }
 
-export function presentPipelineVariable(variable: CiPipelineVariableEntity): Record<string, unknown> {
+export function presentPipelineVariable(variable: { key: string; value: string; variableType: CiVariableType }): Record<string, unknown> {
   return { key: variable.key, variable_type: variable.variableType, value: variable.value };
 }

@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /**
@@ -16,8 +16,8 @@ export abstract class ObjectStorage {
   abstract put(key: string, body: Readable, options?: { maxBytes?: number }): Promise<number>;
   /** Appends bytes at `offset`, which must be the object's current size (traces); returns the new size. */
   abstract append(key: string, offset: number, body: Buffer): Promise<number>;
-  /** A stream of the object, or null when it does not exist. */
-  abstract get(key: string): Promise<{ stream: Readable; size: number } | null>;
+  /** A stream of the object (from byte `start`, `length` bytes when given), or null when it does not exist. `size` is what the stream gives. */
+  abstract get(key: string, options?: { start?: number; length?: number }): Promise<{ stream: Readable; size: number } | null>;
   abstract size(key: string): Promise<number | null>;
   abstract delete(key: string): Promise<void>;
 }
@@ -81,10 +81,13 @@ export class LocalObjectStorage extends ObjectStorage {
     }
   }
 
-  async get(key: string): Promise<{ stream: Readable; size: number } | null> {
-    const size = await this.size(key);
-    if (size === null) return null;
-    return { stream: createReadStream(this.pathOf(key)), size };
+  async get(key: string, options: { start?: number; length?: number } = {}): Promise<{ stream: Readable; size: number } | null> {
+    const full = await this.size(key);
+    if (full === null) return null;
+    const start = Math.max(0, Math.min(full, options.start ?? 0));
+    const size = Math.max(0, Math.min(full - start, options.length ?? full));
+    if (size === 0) return { stream: Readable.from([]), size };
+    return { stream: createReadStream(this.pathOf(key), { start, end: start + size - 1 }), size };
   }
 
   async size(key: string): Promise<number | null> {

@@ -43,11 +43,20 @@ export interface CreatePipelineCommand {
    * false (API): nothing is saved and the errors are answered (400 `{message: {base: [...]}}`).
    */
   saveOnErrors: boolean;
+  /** A child pipeline: its configuration is these local files of the commit instead of `.gitlab-ci.yml`. */
+  configPaths?: string[];
+  /** The parent of a child pipeline (left out of the pipeline list). */
+  parentPipelineId?: number | null;
+  /** The bridge job that starts this pipeline. */
+  sourceJobId?: number | null;
 }
 
 export type CreatePipelineResult = { created: true; pipeline: CiPipelineEntity } | { created: false; reason: string };
 
 const ZERO = '0000000000000000000000000000000000000000';
+
+/** The configuration of a child pipeline: its `trigger:include` files, included as `include: local` (JSON strings are YAML). */
+export const childConfigText = (paths: string[]): string => `include:\n${paths.map((path) => `  - local: ${JSON.stringify(path)}`).join('\n')}\n`;
 
 function scopeOf(project: ProjectWithNamespace): CiEventScope {
   return { projectId: project.id, groupId: project.namespace.kind === 'group' ? project.namespace.id : null };
@@ -106,7 +115,7 @@ export class CreatePipelineUseCase {
     const ref: ResolvedRef = command.sha ? { ...resolved, sha: command.sha } : resolved;
     const variables = this.checkVariables(command.variables ?? []);
 
-    const text = await this.reader.readFile(project.id, ref.sha, CI_CONFIG_PATH);
+    const text = command.configPaths ? childConfigText(command.configPaths) : await this.reader.readFile(project.id, ref.sha, CI_CONFIG_PATH);
     if (text === null) return this.refuse(command, ['Missing CI config file']);
     const parsed = await parseCiConfig(text, (path) => this.reader.readFile(project.id, ref.sha, path));
 
@@ -166,6 +175,8 @@ export class CreatePipelineUseCase {
         failureReason: yamlErrors ? 'config_error' : null,
         userId: command.actorId,
         triggerEventId: command.triggerEventId ?? null,
+        parentPipelineId: command.parentPipelineId ?? null,
+        sourceJobId: command.sourceJobId ?? null,
         committedAt: commit ? new Date(commit.committedDate) : null,
         createdAt,
         finishedAt: yamlErrors ? createdAt : null,

@@ -29,6 +29,9 @@ const JobData = Data({
   runner_id: NullableId,
   ref: Type.String(),
   sha: Type.String(),
+  erased_by_id: Type.Optional(NullableId),
+  artifacts_removed: Type.Optional(Type.Integer({ minimum: 0, description: '`job.erased`: artifact files removed' })),
+  trace_removed: Type.Optional(Type.Boolean({ description: '`job.erased`: whether a log was removed' })),
 });
 
 /** Events of `libs/ci`: pipelines and jobs. */

@@ -1,0 +1,235 @@
+/**
+ * npm run bench:ci — runners taking jobs through the runner protocol.
+ *
+ * Starts the services and the gateway (its own process and database), pushes a `.gitlab-ci.yml`
+ * of 20 jobs in one stage with git over smart HTTP, registers BENCH_RUNNERS (default 50)
+ * instance runners that long-poll `POST /jobs/request` and report every job they get as
+ * `success` at once, and creates BENCH_PIPELINES_PER_SECOND (default 10, so 200 jobs/s) API
+ * pipelines for BENCH_SECONDS (default 20). Prints:
+ * - jobs assigned per second;
+ * - the pick-up delay from `pending` to `running` (the database's `started_at - queued_at`),
+ *   p50 and p99;
+ * - the CPU per job of the gateway and PostgreSQL;
+ * - then the cost of BENCH_IDLE_RUNNERS (default 200) runners polling with nothing to do for
+ *   BENCH_IDLE_SECONDS (default 20): percent of one CPU (gateway + PostgreSQL) and requests.
+ * Target: pick-up p99 under 100 ms at 200 jobs/s, idle runners under 2 % of one CPU.
+ */
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { Agent, request } from 'undici';
+import { cpuSecondsOf, machine, percentile, postgresCpuSeconds, sleep, waitForHttp, write } from './support';
+
+const ROOT = resolve(__dirname, '../..');
+const DATABASE = process.env.BENCH_DATABASE ?? 'service_api_bench_ci';
+const SERVER = 'postgres://postgres@127.0.0.1:5432';
+const ROOT_TOKEN = 'bench-root-token-ci-0123456789abcdef';
+const RUNNERS = Number(process.env.BENCH_RUNNERS ?? 50);
+const IDLE_RUNNERS = Number(process.env.BENCH_IDLE_RUNNERS ?? 200);
+const RATE = Number(process.env.BENCH_PIPELINES_PER_SECOND ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20);
+const JOBS_PER_PIPELINE = 20;
+const LONG_POLL_SECONDS = 10;
+const PREFIX = `bench-ci-${Date.now()}`;
+let BASE = '';
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+const agent = new Agent({ connections: IDLE_RUNNERS + RUNNERS + 20, keepAliveTimeout: 60_000, headersTimeout: (LONG_POLL_SECONDS + 30) * 1000, bodyTimeout: (LONG_POLL_SECONDS + 30) * 1000 });
+
+async function call(method: string, path: string, body?: unknown, token: string | null = ROOT_TOKEN): Promise<{ status: number; json: any; headers: Record<string, string | string[] | undefined> }> {
+  const response = await request(`${BASE}${path}`, {
+    method: method as 'GET',
+    dispatcher: agent,
+    headers: { ...(token ? { 'private-token': token } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.body.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = text;
+  }
+  return { status: response.statusCode, json, headers: response.headers };
+}
+
+/** One runner: long-polls and reports each job it gets as done; counts its requests. */
+class BenchRunner {
+  requests = 0;
+  jobs = 0;
+  private stopped = false;
+  private lastUpdate: string | undefined;
+
+  constructor(private readonly token: string) {}
+
+  async run(): Promise<void> {
+    while (!this.stopped) {
+      this.requests++;
+      const answer = await call('POST', '/api/v4/jobs/request', { token: this.token, last_update: this.lastUpdate, info: { name: 'bench-runner', version: '17.5.0' } }, null).catch(() => null);
+      if (!answer) {
+        await sleep(100);
+        continue;
+      }
+      if (answer.status === 201) {
+        this.jobs++;
+        await call('PUT', `/api/v4/jobs/${answer.json.id}`, { token: answer.json.token, state: 'success', exit_code: 0 }, null).catch(() => null);
+      } else {
+        const header = answer.headers['x-gitlab-last-update'];
+        this.lastUpdate = typeof header === 'string' ? header : this.lastUpdate;
+      }
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+}
+
+async function registerRunners(count: number): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const created = await call('POST', '/api/v4/user/runners', { runner_type: 'instance_type', description: `bench-${i}` });
+    if (created.status !== 201) throw new Error(`runner not created: ${created.status} ${JSON.stringify(created.json)}`);
+    tokens.push(created.json.token);
+  }
+  return tokens;
+}
+
+async function main(): Promise<void> {
+  spawnSync('bash', [join(ROOT, 'scripts/services.sh'), 'up'], { stdio: 'inherit' });
+  const admin = new Client({ connectionString: `${SERVER}/postgres` });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  await admin.end();
+
+  const port = Number(process.env.BENCH_GATEWAY_PORT ?? (await freePort()));
+  BASE = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-ci-'));
+  const env = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    EXTERNAL_URL: BASE,
+    DATA_DIR: dataDir,
+    DATABASE_URL: `${SERVER}/${DATABASE}`,
+    INITIAL_ROOT_TOKEN: ROOT_TOKEN,
+    LOG_LEVEL: 'warn',
+    KAFKA_TOPIC_PREFIX: PREFIX,
+    REDIS_PREFIX: PREFIX,
+    CI_LONG_POLL_SECONDS: String(LONG_POLL_SECONDS),
+  };
+  const gateway: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  process.on('exit', () => gateway.kill('SIGTERM'));
+  const db = new Client({ connectionString: `${SERVER}/${DATABASE}` });
+  const work = mkdtempSync(join(tmpdir(), 'bench-ci-repo-'));
+  const runners: BenchRunner[] = [];
+  try {
+    await waitForHttp(`${BASE}/-/readiness`, 60_000);
+    await db.connect();
+    write(`bench:ci — ${RUNNERS} runners, ${RATE} pipelines of ${JOBS_PER_PIPELINE} jobs per second for ${SECONDS} s, then ${IDLE_RUNNERS} idle runners for ${IDLE_SECONDS} s; ${machine()}`);
+    const project = await call('POST', '/api/v4/projects', { name: 'bench-ci', initialize_with_readme: true });
+    // Pipelines through the API only: the push itself creates none.
+    const config = [`workflow: { rules: [{ if: '$CI_PIPELINE_SOURCE == "api"' }] }`, 'stages: [test]', ...Array.from({ length: JOBS_PER_PIPELINE }, (_, i) => `job${i}: { stage: test, script: [echo ${i}] }`)].join('\n');
+    const remote = `http://root:${ROOT_TOKEN}@127.0.0.1:${port}/${project.json.path_with_namespace}.git`;
+    const git = (args: string[]) => {
+      const result = spawnSync('git', args, { cwd: work, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+      if (result.status !== 0) throw new Error(`git ${args[0]}: ${result.stderr}`);
+    };
+    git(['clone', '-q', remote, '.']);
+    writeFileSync(join(work, '.gitlab-ci.yml'), config);
+    git(['add', '.gitlab-ci.yml']);
+    git(['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-m', 'CI']);
+    git(['push', '-q', 'origin', 'HEAD:refs/heads/main']);
+
+    for (const token of await registerRunners(RUNNERS)) runners.push(new BenchRunner(token));
+    const loops = runners.map((runner) => runner.run());
+    await sleep(1000);
+
+    const gatewayPid = gateway.pid!;
+    const cpuBefore = { gateway: cpuSecondsOf([gatewayPid]), postgres: postgresCpuSeconds() };
+    const started = Date.now();
+    let created = 0;
+    let refused = 0;
+    const creations: Promise<void>[] = [];
+    for (let tick = 0; tick < SECONDS * RATE; tick++) {
+      const due = started + (tick * 1000) / RATE;
+      const wait = due - Date.now();
+      if (wait > 0) await sleep(wait);
+      creations.push(
+        call('POST', `/api/v4/projects/${project.json.id}/pipeline`, { ref: 'main' }).then((answer) => {
+          if (answer.status === 201) created++;
+          else refused++;
+        }),
+      );
+    }
+    await Promise.all(creations);
+    const expected = created * JOBS_PER_PIPELINE;
+    const deadline = Date.now() + 120_000;
+    let done = 0;
+    while (Date.now() < deadline) {
+      done = runners.reduce((sum, runner) => sum + runner.jobs, 0);
+      if (done >= expected) break;
+      await sleep(100);
+    }
+    const elapsed = (Date.now() - started) / 1000;
+    const cpuAfter = { gateway: cpuSecondsOf([gatewayPid]), postgres: postgresCpuSeconds() };
+    const delays = (
+      (await db.query(`SELECT extract(epoch FROM (started_at - queued_at)) * 1000 AS ms FROM ci_jobs WHERE started_at IS NOT NULL AND queued_at IS NOT NULL ORDER BY 1`)).rows as { ms: string }[]
+    ).map((row) => Number(row.ms));
+    write(`pipelines created ${created} (refused ${refused}), jobs run ${done} of ${expected} in ${elapsed.toFixed(1)} s: ${(done / elapsed).toFixed(0)} jobs assigned per second`);
+    const p99 = percentile(delays, 99);
+    write(`pick-up delay pending → running   p50 ${percentile(delays, 50).toFixed(1).padStart(7)} ms   p99 ${p99.toFixed(1).padStart(7)} ms   max ${(delays[delays.length - 1] ?? 0).toFixed(1)} ms`);
+    write(`CPU per job: gateway ${(((cpuAfter.gateway - cpuBefore.gateway) * 1e3) / Math.max(1, done)).toFixed(2)} ms, PostgreSQL ${(((cpuAfter.postgres - cpuBefore.postgres) * 1e3) / Math.max(1, done)).toFixed(2)} ms`);
+    for (const runner of runners) runner.stop();
+
+    // Idle: runners with nothing to do. The busy runners finish their current long poll.
+    await Promise.race([Promise.all(loops), sleep((LONG_POLL_SECONDS + 2) * 1000)]);
+    const idle = (await registerRunners(IDLE_RUNNERS)).map((token) => new BenchRunner(token));
+    const idleLoops = idle.map((runner) => runner.run());
+    await sleep(3000); // every runner made its first (non-waiting) request and holds a long poll
+    const idleBefore = { gateway: cpuSecondsOf([gatewayPid]), postgres: postgresCpuSeconds(), requests: idle.reduce((s, r) => s + r.requests, 0) };
+    await sleep(IDLE_SECONDS * 1000);
+    const idleAfter = { gateway: cpuSecondsOf([gatewayPid]), postgres: postgresCpuSeconds(), requests: idle.reduce((s, r) => s + r.requests, 0) };
+    const percentOf = (from: number, to: number) => ((to - from) / IDLE_SECONDS) * 100;
+    const idleGateway = percentOf(idleBefore.gateway, idleAfter.gateway);
+    const idlePostgres = percentOf(idleBefore.postgres, idleAfter.postgres);
+    write(
+      `${IDLE_RUNNERS} idle runners for ${IDLE_SECONDS} s: ${idleAfter.requests - idleBefore.requests} requests; CPU gateway ${idleGateway.toFixed(2)} % + PostgreSQL ${idlePostgres.toFixed(2)} % of one CPU (PostgreSQL counts every database on this machine)`,
+    );
+    for (const runner of idle) runner.stop();
+    write(`target pick-up p99 < 100 ms at ${RATE * JOBS_PER_PIPELINE} jobs/s: ${p99 < 100 ? 'met' : 'NOT met'}; idle < 2 % of one CPU: ${idleGateway + idlePostgres < 2 ? 'met' : 'NOT met'}`);
+    await Promise.race([Promise.all(idleLoops), sleep((LONG_POLL_SECONDS + 2) * 1000)]);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    throw error;
+  } finally {
+    for (const runner of runners) runner.stop();
+    await db.end().catch(() => undefined);
+    gateway.kill('SIGTERM');
+    await agent.close().catch(() => undefined);
+    rmSync(work, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

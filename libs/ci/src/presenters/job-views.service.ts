@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { UserEntity } from '@app/identity';
+import type { GitCommit } from '@app/repository';
+import { DataSource, In } from 'typeorm';
+import { CiJobArtifactEntity } from '../entities/ci-job-artifact.entity';
+import type { CiJobEntity } from '../entities/ci-job.entity';
+import { CiPipelineEntity } from '../entities/ci-pipeline.entity';
+import { CiRunnerEntity } from '../entities/ci-runner.entity';
+import { CiRepositoryReader } from '../git/ci-repository-reader';
+import { JobContext, presentBridge, presentJob } from './job.presenter';
+
+const unique = <T>(values: T[]): T[] => [...new Set(values)];
+
+/**
+ * Presents jobs and bridges with what their views need (pipeline, user, runner, artifacts, commit,
+ * downstream pipeline), loaded once per page rather than once per job.
+ */
+@Injectable()
+export class JobViews {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly reader: CiRepositoryReader,
+  ) {}
+
+  async present(jobs: CiJobEntity[], projectFullPath: string): Promise<Record<string, unknown>[]> {
+    if (jobs.length === 0) return [];
+    const manager = this.dataSource.manager;
+    const [pipelines, users, runners, artifacts, downstream] = await Promise.all([
+      manager.getRepository(CiPipelineEntity).findBy({ id: In(unique(jobs.map((job) => job.pipelineId))) }),
+      manager.getRepository(UserEntity).findBy({ id: In(unique(jobs.map((job) => job.userId).filter((id): id is number => id !== null))) }),
+      manager.getRepository(CiRunnerEntity).findBy({ id: In(unique(jobs.map((job) => job.runnerId).filter((id): id is number => id !== null))) }),
+      manager.getRepository(CiJobArtifactEntity).find({ where: { jobId: In(jobs.map((job) => job.id)) }, order: { id: 'ASC' } }),
+      this.downstreamOf(jobs.filter((job) => job.type === 'bridge').map((job) => job.id)),
+    ]);
+    const commits = new Map<string, GitCommit | null>();
+    for (const job of jobs) {
+      const key = `${job.projectId}:${job.sha}`;
+      if (!commits.has(key)) commits.set(key, await this.reader.commit(job.projectId, job.sha).catch(() => null));
+    }
+    const pipelineById = new Map(pipelines.map((p) => [p.id, p]));
+    const userById = new Map(users.map((u) => [u.id, u]));
+    const runnerById = new Map(runners.map((r) => [r.id, r]));
+    return jobs.map((job) => {
+      const context: JobContext = {
+        externalUrl: this.config.http.externalUrl,
+        projectFullPath,
+        pipeline: pipelineById.get(job.pipelineId)!,
+        commit: commits.get(`${job.projectId}:${job.sha}`) ?? null,
+        user: job.userId !== null ? (userById.get(job.userId) ?? null) : null,
+        runner: job.runnerId !== null ? (runnerById.get(job.runnerId) ?? null) : null,
+        artifacts: artifacts.filter((artifact) => artifact.jobId === job.id),
+        downstream: downstream.get(job.id) ?? null,
+      };
+      return job.type === 'bridge' ? presentBridge(job, context) : presentJob(job, context);
+    });
+  }
+
+  async presentOne(job: CiJobEntity, projectFullPath: string): Promise<Record<string, unknown>> {
+    return (await this.present([job], projectFullPath))[0];
+  }
+
+  /** The pipelines bridges started, with their project's path. */
+  private async downstreamOf(bridgeIds: number[]): Promise<Map<number, { pipeline: CiPipelineEntity; projectFullPath: string }>> {
+    if (bridgeIds.length === 0) return new Map();
+    const pipelines = await this.dataSource.getRepository(CiPipelineEntity).findBy({ sourceJobId: In(bridgeIds) });
+    const paths = new Map<number, string>();
+    for (const projectId of unique(pipelines.map((p) => p.projectId))) {
+      const rows = (await this.dataSource.query(`SELECT n.full_path || '/' || p.path AS full_path FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id = $1`, [projectId])) as { full_path: string }[];
+      paths.set(projectId, rows[0]?.full_path ?? '');
+    }
+    return new Map(pipelines.map((pipeline) => [pipeline.sourceJobId!, { pipeline, projectFullPath: paths.get(pipeline.projectId) ?? '' }]));
+  }
+}

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/api';
+import { OutboxService } from '@app/messaging';
+import { DataSource } from 'typeorm';
+import { CI_EVENTS, pipelineEvent } from '../ci.events';
+import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
+import { JobLifecycleService } from '../jobs/job-lifecycle.service';
+import { JobsRepository } from '../jobs/jobs.repository';
+import { PipelineProcessor } from '../pipelines/pipeline-processor';
+import { PipelinesRepository } from '../pipelines/pipelines.repository';
+import { CANCELABLE_STATUSES } from '../status/ci-status';
+import { JobActionsUseCase } from './job-actions.use-case';
+
+/**
+ * `POST …/pipelines/:id/retry` (failed and canceled jobs get a new attempt, the jobs their failure
+ * skipped run again), `POST …/cancel` (every unfinished job canceled) and `DELETE` (the pipeline,
+ * its jobs, logs and artifacts; its child pipelines stay).
+ */
+@Injectable()
+export class PipelineActionsUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly pipelines: PipelinesRepository,
+    private readonly jobs: JobsRepository,
+    private readonly lifecycle: JobLifecycleService,
+    private readonly processor: PipelineProcessor,
+    private readonly jobActions: JobActionsUseCase,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  async retry(pipeline: CiPipelineEntity, actorId: number): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const locked = await this.pipelines.lockPipeline(tx, pipeline.id);
+      if (!locked) throw DomainError.notFound('Pipeline');
+      if (locked.yamlErrors) throw DomainError.unprocessable('Pipeline cannot be retried: its configuration is invalid');
+      const failed = (await this.pipelines.latestJobs(tx, pipeline.id)).filter((job) => job.status === 'failed' || job.status === 'canceled');
+      for (const job of failed) await this.lifecycle.retry(tx, job, actorId, 'created');
+      await this.jobActions.resetSkippedAfter(tx, pipeline.id, failed);
+      await this.processor.process(tx, pipeline.id, await this.lifecycle.scopeOf(tx, pipeline.projectId), actorId);
+    });
+  }
+
+  async cancel(pipeline: CiPipelineEntity, actorId: number): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const locked = await this.pipelines.lockPipeline(tx, pipeline.id);
+      if (!locked) throw DomainError.notFound('Pipeline');
+      const alive = (await this.pipelines.latestJobs(tx, pipeline.id)).filter((job) => CANCELABLE_STATUSES.has(job.status));
+      const scope = await this.lifecycle.scopeOf(tx, pipeline.projectId);
+      for (const job of alive) {
+        const current = await this.jobs.lock(tx, job.id);
+        if (current && CANCELABLE_STATUSES.has(current.status)) await this.lifecycle.finish(tx, current, 'canceled', { actorId });
+      }
+      await this.processor.process(tx, pipeline.id, scope, actorId);
+    });
+  }
+
+  async delete(pipeline: CiPipelineEntity, actorId: number): Promise<void> {
+    const keys = await this.dataSource.transaction(async (tx) => {
+      const locked = await this.pipelines.lockPipeline(tx, pipeline.id);
+      if (!locked) throw DomainError.notFound('Pipeline');
+      const objects = (await tx.query(
+        `SELECT a.storage_key FROM ci_job_artifacts a JOIN ci_jobs j ON j.id = a.job_id WHERE j.pipeline_id = $1
+         UNION ALL SELECT t.storage_key FROM ci_job_traces t JOIN ci_jobs j ON j.id = t.job_id WHERE j.pipeline_id = $1`,
+        [pipeline.id],
+      )) as { storage_key: string }[];
+      const scope = await this.lifecycle.scopeOf(tx, pipeline.projectId);
+      await this.outbox.append(tx, pipelineEvent(CI_EVENTS.PIPELINE_DELETED, actorId, locked, scope));
+      await this.pipelines.deletePipeline(tx, pipeline.id);
+      return objects.map((row) => row.storage_key);
+    });
+    await this.jobActions.deleteObjects(keys);
+  }
+}
