@@ -6,7 +6,6 @@ import { UserEntity } from '@app/identity';
 import { OutboxService } from '@app/messaging';
 import { AccessService, ACCESS_LEVELS, CreateProjectUseCase, GroupsRepository, MemberEntity, NAMESPACE_EVENTS, ProjectEntity, projectEvent, ProjectsRepository, ProjectWithNamespace, Visibility } from '@app/namespaces';
 import { RepositoryStorage, runGit } from '@app/repository';
-import { SettingsReader } from '@app/settings';
 import type { Queue } from 'bullmq';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -20,6 +19,9 @@ import { OutboundTransfer } from '../outbound/outbound-transfer';
 import { importJobId, PROJECT_TRANSFER } from '../project-transfer.jobs';
 import { ProjectTransferRepository } from '../project-transfer.repository';
 import { MAX_ARCHIVE_ENTRIES, TransferFiles } from '../transfer-files';
+import { ImportLimits } from './import-limits';
+
+export { ImportLimits } from './import-limits';
 
 export interface AccessActor {
   id: number;
@@ -226,15 +228,5 @@ export class RunImportUseCase {
       await repository.setHeadBranch(chosen);
       await this.dataSource.manager.update(ProjectEntity, { id: project.id }, { defaultBranch: chosen });
     }
-  }
-}
-
-/** `max_import_size` (MB, 0 = unlimited) in bytes. */
-@Injectable()
-export class ImportLimits {
-  constructor(private readonly settings: SettingsReader) {}
-
-  async maxImportBytes(): Promise<number> {
-    return (await this.settings.get()).number('max_import_size') * 1024 * 1024;
   }
 }
