@@ -305,21 +305,22 @@ describe('Project export and import', () => {
     expect((await api(gw.baseUrl, 'GET', '/api/v4/projects/999999/import', root())).status).toBe(404);
     expect((await api(gw.baseUrl, 'POST', '/api/v4/projects/import', { form: { path: 'x' } })).status).toBe(401);
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/export`, root())).status);
+    // 13 requests fall in at most two windows of one minute: at most 12 pass.
+    for (let i = 0; i < 13; i++) statuses.push((await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/export`, root())).status);
     expect(statuses.slice(0, 6).every((s) => s === 202)).toBe(true);
-    expect(statuses[6]).toBe(429);
+    expect(statuses).toContain(429);
   }, 60_000);
 
   it('works with @gitbeaker/rest ProjectImportExport', async () => {
     const client = new Gitlab({ host: gw.baseUrl, token: other.token, rateLimits: {} });
     const own = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: other.token, body: { name: 'Beaker', path: 'beaker' } });
     await client.ProjectImportExports.scheduleExport(own.body.id, undefined as never);
-    const done = await until(() => client.ProjectImportExports.showExportStatus(own.body.id), (s: any) => s.exportStatus === 'finished', 'gitbeaker export');
-    expect((done as any).Links?.apiUrl ?? (done as any)._links?.api_url ?? (done as any).links?.apiUrl).toBeDefined();
+    const done = await until(() => client.ProjectImportExports.showExportStatus(own.body.id), (s: any) => s.export_status === 'finished', 'gitbeaker export', 25_000);
+    expect((done as any)._links.api_url).toMatch(/\/export\/download$/);
     const blob = (await client.ProjectImportExports.download(own.body.id)) as unknown as Blob;
     const imported = await client.ProjectImportExports.import({ content: blob, filename: 'export.tar.gz' }, 'beaker-copy');
-    expect(imported.importStatus).toBe('scheduled');
-    const status = await until(() => client.ProjectImportExports.showImportStatus(imported.id as number), (s: any) => ['finished', 'failed'].includes(s.importStatus), 'gitbeaker import');
-    expect((status as any).importStatus).toBe('finished');
+    expect((imported as any).import_status).toBe('scheduled');
+    const status = await until(() => client.ProjectImportExports.showImportStatus(imported.id as number), (s: any) => ['finished', 'failed'].includes(s.import_status), 'gitbeaker import', 25_000);
+    expect((status as any).import_status).toBe('finished');
   }, 60_000);
 });

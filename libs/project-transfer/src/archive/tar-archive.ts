@@ -69,9 +69,12 @@ export function safeEntryPath(dir: string, name: string): string | null {
  */
 export async function extractArchive(input: Readable, dir: string, limits: ExtractLimits): Promise<string[]> {
   const extract = tar.extract();
+  // Errors reach the caller through the pipeline; a late one after it settled is not a crash.
+  extract.on('error', () => undefined);
   const names: string[] = [];
   let total = 0;
   extract.on('entry', (header, stream, next) => {
+    stream.on('error', () => undefined);
     const fail = (message: string) => {
       stream.resume();
       extract.destroy(new ArchiveError(message));
