@@ -9,6 +9,7 @@ import { EpicEntity, InternalIdEntity, IssueEntity, IterationEntity, LabelEntity
 import { OutboxEventEntity } from '@app/messaging';
 import { NOTES_ENTITIES } from '@app/notes';
 import { MemberEntity, NamespaceEntity, ProjectEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity } from '@app/namespaces';
+import { PROJECT_TRANSFER_ENTITIES } from '@app/project-transfer';
 import { PROTECTED_BRANCH_ENTITIES, REPOSITORY_ENTITIES } from '@app/repository';
 import { SETTINGS_ENTITIES } from '@app/settings';
 import { SNIPPETS_ENTITIES } from '@app/snippets';
@@ -18,4 +19,4 @@ import { VULNERABILITIES_ENTITIES } from '@app/vulnerabilities';
  * Every entity of the data source, registered here by the composition root (libs/database names
  * no domain code). A new entity is added here and gets a generated migration.
  */
-export const ENTITIES = [UserEntity, AccessTokenEntity, OAuthTokenEntity, NamespaceEntity, ProjectEntity, MemberEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity, OutboxEventEntity, InternalIdEntity, MilestoneEntity, IterationEntity, IssueEntity, MergeRequestEntity, EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceIterationEventEntity, ResourceWeightEventEntity, ...ALERTING_ENTITIES, ...SETTINGS_ENTITIES, ...CUSTOM_ATTRIBUTE_ENTITIES, ...HOOKS_ENTITIES, ...PROTECTED_BRANCH_ENTITIES, ...REPOSITORY_ENTITIES, ...BADGES_ENTITIES, EpicEntity, LabelEntity, ...SNIPPETS_ENTITIES, ...NOTES_ENTITIES, ...CI_ENTITIES, ...VULNERABILITIES_ENTITIES];
+export const ENTITIES = [UserEntity, AccessTokenEntity, OAuthTokenEntity, NamespaceEntity, ProjectEntity, MemberEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity, OutboxEventEntity, InternalIdEntity, MilestoneEntity, IterationEntity, IssueEntity, MergeRequestEntity, EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceIterationEventEntity, ResourceWeightEventEntity, ...ALERTING_ENTITIES, ...SETTINGS_ENTITIES, ...CUSTOM_ATTRIBUTE_ENTITIES, ...HOOKS_ENTITIES, ...PROTECTED_BRANCH_ENTITIES, ...REPOSITORY_ENTITIES, ...BADGES_ENTITIES, EpicEntity, LabelEntity, ...SNIPPETS_ENTITIES, ...NOTES_ENTITIES, ...CI_ENTITIES, ...VULNERABILITIES_ENTITIES, ...PROJECT_TRANSFER_ENTITIES];

@@ -12,6 +12,7 @@ import { IdentityModule } from '@app/identity';
 import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
 import { NotesModule } from '@app/notes';
+import { ProjectTransferModule } from '@app/project-transfer';
 import { ProtectedBranchesModule, RepositoryModule } from '@app/repository';
 import { SnippetsModule } from '@app/snippets';
 import { QueueModule } from '@app/queue';
@@ -45,6 +46,7 @@ export class GatewayModule {
         NotesModule,
         CiModule,
         VulnerabilitiesModule,
+        ProjectTransferModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

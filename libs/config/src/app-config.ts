@@ -50,6 +50,14 @@ export interface SettingsConfig {
   encryptionKey?: string;
   cacheTtlSeconds: number;
 }
+/** Feature flags of project import (GitLab's, with its defaults). */
+export interface ProjectTransferConfig {
+  remoteImportEnabled: boolean;
+  remoteImportS3Enabled: boolean;
+  /** Largest decompressed import archive, in bytes. */
+  maxDecompressedBytes: number;
+}
+
 export interface CiConfig {
   /** Longest `POST /jobs/request` waits for a job (seconds). */
   longPollSeconds: number;
@@ -101,6 +109,7 @@ export class AppConfig {
   readonly logLevel: LogLevel;
   readonly outboxPollMs: number;
   readonly ci: CiConfig;
+  readonly projectTransfer: ProjectTransferConfig;
   /** Absolute path of DATA_DIR. */
   readonly dataDir: string;
   /** Absolute path of the built web console (WEB_CONSOLE_DIR). */
@@ -159,6 +168,11 @@ export class AppConfig {
     this.logLevel = env.LOG_LEVEL;
     this.outboxPollMs = env.OUTBOX_POLL_MS;
     this.ci = { longPollSeconds: env.CI_LONG_POLL_SECONDS };
+    this.projectTransfer = {
+      remoteImportEnabled: env.FEATURE_IMPORT_PROJECT_FROM_REMOTE_FILE === 'true',
+      remoteImportS3Enabled: env.FEATURE_IMPORT_PROJECT_FROM_REMOTE_FILE_S3 === 'true',
+      maxDecompressedBytes: env.PROJECT_IMPORT_MAX_DECOMPRESSED_BYTES,
+    };
     this.dataDir = resolvePath(env.DATA_DIR);
     this.webConsoleDir = resolvePath(env.WEB_CONSOLE_DIR);
     this.repositoriesDir = env.REPOSITORIES_DIR ? resolvePath(env.REPOSITORIES_DIR) : join(this.dataDir, 'repositories');

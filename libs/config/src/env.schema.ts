@@ -215,6 +215,20 @@ export class EnvironmentVariables {
   @Max(3600)
   SETTINGS_CACHE_TTL = 60;
 
+  /** Feature flag `import_project_from_remote_file`: `POST /projects/remote-import` (on by default, as GitLab). */
+  @IsIn(['true', 'false'])
+  FEATURE_IMPORT_PROJECT_FROM_REMOTE_FILE = 'true';
+
+  /** Feature flag `import_project_from_remote_file_s3`: `POST /projects/remote-import-s3` (off by default, as GitLab). */
+  @IsIn(['true', 'false'])
+  FEATURE_IMPORT_PROJECT_FROM_REMOTE_FILE_S3 = 'false';
+
+  /** Largest decompressed project import archive, in bytes (GitLab's `max_decompressed_archive_size`, 25 GiB). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  PROJECT_IMPORT_MAX_DECOMPRESSED_BYTES = 25 * 1024 * 1024 * 1024;
+
   /** Run the system hook dispatcher and delivery workers in this process (gateway). */
   @IsIn(['true', 'false'])
   HOOK_DELIVERY_ENABLED = 'true';

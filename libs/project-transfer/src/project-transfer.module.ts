@@ -1,0 +1,42 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { NamespacesModule } from '@app/namespaces';
+import { ProjectExporter } from './export/project-exporter';
+import { ProjectImporter } from './import/project-importer';
+import { OutboundTransfer } from './outbound/outbound-transfer';
+import { S3ArchiveSource } from './outbound/s3-archive-source';
+import { ProjectTransferController } from './project-transfer.controller';
+import { PROJECT_TRANSFER } from './project-transfer.jobs';
+import { ProjectTransferProcessor, ProjectTransferRecovery } from './project-transfer.processor';
+import { ProjectTransferRepository } from './project-transfer.repository';
+import { TransferFiles } from './transfer-files';
+import { PruneExportsUseCase, RequestExportUseCase, RunExportUseCase } from './use-cases/export.use-cases';
+import { ImportLimits, RequestImportUseCase, RunImportUseCase } from './use-cases/import.use-cases';
+
+/**
+ * Project export and import in GitLab's archive format, with the BullMQ worker that runs them.
+ * Needs the global ConfigModule, DatabaseModule, MessagingModule, RedisModule, SettingsModule,
+ * RepositoryModule and `QueueModule.forRoot()`.
+ */
+@Module({
+  imports: [BullModule.registerQueue({ name: PROJECT_TRANSFER.name }), NamespacesModule],
+  controllers: [ProjectTransferController],
+  providers: [
+    ProjectTransferRepository,
+    TransferFiles,
+    ProjectExporter,
+    ProjectImporter,
+    OutboundTransfer,
+    S3ArchiveSource,
+    ImportLimits,
+    RequestExportUseCase,
+    RunExportUseCase,
+    PruneExportsUseCase,
+    RequestImportUseCase,
+    RunImportUseCase,
+    ProjectTransferProcessor,
+    ProjectTransferRecovery,
+  ],
+  exports: [ProjectTransferRepository, RunExportUseCase, RunImportUseCase, ProjectTransferRecovery, OutboundTransfer, S3ArchiveSource],
+})
+export class ProjectTransferModule {}
