@@ -28,5 +28,6 @@ export * from './catalogue/settings.events';
 export * from './catalogue/custom-attributes.events';
 export * from './catalogue/notes.events';
 export * from './catalogue/snippets.events';
+export * from './catalogue/approvals.events';
 export * from './catalogue/other-services.events';
 export * from './catalogue/event-catalogue.docs';
