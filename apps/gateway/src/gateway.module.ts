@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AlertingModule, AlertLiveModule } from '@app/alerting';
+import { ApprovalsModule } from '@app/approvals';
 import { AuthGuard } from '@app/api';
 import { BadgesModule } from '@app/badges';
 import { CiModule } from '@app/ci';
@@ -42,6 +43,7 @@ export class GatewayModule {
         SnippetsModule,
         NotesModule,
         CiModule,
+        ApprovalsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
