@@ -79,7 +79,7 @@ export class ApprovalRulesService implements MergeRequestApprovals {
     const visibility = groupVisibilitySql('g', viewer, '$2');
     const rows = (await this.manager(manager).query(
       `SELECT g.id FROM namespaces g WHERE g.id = ANY($1) AND g.kind = 'group'${visibility ? ` AND ${visibility}` : ''}`,
-      [ids, viewer?.id ?? 0],
+      visibility ? [ids, viewer?.id ?? 0] : [ids],
     )) as Array<{ id: number }>;
     return new Set(rows.map((row) => row.id));
   }
