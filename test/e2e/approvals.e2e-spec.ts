@@ -184,6 +184,11 @@ describe('Merge request approvals (premium)', () => {
       const shown = await ok('alice', 'GET', mrPath());
       expect(shown.detailed_merge_status).toBe('not_approved');
       expect(await call('alice', 'PUT', `${mrPath()}/merge`)).toMatchObject({ status: 405, body: { message: '405 Method Not Allowed' } });
+      // The /merge quick action goes through the same merge path: refused, the merge request stays open.
+      const note = await call('alice', 'POST', `${mrPath()}/notes`, { body: 'Ship it\n/merge', merge_request_diff_head_sha: shown.sha });
+      expect(note.status).toBe(201);
+      expect(note.body.commands_changes).toEqual({});
+      expect((await ok('alice', 'GET', mrPath())).state).toBe('opened');
       const status = await ok('dave', 'GET', `${mrPath()}/approvals`);
       expect(status).toMatchObject({ iid, project_id: app, state: 'opened', merge_status: 'can_be_merged', approved: false, approvals_required: 2, approvals_left: 2, approved_by: [], user_has_approved: false, user_can_approve: false, has_approval_rules: true });
       expect(status.approval_rules_left.map((r: { name: string }) => r.name).sort()).toEqual(['Reviewers', 'Security']);
