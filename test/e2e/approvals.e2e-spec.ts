@@ -5,6 +5,7 @@ import { buildDomainEvent } from '@app/messaging';
 import { eventually } from '@app/testing';
 import { startProjector } from '../../apps/projector/src/main';
 import { cloneUrl, GitClient } from './support/git-client';
+import { HookReceiver, startHookReceiver } from './support/hook-receiver';
 import { addProjectMember, api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
 
 type User = { id: number; username: string; token: string };
@@ -18,6 +19,7 @@ describe('Merge request approvals (premium)', () => {
   let gw: TestGateway;
   let projector: INestApplicationContext;
   let git: GitClient;
+  let receiver: HookReceiver;
   const users: Record<string, User> = {};
   let app: number;
   let reviewers: number;
@@ -38,6 +40,8 @@ describe('Merge request approvals (premium)', () => {
     projector = await startProjector(gw.config);
     await projector.get(EventsProjector).start();
     git = new GitClient();
+    receiver = await startHookReceiver();
+    await ok('root', 'POST', '/hooks', { url: `${receiver.url}/system`, merge_requests_events: true, push_events: false, repository_update_events: false });
     for (const name of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'gina']) users[name] = await createUserWithToken(gw, name);
     reviewers = (await ok('root', 'POST', '/groups', { name: 'Reviewers', path: 'reviewers', visibility: 'public' })).id;
     core = (await ok('root', 'POST', '/groups', { name: 'Core', path: 'core', parent_id: reviewers, visibility: 'public' })).id;
@@ -51,6 +55,7 @@ describe('Merge request approvals (premium)', () => {
   }, 120_000);
   afterAll(async () => {
     git?.cleanup();
+    await receiver?.close();
     await projector?.close();
     await gw?.close();
   });
@@ -233,6 +238,22 @@ describe('Merge request approvals (premium)', () => {
         return res.body.length >= 3 ? res.body : undefined;
       }, 'three approved events', 40_000);
       expect(events[0]).toMatchObject({ action_name: 'approved', target_type: 'MergeRequest', target_iid: iid });
+
+      // System hooks get merge_request events with GitLab's approval actions.
+      const approvalActions = ['approval', 'approved', 'unapproval', 'unapproved'];
+      const deliveries = await eventually(() => {
+        const found = receiver.at('/system').filter((d) => d.json.object_kind === 'merge_request' && approvalActions.includes(d.json.object_attributes?.action));
+        return found.length >= 4 ? found : undefined;
+      }, 'four approval deliveries', 30_000);
+      // (Deliveries are separate jobs: compared without their order.)
+      expect(deliveries.map((d) => [d.json.object_attributes.action, d.json.user.id, d.json.object_attributes.iid]).sort()).toEqual([
+        ['approval', users.bob.id, iid],
+        ['approved', users.carol.id, iid],
+        ['approved', users.carol.id, iid],
+        ['unapproved', users.carol.id, iid],
+      ]);
+      expect(deliveries[0].json).toMatchObject({ object_kind: 'merge_request', event_type: 'merge_request', project: { id: app } });
+      expect(deliveries[0].json.object_attributes).not.toHaveProperty('approvals_left');
     }, 60_000);
 
     it('merges once approved', async () => {
