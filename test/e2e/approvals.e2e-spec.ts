@@ -78,6 +78,10 @@ describe('Merge request approvals (premium)', () => {
       expect(changed.status).toBe(201);
       expect(changed.body).toMatchObject(all);
       expect(await ok('bob', 'GET', `/projects/${app}/approvals`)).toMatchObject(all);
+      // approvals_before_merge is the project attribute of the same name (the project record and PUT /projects/:id).
+      expect((await ok('alice', 'GET', `/projects/${app}`)).approvals_before_merge).toBe(2);
+      await ok('root', 'PUT', `/projects/${app}`, { approvals_before_merge: 3 });
+      expect((await ok('bob', 'GET', `/projects/${app}/approvals`)).approvals_before_merge).toBe(3);
       const back = { approvals_before_merge: 0, reset_approvals_on_push: true, disable_overriding_approvers_per_merge_request: false, merge_requests_author_approval: false, merge_requests_disable_committers_approval: false, require_password_to_approve: false };
       expect(await ok('alice', 'POST', `/projects/${app}/approvals`, back)).toMatchObject(back);
       expect((await call('bob', 'POST', `/projects/${app}/approvals`, { reset_approvals_on_push: false })).status).toBe(403);

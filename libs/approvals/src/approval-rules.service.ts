@@ -51,7 +51,17 @@ export class ApprovalRulesService implements MergeRequestApprovals {
   /** The project's approval configuration (an unsaved row with GitLab's defaults when never configured). */
   async settingsOf(projectId: number, manager?: EntityManager): Promise<ApprovalProjectSettingsEntity> {
     const repo = this.manager(manager).getRepository(ApprovalProjectSettingsEntity);
-    return (await repo.findOneBy({ projectId })) ?? repo.create({ projectId, approvalsBeforeMerge: 0, resetApprovalsOnPush: true, disableOverridingApproversPerMergeRequest: false, mergeRequestsAuthorApproval: false, mergeRequestsDisableCommittersApproval: false, requirePasswordToApprove: false });
+    const settings =
+      (await repo.findOneBy({ projectId })) ??
+      repo.create({ projectId, resetApprovalsOnPush: true, disableOverridingApproversPerMergeRequest: false, mergeRequestsAuthorApproval: false, mergeRequestsDisableCommittersApproval: false, requirePasswordToApprove: false });
+    const [row] = (await this.manager(manager).query(`SELECT settings->'approvals_before_merge' AS value FROM projects WHERE id = $1`, [projectId])) as Array<{ value: unknown }>;
+    settings.approvalsBeforeMerge = typeof row?.value === 'number' ? row.value : 0;
+    return settings;
+  }
+
+  /** The project attribute `approvals_before_merge` (the one `PUT /projects/:id` sets too). */
+  async setProjectApprovalsBeforeMerge(tx: EntityManager, projectId: number, value: number): Promise<void> {
+    await tx.query(`UPDATE projects SET settings = jsonb_set(COALESCE(settings, '{}'::jsonb), '{approvals_before_merge}', to_jsonb($2::int)) WHERE id = $1`, [projectId, value]);
   }
 
   /** Active members with Developer or more of each group, directly or inherited from its ancestors (GitLab's group approvers). */

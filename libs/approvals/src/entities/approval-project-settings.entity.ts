@@ -11,8 +11,11 @@ export class ApprovalProjectSettingsEntity {
   @JoinColumn({ name: 'project_id' })
   project?: ProjectEntity;
 
-  /** Deprecated since 12.0: a floor on the number of approvals of every merge request. */
-  @Column({ name: 'approvals_before_merge', type: 'int', default: 0 })
+  /**
+   * Deprecated since 12.0: a floor on the number of approvals of every merge request. Not a
+   * column: it is the project attribute `approvals_before_merge` (projects.settings, also set by
+   * `PUT /projects/:id` and shown in the project record), filled in by `ApprovalRulesService`.
+   */
   approvalsBeforeMerge: number;
 
   @Column({ name: 'reset_approvals_on_push', default: true })

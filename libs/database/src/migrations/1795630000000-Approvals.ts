@@ -8,7 +8,6 @@ export class Approvals1795630000000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE TABLE "approval_project_settings" (
         "project_id" integer NOT NULL,
-        "approvals_before_merge" integer NOT NULL DEFAULT 0,
         "reset_approvals_on_push" boolean NOT NULL DEFAULT true,
         "disable_overriding_approvers_per_merge_request" boolean NOT NULL DEFAULT false,
         "merge_requests_author_approval" boolean NOT NULL DEFAULT false,
