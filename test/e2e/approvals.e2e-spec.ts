@@ -115,9 +115,9 @@ describe('Merge request approvals (premium)', () => {
       expect(rule.groups.map((g: { id: number }) => g.id)).toEqual([secret]);
       const seen = await ok('bob', 'GET', `/projects/${app}/approval_rules/${rule.id}`);
       expect(seen).toMatchObject({ groups: [], contains_hidden_groups: true });
-      const kept = await ok('alice', 'PUT', `/projects/${app}/approval_rules/${rule.id}`, { group_ids: [reviewers] });
+      const kept = await ok('alice', 'PUT', `/projects/${app}/approval_rules/${rule.id}`, { name: 'Hidden', approvals_required: 0, group_ids: [reviewers] });
       expect(kept.contains_hidden_groups).toBe(true);
-      const removed = await ok('alice', 'PUT', `/projects/${app}/approval_rules/${rule.id}`, { group_ids: [reviewers], remove_hidden_groups: true });
+      const removed = await ok('alice', 'PUT', `/projects/${app}/approval_rules/${rule.id}`, { name: 'Hidden', approvals_required: 0, group_ids: [reviewers], remove_hidden_groups: true });
       expect(removed.contains_hidden_groups).toBe(false);
       expect((await call('alice', 'DELETE', `/projects/${app}/approval_rules/${rule.id}`)).status).toBe(204);
       expect((await call('alice', 'GET', `/projects/${app}/approval_rules/${rule.id}`)).body).toEqual({ message: '404 Not found' });
@@ -157,6 +157,8 @@ describe('Merge request approvals (premium)', () => {
       expect((await call('dave', 'GET', `/projects/${app}/approval_rules`)).status).toBe(403);
       expect((await call('gina', 'GET', `/projects/${app}/approval_rules`)).status).toBe(404);
       expect((await call('alice', 'PUT', `/projects/${app}/approval_rules/999999`, { name: 'x', approvals_required: 1 })).status).toBe(404);
+      const security = (await ok('alice', 'GET', `/projects/${app}/approval_rules`)).find((r: { name: string }) => r.name === 'Security');
+      expect(await call('alice', 'PUT', `/projects/${app}/approval_rules/${security.id}`, { approvals_required: 1 })).toMatchObject({ status: 400, body: { message: '400 (Bad request) "name" not given' } });
       expect((await call('alice', 'GET', `/projects/${app}/approval_rules/abc`)).status).toBe(400);
     });
   });
@@ -183,7 +185,7 @@ describe('Merge request approvals (premium)', () => {
 
       // A project rule change reaches the merge requests whose rules were not overwritten.
       const project = (await ok('alice', 'GET', `/projects/${app}/approval_rules`)).find((r: { name: string }) => r.name === 'All Members');
-      await ok('alice', 'PUT', `/projects/${app}/approval_rules/${project.id}`, { approvals_required: 0 });
+      await ok('alice', 'PUT', `/projects/${app}/approval_rules/${project.id}`, { name: 'All Members', approvals_required: 0 });
       const state = await ok('bob', 'GET', `${mrPath()}/approval_state`);
       expect(state.approval_rules_overwritten).toBe(false);
       expect(state.rules.map((r: { approved: boolean; approved_by: unknown[] }) => [r.approved, r.approved_by])).toHaveLength(4);
@@ -288,7 +290,7 @@ describe('Merge request approvals (premium)', () => {
       expect(await call('erin', 'POST', `${mrPath()}/approval_rules`, { name: 'Release', approvals_required: 1 })).toMatchObject({ status: 400, body: { message: { name: ['has already been taken'] } } });
 
       // Overwritten rules no longer follow the project rules.
-      await ok('alice', 'PUT', `/projects/${app}/approval_rules/${project.id}`, { approvals_required: 3 });
+      await ok('alice', 'PUT', `/projects/${app}/approval_rules/${project.id}`, { name: 'Release', approvals_required: 3 });
       expect((await ok('erin', 'GET', `${mrPath()}/approval_rules/${copied.body.id}`)).approvals_required).toBe(2);
 
       await ok('alice', 'POST', `/projects/${app}/approvals`, { disable_overriding_approvers_per_merge_request: true });

@@ -34,10 +34,10 @@ export class CreateProjectRuleDto extends RuleApproversDto {
   @IsOptional() @ToIntArray() @IsArray() @DbInt({ each: true }) protected_branch_ids?: number[];
 }
 
-/** `PUT /projects/:id/approval_rules/:approval_rule_id`: approvers not listed are removed. */
+/** `PUT /projects/:id/approval_rules/:approval_rule_id` (`name` and `approvals_required` required, as the spec says): approvers not listed are removed. */
 export class UpdateProjectRuleDto extends RuleApproversDto {
-  @IsOptional() @IsString() @MaxLength(RULE_NAME_MAX) name?: string;
-  @IsOptional() @ToInt() @DbInt() approvals_required?: number;
+  @Required() @IsString() @MaxLength(RULE_NAME_MAX) name: string;
+  @Required() @ToInt() @DbInt() approvals_required: number;
   @IsOptional() @ToIntArray() @IsArray() @DbInt({ each: true }) protected_branch_ids?: number[];
 }
 
