@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 const PLATFORM = ['config', 'database', 'messaging', 'queue', 'observability', 'api'];
-const DOMAIN = ['identity', 'namespaces', 'issues', 'events', 'settings', 'alerting', 'hooks', 'repository', 'badges', 'custom-attributes', 'notes', 'snippets', 'ci', 'vulnerabilities', 'project-transfer'];
+const DOMAIN = ['identity', 'namespaces', 'issues', 'events', 'settings', 'alerting', 'hooks', 'repository', 'badges', 'custom-attributes', 'notes', 'snippets', 'ci', 'vulnerabilities', 'project-transfer', 'approvals'];
 const TESTS = ['**/*.spec.ts', '**/*.int-spec.ts'];
 const libs = (names, sub = '**') => names.map((lib) => `libs/${lib}/src/${sub}`);
 

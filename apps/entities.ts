@@ -1,4 +1,5 @@
 import { ALERTING_ENTITIES } from '@app/alerting';
+import { APPROVALS_ENTITIES } from '@app/approvals';
 import { BADGES_ENTITIES } from '@app/badges';
 import { CI_ENTITIES } from '@app/ci';
 import { CUSTOM_ATTRIBUTE_ENTITIES } from '@app/custom-attributes';
@@ -19,4 +20,4 @@ import { VULNERABILITIES_ENTITIES } from '@app/vulnerabilities';
  * Every entity of the data source, registered here by the composition root (libs/database names
  * no domain code). A new entity is added here and gets a generated migration.
  */
-export const ENTITIES = [UserEntity, AccessTokenEntity, OAuthTokenEntity, NamespaceEntity, ProjectEntity, MemberEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity, OutboxEventEntity, InternalIdEntity, MilestoneEntity, IterationEntity, IssueEntity, MergeRequestEntity, EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceIterationEventEntity, ResourceWeightEventEntity, ...ALERTING_ENTITIES, ...SETTINGS_ENTITIES, ...CUSTOM_ATTRIBUTE_ENTITIES, ...HOOKS_ENTITIES, ...PROTECTED_BRANCH_ENTITIES, ...REPOSITORY_ENTITIES, ...BADGES_ENTITIES, EpicEntity, LabelEntity, ...SNIPPETS_ENTITIES, ...NOTES_ENTITIES, ...CI_ENTITIES, ...VULNERABILITIES_ENTITIES, ...PROJECT_TRANSFER_ENTITIES];
+export const ENTITIES = [UserEntity, AccessTokenEntity, OAuthTokenEntity, NamespaceEntity, ProjectEntity, MemberEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity, OutboxEventEntity, InternalIdEntity, MilestoneEntity, IterationEntity, IssueEntity, MergeRequestEntity, EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceIterationEventEntity, ResourceWeightEventEntity, ...ALERTING_ENTITIES, ...SETTINGS_ENTITIES, ...CUSTOM_ATTRIBUTE_ENTITIES, ...HOOKS_ENTITIES, ...PROTECTED_BRANCH_ENTITIES, ...REPOSITORY_ENTITIES, ...BADGES_ENTITIES, EpicEntity, LabelEntity, ...SNIPPETS_ENTITIES, ...NOTES_ENTITIES, ...CI_ENTITIES, ...VULNERABILITIES_ENTITIES, ...PROJECT_TRANSFER_ENTITIES, ...APPROVALS_ENTITIES];

@@ -163,6 +163,19 @@ describe('If-Unmodified-Since on every DELETE route', () => {
     const note = await created('POST', `/api/v4/groups/${id}/epics/${epic.id}/notes`, { body: 'n' });
     return { path: `/api/v4/groups/${id}/epics/${epic.id}/notes/${note.id}`, check: `/api/v4/groups/${id}/epics/${epic.id}/notes/${note.id}` };
   });
+  cases.set('DELETE /projects/:id/approval_rules/:approval_rule_id', async () => {
+    const id = await project();
+    const rule = await created('POST', `/api/v4/projects/${id}/approval_rules`, { name: 'r', approvals_required: 1 });
+    return { path: `/api/v4/projects/${id}/approval_rules/${rule.id}`, check: `/api/v4/projects/${id}/approval_rules/${rule.id}` };
+  });
+  cases.set('DELETE /projects/:id/merge_requests/:merge_request_iid/approval_rules/:approval_rule_id', async () => {
+    const id = await project();
+    await created('POST', `/api/v4/projects/${id}/repository/branches`, { branch: 'topic', ref: 'main' });
+    const mr = await created('POST', `/api/v4/projects/${id}/merge_requests`, { title: 'm', source_branch: 'topic', target_branch: 'main' });
+    const rule = await created('POST', `/api/v4/projects/${id}/merge_requests/${mr.iid}/approval_rules`, { name: 'r', approvals_required: 1 });
+    const path = `/api/v4/projects/${id}/merge_requests/${mr.iid}/approval_rules/${rule.id}`;
+    return { path, check: path };
+  });
   cases.set('DELETE /runners/:id', async () => {
     const runner = await created('POST', '/api/v4/user/runners', { runner_type: 'instance_type' });
     return { path: `/api/v4/runners/${runner.id}`, check: `/api/v4/runners/${runner.id}` };

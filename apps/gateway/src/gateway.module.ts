@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AlertIncidentsModule, AlertingModule, AlertLiveModule } from '@app/alerting';
+import { ApprovalsModule } from '@app/approvals';
 import { AuthGuard } from '@app/api';
 import { BadgesModule } from '@app/badges';
 import { CiModule } from '@app/ci';
@@ -47,6 +48,7 @@ export class GatewayModule {
         CiModule,
         VulnerabilitiesModule,
         ProjectTransferModule,
+        ApprovalsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

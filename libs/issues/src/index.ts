@@ -8,6 +8,7 @@ export * from './presenters/milestone.presenter';
 export * from './use-cases/create-issue.use-case';
 export * from './use-cases/update-issue.use-case';
 export * from './merge-request-git';
+export * from './merge-request-approvals';
 export * from './use-cases/update-merge-request.use-case';
 export * from './internal-ids.repository';
 export * from './epics.events';

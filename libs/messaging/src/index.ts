@@ -29,5 +29,6 @@ export * from './catalogue/custom-attributes.events';
 export * from './catalogue/notes.events';
 export * from './catalogue/snippets.events';
 export * from './catalogue/vulnerabilities.events';
+export * from './catalogue/approvals.events';
 export * from './catalogue/other-services.events';
 export * from './catalogue/event-catalogue.docs';

@@ -15,6 +15,8 @@ export const CONSUMER_GROUPS = {
   SECURITY_REPORTS: 'security-reports.v1',
   /** The gateway's relay of alert events to the console's live streams (Redis pub/sub). */
   ALERT_LIVE: 'alert-live.v1',
+  /** Approvals reset on pushes to merge request source branches (libs/approvals). */
+  APPROVALS: 'approvals.v1',
 } as const;
 
 /** Applies the configured prefix (tests and tenants share one broker). */

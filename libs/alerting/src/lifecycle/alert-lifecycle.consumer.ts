@@ -1,5 +1,6 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import {
+  APPROVALS_EVENT_PART,
   assertNever,
   BADGES_EVENT_PART,
   CI_EVENT_PART,
@@ -73,6 +74,7 @@ const ALERT_ENGINE_ROUTES = {
   ...ignoring(SNIPPETS_EVENT_PART),
   ...ignoring(VULNERABILITIES_EVENT_PART),
   ...ignoring(OTHER_SERVICES_EVENT_PART),
+  ...ignoring(APPROVALS_EVENT_PART),
 } as const satisfies Record<DomainEventType, 'created' | 'resolved' | 'status_changed' | 'ignored'>;
 
 const routeOf = (event: DomainEvent) => (isCataloguedEvent(event) ? ALERT_ENGINE_ROUTES[event.type] : 'ignored');

@@ -1,4 +1,5 @@
 import {
+  APPROVALS_EVENT_PART,
   BADGES_EVENT_PART,
   CI_EVENT_PART,
   CUSTOM_ATTRIBUTES_EVENT_PART,
@@ -60,6 +61,7 @@ const LIVE_ROUTES = {
   ...ignoring(SETTINGS_EVENT_PART),
   ...ignoring(CUSTOM_ATTRIBUTES_EVENT_PART),
   ...ignoring(OTHER_SERVICES_EVENT_PART),
+  ...ignoring(APPROVALS_EVENT_PART),
   ...ignoring(CI_EVENT_PART),
   ...ignoring(NOTES_EVENT_PART),
   ...ignoring(SNIPPETS_EVENT_PART),

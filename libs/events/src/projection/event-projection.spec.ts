@@ -54,6 +54,12 @@ describe(planProjection.name, () => {
     expect(planProjection(event({ type: 'merge_request.reopened', target: { type: 'merge_request', id: 8, iid: 2 } }))!.stateEvents[0].state).toBe('reopened');
   });
 
+  it('records an approval as an "approved" contribution event, and nothing for a withdrawal', () => {
+    const target = { type: 'merge_request', id: 8, iid: 2, title: 'Fix' };
+    expect(planProjection(event({ type: 'merge_request.approved', target, data: { action: 'approval' } }))!.events).toEqual([expect.objectContaining({ action: 'approved', targetType: 'MergeRequest', targetId: 8 })]);
+    expect(Object.values(planProjection(event({ type: 'merge_request.unapproved', target, data: { action: 'unapproval' } }))!).every((rows) => rows.length === 0)).toBe(true);
+  });
+
   it('derives push data from system-hook push fields', () => {
     const plan = planProjection(
       event({

@@ -300,6 +300,9 @@ export function planProjection(event: DomainEvent): ProjectionPlan | null {
     case 'merge_request.approved':
       plan.events.push(targetEvent(event, 'approved', 'MergeRequest'));
       return plan;
+    // GitLab records no contribution event when an approval is withdrawn.
+    case 'merge_request.unapproved':
+      return plan;
     case 'milestone.created':
     case 'milestone.closed':
     case 'milestone.reopened':

@@ -57,6 +57,17 @@ describe(hookEventOf.name, () => {
     expect(subscribes({ ...none, mergeRequestsEvents: true }, hookEvent.flag)).toBe(true);
   });
 
+  it.each([
+    ['merge_request.approved', 'approval'],
+    ['merge_request.approved', 'approved'],
+    ['merge_request.unapproved', 'unapproval'],
+    ['merge_request.unapproved', 'unapproved'],
+  ])('delivers %s with the action it carries (%s), without the approval fields in object_attributes', (type, action) => {
+    const hookEvent = hookEventOf(event(type, { merge_request: { id: 1, iid: 2, title: 'T', state: 'opened' }, action, approvals_left: 1, approver_id: 7 }))!;
+    expect(hookEvent).toMatchObject({ trigger: 'merge_request', flag: 'merge_requests_events' });
+    expect(hookEvent.payload.object_attributes).toEqual({ id: 1, iid: 2, title: 'T', state: 'opened', target_project_id: 3, action });
+  });
+
   it('ignores events no system hook receives', () => {
     expect(hookEventOf(event('issue.created'))).toBeNull();
     expect(hookEventOf(event('system_hook_create'))).toBeNull();

@@ -74,7 +74,9 @@ export const HOOK_ROUTES = {
   access_token_create: 'ignored',
   access_token_revoke: 'ignored',
   group_update: 'ignored',
-  'merge_request.approved': 'ignored',
+  // GitLab sends approvals to merge request hooks (system hooks included), action in the event's data.
+  'merge_request.approved': 'merge_request',
+  'merge_request.unapproved': 'merge_request',
   'issue.opened': 'ignored',
   'issue.updated': 'ignored',
   'issue.closed': 'ignored',
@@ -120,6 +122,14 @@ const MERGE_REQUEST_ACTIONS: Readonly<Record<MergeRequestType, string>> = {
   'merge_request.closed': 'close',
   'merge_request.reopened': 'reopen',
   'merge_request.merged': 'merge',
+  'merge_request.approved': 'approved',
+  'merge_request.unapproved': 'unapproved',
+};
+
+/** The action of a merge request event: approvals carry theirs (`approval`/`approved`, `unapproval`/`unapproved`). */
+const mergeRequestAction = (event: DomainEvent, type: MergeRequestType): string => {
+  const action = event.data.action;
+  return (type === 'merge_request.approved' || type === 'merge_request.unapproved') && typeof action === 'string' ? action : MERGE_REQUEST_ACTIONS[type];
 };
 
 /** Timestamps of system hook payloads: `xmlschema`, no fractional seconds. */
@@ -156,7 +166,7 @@ export function hookEventOf(event: DomainEvent): HookEvent | null {
     case 'repository_update':
       return { trigger: 'repository_update', flag: 'repository_update_events', payload: { event_name: 'repository_update', ...data } };
     case 'merge_request':
-      return { trigger: 'merge_request', flag: 'merge_requests_events', payload: mergeRequestPayload(event, MERGE_REQUEST_ACTIONS[type as MergeRequestType]) };
+      return { trigger: 'merge_request', flag: 'merge_requests_events', payload: mergeRequestPayload(event, mergeRequestAction(event, type as MergeRequestType)) };
     case 'ignored':
       return null;
     default:
@@ -168,7 +178,8 @@ export function hookEventOf(event: DomainEvent): HookEvent | null {
 function mergeRequestPayload(event: DomainEvent, action: string): Record<string, unknown> {
   const data = event.data;
   const mr = (data.merge_request ?? {}) as Record<string, unknown>;
-  const { merge_request: _mr, changes, labels, user, project, repository, ...rest } = data;
+  // The approval fields of approval events are the action's inputs, not merge request attributes.
+  const { merge_request: _mr, changes, labels, user, project, repository, action: _action, approvals_left: _left, approver_id: _approver, ...rest } = data;
   return {
     object_kind: 'merge_request',
     event_type: 'merge_request',

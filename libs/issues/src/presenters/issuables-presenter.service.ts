@@ -8,12 +8,21 @@ import { IssueEntity } from '../entities/issue.entity';
 import { IterationEntity } from '../entities/iteration.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { MilestoneEntity } from '../entities/milestone.entity';
+import { MERGE_REQUEST_APPROVALS, MergeRequestApprovals } from '../merge-request-approvals';
 import { MERGE_REQUEST_GIT, MergeRequestGit, MergeRequestGitStatus } from '../merge-request-git';
 import { loadGroupPaths, presentIteration } from './iteration.presenter';
 import { presentMilestone } from './milestone.presenter';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 const DRAFT = /^(\[draft\]|\(draft\)|draft:|draft\s-\s)/i;
+
+/** GitLab's `detailed_merge_status`: state, draft, then git (conflicts, rebase), then approvals. */
+function detailedMergeStatus(mr: MergeRequestEntity, draft: boolean, status: MergeRequestGitStatus | undefined, unapproved: boolean): string {
+  if (mr.state !== 'opened') return 'not_open';
+  if (draft) return 'draft_status';
+  const git = status?.detailedMergeStatus ?? 'mergeable';
+  return git === 'mergeable' && unapproved ? 'not_approved' : git;
+}
 
 /** Issues and merge requests in GitLab's shapes, with their users, milestones and iterations loaded in batches. */
 @Injectable()
@@ -22,6 +31,7 @@ export class IssuablesPresenter {
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     @Optional() @Inject(MERGE_REQUEST_GIT) private readonly git?: MergeRequestGit,
+    @Optional() @Inject(MERGE_REQUEST_APPROVALS) private readonly approvals?: MergeRequestApprovals,
   ) {}
 
   private get externalUrl(): string {
@@ -81,7 +91,7 @@ export class IssuablesPresenter {
   }
 
   async mergeRequests(mrs: MergeRequestEntity[], projects: Map<number, ProjectWithNamespace>): Promise<Record<string, unknown>[]> {
-    const [related, git] = await Promise.all([this.load(mrs), this.gitStatuses(mrs, projects)]);
+    const [related, git, unapproved] = await Promise.all([this.load(mrs), this.gitStatuses(mrs, projects), this.approvals?.unapproved(mrs) ?? new Set<number>()]);
     return mrs.map((mr) => {
       const project = projects.get(mr.projectId)!;
       const status = git.get(mr.id);
@@ -119,7 +129,7 @@ export class IssuablesPresenter {
         milestone: milestone ? this.milestone(milestone, project) : null,
         merge_when_pipeline_succeeds: false,
         merge_status: status?.mergeStatus ?? 'can_be_merged',
-        detailed_merge_status: mr.state !== 'opened' ? 'not_open' : draft ? 'draft_status' : (status?.detailedMergeStatus ?? 'mergeable'),
+        detailed_merge_status: detailedMergeStatus(mr, draft, status, unapproved.has(mr.id)),
         sha: status?.sha ?? null,
         merge_commit_sha: mr.mergeCommitSha ?? null,
         squash_commit_sha: mr.squashCommitSha ?? null,

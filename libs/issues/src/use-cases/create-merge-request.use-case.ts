@@ -8,6 +8,7 @@ import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { InternalIdsRepository } from '../internal-ids.repository';
 import { existingUserIds, normalizeLabels, resolveMilestone } from '../issuable-relations';
 import { ISSUES_EVENTS, mergeRequestEvent, milestoneSnapshot } from '../issues.events';
+import { MERGE_REQUEST_APPROVALS, MergeRequestApprovals } from '../merge-request-approvals';
 import { MERGE_REQUEST_GIT, MergeRequestGit } from '../merge-request-git';
 
 export interface CreateMergeRequestCommand {
@@ -38,6 +39,7 @@ export class CreateMergeRequestUseCase {
     private readonly outbox: OutboxService,
     private readonly iids: InternalIdsRepository,
     @Optional() @Inject(MERGE_REQUEST_GIT) private readonly git?: MergeRequestGit,
+    @Optional() @Inject(MERGE_REQUEST_APPROVALS) private readonly approvals?: MergeRequestApprovals,
   ) {}
 
   async execute(command: CreateMergeRequestCommand): Promise<MergeRequestEntity> {
@@ -70,6 +72,8 @@ export class CreateMergeRequestUseCase {
           milestoneId: milestone?.id ?? null,
         }),
       );
+      // The approval rules of the project that apply to the target branch are copied in the same transaction.
+      await this.approvals?.targetChanged(tx, mr);
       const groupId = project.namespace.kind === 'group' ? project.namespace.id : null;
       await this.outbox.append(tx, mergeRequestEvent(ISSUES_EVENTS.MERGE_REQUEST_OPENED, command.actorId, mr, groupId, { milestone: milestoneSnapshot(milestone) }));
       return mr;

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { ACCESS_LEVELS } from '@app/namespaces';
@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { applyStateEvent, changeMilestone, existingUserIds, normalizeLabels } from '../issuable-relations';
 import { Change, ISSUES_EVENTS, mergeRequestEvent } from '../issues.events';
+import { MERGE_REQUEST_APPROVALS, MergeRequestApprovals } from '../merge-request-approvals';
 
 export interface UpdateMergeRequestCommand {
   actorId: number;
@@ -33,6 +34,7 @@ export class UpdateMergeRequestUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
+    @Optional() @Inject(MERGE_REQUEST_APPROVALS) private readonly approvals?: MergeRequestApprovals,
   ) {}
 
   execute(command: UpdateMergeRequestCommand): Promise<MergeRequestEntity> {
@@ -58,6 +60,7 @@ export class UpdateMergeRequestUseCase {
       const stateType = transition && (transition === 'closed' ? ISSUES_EVENTS.MERGE_REQUEST_CLOSED : ISSUES_EVENTS.MERGE_REQUEST_REOPENED);
       if (Object.keys(changes).length === 0 && !stateType) return mr;
       const saved = await tx.save(mr);
+      if (changes.target_branch) await this.approvals?.targetChanged(tx, saved);
       const groupId = project.namespace.kind === 'group' ? project.namespace.id : null;
       const events: NewDomainEvent[] = [];
       if (Object.keys(changes).length > 0) events.push(mergeRequestEvent(ISSUES_EVENTS.MERGE_REQUEST_UPDATED, command.actorId, saved, groupId, { changes }));

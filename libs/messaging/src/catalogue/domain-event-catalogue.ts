@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { DomainEvent } from '../domain-event';
 import { ALERTING_EVENT_PART } from './alerting.events';
+import { APPROVALS_EVENT_PART } from './approvals.events';
 import { BADGES_EVENT_PART } from './badges.events';
 import { CI_EVENT_PART } from './ci.events';
 import { CUSTOM_ATTRIBUTES_EVENT_PART } from './custom-attributes.events';
@@ -37,6 +38,7 @@ export const EVENT_CATALOGUE_PARTS = {
   notes: NOTES_EVENT_PART,
   snippets: SNIPPETS_EVENT_PART,
   vulnerabilities: VULNERABILITIES_EVENT_PART,
+  approvals: APPROVALS_EVENT_PART,
   'other services': OTHER_SERVICES_EVENT_PART,
 } as const satisfies Record<string, EventPart>;
 

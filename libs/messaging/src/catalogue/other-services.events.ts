@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { AnyObject, Data, defineEvents, Id } from './event-part';
+import { Data, defineEvents, Id } from './event-part';
 
 const UserData = Data({ user_id: Id, name: Type.String(), username: Type.String(), email: Type.String() });
 
@@ -9,7 +9,6 @@ const UserData = Data({ user_id: Id, name: Type.String(), username: Type.String(
  * publish one, its entry moves to that library's part.
  */
 export const OTHER_SERVICES_EVENT_PART = defineEvents({
-  'merge_request.approved': { description: 'A merge request was approved.', data: Data({ merge_request: Type.Optional(AnyObject) }) },
   project_transfer: { description: 'A project moved to another namespace (system hook payload).', data: Data({ project_id: Id, path_with_namespace: Type.String(), old_path_with_namespace: Type.String() }) },
   user_rename: { description: 'A username changed (`old_username`).', data: Data({ ...UserData.properties, old_username: Type.String() }) },
   user_failed_login: { description: 'A blocked user tried to sign in (`state`).', data: Data({ ...UserData.properties, state: Type.String() }) },

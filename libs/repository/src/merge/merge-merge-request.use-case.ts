@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@app/api';
-import { ISSUES_EVENTS, MergeRequestEntity, mergeRequestEvent } from '@app/issues';
+import { ISSUES_EVENTS, MERGE_REQUEST_APPROVALS, MergeRequestApprovals, MergeRequestEntity, mergeRequestEvent } from '@app/issues';
 import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { pathWithNamespace } from '@app/namespaces';
@@ -36,7 +36,7 @@ const DRAFT = /^(\[draft\]|\(draft\)|draft:|draft\s-\s)/i;
  * makes one commit with the source tree on top of the merge base. The target ref moves with a
  * compare-and-swap; the merge request's state, `merge_request.merged` and the push of the target
  * branch are committed in one transaction. Errors as GitLab: 405 (not open, draft), 401 (not
- * allowed to merge into the target), 406 (cannot be merged), 409 (sha mismatch).
+ * allowed to merge into the target), 406 (cannot be merged), 409 (sha mismatch); 405 also while approval rules still need approvals.
  */
 @Injectable()
 export class MergeMergeRequestUseCase {
@@ -46,6 +46,7 @@ export class MergeMergeRequestUseCase {
     private readonly storage: RepositoryStorage,
     private readonly protectedBranches: ProtectedBranchesService,
     private readonly pushes: PushRecorder,
+    @Optional() @Inject(MERGE_REQUEST_APPROVALS) private readonly approvals?: MergeRequestApprovals,
   ) {}
 
   async execute(command: MergeMergeRequestCommand): Promise<MergeRequestEntity> {
@@ -56,6 +57,8 @@ export class MergeMergeRequestUseCase {
     const permissions = await this.protectedBranches.permissionsFor(project.id, mr.targetBranch, user, command.accessLevel);
     if (project.archived) throw DomainError.forbidden();
     if (!permissions.canMerge) throw DomainError.unauthorized();
+    // Approval rules that still need approvals block the merge as GitLab's `mergeable?` does.
+    if (this.approvals && (await this.approvals.unapproved([mr])).has(mr.id)) throw new RepositoryError(405, '405 Method Not Allowed');
 
     const repository = await this.storage.open(project);
     const source = await repository.refTarget(`refs/heads/${mr.sourceBranch}`);
@@ -109,6 +112,8 @@ export class MergeMergeRequestUseCase {
       async (tx) => {
         const locked = await tx.findOne(MergeRequestEntity, { where: { id: mr.id }, lock: { mode: 'pessimistic_write' } });
         if (!locked || locked.state !== 'opened') throw new RepositoryError(405, '405 Method Not Allowed');
+        // Checked again under the lock: an approval withdrawn while the merge was prepared still blocks it.
+        if (this.approvals && (await this.approvals.unapproved([locked], tx)).has(locked.id)) throw new RepositoryError(405, '405 Method Not Allowed');
         locked.state = 'merged';
         locked.mergedById = user.id;
         locked.mergedAt = new Date();
