@@ -78,6 +78,20 @@ describe('Quick actions and award emoji in notes', () => {
     expect(await noteCount()).toBe(before);
   });
 
+  it('removes labels with /unlabel and replaces them with /relabel', async () => {
+    expect((await call('rhea', 'PUT', project('/issues/1'), { labels: 'bug,on call' })).body.labels).toEqual(['bug', 'on call']);
+    const removed = await call('rhea', 'POST', project('/issues/1/notes'), { body: '/unlabel ~bug ~nope' });
+    expect(removed.status).toBe(202);
+    expect(removed.body).toEqual({ commands_changes: { remove_label_ids: [ids.bug] }, summary: ['Removed ~bug label.'] });
+    expect((await call('rhea', 'GET', project('/issues/1'))).body.labels).toEqual(['on call']);
+    const relabelled = await call('rhea', 'POST', project('/issues/1/notes'), { body: 'Triaged.\n/relabel ~bug' });
+    expect(relabelled.body).toMatchObject({ body: 'Triaged.', commands_changes: { label_ids: [ids.bug] } });
+    expect((await call('rhea', 'GET', project('/issues/1'))).body.labels).toEqual(['bug']);
+    expect((await call('rhea', 'POST', project('/issues/1/notes'), { body: '/remove_label' })).body).toEqual({ commands_changes: { label_ids: [] }, summary: ['Removed all labels.'] });
+    // Nothing to remove: the command is not offered and stays text.
+    expect((await call('rhea', 'POST', project('/issues/1/notes'), { body: '/unlabel ~bug' })).body.body).toBe('/unlabel ~bug');
+  });
+
   it('leaves commands the author may not run as text', async () => {
     const byGuest = await call('gus', 'POST', project('/issues/1/notes'), { body: '/close' });
     expect(byGuest.status).toBe(201);

@@ -11,13 +11,15 @@ export const QUICK_ACTIONS = {
   weight: ['Issue'],
   iteration: ['Issue'],
   label: ['Issue', 'MergeRequest', 'Epic'],
+  unlabel: ['Issue', 'MergeRequest', 'Epic'],
+  relabel: ['Issue', 'MergeRequest', 'Epic'],
   merge: ['MergeRequest'],
 } as const;
 
 export type QuickActionName = keyof typeof QUICK_ACTIONS;
 
 /** Aliases GitLab accepts for the same commands. */
-const ALIASES: Readonly<Record<string, QuickActionName>> = { labels: 'label', assign_reviewer: 'assign' };
+const ALIASES: Readonly<Record<string, QuickActionName>> = { labels: 'label', assign_reviewer: 'assign', remove_label: 'unlabel' };
 
 export interface QuickAction {
   name: QuickActionName;
