@@ -53,6 +53,18 @@ export class SystemNotesWriter extends DomainEventSubscriber {
         for (const mr of mergeRequests) rows.push({ ...base, noteable_id: mr.id, body: note.body, system_note_action: `commit:${mr.id}` });
         continue;
       }
+      if (note.mention) {
+        // The mentioned issue or merge request of the pushed project, if it exists; once per commit (GitLab's `cross_reference_exists?`).
+        const table = note.noteableType === 'Issue' ? 'issues' : 'merge_requests';
+        const [found] = (await this.dataSource.query(
+          `SELECT t.id, (SELECT u.id FROM users u WHERE lower(u.email) = lower($3) LIMIT 1) AS author_id FROM ${table} t
+           WHERE t.project_id = $1 AND t.iid = $2
+             AND NOT EXISTS (SELECT 1 FROM notes n WHERE n.noteable_type = $4 AND n.noteable_id = t.id AND n.system AND n.body = $5)`,
+          [event.project_id, note.mention.iid, note.mention.authorEmail ?? '', note.noteableType, note.body],
+        )) as Array<{ id: number; author_id: number | null }>;
+        if (found) rows.push({ ...base, author_id: found.author_id ?? event.actor, noteable_id: found.id, body: note.body, system_note_action: `xref:${note.noteableType === 'Issue' ? 'I' : 'M'}${found.id}:${note.mention.commit.slice(0, 12)}` });
+        continue;
+      }
       let body = note.body;
       if (note.assignees) {
         const names = await this.usernames([...note.assignees.added, ...note.assignees.removed]);
