@@ -163,6 +163,16 @@ describe('If-Unmodified-Since on every DELETE route', () => {
     const note = await created('POST', `/api/v4/groups/${id}/epics/${epic.id}/notes`, { body: 'n' });
     return { path: `/api/v4/groups/${id}/epics/${epic.id}/notes/${note.id}`, check: `/api/v4/groups/${id}/epics/${epic.id}/notes/${note.id}` };
   });
+  cases.set('DELETE /projects/:id/labels/:label_id', async () => {
+    const id = await project();
+    const label = await created('POST', `/api/v4/projects/${id}/labels`, { name: 'l', color: '#FF0000' });
+    return { path: `/api/v4/projects/${id}/labels/${label.id}`, check: `/api/v4/projects/${id}/labels/${label.id}` };
+  });
+  cases.set('DELETE /groups/:id/labels/:label_id', async () => {
+    const id = await group();
+    const label = await created('POST', `/api/v4/groups/${id}/labels`, { name: 'l', color: '#FF0000' });
+    return { path: `/api/v4/groups/${id}/labels/${label.id}`, check: `/api/v4/groups/${id}/labels/${label.id}` };
+  });
   cases.set('DELETE /runners/:id', async () => {
     const runner = await created('POST', '/api/v4/user/runners', { runner_type: 'instance_type' });
     return { path: `/api/v4/runners/${runner.id}`, check: `/api/v4/runners/${runner.id}` };

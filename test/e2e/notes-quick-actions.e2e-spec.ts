@@ -152,4 +152,41 @@ describe('Quick actions and award emoji in notes', () => {
     // Issue-only commands are text on merge requests.
     expect((await call('dev', 'POST', project(`/merge_requests/${ids.mr2}/notes`), { body: '/weight 2' })).body.body).toBe('/weight 2');
   });
+
+  it('reads, renames and deletes labels, carrying the change to the issues, merge requests and epics that carry them', async () => {
+    const client = new Gitlab({ host: gw.baseUrl, token: users.rhea.token, rateLimits: {} });
+    expect((await call('gus', 'GET', project(`/labels/${ids.bug}`))).body).toMatchObject({ id: ids.bug, name: 'bug', is_project_label: true });
+    expect((await call('gus', 'GET', project('/labels/on%20call'))).body).toMatchObject({ id: ids.onCall, is_project_label: false });
+    expect((await call('gus', 'GET', project('/labels/on%20call?include_ancestor_groups=false'))).status).toBe(404);
+    expect((await call('gus', 'GET', `/groups/${ids.group}/labels/${ids.onCall}`)).body.name).toBe('on call');
+    expect((await call('rhea', 'PUT', project('/issues/1'), { labels: 'bug,on call' })).body.labels).toEqual(['bug', 'on call']);
+    expect((await call('dev', 'GET', project(`/merge_requests/${ids.mr2}`))).body.labels).toEqual(['bug']);
+
+    // Update: Reporter+, at least one attribute, a free title, only the project's own labels.
+    expect((await call('gus', 'PUT', project(`/labels/${ids.bug}`), { color: '#000000' })).status).toBe(403);
+    expect(await call('rhea', 'PUT', project(`/labels/${ids.bug}`), {})).toMatchObject({ status: 400, body: { error: 'new_name, color, description are missing, at least one parameter must be provided' } });
+    expect((await call('rhea', 'PUT', project(`/labels/${ids.bug}`), { color: 'red' })).status).toBe(400);
+    expect((await call('rhea', 'PUT', project(`/labels/${ids.onCall}`), { color: '#000000' })).status).toBe(404);
+    expect((await call('rhea', 'POST', project('/labels'), { name: 'p1', color: '#ff0000' })).status).toBe(201);
+    expect(await call('rhea', 'PUT', project(`/labels/${ids.bug}`), { new_name: 'p1' })).toMatchObject({ status: 400, body: { message: { title: ['has already been taken'] } } });
+    const renamed = await client.ProjectLabels.edit(ids.project, ids.bug, { newName: 'defect', color: '#00ff00', description: 'broken' });
+    expect(renamed).toMatchObject({ id: ids.bug, name: 'defect', color: '#00FF00', description: 'broken' });
+    expect((await call('rhea', 'GET', project('/issues/1'))).body.labels).toEqual(['defect', 'on call']);
+    expect((await call('rhea', 'GET', project(`/merge_requests/${ids.mr2}`))).body.labels).toEqual(['defect']);
+    expect((await call('rhea', 'GET', project('/issues?labels=defect'))).body.map((i: any) => i.iid)).toEqual([1]);
+    const epic = (await call('owen', 'POST', `/groups/${ids.group}/epics`, { title: 'Paging', labels: 'on call' })).body;
+    expect((await call('owen', 'PUT', `/groups/${ids.group}/labels/on%20call`, { new_name: 'paging' })).body.name).toBe('paging');
+    expect((await call('rhea', 'GET', project('/issues/1'))).body.labels).toEqual(['defect', 'paging']);
+    expect((await call('owen', 'GET', `/groups/${ids.group}/epics/${epic.iid}`)).body.labels).toEqual(['paging']);
+
+    // Delete: the name goes from what carried it; gone is 404.
+    expect((await call('gus', 'DELETE', project(`/labels/${ids.bug}`))).status).toBe(403);
+    await client.ProjectLabels.remove(ids.project, 'defect');
+    expect((await call('rhea', 'GET', project(`/labels/${ids.bug}`))).status).toBe(404);
+    expect((await call('rhea', 'DELETE', project(`/labels/${ids.bug}`))).status).toBe(404);
+    expect((await call('rhea', 'GET', project(`/merge_requests/${ids.mr2}`))).body.labels).toEqual([]);
+    expect((await call('owen', 'DELETE', `/groups/${ids.group}/labels/${ids.onCall}`)).status).toBe(204);
+    expect((await call('rhea', 'GET', project('/issues/1'))).body.labels).toEqual([]);
+    expect((await call('owen', 'GET', `/groups/${ids.group}/epics/${epic.iid}`)).body.labels).toEqual([]);
+  });
 });
