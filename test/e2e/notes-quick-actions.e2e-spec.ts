@@ -169,8 +169,9 @@ describe('Quick actions and award emoji in notes', () => {
     expect((await call('rhea', 'PUT', project(`/labels/${ids.onCall}`), { color: '#000000' })).status).toBe(404);
     expect((await call('rhea', 'POST', project('/labels'), { name: 'p1', color: '#ff0000' })).status).toBe(201);
     expect(await call('rhea', 'PUT', project(`/labels/${ids.bug}`), { new_name: 'p1' })).toMatchObject({ status: 400, body: { message: { title: ['has already been taken'] } } });
-    const renamed = await client.ProjectLabels.edit(ids.project, ids.bug, { newName: 'defect', color: '#00ff00', description: 'broken' });
-    expect(renamed).toMatchObject({ id: ids.bug, name: 'defect', color: '#00FF00', description: 'broken' });
+    const renamed = await client.ProjectLabels.edit(ids.project, ids.bug, { newName: 'defect', description: 'broken' });
+    expect(renamed).toMatchObject({ id: ids.bug, name: 'defect', color: '#D9534F', description: 'broken' });
+    expect((await call('rhea', 'PUT', project('/labels/defect'), { color: '#00ff00' })).body).toMatchObject({ id: ids.bug, color: '#00FF00' });
     expect((await call('rhea', 'GET', project('/issues/1'))).body.labels).toEqual(['defect', 'on call']);
     expect((await call('rhea', 'GET', project(`/merge_requests/${ids.mr2}`))).body.labels).toEqual(['defect']);
     expect((await call('rhea', 'GET', project('/issues?labels=defect'))).body.map((i: any) => i.iid)).toEqual([1]);
