@@ -190,4 +190,48 @@ describe('Quick actions and award emoji in notes', () => {
     expect((await call('rhea', 'GET', project('/issues/1'))).body.labels).toEqual([]);
     expect((await call('owen', 'GET', `/groups/${ids.group}/epics/${epic.iid}`)).body.labels).toEqual([]);
   });
+
+  it('lists, reads, awards and removes award emoji on issues, merge requests, snippets and their notes through a real client', async () => {
+    const gus = new Gitlab({ host: gw.baseUrl, token: users.gus.token, rateLimits: {} });
+    const dev = new Gitlab({ host: gw.baseUrl, token: users.dev.token, rateLimits: {} });
+    // The :thumbsup: note body of an earlier test is listed with the awards of the issue.
+    const onIssue = await gus.IssueAwardEmojis.all(ids.project, 1);
+    expect(onIssue.map((a) => [a.name, a.user.username, a.awardable_type, a.awardable_id])).toEqual([['thumbsup', 'gus', 'Issue', ids.issue]]);
+    expect(await call('gus', 'POST', project('/issues/1/award_emoji'), { name: 'thumbsup' })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Name has already been taken Not Found' } });
+    expect(await call('gus', 'POST', project('/issues/1/award_emoji'), { name: 'not_an_emoji' })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Name is not a valid emoji name Not Found' } });
+    expect((await call('gus', 'POST', project('/issues/1/award_emoji'), {})).status).toBe(400);
+    const tada = await dev.IssueAwardEmojis.award(ids.project, 1, 'tada');
+    expect(tada).toMatchObject({ name: 'tada', user: { username: 'dev' }, awardable_type: 'Issue', awardable_id: ids.issue });
+    expect((await gus.IssueAwardEmojis.show(ids.project, 1, tada.id)).name).toBe('tada');
+    // Only its user or an administrator removes an award (401 otherwise, as GitLab).
+    expect((await call('gus', 'DELETE', project(`/issues/1/award_emoji/${tada.id}`))).status).toBe(401);
+    await dev.IssueAwardEmojis.remove(ids.project, 1, tada.id);
+    expect((await call('dev', 'GET', project(`/issues/1/award_emoji/${tada.id}`))).status).toBe(404);
+    expect((await call('dev', 'GET', project('/issues/1/award_emoji/x'))).status).toBe(400);
+
+    // Merge requests and their notes.
+    const rocket = (await dev.MergeRequestAwardEmojis.all(ids.project, ids.mr)).find((a) => a.name === 'rocket');
+    expect(rocket).toMatchObject({ user: { username: 'rhea' }, awardable_type: 'MergeRequest' });
+    const note = (await call('dev', 'POST', project(`/merge_requests/${ids.mr2}/notes`), { body: 'LGTM' })).body;
+    const onNote = await gus.MergeRequestNoteAwardEmojis.award(ids.project, ids.mr2, note.id, 'thumbsup');
+    expect(onNote).toMatchObject({ awardable_type: 'Note', awardable_id: note.id, user: { username: 'gus' } });
+    expect((await gus.MergeRequestNoteAwardEmojis.all(ids.project, ids.mr2, note.id)).map((a) => a.id)).toEqual([onNote.id]);
+    // An award of another note or noteable is not reached through this one.
+    expect((await call('gus', 'GET', project(`/merge_requests/${ids.mr}/notes/${note.id}/award_emoji`))).status).toBe(404);
+    expect((await call('gus', 'GET', project(`/issues/1/award_emoji/${onNote.id}`))).status).toBe(404);
+    await call('root', 'DELETE', project(`/merge_requests/${ids.mr2}/notes/${note.id}/award_emoji/${onNote.id}`));
+    expect(await gus.MergeRequestNoteAwardEmojis.all(ids.project, ids.mr2, note.id)).toEqual([]);
+
+    // Issue notes and snippets, and the issue notes' awards through the note routes.
+    const issueNote = (await call('gus', 'POST', project('/issues/1/notes'), { body: 'Same here' })).body;
+    expect((await dev.IssueNoteAwardEmojis.award(ids.project, 1, issueNote.id, 'heart')).awardable_type).toBe('Note');
+    const snippet = (await call('rhea', 'POST', project('/snippets'), { title: 'log', content: 'x', visibility: 'private' })).body;
+    expect((await call('rhea', 'POST', project(`/snippets/${snippet.id}/award_emoji`), { name: 'eyes' })).body).toMatchObject({ awardable_type: 'Snippet', awardable_id: snippet.id });
+    expect((await call('rhea', 'GET', project(`/snippets/${snippet.id}/award_emoji`))).body.map((a: any) => a.name)).toEqual(['eyes']);
+    // The project is private: not a member, not found; no credentials, not found.
+    const outsider = await createUserWithToken(gw, 'outsider');
+    expect((await api(gw.baseUrl, 'GET', `/api/v4${project('/issues/1/award_emoji')}`, { token: outsider.token })).status).toBe(404);
+    expect((await api(gw.baseUrl, 'GET', `/api/v4${project('/issues/1/award_emoji')}`)).status).toBe(404);
+    expect((await api(gw.baseUrl, 'POST', `/api/v4${project('/issues/1/award_emoji')}`, { body: { name: 'eyes' } })).status).toBe(401);
+  });
 });

@@ -66,8 +66,15 @@ export class NotePresenter {
   }
 
   async award(award: AwardEmojiEntity): Promise<Record<string, unknown>> {
-    const users = await this.users([award.userId]);
-    const user = users.get(award.userId);
+    return (await this.awards([award]))[0];
+  }
+
+  async awards(awards: AwardEmojiEntity[]): Promise<Record<string, unknown>[]> {
+    const users = await this.users(awards.map((award) => award.userId));
+    return awards.map((award) => this.presentAward(award, users.get(award.userId)));
+  }
+
+  private presentAward(award: AwardEmojiEntity, user: UserEntity | undefined): Record<string, unknown> {
     return {
       id: award.id,
       name: award.name,

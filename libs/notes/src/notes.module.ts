@@ -7,6 +7,7 @@ import { SnippetsModule } from '@app/snippets';
 import { IssueNotesController } from './issue-notes.controller';
 import { SnippetNotesController } from './snippet-notes.controller';
 import { EpicNotesController } from './epic-notes.controller';
+import { AwardEmojiController } from './award-emoji.controller';
 import { NotePresenter } from './note.presenter';
 import { NoteablesService } from './noteables.service';
 import { NotesEndpoints } from './notes-endpoint.service';
@@ -23,7 +24,7 @@ import { UpdateNoteUseCase } from './use-cases/update-note.use-case';
  */
 @Module({
   imports: [NamespacesModule, IssuesModule, SettingsModule, SnippetsModule],
-  controllers: [IssueNotesController, SnippetNotesController, EpicNotesController],
+  controllers: [IssueNotesController, SnippetNotesController, EpicNotesController, AwardEmojiController],
   providers: [Paginator, NotesRepository, NotePresenter, NoteablesService, NotesEndpoints, QuickActionsService, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase],
   exports: [NotesRepository, NotePresenter],
 })

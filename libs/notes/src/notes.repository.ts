@@ -38,7 +38,7 @@ export class NotesRepository {
   }
 
   /** Awards `name` from `userId` once; an award already given is returned as it is. */
-  async award(manager: EntityManager, noteable: Noteable, name: string, userId: number): Promise<{ award: AwardEmojiEntity; created: boolean }> {
+  async award(manager: EntityManager, noteable: Pick<Noteable, 'id'> & { type: string }, name: string, userId: number): Promise<{ award: AwardEmojiEntity; created: boolean }> {
     const inserted = (await manager.query(
       `INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id) VALUES ($1, $2, $3, $4)
        ON CONFLICT (awardable_type, awardable_id, name, user_id) DO NOTHING RETURNING id`,

@@ -32,3 +32,8 @@ export class ListNotesDto {
   @IsOptional() @IsIn(['asc', 'desc'], { message: 'does not have a valid value' }) sort?: 'asc' | 'desc';
   @IsOptional() @IsIn(['created_at', 'updated_at'], { message: 'does not have a valid value' }) order_by?: 'created_at' | 'updated_at';
 }
+
+/** `POST …/award_emoji`: the emoji name, without colons. */
+export class AwardEmojiDto {
+  @Required() @IsString() name: string;
+}

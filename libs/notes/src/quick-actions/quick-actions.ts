@@ -127,6 +127,11 @@ function knownEmoji(): ReadonlySet<string> {
   return emojiNames;
 }
 
+/** Whether `name` is one of GitLab's emoji names (`thumbsup`, `+1`, `rocket`...). */
+export function isEmojiName(name: string): boolean {
+  return knownEmoji().has(name);
+}
+
 /** The emoji name of a body made of one award emoji only (`:thumbsup:`), else null. */
 export function awardEmojiOf(body: string): string | null {
   const match = /^:([a-z0-9_+-]+):\s?$/.exec(body.trim());
