@@ -192,6 +192,28 @@ describe('If-Unmodified-Since on every DELETE route', () => {
   cases.set('DELETE /projects/:id/merge_requests/:merge_request_iid/notes/:note_id/award_emoji/:award_id', () => awardable('merge_requests', true));
   cases.set('DELETE /projects/:id/snippets/:snippet_id/award_emoji/:award_id', () => awardable('snippets', false));
   cases.set('DELETE /projects/:id/snippets/:snippet_id/notes/:note_id/award_emoji/:award_id', () => awardable('snippets', true));
+  const threadNote = async (base: string): Promise<DeleteCase> => {
+    const thread = await created('POST', `${base}/discussions`, { body: 'd' });
+    const path = `${base}/discussions/${thread.id}/notes/${thread.notes[0].id}`;
+    return { path, check: path };
+  };
+  cases.set('DELETE /projects/:id/issues/:issue_iid/discussions/:discussion_id/notes/:note_id', async () => {
+    const id = await project();
+    return threadNote(`/api/v4/projects/${id}/issues/${(await created('POST', `/api/v4/projects/${id}/issues`, { title: 'i' })).iid}`);
+  });
+  cases.set('DELETE /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes/:note_id', async () => {
+    const id = await project();
+    await created('POST', `/api/v4/projects/${id}/repository/branches`, { branch: 'topic', ref: 'main' });
+    return threadNote(`/api/v4/projects/${id}/merge_requests/${(await created('POST', `/api/v4/projects/${id}/merge_requests`, { title: 'm', source_branch: 'topic', target_branch: 'main' })).iid}`);
+  });
+  cases.set('DELETE /projects/:id/snippets/:snippet_id/discussions/:discussion_id/notes/:note_id', async () => {
+    const id = await project();
+    return threadNote(`/api/v4/projects/${id}/snippets/${(await created('POST', `/api/v4/projects/${id}/snippets`, { title: 's', file_name: 'a.txt', content: 'A' })).id}`);
+  });
+  cases.set('DELETE /groups/:id/epics/:epic_id/discussions/:discussion_id/notes/:note_id', async () => {
+    const id = await group();
+    return threadNote(`/api/v4/groups/${id}/epics/${(await created('POST', `/api/v4/groups/${id}/epics`, { title: 'e' })).id}`);
+  });
   cases.set('DELETE /runners/:id', async () => {
     const runner = await created('POST', '/api/v4/user/runners', { runner_type: 'instance_type' });
     return { path: `/api/v4/runners/${runner.id}`, check: `/api/v4/runners/${runner.id}` };

@@ -24,6 +24,20 @@ export class NotesRepository {
     return qb.orderBy(order.orderBy === 'updated_at' ? 'n.updatedAt' : 'n.createdAt', direction).addOrderBy('n.id', direction);
   }
 
+  /**
+   * Discussions, by their first notes (one row per discussion the viewer may read), oldest
+   * first as GitLab lists them: a page of this query is a page of discussions.
+   */
+  discussionsQuery(noteable: Noteable, viewer: { readsAllInternal: boolean; id: number | null }): SelectQueryBuilder<NoteEntity> {
+    return this.listQuery(noteable, viewer, { orderBy: 'created_at', sort: 'asc' }).andWhere('NOT EXISTS (SELECT 1 FROM notes p WHERE p.discussion_id = n.discussion_id AND p.id < n.id)');
+  }
+
+  /** The notes of these discussions of the noteable that the viewer may read, oldest first. */
+  discussionNotes(noteable: Noteable, discussionIds: string[], viewer: { readsAllInternal: boolean; id: number | null }): Promise<NoteEntity[]> {
+    if (discussionIds.length === 0) return Promise.resolve([]);
+    return this.listQuery(noteable, viewer, { orderBy: 'created_at', sort: 'asc' }).andWhere('n.discussion_id IN (:...discussionIds)', { discussionIds }).getMany();
+  }
+
   find(noteable: Noteable, id: number, manager: EntityManager = this.dataSource.manager): Promise<NoteEntity | null> {
     return manager.findOneBy(NoteEntity, { id, noteableType: noteable.type, noteableId: noteable.id });
   }
