@@ -176,6 +176,57 @@ describe('If-Unmodified-Since on every DELETE route', () => {
     const path = `/api/v4/projects/${id}/merge_requests/${mr.iid}/approval_rules/${rule.id}`;
     return { path, check: path };
   });
+  cases.set('DELETE /projects/:id/labels/:label_id', async () => {
+    const id = await project();
+    const label = await created('POST', `/api/v4/projects/${id}/labels`, { name: 'l', color: '#FF0000' });
+    return { path: `/api/v4/projects/${id}/labels/${label.id}`, check: `/api/v4/projects/${id}/labels/${label.id}` };
+  });
+  cases.set('DELETE /groups/:id/labels/:label_id', async () => {
+    const id = await group();
+    const label = await created('POST', `/api/v4/groups/${id}/labels`, { name: 'l', color: '#FF0000' });
+    return { path: `/api/v4/groups/${id}/labels/${label.id}`, check: `/api/v4/groups/${id}/labels/${label.id}` };
+  });
+  const awardable = async (kind: 'issues' | 'merge_requests' | 'snippets', onNote: boolean): Promise<DeleteCase> => {
+    const id = await project();
+    let base: string;
+    if (kind === 'issues') base = `/api/v4/projects/${id}/issues/${(await created('POST', `/api/v4/projects/${id}/issues`, { title: 'i' })).iid}`;
+    else if (kind === 'snippets') base = `/api/v4/projects/${id}/snippets/${(await created('POST', `/api/v4/projects/${id}/snippets`, { title: 's', file_name: 'a.txt', content: 'A' })).id}`;
+    else {
+      await created('POST', `/api/v4/projects/${id}/repository/branches`, { branch: 'topic', ref: 'main' });
+      base = `/api/v4/projects/${id}/merge_requests/${(await created('POST', `/api/v4/projects/${id}/merge_requests`, { title: 'm', source_branch: 'topic', target_branch: 'main' })).iid}`;
+    }
+    if (onNote) base = `${base}/notes/${(await created('POST', `${base}/notes`, { body: 'n' })).id}`;
+    const award = await created('POST', `${base}/award_emoji`, { name: 'thumbsup' });
+    return { path: `${base}/award_emoji/${award.id}`, check: `${base}/award_emoji/${award.id}` };
+  };
+  cases.set('DELETE /projects/:id/issues/:issue_iid/award_emoji/:award_id', () => awardable('issues', false));
+  cases.set('DELETE /projects/:id/issues/:issue_iid/notes/:note_id/award_emoji/:award_id', () => awardable('issues', true));
+  cases.set('DELETE /projects/:id/merge_requests/:merge_request_iid/award_emoji/:award_id', () => awardable('merge_requests', false));
+  cases.set('DELETE /projects/:id/merge_requests/:merge_request_iid/notes/:note_id/award_emoji/:award_id', () => awardable('merge_requests', true));
+  cases.set('DELETE /projects/:id/snippets/:snippet_id/award_emoji/:award_id', () => awardable('snippets', false));
+  cases.set('DELETE /projects/:id/snippets/:snippet_id/notes/:note_id/award_emoji/:award_id', () => awardable('snippets', true));
+  const threadNote = async (base: string): Promise<DeleteCase> => {
+    const thread = await created('POST', `${base}/discussions`, { body: 'd' });
+    const path = `${base}/discussions/${thread.id}/notes/${thread.notes[0].id}`;
+    return { path, check: path };
+  };
+  cases.set('DELETE /projects/:id/issues/:issue_iid/discussions/:discussion_id/notes/:note_id', async () => {
+    const id = await project();
+    return threadNote(`/api/v4/projects/${id}/issues/${(await created('POST', `/api/v4/projects/${id}/issues`, { title: 'i' })).iid}`);
+  });
+  cases.set('DELETE /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes/:note_id', async () => {
+    const id = await project();
+    await created('POST', `/api/v4/projects/${id}/repository/branches`, { branch: 'topic', ref: 'main' });
+    return threadNote(`/api/v4/projects/${id}/merge_requests/${(await created('POST', `/api/v4/projects/${id}/merge_requests`, { title: 'm', source_branch: 'topic', target_branch: 'main' })).iid}`);
+  });
+  cases.set('DELETE /projects/:id/snippets/:snippet_id/discussions/:discussion_id/notes/:note_id', async () => {
+    const id = await project();
+    return threadNote(`/api/v4/projects/${id}/snippets/${(await created('POST', `/api/v4/projects/${id}/snippets`, { title: 's', file_name: 'a.txt', content: 'A' })).id}`);
+  });
+  cases.set('DELETE /groups/:id/epics/:epic_id/discussions/:discussion_id/notes/:note_id', async () => {
+    const id = await group();
+    return threadNote(`/api/v4/groups/${id}/epics/${(await created('POST', `/api/v4/groups/${id}/epics`, { title: 'e' })).id}`);
+  });
   cases.set('DELETE /runners/:id', async () => {
     const runner = await created('POST', '/api/v4/user/runners', { runner_type: 'instance_type' });
     return { path: `/api/v4/runners/${runner.id}`, check: `/api/v4/runners/${runner.id}` };

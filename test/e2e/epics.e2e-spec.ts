@@ -104,6 +104,30 @@ describe('Epics and epic notes', () => {
     expect(event).toMatchObject({ project_id: null, group_id: ids.group, data: { note: { noteable_type: 'Epic', noteable_id: ids.epic } } });
   });
 
+  it('runs /close, /reopen, /label, /unlabel and /relabel in epic notes for Reporter+, through the epic update', async () => {
+    const path = `/groups/${ids.group}/epics/${ids.second}/notes`;
+    for (const name of ['infra', 'cost cut']) expect((await call('owen', 'POST', `/groups/${ids.group}/labels`, { name, color: '#428BCA' })).status).toBe(201);
+    // A guest may not: the lines stay text of a note.
+    const byGuest = await call('gus', 'POST', path, { body: '/close\n/label ~infra' });
+    expect(byGuest.status).toBe(201);
+    expect(byGuest.body.body).toBe('/close\n/label ~infra');
+    const applied = await call('rhea', 'POST', path, { body: '/label ~infra ~"cost cut" ~missing\n/close' });
+    expect(applied.status).toBe(202);
+    expect(applied.body).toEqual({ commands_changes: { add_label_ids: [expect.any(Number), expect.any(Number)], state_event: 'close' }, summary: ['Added ~infra ~"cost cut" labels.', 'Closed this epic.'] });
+    expect((await call('rhea', 'GET', `/groups/${ids.group}/epics/2`)).body).toMatchObject({ state: 'closed', labels: ['infra', 'cost cut'] });
+    const unlabel = await call('rhea', 'POST', path, { body: 'Back on.\n/reopen\n/unlabel ~infra' });
+    expect(unlabel.status).toBe(201);
+    expect(unlabel.body).toMatchObject({ body: 'Back on.', commands_changes: { state_event: 'reopen', remove_label_ids: [expect.any(Number)] } });
+    expect((await call('rhea', 'GET', `/groups/${ids.group}/epics/2`)).body).toMatchObject({ state: 'opened', labels: ['cost cut'] });
+    expect((await call('rhea', 'POST', path, { body: '/relabel ~infra' })).body.summary).toEqual(['Replaced all labels with ~infra label.']);
+    expect((await call('rhea', 'POST', path, { body: '/unlabel' })).body.summary).toEqual(['Removed all labels.']);
+    expect((await call('rhea', 'GET', `/groups/${ids.group}/epics/2`)).body.labels).toEqual([]);
+    // Issue commands are text on epics.
+    expect((await call('rhea', 'POST', path, { body: '/weight 3' })).body.body).toBe('/weight 3');
+    expect((await outbox('epic.closed')).filter((e) => e.target.id === ids.second)).toHaveLength(1);
+    expect((await outbox('epic.reopened')).filter((e) => e.target.id === ids.second)).toHaveLength(1);
+  });
+
   it('answers 404 when an epic iid is used where the notes routes expect its id, and for another group\'s epic', async () => {
     for (const iid of [ids.epicIid, 2]) {
       expect((await call('rhea', 'GET', `/groups/${ids.group}/epics/${iid}/notes`)).status).toBe(404);

@@ -107,4 +107,46 @@ describe('Contribution events of notes (projector through Kafka)', () => {
     expect((await call('stranger', 'GET', `/users/${users.rhea.id}/events?target_type=snippet`)).body.map((e: any) => e.target_id)).toEqual([open.id]);
     expect(secret.id).not.toBe(open.id);
   });
+
+  it('shows an edited comment as it is now, drops a deleted comment\'s event, and removes the notes, awards and events of a deleted issue, snippet or epic', async () => {
+    const noteCount = async (type: string, id: number) => Number((await gw.dataSource.query(`SELECT count(*)::int AS n FROM notes WHERE noteable_type = $1 AND noteable_id = $2`, [type, id]))[0].n);
+    const awardCount = async (type: string, id: number) => Number((await gw.dataSource.query(`SELECT count(*)::int AS n FROM award_emoji WHERE awardable_type = $1 AND awardable_id = $2`, [type, id]))[0].n);
+    const issue = (await call('rhea', 'POST', `/projects/${ids.project}/issues`, { title: 'Flaky alarm' })).body;
+    const path = `/projects/${ids.project}/issues/${issue.iid}`;
+    const kept = (await call('gus', 'POST', `${path}/notes`, { body: 'first take' })).body;
+    const dropped = (await call('gus', 'POST', `${path}/notes`, { body: 'never mind' })).body;
+    expect((await call('gus', 'POST', `${path}/notes`, { body: ':eyes:' })).body.awardable_type).toBe('Issue');
+    expect((await call('gus', 'PUT', `${path}/notes/${kept.id}`, { body: 'second take' })).status).toBe(200);
+    expect((await call('gus', 'DELETE', `${path}/notes/${dropped.id}`)).status).toBe(204);
+    const onIssue = (events: any[]) => events.filter((e) => e.note?.noteable_id === issue.id);
+    const edited = await eventually(async () => {
+      const events = onIssue(await noteEvents('gus', `/projects/${ids.project}/events`));
+      return events.length === 1 && events[0].note.body === 'second take' ? events : undefined;
+    }, 'the edited comment alone', 30_000);
+    expect(edited[0]).toMatchObject({ target_id: kept.id, action_name: 'commented on', note: { id: kept.id, body: 'second take', author: { username: 'gus' } } });
+
+    // The issue goes: its notes, awards, comments' events and its own events go with it.
+    expect((await call('owen', 'DELETE', path)).status).toBe(204);
+    await eventually(async () => ((await noteCount('Issue', issue.id)) === 0 && (await awardCount('Issue', issue.id)) === 0 ? true : undefined), 'the issue notes removed', 30_000);
+    await eventually(async () => {
+      const events = (await call('owen', 'GET', `/projects/${ids.project}/events?per_page=100`)).body as any[];
+      return events.some((e) => (e.target_type === 'Issue' && e.target_id === issue.id) || (e.note?.noteable_type === 'Issue' && e.note.noteable_id === issue.id)) ? undefined : events;
+    }, 'the issue events removed', 30_000);
+    // The list by position stays whole: the count header matches the rows.
+    const page = await call('owen', 'GET', `/projects/${ids.project}/events?per_page=2&page=2`);
+    const all = (await call('owen', 'GET', `/projects/${ids.project}/events?per_page=100`)).body as any[];
+    expect(Number(page.headers.get('x-total'))).toBe(all.length);
+    expect(page.body.map((e: any) => e.id)).toEqual(all.slice(2, 4).map((e) => e.id));
+
+    // A snippet's and an epic's notes go with them too.
+    const snippet = (await call('rhea', 'POST', `/projects/${ids.project}/snippets`, { title: 'old runbook', content: 'x', visibility: 'public' })).body;
+    const snippetNote = (await call('gus', 'POST', `/projects/${ids.project}/snippets/${snippet.id}/notes`, { body: 'outdated' })).body;
+    await eventually(async () => ((await noteEvents('owen', `/projects/${ids.project}/events`)).some((e) => e.target_id === snippetNote.id) ? true : undefined), 'the snippet comment event', 30_000);
+    expect((await call('rhea', 'DELETE', `/projects/${ids.project}/snippets/${snippet.id}`)).status).toBe(204);
+    const epic = (await call('owen', 'POST', `/groups/${ids.group}/epics`, { title: 'Quiet nights' })).body;
+    expect((await call('owen', 'POST', `/groups/${ids.group}/epics/${epic.id}/notes`, { body: 'agreed' })).status).toBe(201);
+    expect((await call('owen', 'DELETE', `/groups/${ids.group}/epics/${epic.iid}`)).status).toBe(204);
+    await eventually(async () => ((await noteCount('Snippet', snippet.id)) === 0 && (await noteCount('Epic', epic.id)) === 0 ? true : undefined), 'snippet and epic notes removed', 30_000);
+    await eventually(async () => ((await noteEvents('owen', `/projects/${ids.project}/events`)).some((e) => e.target_id === snippetNote.id) ? undefined : true), 'the snippet comment event removed', 30_000);
+  });
 });

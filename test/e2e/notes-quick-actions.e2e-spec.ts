@@ -78,6 +78,20 @@ describe('Quick actions and award emoji in notes', () => {
     expect(await noteCount()).toBe(before);
   });
 
+  it('removes labels with /unlabel and replaces them with /relabel', async () => {
+    expect((await call('rhea', 'PUT', project('/issues/1'), { labels: 'bug,on call' })).body.labels).toEqual(['bug', 'on call']);
+    const removed = await call('rhea', 'POST', project('/issues/1/notes'), { body: '/unlabel ~bug ~nope' });
+    expect(removed.status).toBe(202);
+    expect(removed.body).toEqual({ commands_changes: { remove_label_ids: [ids.bug] }, summary: ['Removed ~bug label.'] });
+    expect((await call('rhea', 'GET', project('/issues/1'))).body.labels).toEqual(['on call']);
+    const relabelled = await call('rhea', 'POST', project('/issues/1/notes'), { body: 'Triaged.\n/relabel ~bug' });
+    expect(relabelled.body).toMatchObject({ body: 'Triaged.', commands_changes: { label_ids: [ids.bug] } });
+    expect((await call('rhea', 'GET', project('/issues/1'))).body.labels).toEqual(['bug']);
+    expect((await call('rhea', 'POST', project('/issues/1/notes'), { body: '/remove_label' })).body).toEqual({ commands_changes: { label_ids: [] }, summary: ['Removed all labels.'] });
+    // Nothing to remove: the command is not offered and stays text.
+    expect((await call('rhea', 'POST', project('/issues/1/notes'), { body: '/unlabel ~bug' })).body.body).toBe('/unlabel ~bug');
+  });
+
   it('leaves commands the author may not run as text', async () => {
     const byGuest = await call('gus', 'POST', project('/issues/1/notes'), { body: '/close' });
     expect(byGuest.status).toBe(201);
@@ -137,5 +151,87 @@ describe('Quick actions and award emoji in notes', () => {
     expect((await call('dev', 'GET', project(`/merge_requests/${ids.mr2}`))).body).toMatchObject({ state: 'closed', labels: ['bug'], assignees: [{ id: users.dev.id }] });
     // Issue-only commands are text on merge requests.
     expect((await call('dev', 'POST', project(`/merge_requests/${ids.mr2}/notes`), { body: '/weight 2' })).body.body).toBe('/weight 2');
+  });
+
+  it('reads, renames and deletes labels, carrying the change to the issues, merge requests and epics that carry them', async () => {
+    const client = new Gitlab({ host: gw.baseUrl, token: users.rhea.token, rateLimits: {} });
+    expect((await call('gus', 'GET', project(`/labels/${ids.bug}`))).body).toMatchObject({ id: ids.bug, name: 'bug', is_project_label: true });
+    expect((await call('gus', 'GET', project('/labels/on%20call'))).body).toMatchObject({ id: ids.onCall, is_project_label: false });
+    expect((await call('gus', 'GET', project('/labels/on%20call?include_ancestor_groups=false'))).status).toBe(404);
+    expect((await call('gus', 'GET', `/groups/${ids.group}/labels/${ids.onCall}`)).body.name).toBe('on call');
+    expect((await call('rhea', 'PUT', project('/issues/1'), { labels: 'bug,on call' })).body.labels).toEqual(['bug', 'on call']);
+    expect((await call('dev', 'GET', project(`/merge_requests/${ids.mr2}`))).body.labels).toEqual(['bug']);
+
+    // Update: Reporter+, at least one attribute, a free title, only the project's own labels.
+    expect((await call('gus', 'PUT', project(`/labels/${ids.bug}`), { color: '#000000' })).status).toBe(403);
+    expect(await call('rhea', 'PUT', project(`/labels/${ids.bug}`), {})).toMatchObject({ status: 400, body: { error: 'new_name, color, description are missing, at least one parameter must be provided' } });
+    expect((await call('rhea', 'PUT', project(`/labels/${ids.bug}`), { color: 'red' })).status).toBe(400);
+    expect((await call('rhea', 'PUT', project(`/labels/${ids.onCall}`), { color: '#000000' })).status).toBe(404);
+    expect((await call('rhea', 'POST', project('/labels'), { name: 'p1', color: '#ff0000' })).status).toBe(201);
+    expect(await call('rhea', 'PUT', project(`/labels/${ids.bug}`), { new_name: 'p1' })).toMatchObject({ status: 400, body: { message: { title: ['has already been taken'] } } });
+    const renamed = await client.ProjectLabels.edit(ids.project, ids.bug, { newName: 'defect', description: 'broken' });
+    expect(renamed).toMatchObject({ id: ids.bug, name: 'defect', color: '#D9534F', description: 'broken' });
+    expect((await call('rhea', 'PUT', project('/labels/defect'), { color: '#00ff00' })).body).toMatchObject({ id: ids.bug, color: '#00FF00' });
+    expect((await call('rhea', 'GET', project('/issues/1'))).body.labels).toEqual(['defect', 'on call']);
+    expect((await call('rhea', 'GET', project(`/merge_requests/${ids.mr2}`))).body.labels).toEqual(['defect']);
+    expect((await call('rhea', 'GET', project('/issues?labels=defect'))).body.map((i: any) => i.iid)).toEqual([1]);
+    const epic = (await call('owen', 'POST', `/groups/${ids.group}/epics`, { title: 'Paging', labels: 'on call' })).body;
+    expect((await call('owen', 'PUT', `/groups/${ids.group}/labels/on%20call`, { new_name: 'paging' })).body.name).toBe('paging');
+    expect((await call('rhea', 'GET', project('/issues/1'))).body.labels).toEqual(['defect', 'paging']);
+    expect((await call('owen', 'GET', `/groups/${ids.group}/epics/${epic.iid}`)).body.labels).toEqual(['paging']);
+
+    // Delete: the name goes from what carried it; gone is 404.
+    expect((await call('gus', 'DELETE', project(`/labels/${ids.bug}`))).status).toBe(403);
+    await client.ProjectLabels.remove(ids.project, 'defect');
+    expect((await call('rhea', 'GET', project(`/labels/${ids.bug}`))).status).toBe(404);
+    expect((await call('rhea', 'DELETE', project(`/labels/${ids.bug}`))).status).toBe(404);
+    expect((await call('rhea', 'GET', project(`/merge_requests/${ids.mr2}`))).body.labels).toEqual([]);
+    expect((await call('owen', 'DELETE', `/groups/${ids.group}/labels/${ids.onCall}`)).status).toBe(204);
+    expect((await call('rhea', 'GET', project('/issues/1'))).body.labels).toEqual([]);
+    expect((await call('owen', 'GET', `/groups/${ids.group}/epics/${epic.iid}`)).body.labels).toEqual([]);
+  });
+
+  it('lists, reads, awards and removes award emoji on issues, merge requests, snippets and their notes through a real client', async () => {
+    const gus = new Gitlab({ host: gw.baseUrl, token: users.gus.token, rateLimits: {} });
+    const dev = new Gitlab({ host: gw.baseUrl, token: users.dev.token, rateLimits: {} });
+    // The :thumbsup: note body of an earlier test is listed with the awards of the issue.
+    const onIssue = await gus.IssueAwardEmojis.all(ids.project, 1);
+    expect(onIssue.map((a) => [a.name, a.user.username, a.awardable_type, a.awardable_id])).toEqual([['thumbsup', 'gus', 'Issue', ids.issue]]);
+    expect(await call('gus', 'POST', project('/issues/1/award_emoji'), { name: 'thumbsup' })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Name has already been taken Not Found' } });
+    expect(await call('gus', 'POST', project('/issues/1/award_emoji'), { name: 'not_an_emoji' })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Name is not a valid emoji name Not Found' } });
+    expect((await call('gus', 'POST', project('/issues/1/award_emoji'), {})).status).toBe(400);
+    const tada = await dev.IssueAwardEmojis.award(ids.project, 1, 'tada');
+    expect(tada).toMatchObject({ name: 'tada', user: { username: 'dev' }, awardable_type: 'Issue', awardable_id: ids.issue });
+    expect((await gus.IssueAwardEmojis.show(ids.project, 1, tada.id)).name).toBe('tada');
+    // Only its user or an administrator removes an award (401 otherwise, as GitLab).
+    expect((await call('gus', 'DELETE', project(`/issues/1/award_emoji/${tada.id}`))).status).toBe(401);
+    await dev.IssueAwardEmojis.remove(ids.project, 1, tada.id);
+    expect((await call('dev', 'GET', project(`/issues/1/award_emoji/${tada.id}`))).status).toBe(404);
+    expect((await call('dev', 'GET', project('/issues/1/award_emoji/x'))).status).toBe(400);
+
+    // Merge requests and their notes.
+    const rocket = (await dev.MergeRequestAwardEmojis.all(ids.project, ids.mr)).find((a) => a.name === 'rocket');
+    expect(rocket).toMatchObject({ user: { username: 'rhea' }, awardable_type: 'MergeRequest' });
+    const note = (await call('dev', 'POST', project(`/merge_requests/${ids.mr2}/notes`), { body: 'LGTM' })).body;
+    const onNote = await gus.MergeRequestNoteAwardEmojis.award(ids.project, ids.mr2, note.id, 'thumbsup');
+    expect(onNote).toMatchObject({ awardable_type: 'Note', awardable_id: note.id, user: { username: 'gus' } });
+    expect((await gus.MergeRequestNoteAwardEmojis.all(ids.project, ids.mr2, note.id)).map((a) => a.id)).toEqual([onNote.id]);
+    // An award of another note or noteable is not reached through this one.
+    expect((await call('gus', 'GET', project(`/merge_requests/${ids.mr}/notes/${note.id}/award_emoji`))).status).toBe(404);
+    expect((await call('gus', 'GET', project(`/issues/1/award_emoji/${onNote.id}`))).status).toBe(404);
+    await call('root', 'DELETE', project(`/merge_requests/${ids.mr2}/notes/${note.id}/award_emoji/${onNote.id}`));
+    expect(await gus.MergeRequestNoteAwardEmojis.all(ids.project, ids.mr2, note.id)).toEqual([]);
+
+    // Issue notes and snippets, and the issue notes' awards through the note routes.
+    const issueNote = (await call('gus', 'POST', project('/issues/1/notes'), { body: 'Same here' })).body;
+    expect((await dev.IssueNoteAwardEmojis.award(ids.project, 1, issueNote.id, 'heart')).awardable_type).toBe('Note');
+    const snippet = (await call('rhea', 'POST', project('/snippets'), { title: 'log', content: 'x', visibility: 'private' })).body;
+    expect((await call('rhea', 'POST', project(`/snippets/${snippet.id}/award_emoji`), { name: 'eyes' })).body).toMatchObject({ awardable_type: 'Snippet', awardable_id: snippet.id });
+    expect((await call('rhea', 'GET', project(`/snippets/${snippet.id}/award_emoji`))).body.map((a: any) => a.name)).toEqual(['eyes']);
+    // The project is private: not a member, not found; no credentials, not found.
+    const outsider = await createUserWithToken(gw, 'outsider');
+    expect((await api(gw.baseUrl, 'GET', `/api/v4${project('/issues/1/award_emoji')}`, { token: outsider.token })).status).toBe(404);
+    expect((await api(gw.baseUrl, 'GET', `/api/v4${project('/issues/1/award_emoji')}`)).status).toBe(404);
+    expect((await api(gw.baseUrl, 'POST', `/api/v4${project('/issues/1/award_emoji')}`, { body: { name: 'eyes' } })).status).toBe(401);
   });
 });

@@ -147,4 +147,21 @@ describe('Project snippets and snippet notes', () => {
     const [event] = (await outbox('note.created')).filter((e) => e.target.id === note.id);
     expect(event.data.note).toMatchObject({ noteable_type: 'Snippet', noteable_id: ids.snippet, noteable_iid: null });
   });
+
+  it('enforces the snippet_size_limit application setting on create and on content updates, with GitLab\'s message, storing nothing', async () => {
+    expect((await call('root', 'PUT', '/application/settings', { snippet_size_limit: 1024 })).status).toBe(200);
+    const count = async () => Number((await gw.dataSource.query('SELECT count(*)::int AS n FROM snippets'))[0].n);
+    const before = await count();
+    const tooBig = await call('rhea', 'POST', `/projects/${ids.project}/snippets`, { title: 'big', files: [{ file_path: 'a.txt', content: 'x'.repeat(1000) }, { file_path: 'b.txt', content: 'é'.repeat(500) }] });
+    expect(tooBig).toMatchObject({ status: 400, body: { message: { content: ['is too long (1.95 KB). The maximum size is 1 KB.'] } } });
+    expect(await count()).toBe(before);
+    const fits = await clients.rhea.ProjectSnippets.create(ids.project, 'fits', { files: [{ filePath: 'a.txt', content: 'x'.repeat(1024) }] } as any);
+    const grown = await call('rhea', 'PUT', `/projects/${ids.project}/snippets/${fits.id}`, { files: [{ action: 'update', file_path: 'a.txt', content: 'x'.repeat(1025) }] });
+    expect(grown).toMatchObject({ status: 400, body: { message: { content: ['is too long (1 KB). The maximum size is 1 KB.'] } } });
+    expect((await call('rhea', 'GET', `/projects/${ids.project}/snippets/${fits.id}/raw`)).text).toHaveLength(1024);
+    // A snippet over a lowered limit keeps taking edits that leave its content alone.
+    expect((await call('root', 'PUT', '/application/settings', { snippet_size_limit: 10 })).status).toBe(200);
+    expect((await call('rhea', 'PUT', `/projects/${ids.project}/snippets/${fits.id}`, { title: 'still fits' })).body.title).toBe('still fits');
+    expect((await call('root', 'PUT', '/application/settings', { snippet_size_limit: 52_428_800 })).status).toBe(200);
+  });
 });

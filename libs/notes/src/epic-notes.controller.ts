@@ -8,6 +8,7 @@ import { CreateNoteDto, ListNotesDto, UpdateNoteRequiredBodyDto } from './dto/no
 import type { Noteable } from './noteable';
 import { NoteablesService } from './noteables.service';
 import { NotesEndpoints } from './notes-endpoint.service';
+import type { EpicNoteable } from './quick-actions/quick-actions.service';
 
 /**
  * Notes of epics (ULTIMATE): `/groups/:id/epics/:epic_id/notes`, the epic addressed by its
@@ -21,7 +22,11 @@ export class EpicNotesController {
     private readonly endpoints: NotesEndpoints,
   ) {}
 
-  private epic(access: ResourceAccess, rawId: string, principal: Principal): Promise<Noteable> {
+  private async epic(access: ResourceAccess, rawId: string, principal: Principal): Promise<Noteable> {
+    return (await this.target(access, rawId, principal)).noteable;
+  }
+
+  private target(access: ResourceAccess, rawId: string, principal: Principal): Promise<EpicNoteable> {
     return this.noteables.epic(groupOf(access), rawId, { id: principal.user.id, isAdmin: principal.user.isAdmin }, access.accessLevel);
   }
 
@@ -41,7 +46,8 @@ export class EpicNotesController {
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS)
   @CreateRateLimit('notes_create_limit')
   async create(@CurrentGroup() access: ResourceAccess, @Param('epic_id') id: string, @Body() dto: CreateNoteDto, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.endpoints.create(await this.epic(access, id, principal), principal, access.accessLevel, dto, reply);
+    const target = await this.target(access, id, principal);
+    return this.endpoints.create(target.noteable, principal, access.accessLevel, dto, reply, { target, project: null });
   }
 
   @Put('groups/:id/epics/:epic_id/notes/:note_id')

@@ -12,6 +12,9 @@ export interface NoteViewer {
   isAdmin: boolean;
 }
 
+/** GitLab's `resolvable?`: the notes of a merge request thread (not individual notes, not system notes). */
+export const isResolvable = (note: NoteEntity, noteable: Noteable): boolean => noteable.type === 'MergeRequest' && note.type === 'DiscussionNote' && !note.system;
+
 /** Notes and award emoji in GitLab's shapes, their users loaded in one query. */
 @Injectable()
 export class NotePresenter {
@@ -36,10 +39,10 @@ export class NotePresenter {
   }
 
   async notes(notes: NoteEntity[], noteable: Noteable, viewer: NoteViewer | null, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>[]> {
-    const users = await this.users(notes.map((note) => note.authorId));
+    const users = await this.users(notes.flatMap((note) => (note.resolvedById ? [note.authorId, note.resolvedById] : [note.authorId])));
     return notes.map((note) => ({
       id: note.id,
-      type: null,
+      type: note.type,
       body: note.body,
       attachment: null,
       author: this.author(users.get(note.authorId), viewer),
@@ -49,7 +52,11 @@ export class NotePresenter {
       noteable_id: noteable.id,
       noteable_type: noteable.type,
       project_id: noteable.projectId,
-      resolvable: false,
+      resolvable: isResolvable(note, noteable),
+      // GitLab shows the resolution of resolvable notes only.
+      ...(isResolvable(note, noteable)
+        ? { resolved: note.resolvedAt !== null, resolved_by: note.resolvedById ? this.author(users.get(note.resolvedById), viewer) : null, resolved_at: note.resolvedAt?.toISOString() ?? null }
+        : {}),
       confidential: note.internal,
       internal: note.internal,
       imported: false,
@@ -66,8 +73,15 @@ export class NotePresenter {
   }
 
   async award(award: AwardEmojiEntity): Promise<Record<string, unknown>> {
-    const users = await this.users([award.userId]);
-    const user = users.get(award.userId);
+    return (await this.awards([award]))[0];
+  }
+
+  async awards(awards: AwardEmojiEntity[]): Promise<Record<string, unknown>[]> {
+    const users = await this.users(awards.map((award) => award.userId));
+    return awards.map((award) => this.presentAward(award, users.get(award.userId)));
+  }
+
+  private presentAward(award: AwardEmojiEntity, user: UserEntity | undefined): Record<string, unknown> {
     return {
       id: award.id,
       name: award.name,

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, intParam } from '@app/api';
-import { EpicsRepository, IssueEntity, IssuesRepository, MergeRequestEntity } from '@app/issues';
+import { EpicEntity, EpicsRepository, IssueEntity, IssuesRepository, MergeRequestEntity } from '@app/issues';
 import { ACCESS_LEVELS, NamespaceEntity, ProjectWithNamespace } from '@app/namespaces';
 import { SnippetsService } from '@app/snippets';
 import { DataSource } from 'typeorm';
 import { featureReadable } from './feature-access';
 import type { Noteable } from './noteable';
+import type { EpicNoteable } from './quick-actions/quick-actions.service';
 
 /** The viewer of a request as the noteable checks need it. */
 export interface NoteableViewer {
@@ -29,6 +30,18 @@ export const issueNoteable = (issue: IssueEntity, project: ProjectWithNamespace)
   groupId: groupOfProject(project),
   authorId: issue.authorId,
   confidential: issue.confidential,
+});
+
+export const epicNoteable = (epic: EpicEntity, group: NamespaceEntity): Noteable => ({
+  type: 'Epic',
+  id: epic.id,
+  iid: null,
+  title: epic.title,
+  projectId: null,
+  groupId: group.id,
+  authorId: epic.authorId,
+  confidential: epic.confidential,
+  noteFields: { title: epic.title, file_name: null, expires_at: null },
 });
 
 export const mergeRequestNoteable = (mr: MergeRequestEntity, project: ProjectWithNamespace): Noteable => ({
@@ -61,21 +74,11 @@ export class NoteablesService {
    * that happens to be another epic's id of another group never reaches it: 404). Confidential
    * epics are read by Reporter+ only.
    */
-  async epic(group: NamespaceEntity, rawId: string, viewer: NoteableViewer | null, accessLevel: number): Promise<Noteable> {
+  async epic(group: NamespaceEntity, rawId: string, viewer: NoteableViewer | null, accessLevel: number): Promise<EpicNoteable> {
     if (group.kind !== 'group') throw DomainError.notFound('Group');
     const epic = await this.epics.findById(group.id, intParam('epic_id', rawId, 'Epic'));
     if (!epic || (epic.confidential && !viewer?.isAdmin && accessLevel < ACCESS_LEVELS.REPORTER)) throw DomainError.notFound('Epic');
-    return {
-      type: 'Epic',
-      id: epic.id,
-      iid: null,
-      title: epic.title,
-      projectId: null,
-      groupId: group.id,
-      authorId: epic.authorId,
-      confidential: epic.confidential,
-      noteFields: { title: epic.title, file_name: null, expires_at: null },
-    };
+    return { kind: 'epic', epic, group, noteable: epicNoteable(epic, group) };
   }
 
   /** A project snippet by `id`, readable by the caller (its visibility and the snippets feature). */

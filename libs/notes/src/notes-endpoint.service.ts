@@ -35,7 +35,7 @@ export const actorOf = (principal: Principal, accessLevel: number): NoteActor =>
   accessLevel,
 });
 
-const viewerOf = (principal: Principal | null): NoteViewer | null => (principal ? { id: principal.user.id, isAdmin: principal.user.isAdmin } : null);
+export const viewerOf = (principal: Principal | null): NoteViewer | null => (principal ? { id: principal.user.id, isAdmin: principal.user.isAdmin } : null);
 
 /**
  * The five note operations on a noteable the route has found and may read; the same for every
@@ -82,8 +82,10 @@ export class NotesEndpoints {
     dto: CreateNoteDto,
     reply: FastifyReply,
     quickActions?: Omit<QuickActionsRun, 'actor'>,
+    thread?: { discussionId: string | null; internal: boolean },
   ): Promise<Record<string, unknown>> {
     const result = await this.createNote.execute({
+      thread,
       noteable,
       actor: actorOf(principal, accessLevel),
       body: dto.body,

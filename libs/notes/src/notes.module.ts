@@ -7,6 +7,10 @@ import { SnippetsModule } from '@app/snippets';
 import { IssueNotesController } from './issue-notes.controller';
 import { SnippetNotesController } from './snippet-notes.controller';
 import { EpicNotesController } from './epic-notes.controller';
+import { AwardEmojiController } from './award-emoji.controller';
+import { DiscussionsController } from './discussions.controller';
+import { DiscussionsEndpoints } from './discussions-endpoint.service';
+import { EpicDiscussionsController } from './epic-discussions.controller';
 import { NotePresenter } from './note.presenter';
 import { NoteablesService } from './noteables.service';
 import { NotesEndpoints } from './notes-endpoint.service';
@@ -23,8 +27,8 @@ import { UpdateNoteUseCase } from './use-cases/update-note.use-case';
  */
 @Module({
   imports: [NamespacesModule, IssuesModule, SettingsModule, SnippetsModule],
-  controllers: [IssueNotesController, SnippetNotesController, EpicNotesController],
-  providers: [Paginator, NotesRepository, NotePresenter, NoteablesService, NotesEndpoints, QuickActionsService, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase],
+  controllers: [IssueNotesController, SnippetNotesController, EpicNotesController, AwardEmojiController, DiscussionsController, EpicDiscussionsController],
+  providers: [Paginator, DiscussionsEndpoints, NotesRepository, NotePresenter, NoteablesService, NotesEndpoints, QuickActionsService, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase],
   exports: [NotesRepository, NotePresenter],
 })
 export class NotesModule {}

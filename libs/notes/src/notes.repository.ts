@@ -24,6 +24,20 @@ export class NotesRepository {
     return qb.orderBy(order.orderBy === 'updated_at' ? 'n.updatedAt' : 'n.createdAt', direction).addOrderBy('n.id', direction);
   }
 
+  /**
+   * Discussions, by their first notes (one row per discussion the viewer may read), oldest
+   * first as GitLab lists them: a page of this query is a page of discussions.
+   */
+  discussionsQuery(noteable: Noteable, viewer: { readsAllInternal: boolean; id: number | null }): SelectQueryBuilder<NoteEntity> {
+    return this.listQuery(noteable, viewer, { orderBy: 'created_at', sort: 'asc' }).andWhere('NOT EXISTS (SELECT 1 FROM notes p WHERE p.discussion_id = n.discussion_id AND p.id < n.id)');
+  }
+
+  /** The notes of these discussions of the noteable that the viewer may read, oldest first. */
+  discussionNotes(noteable: Noteable, discussionIds: string[], viewer: { readsAllInternal: boolean; id: number | null }): Promise<NoteEntity[]> {
+    if (discussionIds.length === 0) return Promise.resolve([]);
+    return this.listQuery(noteable, viewer, { orderBy: 'created_at', sort: 'asc' }).andWhere('n.discussion_id IN (:...discussionIds)', { discussionIds }).getMany();
+  }
+
   find(noteable: Noteable, id: number, manager: EntityManager = this.dataSource.manager): Promise<NoteEntity | null> {
     return manager.findOneBy(NoteEntity, { id, noteableType: noteable.type, noteableId: noteable.id });
   }
@@ -38,7 +52,7 @@ export class NotesRepository {
   }
 
   /** Awards `name` from `userId` once; an award already given is returned as it is. */
-  async award(manager: EntityManager, noteable: Noteable, name: string, userId: number): Promise<{ award: AwardEmojiEntity; created: boolean }> {
+  async award(manager: EntityManager, noteable: Pick<Noteable, 'id'> & { type: string }, name: string, userId: number): Promise<{ award: AwardEmojiEntity; created: boolean }> {
     const inserted = (await manager.query(
       `INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id) VALUES ($1, $2, $3, $4)
        ON CONFLICT (awardable_type, awardable_id, name, user_id) DO NOTHING RETURNING id`,

@@ -49,3 +49,22 @@ export function filesOfUpdate(current: SnippetFile[], input: { files?: SnippetFi
   if (current.length > 1) throw DomainError.invalid({ files: ['use files to change a snippet of several files'] });
   return checkPaths([{ path: input.file_name ?? current[0]?.path ?? 'snippetfile1.txt', content: input.content ?? current[0]?.content ?? '' }]);
 }
+
+/** A size as Rails' `number_to_human_size` writes it (`10 Bytes`, `1.5 KB`, `977 KB`, `50 MB`): what GitLab's size errors show. */
+export function humanSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'Byte' : 'Bytes'}`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  const exponent = Math.min(Math.floor(Math.log(bytes) / Math.log(1024)), units.length);
+  // Three significant digits, insignificant zeros stripped (and no rollover: 1023.9 KB is `1020 KB`, as Rails).
+  const value = Number((bytes / 1024 ** exponent).toPrecision(3));
+  return `${value} ${units[exponent - 1]}`;
+}
+
+/**
+ * GitLab's `snippet_size_limit` (bytes, UTF-8): the content of a snippet, here all its files
+ * together, at most `limit`; else 400 with GitLab's bytesize message on `content`.
+ */
+export function checkSnippetSize(files: SnippetFile[], limit: number): void {
+  const size = files.reduce((sum, f) => sum + Buffer.byteLength(f.content, 'utf8'), 0);
+  if (size > limit) throw DomainError.invalid({ content: [`is too long (${humanSize(size)}). The maximum size is ${humanSize(limit)}.`] });
+}

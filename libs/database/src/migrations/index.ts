@@ -18,9 +18,11 @@ import { ProjectRunnersToken1795370500000 } from './1795370500000-ProjectRunners
 import { NotesSnippetsEpics1795371600000 } from './1795371600000-NotesSnippetsEpics';
 import { CiPipelines1795566018863 } from './1795566018863-CiPipelines';
 import { HookResends1795580000000 } from './1795580000000-HookResends';
+import { EventsTargetIndex1795600000000 } from './1795600000000-EventsTargetIndex';
+import { NoteDiscussions1795600100000 } from './1795600100000-NoteDiscussions';
 import { CiPipelineVariablesEncrypted1795610000000 } from './1795610000000-CiPipelineVariablesEncrypted';
 import { Approvals1795630000000 } from './1795630000000-Approvals';
 import { Vulnerabilities1795640000000 } from './1795640000000-Vulnerabilities';
 import { ProjectTransfer1795650000000 } from './1795650000000-ProjectTransfer';
 
-export const MIGRATIONS: Function[] = [Initial1795344358118, IssuesAndEvents1795347982722, Alerting1795348067234, SettingsAndCustomAttributes1795348164924, AlertLifecycle1795349951956, EventsProjectListIndex1795350203033, SystemHooks1795351881331, HookDeliveries1795353441266, ProjectListsStarsArchive1795353519689, ProtectedBranchesAndBadges1795353724702, Repositories1795353884729, AlertStateEvents1795355077320, EventPositions1795362000000, HookFanOut1795370000000, ProjectRunnersToken1795370500000, NotesSnippetsEpics1795371600000, CiPipelines1795566018863, HookResends1795580000000, CiPipelineVariablesEncrypted1795610000000, Approvals1795630000000, Vulnerabilities1795640000000, ProjectTransfer1795650000000];
+export const MIGRATIONS: Function[] = [Initial1795344358118, IssuesAndEvents1795347982722, Alerting1795348067234, SettingsAndCustomAttributes1795348164924, AlertLifecycle1795349951956, EventsProjectListIndex1795350203033, SystemHooks1795351881331, HookDeliveries1795353441266, ProjectListsStarsArchive1795353519689, ProtectedBranchesAndBadges1795353724702, Repositories1795353884729, AlertStateEvents1795355077320, EventPositions1795362000000, HookFanOut1795370000000, ProjectRunnersToken1795370500000, NotesSnippetsEpics1795371600000, CiPipelines1795566018863, HookResends1795580000000, EventsTargetIndex1795600000000, NoteDiscussions1795600100000, CiPipelineVariablesEncrypted1795610000000, Approvals1795630000000, Vulnerabilities1795640000000, ProjectTransfer1795650000000];

@@ -14,6 +14,8 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Index('events_project_id_project_seq_idx', ['projectId', 'projectSeq'])
 @Index('events_author_id_id_idx', ['authorId', 'id'])
 @Index('events_created_at_idx', ['createdAt'])
+/** A deleted comment's or issue's events, an edited comment's event (see the projector). */
+@Index('events_target_type_target_id_idx', ['targetType', 'targetId'])
 export class EventEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: string;

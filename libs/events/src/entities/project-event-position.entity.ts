@@ -2,8 +2,9 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * Where a project's contribution events stand, kept by the projector in the transaction that
- * inserts them: `last_seq` is the `project_seq` of its newest event. Events are removed only
- * by the retention job, which raises `deleted_max_seq` to the highest number it removed; every
+ * inserts them: `last_seq` is the `project_seq` of its newest event. Events are removed by the
+ * retention job and by the projector (a deleted comment's or issue's events), which both raise
+ * `deleted_max_seq` to the highest number they removed; every
  * number above it therefore exists, and the newest-first list finds the page at offset N
  * directly (`project_seq <= last_seq - N`) instead of skipping N rows.
  */

@@ -71,13 +71,25 @@ describe(planProjection.name, () => {
     expect(plan.events[0].pushData).toEqual({ commit_count: 2, action: 'created', ref_type: 'branch', commit_from: null, commit_to: 'b'.repeat(40), ref: 'main', commit_title: 'two', ref_count: null });
   });
 
+  it('removes the events of a deleted issue and of comments, and shows an edited comment as it is now', () => {
+    expect(planProjection(event({ type: 'issue.destroyed', projectId: 7, target: { type: 'issue', id: 5 } }))!.removals).toEqual([
+      { targetType: 'Issue', targetId: 5 },
+      { commentsOn: { type: 'Issue', id: 5, projectId: 7 } },
+    ]);
+    expect(planProjection(event({ type: 'note.destroyed', target: { type: 'note', id: 3 }, data: { note: { id: 3 } } }))!).toMatchObject({ events: [], removals: [{ targetType: 'Note', targetId: 3 }] });
+    expect(planProjection(event({ type: 'note.updated', target: { type: 'note', id: 3 }, data: { note: { id: 3, body: 'edited' } } }))!.noteUpdates).toEqual([{ noteId: 3, note: { id: 3, body: 'edited' } }]);
+    const snippet = planProjection(event({ type: 'snippet.destroyed', projectId: 7, target: { type: 'snippet', id: 2, title: 's' } }))!;
+    expect(snippet.events).toEqual([expect.objectContaining({ action: 'destroyed', targetType: 'Snippet' })]);
+    expect(snippet.removals).toEqual([{ commentsOn: { type: 'Snippet', id: 2, projectId: 7 } }]);
+  });
+
   it('returns null for types without projections and refuses events missing what their type needs', () => {
     expect(planProjection(event({ type: 'user_create' }))).toBeNull();
-    expect(planProjection(event({ type: 'issue.destroyed', target: { type: 'issue', id: 5 } }))).toBeNull();
     expect(() => planProjection(event({ type: 'issue.closed', target: { type: 'issue', id: 'five' } }))).toThrow(UnprojectableEventError);
     expect(() => planProjection(event({ type: 'issue.closed', actor: null, target: { type: 'issue', id: 5 } }))).toThrow(/actor is required/);
     expect(() => planProjection(event({ type: 'user_add_to_team', data: {} }))).toThrow(/data.user_id/);
     expect(() => planProjection(event({ type: 'note.created', target: { type: 'note', id: 3 } }))).toThrow(/data.note/);
+    expect(() => planProjection(event({ type: 'note.updated', target: { type: 'note', id: 3 } }))).toThrow(/data.note/);
   });
 });
 

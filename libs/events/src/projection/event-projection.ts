@@ -71,6 +71,18 @@ export interface WeightEventRow {
   weight: number | null;
 }
 
+/**
+ * Contribution events that go, as GitLab's events go with their target: those of one target
+ * (a deleted comment, a deleted issue), or the comments on a removed noteable of a project.
+ */
+export type EventRemoval = { targetType: 'Note' | 'Issue'; targetId: number } | { commentsOn: { type: string; id: number; projectId: number } };
+
+/** A comment edited: its "commented on" event shows the note as it is now (GitLab renders the live note). */
+export interface NoteUpdate {
+  noteId: number;
+  note: Record<string, unknown>;
+}
+
 /** What one domain event turns into; all of it is written in one transaction. */
 export interface ProjectionPlan {
   events: ContributionEventRow[];
@@ -78,9 +90,12 @@ export interface ProjectionPlan {
   stateEvents: StateEventRow[];
   iterationEvents: IterationEventRow[];
   weightEvents: WeightEventRow[];
+  /** Applied after the rows above, in stream order. */
+  removals: EventRemoval[];
+  noteUpdates: NoteUpdate[];
 }
 
-const emptyPlan = (): ProjectionPlan => ({ events: [], milestoneEvents: [], stateEvents: [], iterationEvents: [], weightEvents: [] });
+const emptyPlan = (): ProjectionPlan => ({ events: [], milestoneEvents: [], stateEvents: [], iterationEvents: [], weightEvents: [], removals: [], noteUpdates: [] });
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -199,18 +214,14 @@ export const PROJECTOR_IGNORES = eventTypeSet([
   'user_failed_login',
   'key_create',
   'key_destroy',
-  'issue.destroyed',
   'milestone.updated',
   'iteration.created',
-  // Epics have no project (the spec: events cannot be linked to epics); an edited or removed
-  // comment keeps the event of its creation.
+  // Epics have no project (the spec: events cannot be linked to epics).
   'epic.created',
   'epic.updated',
   'epic.closed',
   'epic.reopened',
   'epic.destroyed',
-  'note.updated',
-  'note.destroyed',
   'repository_update',
   'protected_branch.created',
   'protected_branch.updated',
@@ -311,17 +322,36 @@ export function planProjection(event: DomainEvent): ProjectionPlan | null {
       plan.events.push(targetEvent(event, action, 'Milestone'));
       return plan;
     }
+    case 'issue.destroyed': {
+      // As GitLab (`has_many :events, as: :target, dependent: :delete_all`, and the issue's notes
+      // destroyed with it): the issue's events and the comments on it go.
+      const issueId = requireTargetId(event);
+      plan.removals.push({ targetType: 'Issue', targetId: issueId });
+      if (event.project_id !== null) plan.removals.push({ commentsOn: { type: 'Issue', id: issueId, projectId: event.project_id } });
+      return plan;
+    }
     case 'note.created': {
       const note = isObject(data.note) ? data.note : null;
       if (!note) throw new UnprojectableEventError(event, 'data.note must be an object');
       plan.events.push({ ...targetEvent(event, 'commented', 'Note'), note });
       return plan;
     }
+    case 'note.updated': {
+      const note = isObject(data.note) ? data.note : null;
+      if (!note) throw new UnprojectableEventError(event, 'data.note must be an object');
+      plan.noteUpdates.push({ noteId: requireTargetId(event), note });
+      return plan;
+    }
+    case 'note.destroyed':
+      plan.removals.push({ targetType: 'Note', targetId: requireTargetId(event) });
+      return plan;
     case 'snippet.created':
     case 'snippet.updated':
     case 'snippet.destroyed': {
       const action = ({ 'snippet.created': 'created', 'snippet.updated': 'updated', 'snippet.destroyed': 'destroyed' } as const)[event.type];
       plan.events.push(targetEvent(event, action, 'Snippet'));
+      // The comments on a removed snippet go with their notes.
+      if (event.type === 'snippet.destroyed' && event.project_id !== null) plan.removals.push({ commentsOn: { type: 'Snippet', id: requireTargetId(event), projectId: event.project_id } });
       return plan;
     }
     case 'push':

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@app/messaging';
-import { DataSource } from 'typeorm';
-import { ContributionEventRow, IterationEventRow, MilestoneEventRow, ProjectionPlan, StateEventRow, WeightEventRow } from './event-projection';
+import { DataSource, EntityManager } from 'typeorm';
+import { ContributionEventRow, EventRemoval, IterationEventRow, MilestoneEventRow, NoteUpdate, ProjectionPlan, StateEventRow, WeightEventRow } from './event-projection';
 
 /** The tables the projector owns; a rebuild truncates exactly these. */
 export const PROJECTION_TABLES = ['events', 'project_event_positions', 'resource_milestone_events', 'resource_state_events', 'resource_iteration_events', 'resource_weight_events', 'projected_events'] as const;
@@ -69,6 +69,36 @@ WITH claimed AS (
 )
 SELECT event_id FROM claimed`;
 
+/**
+ * Removes contribution events ($1: `{target_type, target_id}` or `{noteable_type, noteable_id,
+ * project_id}` for the comments on a noteable) and raises each project's `deleted_max_seq` to
+ * the highest number removed, as the retention job does, so that every number above it still
+ * exists (the position paging of project lists stays exact; below it, pages are skipped).
+ */
+const REMOVE_EVENTS_SQL = `
+WITH removed AS (
+  DELETE FROM events e USING jsonb_to_recordset($1::jsonb) AS r(target_type varchar, target_id int, noteable_type varchar, noteable_id int, project_id int)
+  WHERE (r.target_type IS NOT NULL AND e.target_type = r.target_type AND e.target_id = r.target_id)
+     OR (r.noteable_type IS NOT NULL AND e.project_id = r.project_id AND e.target_type = 'Note'
+         AND e.note->>'noteable_type' = r.noteable_type AND e.note->>'noteable_id' = r.noteable_id::text)
+  RETURNING e.project_id, e.project_seq
+), raised AS (
+  UPDATE project_event_positions p SET deleted_max_seq = GREATEST(p.deleted_max_seq, r.max_seq)
+  FROM (SELECT project_id, max(project_seq) AS max_seq FROM removed WHERE project_id IS NOT NULL GROUP BY project_id) r
+  WHERE p.project_id = r.project_id
+)
+SELECT count(*)::int AS count FROM removed`;
+
+const removalRow = (r: EventRemoval) =>
+  'commentsOn' in r ? { noteable_type: r.commentsOn.type, noteable_id: r.commentsOn.id, project_id: r.commentsOn.projectId } : { target_type: r.targetType, target_id: r.targetId };
+
+/** What a plan changes in rows projected before it (removals, edited comments), applied after the inserts. */
+interface FollowUp {
+  eventId: string;
+  removals: EventRemoval[];
+  noteUpdates: NoteUpdate[];
+}
+
 /** One event of a batch and its plan (null: a type without projections, only remembered). */
 export interface PlannedEvent {
   event: DomainEvent;
@@ -123,6 +153,7 @@ export class ProjectionsRepository {
     const seen = new Set<string>();
     const claims: Array<{ event_id: string; type: string }> = [];
     const rows = { events: [] as object[], milestone: [] as object[], state: [] as object[], iteration: [] as object[], weight: [] as object[] };
+    const followUps: FollowUp[] = [];
     for (const { event, plan } of batch) {
       const id = event.id.toLowerCase();
       if (seen.has(id)) continue;
@@ -137,22 +168,41 @@ export class ProjectionsRepository {
       for (const st of plan.stateEvents) rows.state.push({ ...byActor, ...stateRow(st) });
       for (const i of plan.iterationEvents) rows.iteration.push({ ...byActor, ...iterationRow(i) });
       for (const w of plan.weightEvents) rows.weight.push({ ...byActor, ...weightRow(w) });
+      if (plan.removals.length > 0 || plan.noteUpdates.length > 0) followUps.push({ eventId: id, removals: plan.removals, noteUpdates: plan.noteUpdates });
     }
     if (claims.length === 0) return [];
-    const claimed = (await this.dataSource.query(APPLY_BATCH_SQL, [
+    const parameters = [
       JSON.stringify(claims),
       JSON.stringify(rows.events),
       JSON.stringify(rows.milestone),
       JSON.stringify(rows.state),
       JSON.stringify(rows.iteration),
       JSON.stringify(rows.weight),
-    ])) as Array<{ event_id: string }>;
+    ];
+    // Removals and edits act on rows of earlier events (maybe of this very batch): after the
+    // inserts, in stream order, in the same transaction, for the events this batch claimed.
+    const claimed =
+      followUps.length === 0
+        ? ((await this.dataSource.query(APPLY_BATCH_SQL, parameters)) as Array<{ event_id: string }>)
+        : await this.dataSource.transaction(async (tx) => {
+            const ids = (await tx.query(APPLY_BATCH_SQL, parameters)) as Array<{ event_id: string }>;
+            const claimedIds = new Set(ids.map((r) => r.event_id));
+            for (const followUp of followUps) if (claimedIds.has(followUp.eventId)) await this.applyFollowUp(tx, followUp);
+            return ids;
+          });
     const fresh = new Set(claimed.map((r) => r.event_id));
     return batch.map(({ event, plan }) => {
       // The first occurrence of a claimed id is projected; a later one in the same batch is a duplicate.
       const first = fresh.delete(event.id.toLowerCase());
       return { event, outcome: !first ? 'duplicate' : plan ? 'projected' : 'skipped' };
     });
+  }
+
+  private async applyFollowUp(tx: EntityManager, { removals, noteUpdates }: FollowUp): Promise<void> {
+    for (const update of noteUpdates) {
+      await tx.query(`UPDATE events SET note = $2::jsonb WHERE target_type = 'Note' AND target_id = $1`, [update.noteId, JSON.stringify(update.note)]);
+    }
+    if (removals.length > 0) await tx.query(REMOVE_EVENTS_SQL, [JSON.stringify(removals.map(removalRow))]);
   }
 
   /** Empties every projection (the first step of a rebuild). */

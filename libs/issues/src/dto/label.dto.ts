@@ -8,3 +8,10 @@ export class CreateLabelDto {
   @Required() @IsString() @Matches(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: 'must be a valid color code' }) color: string;
   @IsOptional() @IsString() @MaxLength(65_535) description?: string;
 }
+
+/** `PUT /projects/:id/labels/:label_id`, `PUT /groups/:id/labels/:label_id`: at least one of them. */
+export class UpdateLabelDto {
+  @IsOptional() @IsString() @MaxLength(255) new_name?: string;
+  @IsOptional() @IsString() @Matches(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: 'must be a valid color code' }) color?: string;
+  @IsOptional() @IsString() @MaxLength(65_535) description?: string;
+}

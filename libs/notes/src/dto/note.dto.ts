@@ -32,3 +32,28 @@ export class ListNotesDto {
   @IsOptional() @IsIn(['asc', 'desc'], { message: 'does not have a valid value' }) sort?: 'asc' | 'desc';
   @IsOptional() @IsIn(['created_at', 'updated_at'], { message: 'does not have a valid value' }) order_by?: 'created_at' | 'updated_at';
 }
+
+/** `POST …/award_emoji`: the emoji name, without colons. */
+export class AwardEmojiDto {
+  @Required() @IsString() name: string;
+}
+
+/** `POST …/discussions` and `POST …/discussions/:discussion_id/notes`. */
+export class CreateDiscussionDto {
+  @Required() @IsString() body: string;
+  /** Administrators and owners only (ignored for others), as on notes. */
+  @IsOptional() @IsString() created_at?: string;
+  /** Merge requests: the head the caller saw, for `/merge`. */
+  @IsOptional() @IsString() merge_request_diff_head_sha?: string;
+}
+
+/** `PUT …/discussions/:discussion_id/notes/:note_id`: exactly one of them (`resolved`: merge request threads). */
+export class UpdateDiscussionNoteDto {
+  @IsOptional() @IsString() body?: string;
+  @IsOptional() @ToBoolean() @IsBoolean() resolved?: boolean;
+}
+
+/** `PUT …/merge_requests/:merge_request_iid/discussions/:discussion_id`. */
+export class ResolveDiscussionDto {
+  @Required() @ToBoolean() @IsBoolean() resolved: boolean;
+}

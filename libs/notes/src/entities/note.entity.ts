@@ -4,6 +4,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Update
 export const NOTEABLE_TYPES = ['Issue', 'MergeRequest', 'Snippet', 'Epic'] as const;
 export type NoteableType = (typeof NOTEABLE_TYPES)[number];
 
+const NEW_DISCUSSION_ID = 'substr(md5(random()::text || clock_timestamp()::text) || md5(clock_timestamp()::text || random()::text), 1, 40)';
+
 /**
  * A comment on an issue, merge request, project snippet or epic, or a system note (`system`)
  * written by the service for a change. Timestamps keep milliseconds (precision 3) so that
@@ -12,6 +14,7 @@ export type NoteableType = (typeof NOTEABLE_TYPES)[number];
 @Entity('notes')
 @Index('notes_noteable_created_idx', ['noteableType', 'noteableId', 'createdAt', 'id'])
 @Index('notes_noteable_updated_idx', ['noteableType', 'noteableId', 'updatedAt', 'id'])
+@Index('notes_discussion_idx', ['discussionId', 'id'])
 export class NoteEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -50,6 +53,21 @@ export class NoteEntity {
   /** System notes: the domain event they were written for (idempotence of the writer). */
   @Column({ name: 'source_event_id', type: 'uuid', nullable: true })
   sourceEventId: string | null;
+
+  /** The discussion (thread) the note is in: 40 hex characters; an individual note is a discussion of its own (a new id, drawn by the database). */
+  @Column({ name: 'discussion_id', type: 'varchar', length: 40, default: () => NEW_DISCUSSION_ID })
+  discussionId: string;
+
+  /** `DiscussionNote` for the notes of a thread (started with `POST …/discussions`, or a reply); null for an individual note. */
+  @Column({ type: 'varchar', length: 30, nullable: true })
+  type: 'DiscussionNote' | null;
+
+  /** Merge request threads: when and by whom the thread was resolved (on each of its notes). */
+  @Column({ name: 'resolved_at', type: 'timestamptz', nullable: true })
+  resolvedAt: Date | null;
+
+  @Column({ name: 'resolved_by_id', type: 'int', nullable: true })
+  resolvedById: number | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;

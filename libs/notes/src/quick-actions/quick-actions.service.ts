@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
 import { UserEntity } from '@app/identity';
-import { IterationEntity, LabelEntity, MilestoneEntity, UpdateIssueUseCase, UpdateMergeRequestUseCase } from '@app/issues';
-import { ACCESS_LEVELS, ProjectWithNamespace } from '@app/namespaces';
+import { EpicEntity, IterationEntity, LabelEntity, MilestoneEntity, UpdateEpicUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase } from '@app/issues';
+import { ACCESS_LEVELS, NamespaceEntity, ProjectWithNamespace } from '@app/namespaces';
 import { MergeMergeRequestUseCase } from '@app/repository';
 import { DataSource, In } from 'typeorm';
-import type { NoteActor } from '../noteable';
+import type { Noteable, NoteActor } from '../noteable';
 import type { ProjectNoteable } from '../noteables.service';
 import { parseIterationReference, parseLabelReferences, parseMilestoneReference, parseUserReferences, parseWeight, QuickAction, QuickActionName } from './quick-actions';
 
@@ -18,16 +18,31 @@ export interface QuickActionsOutcome {
   failures: string[];
 }
 
+/** A group's epic and its notes' noteable: epic notes take `/close`, `/reopen` and the label commands. */
+export interface EpicNoteable {
+  kind: 'epic';
+  noteable: Noteable;
+  epic: EpicEntity;
+  group: NamespaceEntity;
+}
+
+export type QuickActionTarget = ProjectNoteable | EpicNoteable;
+
 export interface QuickActionsRun {
-  target: ProjectNoteable;
-  project: ProjectWithNamespace;
+  target: QuickActionTarget;
+  /** The project of an issue or merge request; null for an epic (its group is on the target). */
+  project: ProjectWithNamespace | null;
   actor: NoteActor;
   /** `merge_request_diff_head_sha` of the request: `/merge` runs only when it is the source head. */
   diffHeadSha?: string;
 }
 
-const METADATA: readonly QuickActionName[] = ['assign', 'unassign', 'milestone', 'remove_milestone', 'weight', 'iteration', 'label'];
-const noun = (target: ProjectNoteable): string => (target.kind === 'issue' ? 'issue' : 'merge request');
+const METADATA: readonly QuickActionName[] = ['assign', 'unassign', 'milestone', 'remove_milestone', 'weight', 'iteration', 'label', 'unlabel', 'relabel'];
+const noun = (target: QuickActionTarget): string => (target.kind === 'issue' ? 'issue' : target.kind === 'epic' ? 'epic' : 'merge request');
+const recordOf = (target: QuickActionTarget): { iid: number; state: string; authorId: number; labels: string[]; assigneeIds: number[]; milestoneId: number | null } =>
+  target.kind === 'issue' ? target.issue : target.kind === 'merge_request' ? target.mergeRequest : { ...target.epic, assigneeIds: [], milestoneId: null };
+const labelRefs = (labels: LabelEntity[]): string => labels.map((l) => (/^[\w-]+$/.test(l.title) ? `~${l.title}` : `~"${l.title}"`)).join(' ');
+const labelNoun = (labels: LabelEntity[]): string => (labels.length > 1 ? 'labels' : 'label');
 const joinRefs = (refs: string[]): string => (refs.length <= 1 ? refs.join('') : `${refs.slice(0, -1).join(', ')} and ${refs[refs.length - 1]}`);
 const failed = (name: string): string => `Could not apply ${name} command.`;
 
@@ -43,28 +58,32 @@ export class QuickActionsService {
     private readonly config: AppConfig,
     private readonly updateIssue: UpdateIssueUseCase,
     private readonly updateMergeRequest: UpdateMergeRequestUseCase,
+    private readonly updateEpic: UpdateEpicUseCase,
     private readonly merge: MergeMergeRequestUseCase,
   ) {}
 
   /** Which commands the actor may run on the target now (others stay in the note as text). */
-  availability(target: ProjectNoteable, actor: NoteActor): (name: QuickActionName) => boolean {
-    const record = target.kind === 'issue' ? target.issue : target.mergeRequest;
-    const adminLevel = target.kind === 'issue' ? ACCESS_LEVELS.REPORTER : ACCESS_LEVELS.DEVELOPER;
+  availability(target: QuickActionTarget, actor: NoteActor): (name: QuickActionName) => boolean {
+    const record = recordOf(target);
+    const adminLevel = target.kind === 'merge_request' ? ACCESS_LEVELS.DEVELOPER : ACCESS_LEVELS.REPORTER;
     const admin = actor.isAdmin || actor.accessLevel >= adminLevel;
-    const canUpdate = admin || record.authorId === actor.id;
+    // Epics are edited by Reporter+ only (GitLab's `update_epic`), their authors included.
+    const canUpdate = admin || (target.kind !== 'epic' && record.authorId === actor.id);
     const premium = tierAtLeast(this.config.tier, 'premium');
     return (name) => {
       if (name === 'close') return canUpdate && record.state === 'opened';
       if (name === 'reopen') return canUpdate && record.state === 'closed';
       if (name === 'merge') return target.kind === 'merge_request' && record.state === 'opened' && (actor.isAdmin || actor.accessLevel >= ACCESS_LEVELS.DEVELOPER);
       if ((name === 'weight' || name === 'iteration') && !premium) return false;
+      // `/unlabel` and `/relabel` need labels to take away, as GitLab.
+      if ((name === 'unlabel' || name === 'relabel') && record.labels.length === 0) return false;
       return METADATA.includes(name) && admin;
     };
   }
 
   async run(run: QuickActionsRun, actions: QuickAction[]): Promise<QuickActionsOutcome> {
     const { target, project, actor } = run;
-    const record = target.kind === 'issue' ? target.issue : target.mergeRequest;
+    const record = recordOf(target);
     const outcome: QuickActionsOutcome = { changes: {}, messages: [], failures: [] };
     const update: { stateEvent?: 'close' | 'reopen'; assigneeIds?: number[]; milestoneId?: number | null; iterationId?: number | null; weight?: number | null; labels?: string[] } = {};
     let assignees = [...record.assigneeIds];
@@ -107,7 +126,7 @@ export class QuickActionsService {
         }
         case 'milestone': {
           const title = parseMilestoneReference(action.argument);
-          const milestone = title ? await this.milestone(project, title) : null;
+          const milestone = title && project ? await this.milestone(project, title) : null;
           if (!milestone) {
             outcome.failures.push(failed('milestone'));
             break;
@@ -137,7 +156,7 @@ export class QuickActionsService {
         }
         case 'iteration': {
           const reference = parseIterationReference(action.argument);
-          const iteration = reference ? await this.iteration(project, reference) : null;
+          const iteration = reference && project ? await this.iteration(project, reference) : null;
           if (!iteration) {
             outcome.failures.push(failed('iteration'));
             break;
@@ -148,15 +167,44 @@ export class QuickActionsService {
           break;
         }
         case 'label': {
-          const labels = await this.labels(project, parseLabelReferences(action.argument));
+          const labels = await this.labels(run, parseLabelReferences(action.argument));
           if (labels.length === 0) {
             outcome.failures.push(failed('label'));
             break;
           }
           update.labels = [...new Set([...(update.labels ?? record.labels), ...labels.map((l) => l.title)])];
           outcome.changes.add_label_ids = [...new Set([...((outcome.changes.add_label_ids as number[] | undefined) ?? []), ...labels.map((l) => l.id)])];
-          const refs = labels.map((l) => (/^[\w-]+$/.test(l.title) ? `~${l.title}` : `~"${l.title}"`));
-          outcome.messages.push(`Added ${refs.join(' ')} ${labels.length > 1 ? 'labels' : 'label'}.`);
+          outcome.messages.push(`Added ${labelRefs(labels)} ${labelNoun(labels)}.`);
+          break;
+        }
+        case 'unlabel': {
+          // Without labels named: all of them go (GitLab's `label_ids: []`, "Removed all labels.").
+          if (action.argument === '') {
+            update.labels = [];
+            outcome.changes.label_ids = [];
+            outcome.messages.push('Removed all labels.');
+            break;
+          }
+          const current = update.labels ?? record.labels;
+          const labels = (await this.labels(run, parseLabelReferences(action.argument))).filter((l) => current.includes(l.title));
+          if (labels.length === 0) {
+            outcome.failures.push(failed('unlabel'));
+            break;
+          }
+          update.labels = current.filter((title) => !labels.some((l) => l.title === title));
+          outcome.changes.remove_label_ids = [...new Set([...((outcome.changes.remove_label_ids as number[] | undefined) ?? []), ...labels.map((l) => l.id)])];
+          outcome.messages.push(`Removed ${labelRefs(labels)} ${labelNoun(labels)}.`);
+          break;
+        }
+        case 'relabel': {
+          const labels = await this.labels(run, parseLabelReferences(action.argument));
+          if (labels.length === 0) {
+            outcome.failures.push(failed('relabel'));
+            break;
+          }
+          update.labels = labels.map((l) => l.title);
+          outcome.changes.label_ids = labels.map((l) => l.id);
+          outcome.messages.push(`Replaced all labels with ${labelRefs(labels)} ${labelNoun(labels)}.`);
           break;
         }
         case 'merge':
@@ -170,11 +218,16 @@ export class QuickActionsService {
     }
 
     if (Object.keys(update).length > 0) {
-      const common = { actorId: actor.id, actorLevel: actor.accessLevel, project, iid: record.iid, ...update };
-      if (target.kind === 'issue') await this.updateIssue.execute(common);
-      else await this.updateMergeRequest.execute(common);
+      if (target.kind === 'epic') {
+        const attributes = { state_event: update.stateEvent, labels: update.labels };
+        await this.updateEpic.execute({ groupId: target.group.id, iid: record.iid, actorId: actor.id, actorLevel: actor.accessLevel, attributes });
+      } else {
+        const common = { actorId: actor.id, actorLevel: actor.accessLevel, project: project!, iid: record.iid, ...update };
+        if (target.kind === 'issue') await this.updateIssue.execute(common);
+        else await this.updateMergeRequest.execute(common);
+      }
     }
-    if (merge && target.kind === 'merge_request') {
+    if (merge && target.kind === 'merge_request' && project) {
       try {
         await this.merge.execute({ project, user: { id: actor.id, isAdmin: actor.isAdmin }, accessLevel: actor.accessLevel, iid: record.iid, sha: run.diffHeadSha });
         outcome.changes.merge = run.diffHeadSha;
@@ -225,13 +278,18 @@ export class QuickActionsService {
     return qb.getOne();
   }
 
-  /** The labels among `titles` that exist in the project or its groups, in the order named. */
-  private async labels(project: ProjectWithNamespace, titles: string[]): Promise<LabelEntity[]> {
+  /**
+   * The labels among `titles` that exist in the project or its groups (an epic: its group and
+   * the group's ancestors), in the order named.
+   */
+  private async labels(run: QuickActionsRun, titles: string[]): Promise<LabelEntity[]> {
     if (titles.length === 0) return [];
-    const groups = this.ancestorGroups(project);
+    const { project, target } = run;
+    const groups = target.kind === 'epic' ? target.group.traversalIds : project ? this.ancestorGroups(project) : [];
     const qb = this.dataSource.manager.createQueryBuilder(LabelEntity, 'l').where('l.title IN (:...titles)', { titles });
-    if (groups.length > 0) qb.andWhere('(l.project_id = :projectId OR l.group_id IN (:...groups))', { projectId: project.id, groups });
-    else qb.andWhere('l.project_id = :projectId', { projectId: project.id });
+    if (project && groups.length > 0) qb.andWhere('(l.project_id = :projectId OR l.group_id IN (:...groups))', { projectId: project.id, groups });
+    else if (project) qb.andWhere('l.project_id = :projectId', { projectId: project.id });
+    else qb.andWhere('l.group_id IN (:...groups)', { groups: groups.length > 0 ? groups : [-1] });
     const found = await qb.getMany();
     return titles.map((t) => found.find((l) => l.title === t)).filter((l): l is LabelEntity => !!l);
   }

@@ -11,13 +11,15 @@ export const QUICK_ACTIONS = {
   weight: ['Issue'],
   iteration: ['Issue'],
   label: ['Issue', 'MergeRequest', 'Epic'],
+  unlabel: ['Issue', 'MergeRequest', 'Epic'],
+  relabel: ['Issue', 'MergeRequest', 'Epic'],
   merge: ['MergeRequest'],
 } as const;
 
 export type QuickActionName = keyof typeof QUICK_ACTIONS;
 
 /** Aliases GitLab accepts for the same commands. */
-const ALIASES: Readonly<Record<string, QuickActionName>> = { labels: 'label', assign_reviewer: 'assign' };
+const ALIASES: Readonly<Record<string, QuickActionName>> = { labels: 'label', assign_reviewer: 'assign', remove_label: 'unlabel' };
 
 export interface QuickAction {
   name: QuickActionName;
@@ -123,6 +125,11 @@ function knownEmoji(): ReadonlySet<string> {
     emojiNames = new Set(rows.flatMap((row) => row.short_names));
   }
   return emojiNames;
+}
+
+/** Whether `name` is one of GitLab's emoji names (`thumbsup`, `+1`, `rocket`...). */
+export function isEmojiName(name: string): boolean {
+  return knownEmoji().has(name);
 }
 
 /** The emoji name of a body made of one award emoji only (`:thumbsup:`), else null. */

@@ -1,5 +1,5 @@
 import { buildDomainEvent } from '@app/messaging';
-import { assigneesNoteBody, commitsNoteBody, planSystemNotes } from './system-note-plan';
+import { assigneesNoteBody, commitMentions, commitsNoteBody, planSystemNotes } from './system-note-plan';
 
 const issueUpdated = (changes: Record<string, unknown>) =>
   buildDomainEvent({ type: 'issue.updated', actor: 1, projectId: 5, target: { type: 'issue', id: 9, iid: 1, title: 't' }, data: { changes } });
@@ -43,5 +43,16 @@ describe(planSystemNotes.name, () => {
     expect(assigneesNoteBody(['a'], [])).toBe('assigned to @a');
     expect(assigneesNoteBody(['a', 'b', 'c'], ['d'])).toBe('assigned to @a, @b and @c and unassigned @d');
     expect(commitsNoteBody([{ id: 'c'.repeat(40), title: 'x' }], 1)).toBe('added 1 commit\n\n<ul><li>cccccccc - x</li></ul>');
+  });
+});
+
+describe(commitMentions.name, () => {
+  it('finds the issues (#n) and merge requests (!n) a commit message mentions, once per commit, not inside words or paths', () => {
+    const sha = 'a'.repeat(40);
+    const notes = commitMentions([{ id: sha, message: 'Fix #12 and #12, see !3\n\nnot a#4, not group/p#5, not #x', author: { email: 'a@example.com' } }, { message: '#9 without id' }]);
+    expect(notes.map((n) => [n.noteableType, n.mention?.iid, n.body, n.mention?.authorEmail])).toEqual([
+      ['Issue', 12, `mentioned in commit ${sha}`, 'a@example.com'],
+      ['MergeRequest', 3, `mentioned in commit ${sha}`, 'a@example.com'],
+    ]);
   });
 });

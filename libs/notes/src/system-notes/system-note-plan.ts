@@ -6,7 +6,7 @@ import type { NoteableType } from '../entities/note.entity';
  * (`{assigned}`/`{unassigned}` placeholders of assignee notes are user ids until then).
  */
 export interface PlannedSystemNote {
-  action: 'assignee' | 'title' | 'description' | 'confidential' | 'target_branch' | 'commit';
+  action: 'assignee' | 'title' | 'description' | 'confidential' | 'target_branch' | 'commit' | 'cross_reference';
   noteableType: NoteableType;
   noteableId: number;
   body: string;
@@ -14,6 +14,12 @@ export interface PlannedSystemNote {
   assignees?: { added: number[]; removed: number[] };
   /** Commit notes: the branch pushed to (the open merge requests from it get the note). */
   sourceBranch?: string;
+  /**
+   * Cross references: the issue (`#iid`) or merge request (`!iid`) of the pushed project a commit
+   * message mentions (`noteableId` is 0 until the writer finds it), the commit, and the commit
+   * author's email (the note's author when a user has it, else the pusher, as GitLab).
+   */
+  mention?: { iid: number; commit: string; authorEmail: string | null };
 }
 
 type Json = Record<string, unknown>;
@@ -63,9 +69,36 @@ export function planSystemNotes(event: DomainEvent): PlannedSystemNote[] {
     const total = typeof data.total_commits_count === 'number' ? data.total_commits_count : commits.length;
     if (total === 0) return [];
     const listed = commits.map((c) => ({ id: String(c.id ?? ''), title: String(c.title ?? String(c.message ?? '').split('\n')[0]) })).reverse();
-    return [{ action: 'commit', noteableType: 'MergeRequest', noteableId: 0, body: commitsNoteBody(listed, total), sourceBranch: data.ref.slice('refs/heads/'.length) }];
+    return [{ action: 'commit', noteableType: 'MergeRequest', noteableId: 0, body: commitsNoteBody(listed, total), sourceBranch: data.ref.slice('refs/heads/'.length) }, ...commitMentions(commits)];
   }
   return [];
+}
+
+/** `#12` (an issue) and `!3` (a merge request) of the same project, not part of a word or a path. */
+const MENTION = /(?<![\w/&#!@-])([#!])(\d{1,9})\b/g;
+
+/**
+ * GitLab's cross references of pushed commits (`ProcessCommitWorker`): every issue and merge
+ * request of the project a commit message mentions gets `mentioned in commit <sha>`, once per
+ * commit and noteable.
+ */
+export function commitMentions(commits: Json[]): PlannedSystemNote[] {
+  const notes: PlannedSystemNote[] = [];
+  for (const commit of commits) {
+    const sha = typeof commit.id === 'string' ? commit.id : null;
+    const message = typeof commit.message === 'string' ? commit.message : typeof commit.title === 'string' ? commit.title : '';
+    if (!sha) continue;
+    const authorEmail = isObject(commit.author) && typeof commit.author.email === 'string' ? commit.author.email : null;
+    const seen = new Set<string>();
+    for (const match of message.matchAll(MENTION)) {
+      const noteableType: NoteableType = match[1] === '#' ? 'Issue' : 'MergeRequest';
+      const key = `${noteableType}:${match[2]}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      notes.push({ action: 'cross_reference', noteableType, noteableId: 0, body: `mentioned in commit ${sha}`, mention: { iid: Number(match[2]), commit: sha, authorEmail } });
+    }
+  }
+  return notes;
 }
 
 /** `assigned to @a and unassigned @b`, as GitLab's assignee system note. */

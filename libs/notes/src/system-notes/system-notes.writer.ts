@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@app/messaging';
 import { CONSUMER_GROUPS, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import { DataSource } from 'typeorm';
+import { NoteableRemoval, noteableRemovalOf } from './noteable-removal';
 import { assigneesNoteBody, planSystemNotes } from './system-note-plan';
 
 interface SystemNoteRow {
@@ -19,6 +20,12 @@ interface SystemNoteRow {
  * (consumer group `system-notes.v1`, run by the projector app). Idempotent: a note remembers
  * its event id and action (unique), so a redelivered event writes nothing twice. System notes
  * have no domain events of their own (GitLab makes no contribution event for them).
+ *
+ * The same consumer removes the notes and award emoji of a removed issue, snippet or epic
+ * (GitLab destroys them with their noteable; they were unreachable from its 404 on).
+ * Idempotent too (deleting what is gone changes nothing). No note events are written for them,
+ * as GitLab sends none: the events projector drops the comments' contribution events from the
+ * noteable's own `*.destroyed` event.
  */
 @Injectable()
 export class SystemNotesWriter extends DomainEventSubscriber {
@@ -31,6 +38,8 @@ export class SystemNotesWriter extends DomainEventSubscriber {
   }
 
   async handle(event: DomainEvent): Promise<void> {
+    const removal = noteableRemovalOf(event);
+    if (removal) return this.removeNotes(removal);
     const planned = planSystemNotes(event);
     if (planned.length === 0 || event.actor === null) return;
     const rows: SystemNoteRow[] = [];
@@ -42,6 +51,18 @@ export class SystemNotesWriter extends DomainEventSubscriber {
           note.sourceBranch,
         ])) as Array<{ id: number }>;
         for (const mr of mergeRequests) rows.push({ ...base, noteable_id: mr.id, body: note.body, system_note_action: `commit:${mr.id}` });
+        continue;
+      }
+      if (note.mention) {
+        // The mentioned issue or merge request of the pushed project, if it exists; once per commit (GitLab's `cross_reference_exists?`).
+        const table = note.noteableType === 'Issue' ? 'issues' : 'merge_requests';
+        const [found] = (await this.dataSource.query(
+          `SELECT t.id, (SELECT u.id FROM users u WHERE lower(u.email) = lower($3) LIMIT 1) AS author_id FROM ${table} t
+           WHERE t.project_id = $1 AND t.iid = $2
+             AND NOT EXISTS (SELECT 1 FROM notes n WHERE n.noteable_type = $4 AND n.noteable_id = t.id AND n.system AND n.body = $5)`,
+          [event.project_id, note.mention.iid, note.mention.authorEmail ?? '', note.noteableType, note.body],
+        )) as Array<{ id: number; author_id: number | null }>;
+        if (found) rows.push({ ...base, author_id: found.author_id ?? event.actor, noteable_id: found.id, body: note.body, system_note_action: `xref:${note.noteableType === 'Issue' ? 'I' : 'M'}${found.id}:${note.mention.commit.slice(0, 12)}` });
         continue;
       }
       let body = note.body;
@@ -61,6 +82,17 @@ export class SystemNotesWriter extends DomainEventSubscriber {
        ON CONFLICT (source_event_id, system_note_action) WHERE source_event_id IS NOT NULL DO NOTHING`,
       [JSON.stringify(rows), event.id, event.occurred_at],
     );
+  }
+
+  /** Deletes the notes of the removed record, the awards on them and the awards on the record, in one transaction. */
+  private async removeNotes(removal: NoteableRemoval): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      await tx.query(
+        `WITH gone AS (DELETE FROM notes WHERE noteable_type = $1 AND noteable_id = $2 RETURNING id)
+         DELETE FROM award_emoji a WHERE (a.awardable_type = $1 AND a.awardable_id = $2) OR (a.awardable_type = 'Note' AND a.awardable_id IN (SELECT id FROM gone))`,
+        [removal.noteableType, removal.noteableId],
+      );
+    });
   }
 
   private async usernames(ids: number[]): Promise<Map<number, string>> {

@@ -22,6 +22,12 @@ export interface CreateNoteCommand {
   createdAt?: string;
   /** Issues and merge requests: the quick actions run on this target. */
   quickActions?: Omit<QuickActionsRun, 'actor'>;
+  /**
+   * A note of a thread (`type: DiscussionNote`): a new thread (`discussionId` null), or a reply
+   * to one (its id; an individual note replied to becomes a thread, as GitLab converts it). A
+   * reply is internal when its thread is (`internal`).
+   */
+  thread?: { discussionId: string | null; internal: boolean };
 }
 
 export type CreateNoteResult =
@@ -51,8 +57,8 @@ export class CreateNoteUseCase {
     const { noteable, actor } = command;
     checkNoteBody(command.body);
     if (command.body.trim() === '') throw DomainError.invalid({ note: ["can't be blank"] });
-    const internal = Boolean(command.internal) && INTERNAL_TYPES.includes(noteable.type);
-    if (internal && !mayWriteInternal(actor)) throw DomainError.forbidden();
+    const internal = (Boolean(command.internal) && INTERNAL_TYPES.includes(noteable.type)) || Boolean(command.thread?.internal);
+    if (internal && !command.thread?.internal && !mayWriteInternal(actor)) throw DomainError.forbidden();
     const createdAt = command.createdAt !== undefined && maySetCreatedAt(actor) ? parseCreatedAt(command.createdAt) : undefined;
 
     const emoji = awardEmojiOf(command.body);
@@ -87,12 +93,16 @@ export class CreateNoteUseCase {
     note.internal = internal;
     note.systemNoteAction = null;
     note.sourceEventId = null;
+    note.type = command.thread ? 'DiscussionNote' : null;
+    if (command.thread?.discussionId) note.discussionId = command.thread.discussionId;
     if (createdAt) {
       note.createdAt = createdAt;
       note.updatedAt = createdAt;
     }
     const users = await this.presenter.users([actor.id]);
     const saved = await this.dataSource.transaction(async (tx) => {
+      // Replying to an individual note makes it the first note of a thread.
+      if (command.thread?.discussionId) await tx.query(`UPDATE notes SET type = 'DiscussionNote' WHERE discussion_id = $1 AND type IS NULL`, [command.thread.discussionId]);
       const row = await this.notes.save(tx, note);
       await this.outbox.append(tx, noteEvent(NOTE_EVENTS.CREATED, actor.id, row, noteable, this.presenter.author(users.get(actor.id), null)));
       return row;

@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
+import { SettingsReader } from '@app/settings';
 import { DataSource } from 'typeorm';
 import type { CreateSnippetDto, UpdateSnippetDto } from '../dto/snippet.dto';
 import { SnippetEntity } from '../entities/snippet.entity';
 import { mayChangeSnippet, mayCreateSnippet, SnippetViewer } from '../snippet-access';
-import { filesOfCreate, filesOfUpdate } from '../snippet-files';
+import { checkSnippetSize, filesOfCreate, filesOfUpdate } from '../snippet-files';
 import { SNIPPET_EVENTS, snippetEvent } from '../snippets.events';
 import { SnippetsRepository } from '../snippets.repository';
 
@@ -26,12 +27,14 @@ export class CreateSnippetUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly snippets: SnippetsRepository,
+    private readonly settings: SettingsReader,
   ) {}
 
   async execute({ project, actor, accessLevel, attributes }: CreateSnippetCommand): Promise<SnippetEntity> {
     if (!mayCreateSnippet(actor, accessLevel)) throw DomainError.forbidden();
     const files = filesOfCreate(attributes);
     if (attributes.title.trim() === '') throw DomainError.invalid({ title: ["can't be blank"] });
+    checkSnippetSize(files, (await this.settings.get()).number('snippet_size_limit'));
     const snippet = Object.assign(new SnippetEntity(), {
       projectId: project.id,
       authorId: actor.id,
@@ -62,6 +65,7 @@ export class UpdateSnippetUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly snippets: SnippetsRepository,
+    private readonly settings: SettingsReader,
   ) {}
 
   async execute({ project, snippet, actor, accessLevel, attributes }: UpdateSnippetCommand): Promise<SnippetEntity> {
@@ -77,7 +81,11 @@ export class UpdateSnippetUseCase {
       }
     }
     if (snippet.title.trim() === '') throw DomainError.invalid({ title: ["can't be blank"] });
-    if (files && JSON.stringify(files) !== JSON.stringify(current)) changed.push('files');
+    if (files && JSON.stringify(files) !== JSON.stringify(current)) {
+      // As GitLab, the limit applies when the content changes (a snippet over a lowered limit keeps its title edits).
+      checkSnippetSize(files, (await this.settings.get()).number('snippet_size_limit'));
+      changed.push('files');
+    }
     if (changed.length === 0) return snippet;
     return this.dataSource.transaction(async (tx) => {
       const saved = await this.snippets.save(tx, snippet, files ?? current);
