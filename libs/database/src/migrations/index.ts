@@ -17,5 +17,6 @@ import { HookFanOut1795370000000 } from './1795370000000-HookFanOut';
 import { ProjectRunnersToken1795370500000 } from './1795370500000-ProjectRunnersToken';
 import { NotesSnippetsEpics1795371600000 } from './1795371600000-NotesSnippetsEpics';
 import { CiPipelines1795566018863 } from './1795566018863-CiPipelines';
+import { PrometheusIntegrations1795620000000 } from './1795620000000-PrometheusIntegrations';
 
-export const MIGRATIONS: Function[] = [Initial1795344358118, IssuesAndEvents1795347982722, Alerting1795348067234, SettingsAndCustomAttributes1795348164924, AlertLifecycle1795349951956, EventsProjectListIndex1795350203033, SystemHooks1795351881331, HookDeliveries1795353441266, ProjectListsStarsArchive1795353519689, ProtectedBranchesAndBadges1795353724702, Repositories1795353884729, AlertStateEvents1795355077320, EventPositions1795362000000, HookFanOut1795370000000, ProjectRunnersToken1795370500000, NotesSnippetsEpics1795371600000, CiPipelines1795566018863];
+export const MIGRATIONS: Function[] = [Initial1795344358118, IssuesAndEvents1795347982722, Alerting1795348067234, SettingsAndCustomAttributes1795348164924, AlertLifecycle1795349951956, EventsProjectListIndex1795350203033, SystemHooks1795351881331, HookDeliveries1795353441266, ProjectListsStarsArchive1795353519689, ProtectedBranchesAndBadges1795353724702, Repositories1795353884729, AlertStateEvents1795355077320, EventPositions1795362000000, HookFanOut1795370000000, ProjectRunnersToken1795370500000, NotesSnippetsEpics1795371600000, CiPipelines1795566018863, PrometheusIntegrations1795620000000];

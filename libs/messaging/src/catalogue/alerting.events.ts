@@ -20,7 +20,7 @@ const AlertData = Data({
   integration: Integration,
   previous_status: Type.Optional(Type.String()),
 });
-const IntegrationData = Data({ id: Id, name: Type.String(), active: Type.Optional(Type.Boolean()), create_incident: Type.Optional(Type.Boolean()), auto_close_incident: Type.Optional(Type.Boolean()) });
+const IntegrationData = Data({ id: Id, name: Type.String(), type: Type.Optional(Type.String()), active: Type.Optional(Type.Boolean()), create_incident: Type.Optional(Type.Boolean()), auto_close_incident: Type.Optional(Type.Boolean()) });
 
 /** Events of `libs/alerting`: alerts (ingestion and the on-call API) and HTTP endpoint integrations. */
 export const ALERTING_EVENT_PART = defineEvents({
