@@ -100,16 +100,14 @@ async function api(method: string, path: string, body?: unknown): Promise<any> {
 }
 
 function startAlertmanager(): ChildProcess {
-  const binary = ['prometheus-alertmanager', '/usr/bin/prometheus-alertmanager'].find((b) => spawnSync('sh', ['-c', `command -v ${b}`]).status === 0);
-  if (!binary) {
-    process.stdout.write('installing prometheus-alertmanager (Debian package) ...\n');
-    const installed = spawnSync('sh', ['-c', 'apt-get install -y -q prometheus-alertmanager >/dev/null 2>&1 || (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q prometheus-alertmanager >/dev/null 2>&1)']);
-    if (installed.status !== 0) throw new Error('could not install prometheus-alertmanager (run as root, or install it first)');
-  }
+  // Installs Debian's package when missing (as root).
+  const found = spawnSync('bash', [join(ROOT, 'scripts/alertmanager.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (found.status !== 0) throw new Error('could not install prometheus-alertmanager (run as root, or install it first)');
+  const binary = found.stdout.trim();
   const dir = mkdtempSync(join(tmpdir(), 'bench-am-'));
   writeFileSync(join(dir, 'alertmanager.yml'), "route:\n  receiver: 'null'\nreceivers:\n  - name: 'null'\n");
   return spawn(
-    'prometheus-alertmanager',
+    binary,
     [`--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${dir}`, `--web.listen-address=127.0.0.1:${ALERTMANAGER_PORT}`, '--cluster.listen-address=', '--log.level=warn'],
     { stdio: 'ignore' },
   );
