@@ -3,7 +3,7 @@ import type { DomainEventType } from '@app/messaging';
 /** Domain event types of the alerting library (declared in the catalogue, `@app/messaging`; stable names: never rename). */
 export const ALERT_EVENTS = {
   CREATED: 'alert.created',
-  /** A repeat of an open alert: `data.event_count` is the new count. */
+  /** Repeats of an open alert, at most one event per alert and ingestion batch: `data.event_count` is the count they leave. */
   GROUPED: 'alert.grouped',
   RESOLVED: 'alert.resolved',
   STATUS_CHANGED: 'alert.status_changed',

@@ -30,7 +30,7 @@ describe(buildAlertBatchRows.name, () => {
   const plan = planAlertBatch(entries.map((e) => e.input), [{ ...loaded }], new Map([[1, 10]]));
   const sut = buildAlertBatchRows(entries, plan, 'x.domain-events.v1');
 
-  it('writes one outbox row per payload, in order, through the messaging row builder', () => {
+  it('writes one outbox row per payload here (each alert’s last step), in order, through the messaging row builder', () => {
     expect(sut.events.map((e) => e.payload.type)).toEqual(['alert.created', 'alert.grouped', 'alert.resolved', 'alert.recovery_unmatched']);
     for (const row of sut.events) {
       expect(row).toMatchObject({ id: row.payload.id, topic: 'x.domain-events.v1', message_key: '1' });
@@ -63,6 +63,28 @@ describe(buildAlertBatchRows.name, () => {
   it('keeps an unmatched recovery with its raw payload', () => {
     expect(sut.recoveries).toEqual([{ ref: 3, project_id: 1, integration_id: 7, fingerprint: expect.any(String), title: 'gone', ended_at: new Date('2026-03-01T09:59:00Z'), payload: entries[3].payload }]);
     expect(sut.events[3].payload).toMatchObject({ target: null, data: { recovery_id: 0, title: 'gone', ended_at: '2026-03-01T09:59:00.000Z', integration: { id: 7, name: 'Prom' } } });
+  });
+
+  it('writes one alert.grouped per alert and batch, at its last repeat, and none when a creation or recovery ends the alert’s steps', () => {
+    const repeats = [
+      entry({ title: 'a', fingerprint: 'a' }),
+      entry({ title: 'a', fingerprint: 'a' }),
+      entry({ title: 'old', fingerprint: 'old' }),
+      entry({ title: 'a', fingerprint: 'a' }, { outboxContext: { requestId: 'req-last' } }),
+      entry({ title: 'old', fingerprint: 'old' }),
+      entry({ title: 'old', fingerprint: 'old', end_time: '2026-03-01T09:59:00Z' }),
+      entry({ title: 'b', fingerprint: 'b' }),
+    ];
+    const repeatPlan = planAlertBatch(repeats.map((e) => e.input), [{ ...loaded }], new Map([[1, 10]]));
+    const rows = buildAlertBatchRows(repeats, repeatPlan, 't');
+    expect(rows.events.map((e) => [e.payload.type, (e.payload.data as { iid: number }).iid, (e.payload.data as { event_count: number }).event_count])).toEqual([
+      ['alert.created', 11, 1],
+      ['alert.grouped', 11, 3],
+      ['alert.resolved', 4, 5],
+      ['alert.created', 12, 1],
+    ]);
+    expect(rows.events[1].headers).toEqual({ 'x-request-id': 'req-last' });
+    expect(batchOutcomes(repeatPlan, new Map()).map((o) => o.kind)).toEqual(['created', 'grouped', 'grouped', 'grouped', 'grouped', 'resolved', 'created']);
   });
 
   it('answers each payload with what it did once the ids are known', () => {

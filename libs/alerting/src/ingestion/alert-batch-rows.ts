@@ -78,9 +78,12 @@ const NO_CONTEXT: OutboxContext = {};
 
 /**
  * The unmatched recoveries, system notes and outbox rows of a planned batch, one step per
- * entry in order: a new alert logs a note and `alert.created`, a repeat `alert.grouped`, a
- * recovery a note and `alert.resolved`, an unmatched recovery its row and
- * `alert.recovery_unmatched`. Ids drawn by the write are marked by reference (`alert_ref`: the
+ * entry in order: a new alert logs a note and `alert.created`, a recovery a note and
+ * `alert.resolved`, an unmatched recovery its row and `alert.recovery_unmatched`. Repeats are
+ * the bulk of the stream and change nothing but the count: only the last step of an alert in
+ * the batch, when it is a repeat, writes `alert.grouped` (carrying the count the batch leaves;
+ * the live stream is its only consumer), so a batch writes at most one per alert, none when the
+ * alert's last step is a creation or a recovery (their events carry the count). Ids drawn by the write are marked by reference (`alert_ref`: the
  * index in `plan.created`; `recovery_ref`: the entry's index). Each outbox row is built by the
  * messaging library's one writer (`outboxRecordOf`) with the entry's captured context. Pure
  * but for event ids and times.
@@ -90,7 +93,12 @@ export function buildAlertBatchRows(entries: readonly AlertBatchEntry[], plan: A
   const recoveries: UnmatchedRecoveryRow[] = [];
   const notes: NoteRow[] = [];
   const events: OutboxRow[] = [];
+  const lastStepOf = new Map<AlertState, number>();
   plan.steps.forEach((step, ord) => {
+    if (step.kind !== 'unmatched_recovery') lastStepOf.set(step.state, ord);
+  });
+  plan.steps.forEach((step, ord) => {
+    if (step.kind === 'grouped' && lastStepOf.get(step.state) !== ord) return;
     const entry = entries[ord];
     const alert = entry.input.alert;
     const source = alert.monitoringTool ?? entry.integration.name;

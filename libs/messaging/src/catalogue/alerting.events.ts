@@ -25,7 +25,7 @@ const IntegrationData = Data({ id: Id, name: Type.String(), type: Type.Optional(
 /** Events of `libs/alerting`: alerts (ingestion and the on-call API) and HTTP endpoint integrations. */
 export const ALERTING_EVENT_PART = defineEvents({
   'alert.created': { description: 'A payload opened a new alert (the integration settings travel in `integration`).', data: AlertData },
-  'alert.grouped': { description: 'A repeat of an open alert: `event_count` is the new count.', data: AlertData },
+  'alert.grouped': { description: 'Repeats of an open alert: at most one per alert and ingestion batch, `event_count` the count they leave.', data: AlertData },
   'alert.resolved': { description: 'A recovery resolved an open alert (`previous_status`).', data: AlertData },
   'alert.status_changed': {
     description: "A user changed an alert's status (`from`, `to`).",
