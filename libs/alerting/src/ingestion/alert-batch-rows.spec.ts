@@ -87,6 +87,29 @@ describe(buildAlertBatchRows.name, () => {
     expect(batchOutcomes(repeatPlan, new Map()).map((o) => o.kind)).toEqual(['created', 'grouped', 'grouped', 'grouped', 'grouped', 'resolved', 'created']);
   });
 
+  it('reports the repeats of alerts open before the batch in one alert.repeats per project, after the other events', () => {
+    const other: AlertState = { ...loaded, id: 60, iid: 5, title: 'Other', status: 'triggered', event_count: 9, fingerprint: normalizeAlert({ title: 'x', fingerprint: 'other' }, { now }).fingerprint };
+    const batch = [
+      entry({ title: 'old', fingerprint: 'old' }),
+      entry({ title: 'x', fingerprint: 'other' }),
+      entry({ title: 'new', fingerprint: 'new' }),
+      entry({ title: 'old', fingerprint: 'old' }, { actorId: 4, outboxContext: { requestId: 'req-old' } }),
+    ];
+    const repeatPlan = planAlertBatch(batch.map((e) => e.input), [{ ...loaded }, other], new Map([[1, 10]]));
+    const rows = buildAlertBatchRows(batch, repeatPlan, 't');
+    expect(rows.events.map((e) => e.payload.type)).toEqual(['alert.created', 'alert.repeats']);
+    const [, repeats] = rows.events;
+    expect(repeats.payload).toMatchObject({ actor: 4, project_id: 1, group_id: 3, target: null });
+    expect(repeats.headers).toEqual({ 'x-request-id': 'req-old' });
+    expect(repeats.payload.data).toEqual({
+      alerts: [
+        { alert_id: 60, iid: 5, title: 'Other', severity: 'high', status: 'triggered', fingerprint: other.fingerprint, event_count: 10 },
+        { alert_id: 50, iid: 4, title: 'Loaded', severity: 'high', status: 'acknowledged', fingerprint: loaded.fingerprint, event_count: 5 },
+      ],
+    });
+    expect([repeats.alert_ref, repeats.recovery_ref]).toEqual([null, null]);
+  });
+
   it('answers each payload with what it did once the ids are known', () => {
     plan.created[0].id = 77;
     const outcomes = batchOutcomes(plan, new Map([[3, 5]]));
