@@ -140,11 +140,16 @@ describe('Prometheus / Alertmanager integration', () => {
       expect((await fx.alert(project.id, 3)).severity).toBe('critical');
       expect(await notesOf(1)).toEqual(['logged an alert from **Prometheus**']);
 
-      // Alertmanager re-sends the group every group_interval: each alert counts an event, no note is added.
+      // Alertmanager re-sends the group every group_interval: each alert counts an event, no note is
+      // added, and the whole re-sent group is one outbox row (alert.repeats with each alert's count).
+      const events = await outboxCount();
       const again = await post(group);
       expect(again.body).toEqual(response.body);
       expect((await alertRows()).map((r) => r.event_count)).toEqual([2, 2, 2]);
       expect(await notesOf(1)).toEqual(['logged an alert from **Prometheus**']);
+      expect(await outboxCount()).toBe(events + 1);
+      const [repeats] = await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'project_id' = $1 ORDER BY seq DESC LIMIT 1`, [String(project.id)]);
+      expect(repeats.payload).toMatchObject({ type: 'alert.repeats', data: { alerts: [1, 2, 3].map((iid) => expect.objectContaining({ iid, event_count: 2 })) } });
     });
 
     it('a label set that changes is another alert; without fingerprint the canonical label set identifies it', async () => {
