@@ -279,6 +279,15 @@ describe('Prometheus / Alertmanager integration', () => {
       expect(await fx.alert(project.id, fired.body[0].iid)).toMatchObject({ status: 'resolved', ended_at: '2026-03-01T12:15:00.000Z' });
     });
 
+    it('a test alert of the Prometheus integration is an Alertmanager webhook, sent as the user', async () => {
+      const tested = await api(gw.baseUrl, 'POST', `${integrationsPath()}/${prometheus.id}/test`, { token: gw.rootToken, body: webhook('firing', [element('test-1')]) });
+      expect(tested.status).toBe(200);
+      expect(tested.body).toEqual([{ iid: expect.any(Number), title: 'p99 latency high on test-1' }]);
+      const generic = await api(gw.baseUrl, 'POST', `${integrationsPath()}/${prometheus.id}/test`, { token: gw.rootToken, body: { title: 'generic' } });
+      expect(generic.status).toBe(422);
+      expect(generic.body.message).toContain('not an Alertmanager webhook payload');
+    });
+
     it('the integration’s endpoint-identifier URL reads the same webhooks', async () => {
       const [row] = await gw.dataSource.query('SELECT endpoint_identifier FROM alert_http_integrations WHERE id = $1', [prometheus.id]);
       const response = await post(webhook('firing', [element('by-id')]), { path: `/${project.fullPath}/alerts/notify/alertmanager/${row.endpoint_identifier}.json` });
