@@ -331,8 +331,15 @@ async function main(): Promise<void> {
       );
     const received = await committed(project.id);
     const webhookReceived = await committed(webhookProject.id);
+    // What the relay, Kafka and every consumer then handle: outbox rows per acknowledged alert.
+    const outboxRows = async (projectId: number): Promise<number> =>
+      Number((await db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE payload->>'project_id' = $1`, [String(projectId)])).rows[0].n);
+    const [serviceRows, webhookRows] = [await outboxRows(project.id), await outboxRows(webhookProject.id)];
     await db.end();
     process.stdout.write(`durability: ${ok.service} payloads acknowledged with 200, ${received} committed in PostgreSQL${received === ok.service ? ' (all, none extra)' : ' — MISMATCH'}\n`);
+    process.stdout.write(
+      `outbox rows (domain events) per acknowledged alert: one alert per request ${(serviceRows / Math.max(1, ok.service)).toFixed(3)}, webhooks ${(webhookRows / Math.max(1, webhookAcknowledged)).toFixed(3)}\n`,
+    );
     process.stdout.write(
       webhookFailures === 0
         ? `durability (webhooks): ${webhookAcknowledged} alerts acknowledged with 200, ${webhookReceived} committed${webhookReceived === webhookAcknowledged ? ' (all, none extra)' : ' — MISMATCH'}\n`
