@@ -288,6 +288,14 @@ describe('Prometheus / Alertmanager integration', () => {
       expect(generic.body.message).toContain('not an Alertmanager webhook payload');
     });
 
+    it('a project whose path ends in /prometheus keeps its first HTTP integration’s alerts/notify.json URL', async () => {
+      const named = await fx.project('edge/cases', 'prometheus');
+      const http = await fx.integration(named.id, { name: 'Generic' });
+      const response = await fx.notify(`/${named.fullPath}/alerts/notify.json`, { title: 'still generic' }, { token: http.token });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual([{ iid: 1, title: 'still generic' }]);
+    });
+
     it('the integration’s endpoint-identifier URL reads the same webhooks', async () => {
       const [row] = await gw.dataSource.query('SELECT endpoint_identifier FROM alert_http_integrations WHERE id = $1', [prometheus.id]);
       const response = await post(webhook('firing', [element('by-id')]), { path: `/${project.fullPath}/alerts/notify/alertmanager/${row.endpoint_identifier}.json` });
