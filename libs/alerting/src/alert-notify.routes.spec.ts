@@ -42,6 +42,10 @@ describe(registerAlertNotifyRoutes.name, () => {
     const first = await post(fastify, '/grp/proj/alerts/notify.json');
     expect(first.statusCode).toBe(200);
     expect(commands[1]).toMatchObject({ projectPath: 'grp/proj', endpointIdentifier: null });
+
+    const prometheus = await post(fastify, '/grp/sub/proj/prometheus/alerts/notify.json');
+    expect(prometheus.statusCode).toBe(200);
+    expect(commands[2]).toMatchObject({ projectPath: 'grp/sub/proj', endpointIdentifier: 'prometheus' });
     await fastify.close();
   });
 

@@ -2,8 +2,9 @@ import { Logger } from '@nestjs/common';
 import { DomainError, internalErrorResponse, isClientDisconnect, sendDomainError } from '@app/api';
 import type { ApiRouteConfig } from '@app/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES, ALERT_NOTIFY_INTEGRATION_ROUTES, projectPathOfParams } from './notify-url';
-import type { ReceiveAlertNotificationUseCase } from './use-cases/receive-alert-notification.use-case';
+import { PROMETHEUS_INTEGRATION } from './http-integrations.repository';
+import { ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES, ALERT_NOTIFY_INTEGRATION_ROUTES, ALERT_NOTIFY_PROMETHEUS_ROUTES, projectPathOfParams } from './notify-url';
+import type { ReceiveAlertNotificationCommand, ReceiveAlertNotificationUseCase } from './use-cases/receive-alert-notification.use-case';
 
 export interface AlertNotifyRoutesOptions {
   receive: ReceiveAlertNotificationUseCase;
@@ -26,14 +27,23 @@ const NOTIFY_DOC = {
 };
 const INTEGRATION_ROUTE_CONFIG: ApiRouteConfig = { rawJsonBody: true, openapi: { ...NOTIFY_DOC, summary: 'Post an alert to an HTTP endpoint integration' } };
 const FIRST_INTEGRATION_ROUTE_CONFIG: ApiRouteConfig = { rawJsonBody: true, openapi: { ...NOTIFY_DOC, summary: "Post an alert to the project's first HTTP endpoint integration" } };
+const PROMETHEUS_ROUTE_CONFIG: ApiRouteConfig = {
+  rawJsonBody: true,
+  openapi: {
+    ...NOTIFY_DOC,
+    summary: "Post an Alertmanager or Grafana Alerting webhook to the project's Prometheus integration",
+    description:
+      'Prometheus Alertmanager (webhook version 4) or Grafana Alerting (webhook contact point) posts a group of alerts with the Prometheus integration key; each element of `alerts` is one alert event, all committed in one transaction before the answer `[{"iid", "title"}]` (each alert once). 401 for a wrong key, 403 for an inactive integration, 429 past the notify rate limit, 400 for a body that is not a JSON object of at most 1 MB, 422 for one that is not such a webhook.',
+  },
+};
 
 const JSON_SUFFIX = '.json';
 
 const logger = new Logger('AlertNotifyRoutes');
 
 /**
- * Serves the notify endpoints (`POST /:namespace/:project/alerts/notify/:name/:endpoint.json`
- * and `POST /:namespace/:project/alerts/notify.json`) as plain routes of the Fastify instance,
+ * Serves the notify endpoints (`POST /:namespace/:project/alerts/notify/:name/:endpoint.json`,
+ * `POST /:namespace/:project/alerts/notify.json` and `POST /:namespace/:project/prometheus/alerts/notify.json`) as plain routes of the Fastify instance,
  * outside the framework's controller pipeline (router, guards, interceptors): they carry the
  * whole alert load, authenticate with the integration key, and need none of it.
  *
@@ -50,7 +60,7 @@ const logger = new Logger('AlertNotifyRoutes');
 export function registerAlertNotifyRoutes(fastify: FastifyInstance, options: AlertNotifyRoutesOptions): void {
   const { receive, inRequestContext } = options;
 
-  const run = async (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>, endpointIdentifier: string | null): Promise<void> => {
+  const run = async (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>, endpointIdentifier: ReceiveAlertNotificationCommand['endpointIdentifier']): Promise<void> => {
     let alerts: Array<{ iid: number; title: string }>;
     try {
       const result = await inRequestContext(request, () =>
@@ -87,6 +97,12 @@ export function registerAlertNotifyRoutes(fastify: FastifyInstance, options: Ale
     return run(request, reply, params, null);
   };
 
+  const prometheusHandler = (request: FastifyRequest, reply: FastifyReply): Promise<void> | void => {
+    const params = request.params as Record<string, string>;
+    if (hasEmptyParam(params)) return reply.callNotFound();
+    return run(request, reply, params, PROMETHEUS_INTEGRATION);
+  };
+
   // A context of its own; it inherits the instance's hooks, parsers and error and not-found handlers.
   void fastify.register(async (scope) => {
     for (const path of ALERT_NOTIFY_INTEGRATION_ROUTES) {
@@ -94,6 +110,9 @@ export function registerAlertNotifyRoutes(fastify: FastifyInstance, options: Ale
     }
     for (const path of ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES) {
       scope.route({ method: 'POST', url: `/${path}`, config: FIRST_INTEGRATION_ROUTE_CONFIG, handler: firstIntegrationHandler });
+    }
+    for (const path of ALERT_NOTIFY_PROMETHEUS_ROUTES) {
+      scope.route({ method: 'POST', url: `/${path}`, config: PROMETHEUS_ROUTE_CONFIG, handler: prometheusHandler });
     }
   });
 }

@@ -3,8 +3,10 @@ import type { DomainEventType } from '@app/messaging';
 /** Domain event types of the alerting library (declared in the catalogue, `@app/messaging`; stable names: never rename). */
 export const ALERT_EVENTS = {
   CREATED: 'alert.created',
-  /** A repeat of an open alert: `data.event_count` is the new count. */
+  /** Repeats of an alert created by the same ingestion batch, at most one event per alert and batch: `data.event_count` is the count they leave. */
   GROUPED: 'alert.grouped',
+  /** Repeats of alerts already open, one event per project and ingestion batch: `data.alerts[]` with each alert's new count. */
+  REPEATS: 'alert.repeats',
   RESOLVED: 'alert.resolved',
   STATUS_CHANGED: 'alert.status_changed',
   ASSIGNEES_CHANGED: 'alert.assignees_changed',

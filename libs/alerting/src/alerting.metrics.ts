@@ -3,7 +3,7 @@ import { MetricsService } from '@app/observability';
 import type { Counter, Histogram } from 'prom-client';
 
 /** Why a notify request was refused (label values of `alerts_rejected_total`). */
-export type AlertRejectionReason = 'unknown_integration' | 'unauthorized' | 'inactive' | 'rate_limited' | 'too_large' | 'too_deep' | 'not_an_object' | 'invalid_json';
+export type AlertRejectionReason = 'unknown_integration' | 'unauthorized' | 'inactive' | 'rate_limited' | 'too_large' | 'too_deep' | 'not_an_object' | 'invalid_json' | 'not_a_webhook';
 
 /** Alert ingestion metrics on `/-/metrics`. */
 @Injectable()

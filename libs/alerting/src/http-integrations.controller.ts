@@ -6,6 +6,7 @@ import { ACCESS_LEVELS } from '@app/namespaces';
 import type { FastifyRequest } from 'fastify';
 import { CreateHttpIntegrationDto, UpdateHttpIntegrationDto } from './dto/http-integration.dto';
 import { parseParsedAlertPayload } from './engine/alert-payload-parser';
+import { checkPrometheusPayload, normalizePrometheusAlert } from './engine/prometheus-payload';
 import { HttpIntegrationsRepository } from './http-integrations.repository';
 import { presentHttpIntegration } from './presenters/alerting.presenter';
 import { projectContextOf } from './project-context';
@@ -55,6 +56,7 @@ export class HttpIntegrationsController {
       actorId: principal.user.id,
       project,
       name: dto.name,
+      type: dto.type,
       active: dto.active,
       payloadExample: dto.payload_example,
       payloadAttributeMappings: dto.payload_attribute_mappings,
@@ -78,6 +80,7 @@ export class HttpIntegrationsController {
       project,
       integrationId: idParam(integrationId, 'Integration'),
       name: dto.name,
+      type: dto.type,
       active: dto.active,
       payloadExample: dto.payload_example,
       payloadAttributeMappings: dto.payload_attribute_mappings,
@@ -103,7 +106,7 @@ export class HttpIntegrationsController {
     await this.deleteIntegration.execute({ actorId: principal.user.id, project: projectContextOf(access), integrationId: idParam(integrationId, 'Integration') });
   }
 
-  /** Sends a test payload (the request body) through the ingestion pipeline, as the user. */
+  /** Sends a test payload (the request body; an Alertmanager webhook for a Prometheus integration) through the ingestion pipeline, as the user. */
   @Post(`${BASE}/:integration_id/test`)
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
   @HttpCode(200)
@@ -113,7 +116,21 @@ export class HttpIntegrationsController {
     if (!integration) throw DomainError.notFound('Integration');
     const parsed = parseParsedAlertPayload(request.body ?? {});
     if (!parsed.ok) throw DomainError.badRequest(parsed.message);
-    const result = await this.ingestAlert.execute({ project, integration, payload: parsed.payload, receivedAt: new Date(), actorId: principal.user.id });
+    const receivedAt = new Date();
+    if (integration.type === 'prometheus') {
+      // A Prometheus integration is tested with an Alertmanager (or Grafana) webhook.
+      const webhook = checkPrometheusPayload(parsed.payload);
+      if (!webhook.ok) throw DomainError.unprocessable(webhook.message);
+      return this.ingestAlert.executeMany({
+        project,
+        integration,
+        alerts: webhook.alerts.map((element) => ({ alert: normalizePrometheusAlert(element, webhook.source, receivedAt), payload: element.raw })),
+        receivedAt,
+        actorId: principal.user.id,
+        payloadBytes: JSON.stringify(parsed.payload).length,
+      });
+    }
+    const result = await this.ingestAlert.execute({ project, integration, payload: parsed.payload, receivedAt, actorId: principal.user.id });
     return result.alerts;
   }
 

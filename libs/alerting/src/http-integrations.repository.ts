@@ -2,6 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AlertHttpIntegrationEntity } from './entities/alert-http-integration.entity';
 
+/** Which integration a notify URL names. */
+export const FIRST_HTTP_INTEGRATION = 'first-http';
+export const PROMETHEUS_INTEGRATION = 'prometheus';
+export type NotifySelector = typeof FIRST_HTTP_INTEGRATION | typeof PROMETHEUS_INTEGRATION | { endpointIdentifier: string };
+
 export type IntegrationWithDigest = AlertHttpIntegrationEntity & { tokenDigest: string };
 
 @Injectable()
@@ -23,19 +28,25 @@ export class HttpIntegrationsRepository {
     return manager.getRepository(AlertHttpIntegrationEntity).findOneBy({ projectId, id });
   }
 
+  /** HTTP (generic) integrations of a project; a Prometheus integration does not count. */
   countInProject(manager: EntityManager, projectId: number): Promise<number> {
-    return manager.getRepository(AlertHttpIntegrationEntity).countBy({ projectId });
+    return manager.getRepository(AlertHttpIntegrationEntity).countBy({ projectId, type: 'http' });
   }
 
-  /** The integration a notify URL names (by endpoint identifier, or the project's first one), with its key digest. */
-  async findForNotify(projectId: number, endpointIdentifier: string | null): Promise<IntegrationWithDigest | null> {
+  /**
+   * The integration a notify URL names, with its key digest: by endpoint identifier (any type),
+   * the project's first HTTP integration (`alerts/notify.json`), or its Prometheus integration
+   * (`prometheus/alerts/notify.json`).
+   */
+  async findForNotify(projectId: number, selector: NotifySelector): Promise<IntegrationWithDigest | null> {
     const qb = this.dataSource
       .getRepository(AlertHttpIntegrationEntity)
       .createQueryBuilder('i')
       .addSelect('i.tokenDigest')
       .where('i.project_id = :projectId', { projectId });
-    if (endpointIdentifier === null) qb.orderBy('i.id', 'ASC').limit(1);
-    else qb.andWhere('i.endpoint_identifier = :endpointIdentifier', { endpointIdentifier });
+    if (selector === FIRST_HTTP_INTEGRATION) qb.andWhere("i.type = 'http'").orderBy('i.id', 'ASC').limit(1);
+    else if (selector === PROMETHEUS_INTEGRATION) qb.andWhere("i.type = 'prometheus'");
+    else qb.andWhere('i.endpoint_identifier = :endpointIdentifier', { endpointIdentifier: selector.endpointIdentifier });
     return (await qb.getOne()) as IntegrationWithDigest | null;
   }
 }

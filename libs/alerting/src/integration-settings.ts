@@ -1,6 +1,7 @@
 import { DomainError, tierAtLeast } from '@app/api';
 import type { ServiceTier } from '@app/config';
 import { AttributeMapping, mappingProblems, toAttributeMappings } from './engine/attribute-mapping';
+import type { AlertIntegrationType } from './entities/alert-http-integration.entity';
 
 export interface IntegrationSettingsInput {
   payloadExample?: unknown;
@@ -15,9 +16,20 @@ export const PAYLOAD_EXAMPLE_MAX_LENGTH = 100_000;
  * JSON object (given as JSON text or as the object), `payload_attribute_mappings` a list of
  * `{field_name, path, type, label}`. Returns the values to store; 400 on bad input or tier.
  */
-export function checkIntegrationSettings(input: IntegrationSettingsInput, tier: ServiceTier): { payloadExample?: string | null; payloadAttributeMappings?: AttributeMapping[] } {
+export function checkIntegrationSettings(
+  input: IntegrationSettingsInput,
+  tier: ServiceTier,
+  type: AlertIntegrationType = 'http',
+): { payloadExample?: string | null; payloadAttributeMappings?: AttributeMapping[] } {
   const result: { payloadExample?: string | null; payloadAttributeMappings?: AttributeMapping[] } = {};
   const premium = tierAtLeast(tier, 'premium');
+  if (type === 'prometheus') {
+    const example = input.payloadExample !== undefined && input.payloadExample !== null && input.payloadExample !== '';
+    const mappings = Array.isArray(input.payloadAttributeMappings) ? input.payloadAttributeMappings.length > 0 : input.payloadAttributeMappings !== undefined && input.payloadAttributeMappings !== null;
+    if (example) throw DomainError.invalid({ payload_example: ['is not supported by a Prometheus integration'] });
+    if (mappings) throw DomainError.invalid({ payload_attribute_mappings: ['is not supported by a Prometheus integration'] });
+    return {};
+  }
   if (input.payloadExample !== undefined && input.payloadExample !== null && input.payloadExample !== '') {
     if (!premium) throw DomainError.invalid({ payload_example: ['custom payload mapping requires the PREMIUM tier'] });
     result.payloadExample = payloadExampleText(input.payloadExample);

@@ -19,7 +19,8 @@ describe(projectPathOfParams.name, () => {
   });
 
   it('routes every depth from a top-level project to 20 nested groups, both forms', () => {
-    expect(ALERT_NOTIFY_ROUTES).toHaveLength(2 * (MAX_PROJECT_PATH_SEGMENTS - 1));
+    expect(ALERT_NOTIFY_ROUTES).toHaveLength(3 * (MAX_PROJECT_PATH_SEGMENTS - 1));
+    expect(ALERT_NOTIFY_ROUTES).toContain(':s0/:s1/prometheus/alerts/notify.json');
     expect(ALERT_NOTIFY_ROUTES).toContain(':s0/:s1/alerts/notify.json');
     expect(ALERT_NOTIFY_ROUTES).toContain(`${Array.from({ length: 21 }, (_, i) => `:s${i}`).join('/')}/alerts/notify/:name/:endpoint`);
   });

@@ -1,5 +1,6 @@
 import { Required, ToBoolean } from '@app/api';
-import { IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { ALERT_INTEGRATION_TYPES, type AlertIntegrationType } from '../entities/alert-http-integration.entity';
 
 export class CreateHttpIntegrationDto {
   @Required()
@@ -7,6 +8,11 @@ export class CreateHttpIntegrationDto {
   @MinLength(1)
   @MaxLength(255)
   name: string;
+
+  /** `http` (default: the generic payload) or `prometheus` (Alertmanager's webhook; one per project). Fixed once created. */
+  @IsOptional()
+  @IsIn(ALERT_INTEGRATION_TYPES)
+  type?: AlertIntegrationType;
 
   @IsOptional()
   @ToBoolean()
@@ -38,6 +44,11 @@ export class UpdateHttpIntegrationDto {
   @MinLength(1)
   @MaxLength(255)
   name?: string;
+
+  /** Accepted when unchanged: an integration's type is fixed once created. */
+  @IsOptional()
+  @IsIn(ALERT_INTEGRATION_TYPES)
+  type?: AlertIntegrationType;
 
   @IsOptional()
   @ToBoolean()

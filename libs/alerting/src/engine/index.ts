@@ -4,3 +4,4 @@ export * from './attribute-mapping';
 export * from './canonical-json';
 export * from './fingerprint';
 export * from './normalize-alert';
+export * from './prometheus-payload';

@@ -2,10 +2,15 @@ import { ProjectEntity } from '@app/namespaces';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { AttributeMapping } from '../engine/attribute-mapping';
 
+/** Integration types (GitLab's `type_identifier`): which payload format the notify endpoint reads. */
+export const ALERT_INTEGRATION_TYPES = ['http', 'prometheus'] as const;
+export type AlertIntegrationType = (typeof ALERT_INTEGRATION_TYPES)[number];
+
 /** An HTTP endpoint integration: where a monitoring tool posts alerts for a project, and with which key. */
 @Entity('alert_http_integrations')
 @Index('alert_http_integrations_project_name_key', ['projectId', 'name'], { unique: true })
 @Index('alert_http_integrations_project_endpoint_key', ['projectId', 'endpointIdentifier'], { unique: true })
+@Index('alert_http_integrations_one_prometheus_key', ['projectId'], { unique: true, where: "type = 'prometheus'" })
 export class AlertHttpIntegrationEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -23,6 +28,10 @@ export class AlertHttpIntegrationEntity {
   /** Random, part of the notify URL. */
   @Column({ name: 'endpoint_identifier', type: 'varchar', length: 32 })
   endpointIdentifier: string;
+
+  /** `http` (the generic payload) or `prometheus` (Alertmanager's webhook payload); set at creation. */
+  @Column({ type: 'varchar', length: 20, default: 'http' })
+  type: AlertIntegrationType;
 
   @Column({ default: true })
   active: boolean;

@@ -30,7 +30,7 @@ describe(buildAlertBatchRows.name, () => {
   const plan = planAlertBatch(entries.map((e) => e.input), [{ ...loaded }], new Map([[1, 10]]));
   const sut = buildAlertBatchRows(entries, plan, 'x.domain-events.v1');
 
-  it('writes one outbox row per payload, in order, through the messaging row builder', () => {
+  it('writes one outbox row per payload here (each alert’s last step), in order, through the messaging row builder', () => {
     expect(sut.events.map((e) => e.payload.type)).toEqual(['alert.created', 'alert.grouped', 'alert.resolved', 'alert.recovery_unmatched']);
     for (const row of sut.events) {
       expect(row).toMatchObject({ id: row.payload.id, topic: 'x.domain-events.v1', message_key: '1' });
@@ -63,6 +63,51 @@ describe(buildAlertBatchRows.name, () => {
   it('keeps an unmatched recovery with its raw payload', () => {
     expect(sut.recoveries).toEqual([{ ref: 3, project_id: 1, integration_id: 7, fingerprint: expect.any(String), title: 'gone', ended_at: new Date('2026-03-01T09:59:00Z'), payload: entries[3].payload }]);
     expect(sut.events[3].payload).toMatchObject({ target: null, data: { recovery_id: 0, title: 'gone', ended_at: '2026-03-01T09:59:00.000Z', integration: { id: 7, name: 'Prom' } } });
+  });
+
+  it('writes one alert.grouped per alert and batch, at its last repeat, and none when a creation or recovery ends the alert’s steps', () => {
+    const repeats = [
+      entry({ title: 'a', fingerprint: 'a' }),
+      entry({ title: 'a', fingerprint: 'a' }),
+      entry({ title: 'old', fingerprint: 'old' }),
+      entry({ title: 'a', fingerprint: 'a' }, { outboxContext: { requestId: 'req-last' } }),
+      entry({ title: 'old', fingerprint: 'old' }),
+      entry({ title: 'old', fingerprint: 'old', end_time: '2026-03-01T09:59:00Z' }),
+      entry({ title: 'b', fingerprint: 'b' }),
+    ];
+    const repeatPlan = planAlertBatch(repeats.map((e) => e.input), [{ ...loaded }], new Map([[1, 10]]));
+    const rows = buildAlertBatchRows(repeats, repeatPlan, 't');
+    expect(rows.events.map((e) => [e.payload.type, (e.payload.data as { iid: number }).iid, (e.payload.data as { event_count: number }).event_count])).toEqual([
+      ['alert.created', 11, 1],
+      ['alert.grouped', 11, 3],
+      ['alert.resolved', 4, 5],
+      ['alert.created', 12, 1],
+    ]);
+    expect(rows.events[1].headers).toEqual({ 'x-request-id': 'req-last' });
+    expect(batchOutcomes(repeatPlan, new Map()).map((o) => o.kind)).toEqual(['created', 'grouped', 'grouped', 'grouped', 'grouped', 'resolved', 'created']);
+  });
+
+  it('reports the repeats of alerts open before the batch in one alert.repeats per project, after the other events', () => {
+    const other: AlertState = { ...loaded, id: 60, iid: 5, title: 'Other', status: 'triggered', event_count: 9, fingerprint: normalizeAlert({ title: 'x', fingerprint: 'other' }, { now }).fingerprint };
+    const batch = [
+      entry({ title: 'old', fingerprint: 'old' }),
+      entry({ title: 'x', fingerprint: 'other' }),
+      entry({ title: 'new', fingerprint: 'new' }),
+      entry({ title: 'old', fingerprint: 'old' }, { actorId: 4, outboxContext: { requestId: 'req-old' } }),
+    ];
+    const repeatPlan = planAlertBatch(batch.map((e) => e.input), [{ ...loaded }, other], new Map([[1, 10]]));
+    const rows = buildAlertBatchRows(batch, repeatPlan, 't');
+    expect(rows.events.map((e) => e.payload.type)).toEqual(['alert.created', 'alert.repeats']);
+    const [, repeats] = rows.events;
+    expect(repeats.payload).toMatchObject({ actor: 4, project_id: 1, group_id: 3, target: null });
+    expect(repeats.headers).toEqual({ 'x-request-id': 'req-old' });
+    expect(repeats.payload.data).toEqual({
+      alerts: [
+        { alert_id: 60, iid: 5, title: 'Other', severity: 'high', status: 'triggered', fingerprint: other.fingerprint, event_count: 10 },
+        { alert_id: 50, iid: 4, title: 'Loaded', severity: 'high', status: 'acknowledged', fingerprint: loaded.fingerprint, event_count: 5 },
+      ],
+    });
+    expect([repeats.alert_ref, repeats.recovery_ref]).toEqual([null, null]);
   });
 
   it('answers each payload with what it did once the ids are known', () => {

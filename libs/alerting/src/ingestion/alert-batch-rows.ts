@@ -78,9 +78,15 @@ const NO_CONTEXT: OutboxContext = {};
 
 /**
  * The unmatched recoveries, system notes and outbox rows of a planned batch, one step per
- * entry in order: a new alert logs a note and `alert.created`, a repeat `alert.grouped`, a
- * recovery a note and `alert.resolved`, an unmatched recovery its row and
- * `alert.recovery_unmatched`. Ids drawn by the write are marked by reference (`alert_ref`: the
+ * entry in order: a new alert logs a note and `alert.created`, a recovery a note and
+ * `alert.resolved`, an unmatched recovery its row and `alert.recovery_unmatched`. Repeats are
+ * the bulk of the stream and change nothing but the count (the live stream is the only
+ * consumer of their events): an alert whose last step in the batch is a repeat is reported once
+ * with the count the batch leaves — in the project's one `alert.repeats` of the batch (after its
+ * other events) when it was open before, in an `alert.grouped` at its last repeat when the
+ * batch created it (its id is drawn by the write) — and not at all when its last step is a
+ * creation or a recovery (their events carry the count). The last repeat of a project gives
+ * `alert.repeats` its actor and request context. Ids drawn by the write are marked by reference (`alert_ref`: the
  * index in `plan.created`; `recovery_ref`: the entry's index). Each outbox row is built by the
  * messaging library's one writer (`outboxRecordOf`) with the entry's captured context. Pure
  * but for event ids and times.
@@ -90,8 +96,30 @@ export function buildAlertBatchRows(entries: readonly AlertBatchEntry[], plan: A
   const recoveries: UnmatchedRecoveryRow[] = [];
   const notes: NoteRow[] = [];
   const events: OutboxRow[] = [];
+  const lastStepOf = new Map<AlertState, number>();
   plan.steps.forEach((step, ord) => {
+    if (step.kind !== 'unmatched_recovery') lastStepOf.set(step.state, ord);
+  });
+  // Repeats of loaded alerts, by project: one `alert.repeats` each, after the batch's other events.
+  const repeats = new Map<number, { entry: AlertBatchEntry; alerts: Array<Record<string, unknown>> }>();
+  const pushRow = (event: NewDomainEvent, entry: AlertBatchEntry, alertRef: number | null, recoveryRef: number | null) => {
+    const context = entry.outboxContext ?? NO_CONTEXT;
+    const row = outboxRecordOf(event, topic, context, outboxHeaders(context)) as OutboxRow;
+    row.alert_ref = alertRef;
+    row.recovery_ref = recoveryRef;
+    events.push(row);
+  };
+  plan.steps.forEach((step, ord) => {
+    if (step.kind === 'grouped' && lastStepOf.get(step.state) !== ord) return;
     const entry = entries[ord];
+    if (step.kind === 'grouped' && !step.state.isNew) {
+      const s = step.state;
+      const project = repeats.get(entry.project.id) ?? { entry, alerts: [] };
+      project.entry = entry;
+      project.alerts.push({ alert_id: s.id, iid: s.iid, title: s.title, severity: s.severity, status: step.snapshot.status, fingerprint: s.fingerprint, event_count: step.snapshot.event_count });
+      repeats.set(entry.project.id, project);
+      return;
+    }
     const alert = entry.input.alert;
     const source = alert.monitoringTool ?? entry.integration.name;
     const base = { actor: entry.actorId, projectId: entry.project.id, groupId: entry.project.groupId };
@@ -138,12 +166,11 @@ export function buildAlertBatchRows(entries: readonly AlertBatchEntry[], plan: A
         event = { ...base, type: ALERT_EVENTS.RESOLVED, target, data: { ...data, previous_status: step.previousStatus } };
       }
     }
-    const context = entry.outboxContext ?? NO_CONTEXT;
-    const row = outboxRecordOf(event, topic, context, outboxHeaders(context)) as OutboxRow;
-    row.alert_ref = alertRef;
-    row.recovery_ref = recoveryRef;
-    events.push(row);
+    pushRow(event, entry, alertRef, recoveryRef);
   });
+  for (const [projectId, { entry, alerts }] of repeats) {
+    pushRow({ type: ALERT_EVENTS.REPEATS, actor: entry.actorId, projectId, groupId: entry.project.groupId, target: null, data: { alerts } }, entry, null, null);
+  }
   return { recoveries, notes, events };
 }
 

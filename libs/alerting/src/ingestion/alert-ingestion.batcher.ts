@@ -9,9 +9,11 @@ import { AlertBatchRepository, BatchConnection, missingPreparedStatement } from 
 
 export type { AlertBatchEntry } from './alert-batch-rows';
 
+/** One request's payloads: written in the same transaction, answered together. */
 interface Waiter {
-  entry: AlertBatchEntry;
-  resolve: (outcome: IngestOutcome) => void;
+  entries: AlertBatchEntry[];
+  bytes: number;
+  resolve: (outcomes: IngestOutcome[]) => void;
   reject: (error: unknown) => void;
 }
 
@@ -70,9 +72,21 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
   }
 
   /** Resolves once the payload is committed, with what it did. */
-  submit(entry: AlertBatchEntry): Promise<IngestOutcome> {
-    return new Promise<IngestOutcome>((resolve, reject) => {
-      this.pending.push({ entry, resolve, reject });
+  async submit(entry: AlertBatchEntry): Promise<IngestOutcome> {
+    const [outcome] = await this.submitAll([entry]);
+    return outcome;
+  }
+
+  /**
+   * Several payloads of one request (the alerts of a webhook), applied in order and committed in
+   * the same transaction (never split between batches); resolves with what each did. A batch
+   * may hold more than `ALERT_INGEST_MAX_BATCH` payloads when one request brings more.
+   */
+  submitAll(entries: AlertBatchEntry[]): Promise<IngestOutcome[]> {
+    if (entries.length === 0) return Promise.resolve([]);
+    const bytes = entries.reduce((sum, e) => sum + e.bytes, 0);
+    return new Promise<IngestOutcome[]>((resolve, reject) => {
+      this.pending.push({ entries, bytes, resolve, reject });
       this.schedule();
     });
   }
@@ -102,13 +116,16 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
     });
   }
 
-  /** How many waiting payloads the next batch takes: at most `maxBatch`, and `ALERT_BATCH_MAX_BYTES` (at least one). */
+  /** How many waiting requests the next batch takes: at most `maxBatch` payloads, and `ALERT_BATCH_MAX_BYTES` (at least one request). */
   private batchLength(): number {
     let bytes = 0;
+    let payloads = 0;
     let length = 0;
-    while (length < this.pending.length && length < this.maxBatch) {
-      bytes += this.pending[length].entry.bytes;
-      if (length > 0 && bytes > ALERT_BATCH_MAX_BYTES) break;
+    while (length < this.pending.length) {
+      const waiter = this.pending[length];
+      bytes += waiter.bytes;
+      payloads += waiter.entries.length;
+      if (length > 0 && (bytes > ALERT_BATCH_MAX_BYTES || payloads > this.maxBatch)) break;
       length += 1;
     }
     return length;
@@ -116,20 +133,23 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
 
   private async flush(batch: Waiter[]): Promise<void> {
     try {
-      const outcomes = await this.ingestWithRetries(batch.map((w) => w.entry));
-      batch.forEach((waiter, i) => waiter.resolve(outcomes[i]));
+      const outcomes = await this.ingestWithRetries(batch.flatMap((w) => w.entries));
+      let next = 0;
+      for (const waiter of batch) {
+        waiter.resolve(outcomes.slice(next, next + waiter.entries.length));
+        next += waiter.entries.length;
+      }
       return;
     } catch (error) {
       if (batch.length === 1 || !isPayloadError(error)) {
         for (const waiter of batch) waiter.reject(error);
         return;
       }
-      this.logger.warn(`a batch of ${batch.length} alert payloads failed (${(error as Error).message}): retrying them one by one`);
+      this.logger.warn(`a batch of ${batch.length} alert requests failed (${(error as Error).message}): retrying them one by one`);
     }
     for (const waiter of batch) {
       try {
-        const [outcome] = await this.ingestWithRetries([waiter.entry]);
-        waiter.resolve(outcome);
+        waiter.resolve(await this.ingestWithRetries(waiter.entries));
       } catch (error) {
         waiter.reject(error);
       }

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AlertingModule } from '../alerting.module';
 import { integrationTokenMatches } from '../integration-token';
+import { FIRST_HTTP_INTEGRATION } from '../http-integrations.repository';
 import { CreateHttpIntegrationUseCase } from '../use-cases/create-http-integration.use-case';
 import { DeleteHttpIntegrationUseCase } from '../use-cases/delete-http-integration.use-case';
 import { ResetHttpIntegrationTokenUseCase } from '../use-cases/reset-http-integration-token.use-case';
@@ -73,7 +74,8 @@ describe('NotifyTargetCache across processes', () => {
     await db?.drop();
   });
 
-  const targetSeenBy = (context: INestApplicationContext, endpoint: string | null = 'abc123') => () => context.get(NotifyTargetCache).get(projectPath, endpoint);
+  const targetSeenBy = (context: INestApplicationContext, endpoint: string | null = 'abc123') => () =>
+    context.get(NotifyTargetCache).get(projectPath, endpoint === null ? FIRST_HTTP_INTEGRATION : { endpointIdentifier: endpoint });
   const command = { actorId: 1, project: { id: 0, groupId: null }, integrationId: 0 };
 
   it('serves a cached target without the database, and drops it in every process when the key is reset, the integration changed or deleted', async () => {
@@ -82,7 +84,7 @@ describe('NotifyTargetCache across processes', () => {
     expect(cached).toMatchObject({ project: { id: projectId, groupId: expect.any(Number) }, integration: { id: integrationId, active: true } });
     expect(await seenByA()).toBe(cached);
     // Case and the first-integration form name the same target.
-    expect((await a.get(NotifyTargetCache).get('OPS/Web', null))?.integration.id).toBe(integrationId);
+    expect((await a.get(NotifyTargetCache).get('OPS/Web', FIRST_HTTP_INTEGRATION))?.integration.id).toBe(integrationId);
 
     const { token } = await b.get(ResetHttpIntegrationTokenUseCase).execute({ ...command, project: { id: projectId, groupId: null }, integrationId });
     const reset = await until(seenByA, (t) => t !== null && integrationTokenMatches(token, t.integration.tokenDigest), 'process A to see the new key');
@@ -96,7 +98,7 @@ describe('NotifyTargetCache across processes', () => {
   });
 
   it('remembers that nothing is there, until an integration is created', async () => {
-    expect(await a.get(NotifyTargetCache).get('unknown/path', null)).toBeNull();
+    expect(await a.get(NotifyTargetCache).get('unknown/path', FIRST_HTTP_INTEGRATION)).toBeNull();
     const firstOfProject = targetSeenBy(a, null);
     expect(await firstOfProject()).toBeNull();
     const { integration } = await b.get(CreateHttpIntegrationUseCase).execute({ actorId: 1, project: { id: projectId, groupId: null }, name: 'Second' });

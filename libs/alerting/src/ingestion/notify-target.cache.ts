@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import { ProjectsRepository } from '@app/namespaces';
 import { closeRedisConnection, REDIS, redisKey, subscribeToInvalidations } from '@app/queue';
 import type { Redis } from 'ioredis';
-import { HttpIntegrationsRepository, IntegrationWithDigest } from '../http-integrations.repository';
+import { HttpIntegrationsRepository, IntegrationWithDigest, type NotifySelector } from '../http-integrations.repository';
 
 /** Channel (under the Redis prefix) announcing a change of an alert integration to every process. Never rename. */
 export const ALERT_INTEGRATIONS_INVALIDATION_CHANNEL = 'alert-integrations:invalidate';
@@ -61,15 +61,15 @@ export class NotifyTargetCache implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** The target of a notify URL; null when the project or the integration does not exist. */
-  async get(projectPath: string, endpointIdentifier: string | null): Promise<NotifyTarget | null> {
-    if (this.ttlMs <= 0) return this.load(projectPath, endpointIdentifier);
-    const key = `${projectPath.toLowerCase()}\n${endpointIdentifier ?? ''}`;
+  async get(projectPath: string, selector: NotifySelector): Promise<NotifyTarget | null> {
+    if (this.ttlMs <= 0) return this.load(projectPath, selector);
+    const key = `${projectPath.toLowerCase()}\n${typeof selector === 'string' ? `:${selector}` : selector.endpointIdentifier}`;
     const cached = this.entries.get(key);
     if (cached && cached.expiresAt > Date.now()) return cached.target;
     let pending = this.loading.get(key);
     if (!pending) {
       const generation = this.generation;
-      const lookup: Promise<NotifyTarget | null> = this.load(projectPath, endpointIdentifier)
+      const lookup: Promise<NotifyTarget | null> = this.load(projectPath, selector)
         .then((target) => {
           if (generation === this.generation) this.remember(key, target);
           return target;
@@ -107,11 +107,11 @@ export class NotifyTargetCache implements OnModuleInit, OnApplicationShutdown {
     this.entries.set(key, { target, expiresAt: Date.now() + this.ttlMs });
   }
 
-  private async load(projectPath: string, endpointIdentifier: string | null): Promise<NotifyTarget | null> {
+  private async load(projectPath: string, selector: NotifySelector): Promise<NotifyTarget | null> {
     if (!projectPath.includes('/')) return null;
     const project = await this.projects.findByRef(projectPath);
     if (!project) return null;
-    const integration = await this.integrations.findForNotify(project.id, endpointIdentifier);
+    const integration = await this.integrations.findForNotify(project.id, selector);
     if (!integration) return null;
     return { project: { id: project.id, groupId: project.namespace.kind === 'group' ? project.namespace.id : null }, integration };
   }

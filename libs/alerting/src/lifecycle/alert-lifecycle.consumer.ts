@@ -55,6 +55,7 @@ const ALERT_ENGINE_ROUTES = {
   'alert.resolved': 'resolved',
   'alert.status_changed': 'status_changed',
   'alert.grouped': 'ignored',
+  'alert.repeats': 'ignored',
   'alert.assignees_changed': 'ignored',
   'alert.recovery_unmatched': 'ignored',
   'alert_integration.created': 'ignored',

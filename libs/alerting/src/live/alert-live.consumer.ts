@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import { AlertLiveChannel } from './alert-live.channel';
-import { alertLiveMessageOf } from './alert-live.message';
+import { alertLiveMessagesOf } from './alert-live.message';
 
 /**
  * Relays the alert changes of the domain event stream to the console's live streams: one
@@ -21,7 +21,6 @@ export class AlertLiveConsumer extends DomainEventSubscriber {
   }
 
   async handle(event: DomainEvent): Promise<void> {
-    const message = alertLiveMessageOf(event);
-    if (message) await this.channel.publish(message);
+    for (const message of alertLiveMessagesOf(event)) await this.channel.publish(message);
   }
 }

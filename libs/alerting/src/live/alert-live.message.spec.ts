@@ -2,7 +2,7 @@ import { buildDomainEvent } from '@app/messaging';
 import { ALERT_EVENTS } from '../alerting.events';
 import { startedPerHourSeries } from '../alerts.controller';
 import { compareIds } from './alert-stream.controller';
-import { alertLiveMessageOf, LIVE_EVENT_MAX_AGE_MS } from './alert-live.message';
+import { alertLiveMessageOf, alertLiveMessagesOf, LIVE_EVENT_MAX_AGE_MS } from './alert-live.message';
 
 describe(alertLiveMessageOf.name, () => {
   const now = Date.parse('2026-11-25T01:00:00Z');
@@ -19,6 +19,29 @@ describe(alertLiveMessageOf.name, () => {
       occurred_at: new Date(now - 1_000).toISOString(),
       alert: { title: 'Disk full', status: 'triggered', severity: 'high', event_count: 4 },
     });
+  });
+
+  it('fans alert.repeats out into one alert.grouped message per alert (skipping malformed entries)', () => {
+    const repeats = buildDomainEvent({
+      type: ALERT_EVENTS.REPEATS,
+      projectId: 7,
+      target: null,
+      data: {
+        alerts: [
+          { alert_id: 3, iid: 2, title: 'Disk full', severity: 'high', status: 'triggered', fingerprint: 'x', event_count: 5 },
+          'garbage',
+          { alert_id: 4, iid: 9, title: 'CPU', severity: 'low', status: 'acknowledged', fingerprint: 'y', event_count: 12 },
+        ],
+      },
+      occurredAt: new Date(now - 1_000),
+    });
+    const sut = alertLiveMessagesOf(repeats, now);
+    expect(sut).toEqual([
+      { type: 'alert.grouped', event_id: `${repeats.id}/2`, project_id: 7, iid: 2, occurred_at: repeats.occurred_at, alert: { title: 'Disk full', status: 'triggered', severity: 'high', event_count: 5 } },
+      { type: 'alert.grouped', event_id: `${repeats.id}/9`, project_id: 7, iid: 9, occurred_at: repeats.occurred_at, alert: { title: 'CPU', status: 'acknowledged', severity: 'low', event_count: 12 } },
+    ]);
+    expect(alertLiveMessageOf(repeats, now)).toBeNull();
+    expect(alertLiveMessagesOf(event(ALERT_EVENTS.GROUPED, { iid: 2, event_count: 3 }), now)).toHaveLength(1);
   });
 
   it('takes the new status of a status change, and the assignees of an assignment', () => {

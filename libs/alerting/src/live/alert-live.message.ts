@@ -43,6 +43,8 @@ export interface AlertLiveMessage {
 const LIVE_ROUTES = {
   'alert.created': 'live',
   'alert.grouped': 'live',
+  // Fanned out: one message per alert (as `alert.grouped`).
+  'alert.repeats': 'live',
   'alert.resolved': 'live',
   'alert.status_changed': 'live',
   'alert.assignees_changed': 'live',
@@ -76,10 +78,33 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 const isIdList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isCount);
 
 /**
+ * The live messages of a domain event: one for a change of an alert the console lists, one per
+ * alert for `alert.repeats` (each as an `alert.grouped` message, event id `<event id>/<iid>`),
+ * none for other events or events older than `maxAgeMs` at `now`.
+ */
+export function alertLiveMessagesOf(event: DomainEvent, now = Date.now(), maxAgeMs = LIVE_EVENT_MAX_AGE_MS): AlertLiveMessage[] {
+  if (event.type !== ALERT_EVENTS.REPEATS) {
+    const message = alertLiveMessageOf(event, now, maxAgeMs);
+    return message ? [message] : [];
+  }
+  const alerts = event.data.alerts;
+  if (!Array.isArray(alerts)) return [];
+  const messages: AlertLiveMessage[] = [];
+  for (const alert of alerts as unknown[]) {
+    if (alert === null || typeof alert !== 'object') continue;
+    const data = alert as Record<string, unknown>;
+    const message = alertLiveMessageOf({ ...event, type: ALERT_EVENTS.GROUPED, id: `${event.id}/${String(data.iid)}`, target: null, data }, now, maxAgeMs);
+    if (message) messages.push(message);
+  }
+  return messages;
+}
+
+/**
  * The live message of a domain event, or null when the event is not a change of an alert the
- * console lists, or is older than `maxAgeMs` at `now`.
+ * console lists, or is older than `maxAgeMs` at `now` (`alert.repeats`: see `alertLiveMessagesOf`).
  */
 export function alertLiveMessageOf(event: DomainEvent, now = Date.now(), maxAgeMs = LIVE_EVENT_MAX_AGE_MS): AlertLiveMessage | null {
+  if (event.type === ALERT_EVENTS.REPEATS) return null;
   if (!isLive(event) || event.project_id === null) return null;
   const iid = event.data.iid ?? event.target?.iid;
   if (!isCount(iid)) return null;

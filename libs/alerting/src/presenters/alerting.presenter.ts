@@ -4,7 +4,7 @@ import { presentAttributeMappings } from '../engine/attribute-mapping';
 import type { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
 import type { AlertNoteEntity } from '../entities/alert-note.entity';
 import type { AlertEntity } from '../entities/alert.entity';
-import { notifyUrlOf } from '../notify-url';
+import { notifyUrlOf, prometheusNotifyUrlOf } from '../notify-url';
 
 export interface PresentContext {
   externalUrl: string;
@@ -13,13 +13,14 @@ export interface PresentContext {
 
 const iso = (date: Date | null): string | null => (date ? new Date(date).toISOString() : null);
 
-/** An HTTP endpoint integration; `token` only right after creation or reset. */
+/** An integration (HTTP endpoint or Prometheus); `token` only right after creation or reset. */
 export function presentHttpIntegration(integration: AlertHttpIntegrationEntity, context: PresentContext, token: string | null = null): Record<string, unknown> {
   return {
     id: integration.id,
     name: integration.name,
+    type: integration.type,
     active: integration.active,
-    url: notifyUrlOf(context.externalUrl, context.projectFullPath, integration),
+    url: integration.type === 'prometheus' ? prometheusNotifyUrlOf(context.externalUrl, context.projectFullPath) : notifyUrlOf(context.externalUrl, context.projectFullPath, integration),
     token,
     payload_example: integration.payloadExample,
     payload_attribute_mappings: presentAttributeMappings(integration.payloadAttributeMappings ?? []),

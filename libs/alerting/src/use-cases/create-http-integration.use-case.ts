@@ -5,16 +5,20 @@ import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { ALERT_EVENTS } from '../alerting.events';
-import { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
+import { AlertHttpIntegrationEntity, type AlertIntegrationType } from '../entities/alert-http-integration.entity';
 import { HttpIntegrationsRepository } from '../http-integrations.repository';
 import { NotifyTargetCache } from '../ingestion/notify-target.cache';
 import { checkIntegrationSettings } from '../integration-settings';
 import { digestIntegrationToken, generateEndpointIdentifier, generateIntegrationToken } from '../integration-token';
 
+/** At most one Prometheus integration per project (its notify URL names no integration). */
+const PROMETHEUS_UNIQUE_CONSTRAINT = 'alert_http_integrations_one_prometheus_key';
+
 export interface CreateHttpIntegrationCommand {
   actorId: number;
   project: { id: number; groupId: number | null };
   name: string;
+  type?: AlertIntegrationType;
   active?: boolean;
   payloadExample?: unknown;
   payloadAttributeMappings?: unknown;
@@ -22,7 +26,11 @@ export interface CreateHttpIntegrationCommand {
   autoCloseIncident?: boolean;
 }
 
-/** Creates an HTTP endpoint integration with a new key (returned once). One per project below PREMIUM. */
+/**
+ * Creates an integration with a new key (returned once): an HTTP endpoint (one per project
+ * below PREMIUM) or the project's Prometheus integration (one per project, every tier; no
+ * custom mapping: Alertmanager's payload has a fixed shape).
+ */
 @Injectable()
 export class CreateHttpIntegrationUseCase {
   constructor(
@@ -36,19 +44,21 @@ export class CreateHttpIntegrationUseCase {
   async execute(command: CreateHttpIntegrationCommand): Promise<{ integration: AlertHttpIntegrationEntity; token: string }> {
     const name = command.name.trim();
     if (name === '') throw DomainError.invalid({ name: ["can't be blank"] });
-    const settings = checkIntegrationSettings(command, this.config.tier);
+    const type = command.type ?? 'http';
+    const settings = checkIntegrationSettings(command, this.config.tier, type);
     const token = generateIntegrationToken();
     try {
       const integration = await this.dataSource.transaction(async (manager) => {
         // Serializes creations in one project, so the one-integration rule holds under concurrency.
         await manager.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [command.project.id]);
-        if (!tierAtLeast(this.config.tier, 'premium') && (await this.integrations.countInProject(manager, command.project.id)) > 0) {
+        if (type === 'http' && !tierAtLeast(this.config.tier, 'premium') && (await this.integrations.countInProject(manager, command.project.id)) > 0) {
           throw DomainError.invalid({ base: ['Multiple integrations are not supported for this project'] });
         }
         const created = await manager.save(
           manager.create(AlertHttpIntegrationEntity, {
             projectId: command.project.id,
             name,
+            type,
             endpointIdentifier: generateEndpointIdentifier(),
             active: command.active ?? true,
             tokenDigest: digestIntegrationToken(token),
@@ -64,7 +74,7 @@ export class CreateHttpIntegrationUseCase {
           projectId: command.project.id,
           groupId: command.project.groupId,
           target: { type: 'alert_integration', id: created.id, title: created.name },
-          data: { id: created.id, name: created.name, active: created.active, create_incident: created.createIncident, auto_close_incident: created.autoCloseIncident },
+          data: { id: created.id, name: created.name, type: created.type, active: created.active, create_incident: created.createIncident, auto_close_incident: created.autoCloseIncident },
         });
         return created;
       });
@@ -72,7 +82,9 @@ export class CreateHttpIntegrationUseCase {
       await this.targets.publishChange();
       return { integration, token };
     } catch (error) {
-      if (uniqueViolation(error)) throw DomainError.invalid({ name: ['has already been taken'] });
+      const constraint = uniqueViolation(error);
+      if (constraint === PROMETHEUS_UNIQUE_CONSTRAINT) throw DomainError.invalid({ type: ['Multiple Prometheus integrations are not supported'] });
+      if (constraint !== null) throw DomainError.invalid({ name: ['has already been taken'] });
       throw error;
     }
   }

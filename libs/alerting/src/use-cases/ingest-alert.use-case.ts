@@ -5,7 +5,7 @@ import { currentOutboxContext } from '@app/messaging';
 import { AlertingMetrics } from '../alerting.metrics';
 import { IngestOutcome } from '../alerts.repository';
 import { ALERT_PAYLOAD_MAX_BYTES, type AlertPayload } from '../engine/alert-payload-parser';
-import { normalizeAlert } from '../engine/normalize-alert';
+import { normalizeAlert, type NormalizedAlert } from '../engine/normalize-alert';
 import type { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
 import { AlertIngestionBatcher } from '../ingestion/alert-ingestion.batcher';
 
@@ -18,6 +18,17 @@ export interface IngestAlertCommand {
   actorId?: number | null;
   /** Size of the payload as received; unknown: counted as the largest accepted. */
   payloadBytes?: number;
+}
+
+/** Several alerts of one request (an Alertmanager webhook's `alerts[]`), already normalized. */
+export interface IngestAlertsCommand {
+  project: { id: number; groupId: number | null };
+  integration: Pick<AlertHttpIntegrationEntity, 'id' | 'name' | 'createIncident' | 'autoCloseIncident'>;
+  alerts: Array<{ alert: NormalizedAlert; payload: Record<string, unknown> }>;
+  receivedAt: Date;
+  actorId?: number | null;
+  /** Size of the request body. */
+  payloadBytes: number;
 }
 
 export interface IngestAlertResult {
@@ -59,6 +70,36 @@ export class IngestAlertUseCase {
     });
     this.count(outcome);
     return { outcome: outcome.kind, alerts: outcome.kind === 'unmatched_recovery' ? [] : [{ iid: outcome.alert.iid, title: outcome.alert.title }] };
+  }
+
+  /**
+   * Stores the alerts of one request in order, in one transaction (committed before it
+   * resolves): `{iid, title}` of each alert created or updated, in order, once per alert.
+   */
+  async executeMany(command: IngestAlertsCommand): Promise<Array<{ iid: number; title: string }>> {
+    const { project, integration } = command;
+    const outboxContext = currentOutboxContext();
+    const bytes = Math.max(1, Math.ceil(command.payloadBytes / Math.max(1, command.alerts.length)));
+    const outcomes = await this.batcher.submitAll(
+      command.alerts.map(({ alert, payload }) => ({
+        input: { projectId: project.id, integrationId: integration.id, alert, receivedAt: command.receivedAt },
+        project,
+        integration,
+        payload,
+        actorId: command.actorId ?? null,
+        outboxContext,
+        bytes,
+      })),
+    );
+    const answered = new Set<number>();
+    const alerts: Array<{ iid: number; title: string }> = [];
+    for (const outcome of outcomes) {
+      this.count(outcome);
+      if (outcome.kind === 'unmatched_recovery' || answered.has(outcome.alert.iid)) continue;
+      answered.add(outcome.alert.iid);
+      alerts.push({ iid: outcome.alert.iid, title: outcome.alert.title });
+    }
+    return alerts;
   }
 
   private count(outcome: IngestOutcome): void {

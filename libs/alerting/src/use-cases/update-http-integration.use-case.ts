@@ -5,7 +5,7 @@ import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { ALERT_EVENTS } from '../alerting.events';
-import { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
+import { AlertHttpIntegrationEntity, type AlertIntegrationType } from '../entities/alert-http-integration.entity';
 import { NotifyTargetCache } from '../ingestion/notify-target.cache';
 import { checkIntegrationSettings } from '../integration-settings';
 
@@ -14,6 +14,8 @@ export interface UpdateHttpIntegrationCommand {
   project: { id: number; groupId: number | null };
   integrationId: number;
   name?: string;
+  /** Accepted when it is the integration's type: a type is fixed once created. */
+  type?: AlertIntegrationType;
   active?: boolean;
   payloadExample?: unknown;
   payloadAttributeMappings?: unknown;
@@ -32,7 +34,6 @@ export class UpdateHttpIntegrationUseCase {
   ) {}
 
   async execute(command: UpdateHttpIntegrationCommand): Promise<AlertHttpIntegrationEntity> {
-    const settings = checkIntegrationSettings(command, this.config.tier);
     const name = command.name?.trim();
     if (name === '') throw DomainError.invalid({ name: ["can't be blank"] });
     try {
@@ -40,6 +41,8 @@ export class UpdateHttpIntegrationUseCase {
         const repo = manager.getRepository(AlertHttpIntegrationEntity);
         const existing = await repo.createQueryBuilder('i').setLock('pessimistic_write').where('i.id = :id AND i.project_id = :projectId', { id: command.integrationId, projectId: command.project.id }).getOne();
         if (!existing) throw DomainError.notFound('Integration');
+        if (command.type !== undefined && command.type !== existing.type) throw DomainError.invalid({ type: ['cannot be changed'] });
+        const settings = checkIntegrationSettings(command, this.config.tier, existing.type);
         if (name !== undefined) existing.name = name;
         if (command.active !== undefined) existing.active = command.active;
         if (command.createIncident !== undefined) existing.createIncident = command.createIncident;
@@ -53,7 +56,7 @@ export class UpdateHttpIntegrationUseCase {
           projectId: command.project.id,
           groupId: command.project.groupId,
           target: { type: 'alert_integration', id: saved.id, title: saved.name },
-          data: { id: saved.id, name: saved.name, active: saved.active, create_incident: saved.createIncident, auto_close_incident: saved.autoCloseIncident },
+          data: { id: saved.id, name: saved.name, type: saved.type, active: saved.active, create_incident: saved.createIncident, auto_close_incident: saved.autoCloseIncident },
         });
         return saved;
       });

@@ -20,12 +20,24 @@ const AlertData = Data({
   integration: Integration,
   previous_status: Type.Optional(Type.String()),
 });
-const IntegrationData = Data({ id: Id, name: Type.String(), active: Type.Optional(Type.Boolean()), create_incident: Type.Optional(Type.Boolean()), auto_close_incident: Type.Optional(Type.Boolean()) });
+const IntegrationData = Data({ id: Id, name: Type.String(), type: Type.Optional(Type.String()), active: Type.Optional(Type.Boolean()), create_incident: Type.Optional(Type.Boolean()), auto_close_incident: Type.Optional(Type.Boolean()) });
 
 /** Events of `libs/alerting`: alerts (ingestion and the on-call API) and HTTP endpoint integrations. */
 export const ALERTING_EVENT_PART = defineEvents({
   'alert.created': { description: 'A payload opened a new alert (the integration settings travel in `integration`).', data: AlertData },
-  'alert.grouped': { description: 'A repeat of an open alert: `event_count` is the new count.', data: AlertData },
+  'alert.grouped': {
+    description: 'Repeats of an alert created by the same ingestion batch (at most one per alert and batch), `event_count` the count they leave; repeats of alerts already open are `alert.repeats`.',
+    data: AlertData,
+  },
+  'alert.repeats': {
+    description:
+      'Repeats of open alerts in one ingestion batch of a project (one event for the batch, not one per repeat): each alert once, with the count the batch leaves. Repeats of an alert created by the same batch are an `alert.grouped` instead.',
+    data: Data({
+      alerts: Type.Array(
+        Type.Object({ alert_id: Id, iid: Id, title: Type.String(), severity: Type.String(), status: Type.String(), fingerprint: NullableString, event_count: Type.Integer({ minimum: 1 }) }),
+      ),
+    }),
+  },
   'alert.resolved': { description: 'A recovery resolved an open alert (`previous_status`).', data: AlertData },
   'alert.status_changed': {
     description: "A user changed an alert's status (`from`, `to`).",
