@@ -162,6 +162,7 @@ export class MergeRequestRulesUseCases {
   create(project: ProjectWithNamespace, iid: number, actor: ApprovalActor, dto: CreateMergeRequestRuleDto): Promise<{ mr: MergeRequestEntity; rule: ApprovalMergeRequestRuleEntity }> {
     checkRule(dto.name, dto.approvals_required);
     return this.dataSource.transaction(async (tx) => {
+      await this.rules.lockProjectRules(tx, project.id, 'shared');
       const mr = await findMergeRequest(tx, project.id, iid, true);
       await this.authorize(tx, mr, actor);
       const source = dto.approval_project_rule_id !== undefined ? await tx.findOneBy(ApprovalProjectRuleEntity, { id: dto.approval_project_rule_id, projectId: project.id }) : null;
@@ -187,6 +188,7 @@ export class MergeRequestRulesUseCases {
   update(project: ProjectWithNamespace, iid: number, ruleId: number, actor: ApprovalActor, dto: UpdateMergeRequestRuleDto): Promise<{ mr: MergeRequestEntity; rule: ApprovalMergeRequestRuleEntity }> {
     checkRule(dto.name, dto.approvals_required);
     return this.dataSource.transaction(async (tx) => {
+      await this.rules.lockProjectRules(tx, project.id, 'shared');
       const mr = await findMergeRequest(tx, project.id, iid, true);
       const rule = await tx.findOneBy(ApprovalMergeRequestRuleEntity, { id: ruleId, mergeRequestId: mr.id });
       if (!rule) throw ruleNotFound();
@@ -207,6 +209,7 @@ export class MergeRequestRulesUseCases {
 
   remove(project: ProjectWithNamespace, iid: number, ruleId: number, actor: ApprovalActor): Promise<void> {
     return this.dataSource.transaction(async (tx) => {
+      await this.rules.lockProjectRules(tx, project.id, 'shared');
       const mr = await findMergeRequest(tx, project.id, iid, true);
       const rule = await tx.findOneBy(ApprovalMergeRequestRuleEntity, { id: ruleId, mergeRequestId: mr.id });
       if (!rule) throw ruleNotFound();
