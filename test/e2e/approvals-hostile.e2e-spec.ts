@@ -79,6 +79,13 @@ describe('Merge request approvals: hostile input and concurrency', () => {
     expect(unapproved.map((a) => a.status).sort()).toEqual([201, 404, 404, 404]);
   }, 60_000);
 
+  it('reset_approvals looks the merge request up before the caller: 404 for an unknown one, 401 for a Developer', async () => {
+    expect((await call('dev', 'PUT', `/projects/${project}/merge_requests/999999/reset_approvals`)).status).toBe(404);
+    expect((await call('dev', 'PUT', `/projects/${project}/merge_requests/${2 ** 31}/reset_approvals`)).status).toBe(404);
+    expect((await call('dev', 'PUT', `/projects/${project}/merge_requests/${iid}/reset_approvals`)).body).toEqual({ message: '401 Unauthorized' });
+    expect((await call('maria', 'PUT', `/projects/${project}/merge_requests/999999/reset_approvals`)).status).toBe(404);
+  });
+
   it('refuses hostile rule input with 4xx and writes nothing', async () => {
     const before = await projectRules();
     const cases: unknown[] = [

@@ -133,9 +133,10 @@ export class ResetApprovalsUseCase {
 
   execute(project: ProjectWithNamespace, iid: number, actor: ApprovalActor & { bot: boolean }): Promise<void> {
     const allowed = actor.isAdmin || actor.accessLevel >= ACCESS_LEVELS.MAINTAINER || (actor.bot && actor.accessLevel >= ACCESS_LEVELS.DEVELOPER);
-    if (!allowed) throw DomainError.unauthorized();
     return this.dataSource.transaction(async (tx) => {
+      // As GitLab: the merge request is looked up first (404), then the caller checked (401).
       const mr = await findMergeRequest(tx, project.id, iid, true);
+      if (!allowed) throw DomainError.unauthorized();
       await tx.delete(MergeRequestApprovalEntity, { mergeRequestId: mr.id });
     });
   }
