@@ -315,4 +315,18 @@ describe('Vulnerabilities', () => {
     expect(await gw.dataSource.query('SELECT count(*)::int AS n FROM security_scans WHERE pipeline_id = $1', [feature.pipelineId])).toEqual([{ n: 0 }]);
     expect(await findingIdOf('app/new.py')).toBeUndefined();
   }, 180_000);
+
+  it('stores findings whose strings hold NUL characters or lone surrogates, and records JSON nested too deeply as a parse error', async () => {
+    // Valid JSON that PostgreSQL refuses as text or jsonb: the ingestion used to fail as a whole (retried, dead-lettered, nothing recorded).
+    const hostile = { ...finding('app/nul.py', 3, 'python.nul'), name: 'nul\u0000name', description: 'lone \ud800', location: { file: 'app/nul.py', start_line: 3, end_line: 3, 'k\u0000': 'v' } };
+    const stored = await runPipeline(report(SQLI, XSS, hostile));
+    expect(await gw.dataSource.query('SELECT status, findings_count FROM security_scans WHERE pipeline_id = $1', [stored.pipelineId])).toEqual([{ status: 'succeeded', findings_count: 3 }]);
+    expect(await gw.dataSource.query(`SELECT name, description FROM vulnerability_findings WHERE location->>'file' = 'app/nul.py'`)).toEqual([{ name: 'nul\uFFFDname', description: 'lone \uFFFD' }]);
+
+    const deep = `{"vulnerabilities":[{"identifiers":[{"type":"a","name":"a","value":"a"}],"location":{"file":"f"},"x":${'['.repeat(50_000)}${']'.repeat(50_000)}}]}`;
+    const refused = await runPipeline(deep);
+    expect(await gw.dataSource.query('SELECT status, errors FROM security_scans WHERE pipeline_id = $1', [refused.pipelineId])).toEqual([
+      { status: 'report_error', errors: [{ type: 'ParsingError', message: 'JSON parsing failed: nested deeper than 100 levels' }] },
+    ]);
+  }, 180_000);
 });

@@ -132,8 +132,21 @@ export class ApprovalRulesService implements MergeRequestApprovals {
 
   // --- copies of the project rules ------------------------------------------
 
+  /**
+   * Serializes the writers of a project's rules and of their copies (a transaction-scoped
+   * advisory lock, so that unrelated writes to the project row never wait): project rule
+   * changes take it exclusively, merge request rule changes and merge request creation or
+   * retargeting share it. Without it, two rule updates in parallel each copied the other's
+   * stale rule to the merge requests, renames raced past the name check into the unique index
+   * (a 500), and a project rule change could delete a merge request rule created meanwhile.
+   */
+  async lockProjectRules(tx: EntityManager, projectId: number, mode: 'exclusive' | 'shared'): Promise<void> {
+    await tx.query(`SELECT ${mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(hashtext('approval_rules'), $1)`, [projectId]);
+  }
+
   /** `MergeRequestApprovals.targetChanged`: the merge request's rules follow the project rules for its target branch. */
   async targetChanged(tx: EntityManager, mr: MergeRequestEntity): Promise<void> {
+    await this.lockProjectRules(tx, mr.projectId, 'shared');
     const state = await tx.findOneBy(MergeRequestApprovalStateEntity, { mergeRequestId: mr.id });
     if (state?.rulesOverwritten) return;
     await this.syncCopies(tx, mr);

@@ -133,9 +133,10 @@ export class ResetApprovalsUseCase {
 
   execute(project: ProjectWithNamespace, iid: number, actor: ApprovalActor & { bot: boolean }): Promise<void> {
     const allowed = actor.isAdmin || actor.accessLevel >= ACCESS_LEVELS.MAINTAINER || (actor.bot && actor.accessLevel >= ACCESS_LEVELS.DEVELOPER);
-    if (!allowed) throw DomainError.unauthorized();
     return this.dataSource.transaction(async (tx) => {
+      // As GitLab: the merge request is looked up first (404), then the caller checked (401).
       const mr = await findMergeRequest(tx, project.id, iid, true);
+      if (!allowed) throw DomainError.unauthorized();
       await tx.delete(MergeRequestApprovalEntity, { mergeRequestId: mr.id });
     });
   }
@@ -162,6 +163,7 @@ export class MergeRequestRulesUseCases {
   create(project: ProjectWithNamespace, iid: number, actor: ApprovalActor, dto: CreateMergeRequestRuleDto): Promise<{ mr: MergeRequestEntity; rule: ApprovalMergeRequestRuleEntity }> {
     checkRule(dto.name, dto.approvals_required);
     return this.dataSource.transaction(async (tx) => {
+      await this.rules.lockProjectRules(tx, project.id, 'shared');
       const mr = await findMergeRequest(tx, project.id, iid, true);
       await this.authorize(tx, mr, actor);
       const source = dto.approval_project_rule_id !== undefined ? await tx.findOneBy(ApprovalProjectRuleEntity, { id: dto.approval_project_rule_id, projectId: project.id }) : null;
@@ -187,6 +189,7 @@ export class MergeRequestRulesUseCases {
   update(project: ProjectWithNamespace, iid: number, ruleId: number, actor: ApprovalActor, dto: UpdateMergeRequestRuleDto): Promise<{ mr: MergeRequestEntity; rule: ApprovalMergeRequestRuleEntity }> {
     checkRule(dto.name, dto.approvals_required);
     return this.dataSource.transaction(async (tx) => {
+      await this.rules.lockProjectRules(tx, project.id, 'shared');
       const mr = await findMergeRequest(tx, project.id, iid, true);
       const rule = await tx.findOneBy(ApprovalMergeRequestRuleEntity, { id: ruleId, mergeRequestId: mr.id });
       if (!rule) throw ruleNotFound();
@@ -207,6 +210,7 @@ export class MergeRequestRulesUseCases {
 
   remove(project: ProjectWithNamespace, iid: number, ruleId: number, actor: ApprovalActor): Promise<void> {
     return this.dataSource.transaction(async (tx) => {
+      await this.rules.lockProjectRules(tx, project.id, 'shared');
       const mr = await findMergeRequest(tx, project.id, iid, true);
       const rule = await tx.findOneBy(ApprovalMergeRequestRuleEntity, { id: ruleId, mergeRequestId: mr.id });
       if (!rule) throw ruleNotFound();

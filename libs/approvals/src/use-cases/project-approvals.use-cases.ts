@@ -94,7 +94,7 @@ export class CreateProjectRuleUseCase {
     const ruleType = dto.report_type ? 'report_approver' : (dto.rule_type ?? 'regular');
     if (ruleType === 'report_approver' && !dto.report_type) throw DomainError.invalid({ report_type: ["can't be blank"] });
     return this.dataSource.transaction(async (tx) => {
-      await tx.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
+      await this.rules.lockProjectRules(tx, projectId, 'exclusive');
       if (await tx.existsBy(ApprovalProjectRuleEntity, { projectId, name: dto.name })) throw duplicateName();
       if (ruleType === 'any_approver' && (await tx.existsBy(ApprovalProjectRuleEntity, { projectId, ruleType: 'any_approver' }))) {
         throw DomainError.invalid({ rule_type: ['any-approver for the project already exists'] });
@@ -136,6 +136,7 @@ export class UpdateProjectRuleUseCase {
   execute(projectId: number, ruleId: number, viewer: AccessUser, dto: UpdateProjectRuleDto): Promise<ApprovalProjectRuleEntity> {
     checkRule(dto.name, dto.approvals_required);
     return this.dataSource.transaction(async (tx) => {
+      await this.rules.lockProjectRules(tx, projectId, 'exclusive');
       const rule = await tx.findOne(ApprovalProjectRuleEntity, { where: { id: ruleId, projectId }, lock: { mode: 'pessimistic_write' } });
       if (!rule) throw ruleNotFound();
       if (dto.name !== undefined && dto.name !== rule.name) {
@@ -162,6 +163,7 @@ export class DeleteProjectRuleUseCase {
 
   execute(projectId: number, ruleId: number): Promise<void> {
     return this.dataSource.transaction(async (tx) => {
+      await this.rules.lockProjectRules(tx, projectId, 'exclusive');
       const rule = await tx.findOne(ApprovalProjectRuleEntity, { where: { id: ruleId, projectId }, lock: { mode: 'pessimistic_write' } });
       if (!rule) throw ruleNotFound();
       await tx.delete(ApprovalProjectRuleEntity, { id: rule.id });

@@ -35,7 +35,7 @@ const streamOf = (text: string, chunk = 7): Readable => Readable.from((function*
   for (let i = 0; i < text.length; i += chunk) yield Buffer.from(text.slice(i, i + chunk));
 })());
 
-const parse = (text: string, limits?: { maxFindingChars: number; maxFindings: number }) => parseSecurityReport(streamOf(text), { reportType: 'sast', projectId: 7 }, limits);
+const parse = (text: string, limits?: { maxFindingChars: number; maxFindings: number; maxTotalChars?: number }) => parseSecurityReport(streamOf(text), { reportType: 'sast', projectId: 7 }, limits);
 
 describe('finding fingerprints', () => {
   it('computes v5 UUIDs as RFC 4122 does', () => {
@@ -139,6 +139,44 @@ describe(parseSecurityReport.name, () => {
     const text = JSON.stringify({ remediations: [{ diff: 'y'.repeat(200_000) }], vulnerabilities: [sastReport.vulnerabilities[0]], scan: sastReport.scan });
     const report = await parse(text, { maxFindingChars: 10_000, maxFindings: 10 });
     expect(report.findings).toHaveLength(1);
+  });
+
+  it('replaces NUL characters and lone surrogates, which PostgreSQL text and jsonb refuse, in every kept string and key', async () => {
+    const finding = {
+      name: 'nul\u0000name',
+      description: 'lone \ud800 high and \udc00 low, a pair \ud83d\ude00 kept',
+      location: { file: 'a\u0000.js', start_line: 1, 'k\u0000ey': 'v\udfff' },
+      identifiers: [{ type: 'cwe', name: 'CWE-\u00001', value: '1' }],
+      scanner: { id: 's\u0000', name: 'S' },
+    };
+    const report = await parse(JSON.stringify({ version: '15\u0000', vulnerabilities: [finding] }));
+    const [parsed] = report.findings;
+    const everything = JSON.stringify(report);
+    expect(everything).not.toMatch(/\\u0000|\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/);
+    expect(parsed.rawMetadata).not.toContain('\u0000');
+    expect(parsed.name).toBe('nul\uFFFDname');
+    expect(parsed.description).toBe('lone \uFFFD high and \uFFFD low, a pair \ud83d\ude00 kept');
+    expect(parsed.location).toEqual({ file: 'a\uFFFD.js', start_line: 1, 'k\uFFFDey': 'v\uFFFD' });
+    expect(parsed.scanner.externalId).toBe('s\uFFFD');
+    expect(report.version).toBe('15\uFFFD');
+  });
+
+  it('refuses JSON nested deeper than 100 levels (in a finding or in skipped parts) as GitLab\'s parser does, never overflowing the stack', async () => {
+    const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    const inFinding = `{"vulnerabilities":[{"identifiers":[{"type":"a","name":"a","value":"a"}],"location":{"file":"f"},"details":${deep(100_000)}}]}`;
+    await expect(parse(inFinding)).rejects.toThrow(new SecurityReportParseError('JSON parsing failed: nested deeper than 100 levels'));
+    const skipped = `{"remediations":${deep(1_000_000)},"vulnerabilities":[]}`;
+    await expect(parse(skipped)).rejects.toThrow(new SecurityReportParseError('JSON parsing failed: nested deeper than 100 levels'));
+    // 100 levels are fine.
+    const fine = `{"vulnerabilities":[{"scanner":{"id":"s","name":"S"},"identifiers":[{"type":"a","name":"a","value":"a"}],"location":{"file":"f"},"details":${deep(97)}}]}`;
+    expect((await parse(fine)).findings).toHaveLength(1);
+  });
+
+  it('bounds the characters of all the findings kept, not only of each one', async () => {
+    const one = { description: 'x'.repeat(400), scanner: { id: 's', name: 'S' }, identifiers: [{ type: 'a', name: 'a', value: 'a' }], location: { file: 'f' } };
+    const text = JSON.stringify({ vulnerabilities: Array.from({ length: 20 }, (_, i) => ({ ...one, location: { file: `f${i}` } })) });
+    await expect(parse(text, { maxFindingChars: 1000, maxFindings: 100, maxTotalChars: 5000 })).rejects.toThrow("the report's vulnerabilities are larger than 5000 characters");
+    expect((await parse(text, { maxFindingChars: 1000, maxFindings: 100, maxTotalChars: 20_000 })).findings).toHaveLength(20);
   });
 
   it('fails as a parse error when the source stream fails', async () => {

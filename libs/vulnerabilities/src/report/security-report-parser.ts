@@ -64,9 +64,18 @@ export interface SecurityReportLimits {
   maxFindingChars: number;
   /** Findings of one report; more fail the report. */
   maxFindings: number;
+  /** Characters of all the findings of one report together (what is held in memory); more fail the report. */
+  maxTotalChars?: number;
 }
 
-export const DEFAULT_REPORT_LIMITS: SecurityReportLimits = { maxFindingChars: 1024 * 1024, maxFindings: 20_000 };
+export const DEFAULT_REPORT_LIMITS: Required<SecurityReportLimits> = { maxFindingChars: 1024 * 1024, maxFindings: 20_000, maxTotalChars: 64 * 1024 * 1024 };
+/**
+ * Deepest nesting of arrays and objects in a report (Ruby's JSON parser, which GitLab uses, has
+ * the same `max_nesting`). Deeper JSON is refused while it streams: nothing deeper is built,
+ * serialized or sent to PostgreSQL (whose jsonb input overflows its stack on deep values).
+ */
+export const MAX_REPORT_DEPTH = 100;
+const TOO_DEEP = `JSON parsing failed: nested deeper than ${MAX_REPORT_DEPTH} levels`;
 const MAX_SCAN_CHARS = 256 * 1024;
 const MAX_KEY_CHARS = 1024;
 const MAX_WARNINGS = 20;
@@ -78,7 +87,27 @@ interface Token {
   value?: string;
 }
 
-/** Assembles one JSON value from parser tokens, within a budget of characters. */
+/** NUL and unpaired UTF-16 surrogates: valid in JSON, refused by PostgreSQL text and jsonb. */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `text` with every NUL and lone surrogate replaced by U+FFFD, so that any kept string can be stored. */
+export const storableText = (text: string): string => text.replace(UNSTORABLE, '\uFFFD');
+
+/** A budget of characters shared by several builders (all the findings of a report). */
+class CharBudget {
+  used = 0;
+  constructor(
+    readonly limit: number,
+    private readonly message: string,
+  ) {}
+
+  charge(amount: number): void {
+    this.used += amount;
+    if (this.used > this.limit) throw new SecurityReportParseError(this.message);
+  }
+}
+
+/** Assembles one JSON value from parser tokens, within a budget of characters and `MAX_REPORT_DEPTH` (counting `baseDepth`). */
 class BoundedValueBuilder {
   private readonly stack: Array<{ container: Record<string, unknown> | unknown[]; key: string | null }> = [];
   private current: Record<string, unknown> | unknown[] | null = null;
@@ -91,11 +120,14 @@ class BoundedValueBuilder {
   constructor(
     private readonly budget: number,
     private readonly what: string,
+    private readonly baseDepth: number,
+    private readonly shared?: CharBudget,
   ) {}
 
   private charge(amount: number): void {
     this.used += amount;
     if (this.used > this.budget) throw new SecurityReportParseError(`${this.what} is larger than ${this.budget} characters`);
+    this.shared?.charge(amount);
   }
 
   private save(value: unknown): void {
@@ -116,6 +148,7 @@ class BoundedValueBuilder {
       case 'startObject':
       case 'startArray': {
         this.charge(TOKEN_COST);
+        if (this.baseDepth + this.stack.length + (this.current === null ? 0 : 1) + 1 > MAX_REPORT_DEPTH) throw new SecurityReportParseError(TOO_DEEP);
         const container = token.name === 'startObject' ? {} : [];
         if (this.current !== null) this.stack.push({ container: this.current, key: this.key });
         this.current = container;
@@ -129,6 +162,7 @@ class BoundedValueBuilder {
         this.current = parent ? parent.container : null;
         this.key = parent ? parent.key : null;
         this.used -= TOKEN_COST; // `save` charges again
+        this.shared?.charge(-TOKEN_COST);
         this.save(finished);
         return;
       }
@@ -143,11 +177,11 @@ class BoundedValueBuilder {
         this.text = (this.text ?? '') + (token.value ?? '');
         return;
       case 'endKey':
-        this.key = this.text ?? '';
+        this.key = storableText(this.text ?? '');
         this.text = null;
         return;
       case 'endString':
-        this.save(this.text ?? '');
+        this.save(storableText(this.text ?? ''));
         this.text = null;
         return;
       case 'endNumber':
@@ -188,8 +222,17 @@ class ReportTokenReader {
   version = '';
   scan: Record<string, unknown> | null = null;
   readonly rawFindings: unknown[] = [];
+  private readonly findingsBudget: CharBudget;
 
-  constructor(private readonly limits: SecurityReportLimits) {}
+  constructor(private readonly limits: SecurityReportLimits) {
+    const total = limits.maxTotalChars ?? DEFAULT_REPORT_LIMITS.maxTotalChars;
+    this.findingsBudget = new CharBudget(total, `the report's vulnerabilities are larger than ${total} characters`);
+  }
+
+  private enter(frame: 'object' | 'array' | 'vulnerabilities'): void {
+    if (this.frames.length + 1 > MAX_REPORT_DEPTH) throw new SecurityReportParseError(TOO_DEEP);
+    this.frames.push(frame);
+  }
 
   consume(token: Token): void {
     if (this.capture) {
@@ -223,7 +266,7 @@ class ReportTokenReader {
     if (depth === 0) {
       if (this.sawRoot || token.name !== 'startObject') throw new SecurityReportParseError('Invalid report format');
       this.sawRoot = true;
-      this.frames.push('object');
+      this.enter('object');
       return;
     }
     if (depth === 1 && this.topKey === 'version') return this.begin('version', token, MAX_KEY_CHARS);
@@ -231,7 +274,7 @@ class ReportTokenReader {
     if (depth === 1 && this.topKey === 'vulnerabilities') {
       if (token.name === 'nullValue') return;
       if (token.name !== 'startArray') throw new SecurityReportParseError('Invalid report format: vulnerabilities is not an array');
-      this.frames.push('vulnerabilities');
+      this.enter('vulnerabilities');
       return;
     }
     if (depth === 2 && this.frames[1] === 'vulnerabilities') {
@@ -239,12 +282,13 @@ class ReportTokenReader {
       return this.begin('finding', token, this.limits.maxFindingChars);
     }
     // Skipped: containers are followed only to know the depth; scalars need nothing.
-    if (token.name === 'startObject') this.frames.push('object');
-    else if (token.name === 'startArray') this.frames.push('array');
+    if (token.name === 'startObject') this.enter('object');
+    else if (token.name === 'startArray') this.enter('array');
   }
 
   private begin(target: Capture['target'], token: Token, budget: number): void {
-    const builder = new BoundedValueBuilder(budget, target === 'finding' ? `vulnerability ${this.rawFindings.length + 1}` : target);
+    const what = target === 'finding' ? `vulnerability ${this.rawFindings.length + 1}` : target;
+    const builder = new BoundedValueBuilder(budget, what, this.frames.length, target === 'finding' ? this.findingsBudget : undefined);
     builder.consume(token);
     const capture = { target, builder };
     if (builder.done) this.finishCapture(capture);
