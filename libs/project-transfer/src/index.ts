@@ -7,3 +7,4 @@ export * from './project-transfer.jobs';
 export * from './project-transfer.module';
 export * from './project-transfer.processor';
 export * from './project-transfer.repository';
+export * from './transfer-files';
