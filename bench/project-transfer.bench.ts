@@ -284,6 +284,8 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     KAFKA_TOPIC_PREFIX: PREFIX,
     REDIS_PREFIX: PREFIX,
+    // e.g. --max-old-space-size=300: does the transfer run in a bounded heap (garbage, not retained memory)?
+    ...(process.env.BENCH_GATEWAY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS } : {}),
   };
   const gateway: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   process.on('exit', () => gateway.kill('SIGTERM'));
@@ -292,7 +294,7 @@ async function main(): Promise<void> {
   try {
     await waitForHttp(`${BASE}/-/readiness`, 120_000);
     await db.connect();
-    write(`bench:transfer — ${fixed(ISSUES)} issues with ${NOTES_PER_ISSUE} note(s) each, a repository of ${REPO_MB} MiB of incompressible blobs; ${machine()}`);
+    write(`bench:transfer — ${fixed(ISSUES)} issues with ${NOTES_PER_ISSUE} note(s) each, a repository of ${REPO_MB} MiB of incompressible blobs; gateway NODE_OPTIONS ${process.env.BENCH_GATEWAY_NODE_OPTIONS ?? "(none)"}; ${machine()}`);
     const newProject = async (name: string) => {
       const created = await api('POST', '/projects', { name, initialize_with_readme: true });
       if (created.status !== 201) throw new Error(`project not created: ${created.status} ${JSON.stringify(created.json)}`);
