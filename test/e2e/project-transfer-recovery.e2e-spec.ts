@@ -54,6 +54,8 @@ describe('Project export and import: Redis loss and S3', () => {
   };
   const exportStatus = (id: number) => api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/export`, root()).then((r) => r.body);
   const importStatus = (id: number) => api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/import`, root()).then((r) => r.body);
+  const eventsOf = async (type: string, projectId: number) =>
+    ((await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = $1 AND (payload->>'project_id')::int = $2`, [type, projectId])) as Array<{ payload: any }>).map((r) => r.payload);
   const issueTitles = async (id: number) => ((await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/issues`, root())).body as Array<{ title: string }>).map((i) => i.title);
 
   beforeAll(async () => {
@@ -100,8 +102,11 @@ describe('Project export and import: Redis loss and S3', () => {
     const download = await fetch(`${gw.baseUrl}/api/v4/projects/${projectId}/export/download`, { headers: { 'PRIVATE-TOKEN': gw.rootToken } });
     expect(download.status).toBe(200);
     expect((await download.arrayBuffer()).byteLength).toBeGreaterThan(0);
-    // Finished: nothing left to rebuild.
+    // Finished: nothing left to rebuild; one event, written with the status.
     await expect(recovery.rebuild(new Date(Date.now() + 1_000))).resolves.toBe(0);
+    const [event] = await eventsOf('project_export.finished', projectId);
+    expect(event).toMatchObject({ actor: rootId, target: { type: 'project', id: projectId }, data: { project_id: projectId, generation: 1, uploaded: false, file_name: expect.stringMatching(/_export\.tar\.gz$/), counts: { issues: 0 } } });
+    expect(event.data.file_size).toBeGreaterThan(0);
   });
 
   it('leaves alone an export whose job is still in Redis, and replaces a job that completed without moving the record', async () => {
@@ -147,6 +152,33 @@ describe('Project export and import: Redis loss and S3', () => {
     expect(done).toMatchObject({ import_status: 'finished', import_error: null, correlation_id: 'lost-request' });
     expect(await issueTitles(projectId)).toEqual(['Rebuilt from PostgreSQL']);
     await expect(recovery.rebuild(new Date(Date.now() + 1_000))).resolves.toBe(0);
+    expect(await eventsOf('project_import.finished', projectId)).toEqual([
+      expect.objectContaining({ data: { project_id: projectId, import_type: 'gitlab_project', correlation_id: 'lost-request', counts: { issues: 1, notes: 1 }, skipped_relations: {}, failed_relations: 0, replaced_project_id: null } }),
+    ]);
+  });
+
+  it('records a failed import (its archive is gone) with its event', async () => {
+    const projectId = await newProject('gone-import');
+    await gw.dataSource.manager.insert(ProjectImportStateEntity, {
+      projectId,
+      status: 'started',
+      importType: 'gitlab_project',
+      userId: rootId,
+      correlationId: 'gone-request',
+      error: null,
+      fileKey: 'imports/nothing-here/archive.tar.gz',
+      sourceUrl: null,
+      overrideParams: {},
+      replacesProjectId: null,
+      finalPath: null,
+      finalName: null,
+      skippedRelations: {},
+    });
+    await expect(recovery.rebuild(new Date(Date.now() + 1_000))).resolves.toBe(1);
+    const done = await until(() => importStatus(projectId), (s) => ['finished', 'failed'].includes(s.import_status), 'the import');
+    expect(done).toMatchObject({ import_status: 'failed', import_error: 'The archive is missing' });
+    expect(await eventsOf('project_import.failed', projectId)).toEqual([expect.objectContaining({ data: { project_id: projectId, import_type: 'gitlab_project', correlation_id: 'gone-request', import_error: 'The archive is missing' } })]);
+    expect(await eventsOf('project_import.finished', projectId)).toEqual([]);
   });
 
   it('imports from an S3-compatible endpoint with the flag on; the credentials are used for the request and kept nowhere', async () => {

@@ -8,3 +8,4 @@ export * from './project-transfer.module';
 export * from './project-transfer.processor';
 export * from './project-transfer.repository';
 export * from './transfer-files';
+export * from './project-transfer.events';

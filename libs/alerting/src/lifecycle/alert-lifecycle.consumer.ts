@@ -19,6 +19,7 @@ import {
   REPOSITORY_EVENT_PART,
   SETTINGS_EVENT_PART,
   SNIPPETS_EVENT_PART,
+  PROJECT_TRANSFER_EVENT_PART,
   VULNERABILITIES_EVENT_PART,
   CUSTOM_ATTRIBUTES_EVENT_PART,
 } from '@app/messaging';
@@ -71,6 +72,7 @@ const ALERT_ENGINE_ROUTES = {
   ...ignoring(CUSTOM_ATTRIBUTES_EVENT_PART),
   ...ignoring(NOTES_EVENT_PART),
   ...ignoring(SNIPPETS_EVENT_PART),
+  ...ignoring(PROJECT_TRANSFER_EVENT_PART),
   ...ignoring(VULNERABILITIES_EVENT_PART),
   ...ignoring(OTHER_SERVICES_EVENT_PART),
 } as const satisfies Record<DomainEventType, 'created' | 'resolved' | 'status_changed' | 'ignored'>;
