@@ -2,24 +2,24 @@
  * npm run bench:transfer — project export and import in GitLab's archive format, on this machine.
  *
  * Starts the gateway (its own process, its own database, which it migrates, its own DATA_DIR) on
- * loopback, creates a project through the API, then fills it through the database and git
- * directly (not through the API, which is not what is measured):
- * - BENCH_ISSUES issues (default 20,000; the issue's target is 100,000) with BENCH_NOTES_PER_ISSUE
- *   notes each (default 1), a label and a milestone on every tenth, in bulk (INSERT … SELECT
- *   generate_series);
- * - a repository of BENCH_REPO_MB MiB (default 300) of incompressible blobs (1 MiB each, random
- *   bytes, 8 per commit) written by `git fast-import` on `main`, with a branch and a tag.
- * Then measures, with the gateway's resident memory sampled every 100 ms (and that of its child
- * processes — git — summed):
- * 1. the floor: `git bundle create --all` of the same repository alone (wall time, peak RSS from
- *    /usr/bin/time);
- * 2. export: `POST /projects/:id/export` until `finished` (the job: relations to NDJSON, the
- *    bundle, tar + gzip), then the download;
- * 3. import: `POST /projects/import` of the downloaded archive (multipart, streamed to disk), then
- *    the job until `finished` (extract, bundle verify + fetch, every relation in one transaction);
- *    checks that every issue, note and ref arrived.
- * Figures are also given per 1,000 issues (with the repository's share estimated from the floor)
- * so that they extrapolate. Smaller runs: e.g. BENCH_ISSUES=2000 BENCH_REPO_MB=20.
+ * loopback and creates two projects through the API, then fills them through the database and
+ * git directly (the filling is not what is measured):
+ * - project 1: BENCH_ISSUES issues (default 20,000; the issue's target is 100,000) with
+ *   BENCH_NOTES_PER_ISSUE notes each (default 1), a label and a milestone on every tenth, in bulk
+ *   (INSERT … SELECT generate_series);
+ * - project 2: a repository of BENCH_REPO_MB MiB (default 300) of incompressible blobs (1 MiB of
+ *   random bytes each, 8 per commit) written by `git fast-import` on `main`, with a branch and a tag.
+ * Then, with the gateway's resident memory sampled every 100 ms (and that of its child processes,
+ * git, summed):
+ * 1. the floor: `git bundle create --all` of project 2's repository alone (wall time; peak RSS
+ *    from /usr/bin/time);
+ * 2. for each project: export (`POST /projects/:id/export` until `finished`: relations to NDJSON,
+ *    the bundle, tar + gzip), the download, and the import of the downloaded archive under a new
+ *    path (`POST /projects/import`, multipart streamed to disk, then the job until `finished`);
+ * 3. figures per 1,000 issues and the repository's times against the floor; checks that every
+ *    issue, note and ref arrived.
+ * BENCH_GATEWAY_NODE_OPTIONS goes to the gateway (e.g. --max-old-space-size=400: is the memory
+ * garbage or retained?). Smaller runs: e.g. BENCH_ISSUES=2000 BENCH_REPO_MB=20.
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
