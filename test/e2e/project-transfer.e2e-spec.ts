@@ -3,6 +3,7 @@ import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Gitlab } from '@gitbeaker/rest';
+import { CiJobEntity, CiPipelineEntity, CiStageEntity } from '@app/ci';
 import { AwardEmojiEntity } from '@app/notes';
 import { RepositoryStorage } from '@app/repository';
 import * as tar from 'tar-stream';
@@ -106,6 +107,27 @@ describe('Project export and import', () => {
     expect((await api(gw.baseUrl, 'POST', `${p}/badges`, { ...as, body: { link_url: 'https://example.com/%{project_path}', image_url: 'https://example.com/badge.svg', name: 'ci' } })).status).toBe(201);
     expect((await api(gw.baseUrl, 'POST', `${p}/protected_branches`, { ...as, body: { name: 'release-*', push_access_level: 40, merge_access_level: 30 } })).status).toBe(201);
 
+    // A finished pipeline of two stages (through the database: no runner here), and one still running.
+    const pipelines = await gw.dataSource.manager.insert(CiPipelineEntity, [
+      { iid: 1, projectId, status: 'failed', source: 'push', ref: 'main', sha: shas.main, beforeSha: '0'.repeat(40), tag: false, userId: owner.id, failureReason: null, startedAt: new Date(), finishedAt: new Date(), duration: 12 },
+      { iid: 2, projectId, status: 'running', source: 'web', ref: 'main', sha: shas.main, beforeSha: '0'.repeat(40), tag: false, userId: owner.id },
+    ]);
+    const [done, running] = pipelines.identifiers.map((i) => i.id as number);
+    await gw.dataSource.manager.insert(CiStageEntity, [
+      { pipelineId: done, name: 'build', position: 0, status: 'success' },
+      { pipelineId: done, name: 'test', position: 1, status: 'failed' },
+      { pipelineId: running, name: 'test', position: 0, status: 'running' },
+    ]);
+    const job = (pipelineId: number, name: string, stage: string, stageIdx: number, status: string, extra: Record<string, unknown> = {}) => ({
+      projectId, pipelineId, type: 'build', name, stage, stageIdx, status, when: 'on_success', ref: 'main', sha: shas.main, userId: owner.id, options: { script: [`make ${name}`] }, yamlVariables: { MODE: name }, ...extra,
+    });
+    await gw.dataSource.manager.insert(CiJobEntity, [
+      job(done, 'compile', 'build', 0, 'success', { coverage: '81.50', startedAt: new Date(), finishedAt: new Date() }),
+      job(done, 'unit', 'test', 1, 'failed', { failureReason: 'script_failure', allowFailure: false }),
+      job(done, 'lint', 'test', 1, 'failed', { allowFailure: true }),
+      job(running, 'slow', 'test', 0, 'running'),
+    ] as never);
+
     receiver = createServer((req: IncomingMessage, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -169,6 +191,15 @@ describe('Project export and import', () => {
     for (const relation of ['merge_requests', 'milestones', 'labels', 'project_members', 'protected_branches', 'project_badges', 'snippets', 'ci_pipelines']) {
       expect(entries.has(`tree/project/${relation}.ndjson`)).toBe(true);
     }
+    // Pipelines nest their stages, and each stage its jobs as `statuses` with their type, as GitLab writes them.
+    const pipelines = entries.get('tree/project/ci_pipelines.ndjson')!.trim().split('\n').map((line) => JSON.parse(line));
+    expect(pipelines.map((p) => [p.iid, p.status])).toEqual([[1, 'failed'], [2, 'running']]);
+    expect(pipelines[0].stages.map((st: any) => [st.name, st.position, st.status, st.statuses.map((j: any) => [j.type, j.name, j.status])])).toEqual([
+      ['build', 0, 'success', [['Ci::Build', 'compile', 'success']]],
+      ['test', 1, 'failed', [['Ci::Build', 'unit', 'failed'], ['Ci::Build', 'lint', 'failed']]],
+    ]);
+    expect(pipelines[0].stages[0].statuses[0]).toMatchObject({ coverage: 81.5, options: { script: ['make compile'] }, yaml_variables: [{ key: 'MODE', value: 'compile', public: true }] });
+    expect(pipelines[0].stages[0].statuses[0]).not.toHaveProperty('token');
   }, 120_000);
 
   it('imports the archive under a new path with every relation and the git refs', async () => {
@@ -196,6 +227,25 @@ describe('Project export and import', () => {
     expect(members).toEqual(expect.arrayContaining(['dev', 'owner']));
     const notes = async (id: number) => ((await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/issues/1/notes?sort=asc`, root())).body as any[]).map((n) => [n.author.username, n.body]);
     expect(await notes(copyId)).toEqual(await notes(projectId));
+    // Pipelines with their stages and jobs; what had not finished cannot run here and is canceled.
+    const pipelines = async (id: number) => {
+      const rows = (await list(id, 'pipelines?sort=asc')) as any[];
+      return Promise.all(
+        rows.map(async (p) => ({
+          iid: p.iid,
+          status: p.status,
+          sha: p.sha,
+          jobs: ((await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/pipelines/${p.id}/jobs`, root())).body as any[])
+            .map((j) => [j.stage, j.name, j.status, j.allow_failure, j.coverage, j.failure_reason ?? null])
+            .sort(),
+        })),
+      );
+    };
+    const sourcePipelines = await pipelines(projectId);
+    expect(await pipelines(copyId)).toEqual(
+      sourcePipelines.map((p) => (p.status === 'running' ? { ...p, status: 'canceled', jobs: p.jobs.map((j) => [j[0], j[1], 'canceled', j[3], j[4], j[5]]) } : p)),
+    );
+    expect(sourcePipelines.find((p) => p.iid === 1)!.jobs).toHaveLength(3);
     // The counters continue after the imported iids.
     const next = await api(gw.baseUrl, 'POST', `/api/v4/projects/${copyId}/issues`, { ...root(), body: { title: 'after import' } });
     expect(next.body.iid).toBe(4);

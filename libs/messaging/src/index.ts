@@ -31,4 +31,5 @@ export * from './catalogue/snippets.events';
 export * from './catalogue/vulnerabilities.events';
 export * from './catalogue/approvals.events';
 export * from './catalogue/other-services.events';
+export * from './catalogue/project-transfer.events';
 export * from './catalogue/event-catalogue.docs';

@@ -7,3 +7,5 @@ export * from './project-transfer.jobs';
 export * from './project-transfer.module';
 export * from './project-transfer.processor';
 export * from './project-transfer.repository';
+export * from './transfer-files';
+export * from './project-transfer.events';

@@ -16,6 +16,7 @@ import {
   REPOSITORY_EVENT_PART,
   SETTINGS_EVENT_PART,
   SNIPPETS_EVENT_PART,
+  PROJECT_TRANSFER_EVENT_PART,
   VULNERABILITIES_EVENT_PART,
 } from '@app/messaging';
 import { ALERT_EVENTS } from '../alerting.events';
@@ -67,6 +68,7 @@ const LIVE_ROUTES = {
   ...ignoring(CI_EVENT_PART),
   ...ignoring(NOTES_EVENT_PART),
   ...ignoring(SNIPPETS_EVENT_PART),
+  ...ignoring(PROJECT_TRANSFER_EVENT_PART),
   ...ignoring(VULNERABILITIES_EVENT_PART),
 } as const satisfies Record<DomainEventType, 'live' | 'ignored'>;
 

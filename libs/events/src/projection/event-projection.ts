@@ -11,6 +11,7 @@ import {
   CUSTOM_ATTRIBUTES_EVENT_PART,
   typesOf,
   VULNERABILITIES_EVENT_PART,
+  PROJECT_TRANSFER_EVENT_PART,
   type DomainEvent,
 } from '@app/messaging';
 
@@ -233,6 +234,7 @@ export const PROJECTOR_IGNORES = eventTypeSet([
   ...typesOf(SETTINGS_EVENT_PART),
   ...typesOf(CUSTOM_ATTRIBUTES_EVENT_PART),
   ...typesOf(VULNERABILITIES_EVENT_PART),
+  ...typesOf(PROJECT_TRANSFER_EVENT_PART),
 ]);
 
 /**

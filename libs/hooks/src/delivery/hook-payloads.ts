@@ -9,6 +9,7 @@ import {
   NOTES_EVENT_PART,
   SETTINGS_EVENT_PART,
   SNIPPETS_EVENT_PART,
+  PROJECT_TRANSFER_EVENT_PART,
   VULNERABILITIES_EVENT_PART,
   CUSTOM_ATTRIBUTES_EVENT_PART,
   type DomainEvent,
@@ -105,6 +106,7 @@ export const HOOK_ROUTES = {
   // GitLab's system hooks have no note or snippet events.
   ...ignoring(NOTES_EVENT_PART),
   ...ignoring(SNIPPETS_EVENT_PART),
+  ...ignoring(PROJECT_TRANSFER_EVENT_PART),
   ...ignoring(VULNERABILITIES_EVENT_PART),
 } as const satisfies Record<DomainEventType, HookRoute>;
 

@@ -12,6 +12,7 @@ import { ISSUES_EVENT_PART } from './issues.events';
 import { NAMESPACES_EVENT_PART } from './namespaces.events';
 import { NOTES_EVENT_PART } from './notes.events';
 import { OTHER_SERVICES_EVENT_PART } from './other-services.events';
+import { PROJECT_TRANSFER_EVENT_PART } from './project-transfer.events';
 import { REPOSITORY_EVENT_PART } from './repository.events';
 import { SETTINGS_EVENT_PART } from './settings.events';
 import { SNIPPETS_EVENT_PART } from './snippets.events';
@@ -39,6 +40,7 @@ export const EVENT_CATALOGUE_PARTS = {
   snippets: SNIPPETS_EVENT_PART,
   vulnerabilities: VULNERABILITIES_EVENT_PART,
   approvals: APPROVALS_EVENT_PART,
+  'project-transfer': PROJECT_TRANSFER_EVENT_PART,
   'other services': OTHER_SERVICES_EVENT_PART,
 } as const satisfies Record<string, EventPart>;
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BadgeEntity } from '@app/badges';
-import { CiPipelineEntity } from '@app/ci';
+import { CiJobEntity, CiPipelineEntity, CiStageEntity } from '@app/ci';
 import { UserEntity } from '@app/identity';
 import { IssueEntity, LabelEntity, MergeRequestEntity, MilestoneEntity } from '@app/issues';
 import { MemberEntity, ProjectWithNamespace } from '@app/namespaces';
@@ -15,6 +15,8 @@ import { NdjsonWriter } from '../archive/ndjson';
 
 /** Rows read per query: memory holds one page of a relation (and its nested records) at a time. */
 export const EXPORT_PAGE = 500;
+/** Pipelines per page: each carries its stages and jobs. */
+export const PIPELINE_PAGE = 50;
 
 const iso = (date: Date | null | undefined): string | null => (date ? new Date(date).toISOString() : null);
 
@@ -216,32 +218,82 @@ export class ProjectExporter {
           }
         });
       case 'ci_pipelines':
-        return this.eachPage(CiPipelineEntity, { projectId }, async (pipelines) => {
-          for (const p of pipelines) {
-            await writer.write({
-              id: p.id,
-              iid: p.iid,
-              project_id: projectId,
-              ref: p.ref,
-              sha: p.sha,
-              before_sha: p.beforeSha,
-              tag: p.tag,
-              yaml_errors: p.yamlErrors,
-              status: p.status,
-              source: p.source,
-              user_id: p.userId,
-              failure_reason: p.failureReason,
-              started_at: iso(p.startedAt),
-              finished_at: iso(p.finishedAt),
-              committed_at: iso(p.committedAt),
-              duration: p.duration,
-              created_at: iso(p.createdAt),
-              updated_at: iso(p.updatedAt),
-              stages: [],
-            });
-          }
-        });
+        return this.eachPage(
+          CiPipelineEntity,
+          { projectId },
+          async (pipelines) => {
+            const ids = pipelines.map((p) => p.id);
+            const stages = await this.dataSource.manager.find(CiStageEntity, { where: { pipelineId: In(ids) }, order: { position: 'ASC', id: 'ASC' } });
+            const jobs = await this.dataSource.manager.find(CiJobEntity, { where: { pipelineId: In(ids) }, order: { id: 'ASC' } });
+            for (const p of pipelines) {
+              const own = jobs.filter((j) => j.pipelineId === p.id);
+              await writer.write({
+                id: p.id,
+                iid: p.iid,
+                project_id: projectId,
+                ref: p.ref,
+                sha: p.sha,
+                before_sha: p.beforeSha,
+                tag: p.tag,
+                yaml_errors: p.yamlErrors,
+                status: p.status,
+                source: p.source,
+                user_id: p.userId,
+                failure_reason: p.failureReason,
+                started_at: iso(p.startedAt),
+                finished_at: iso(p.finishedAt),
+                committed_at: iso(p.committedAt),
+                duration: p.duration,
+                created_at: iso(p.createdAt),
+                updated_at: iso(p.updatedAt),
+                // GitLab nests the jobs (`statuses`, with their `type`) in their stage.
+                stages: this.stagesOf(
+                  stages.filter((st) => st.pipelineId === p.id),
+                  own,
+                ).map((st) => ({ name: st.name, position: st.position, status: st.status, project_id: projectId, statuses: own.filter((j) => j.stage === st.name).map((j) => this.jobRecord(j, projectId)) })),
+              });
+            }
+          },
+          PIPELINE_PAGE,
+        );
     }
+  }
+
+  /** The pipeline's stages, with one made up from its jobs for a stage that has no row. */
+  private stagesOf(stages: CiStageEntity[], jobs: CiJobEntity[]): Array<Pick<CiStageEntity, 'name' | 'position' | 'status'>> {
+    const all: Array<Pick<CiStageEntity, 'name' | 'position' | 'status'>> = [...stages];
+    for (const job of jobs) if (!all.some((st) => st.name === job.stage)) all.push({ name: job.stage, position: job.stageIdx, status: job.status });
+    return all.sort((a, b) => a.position - b.position);
+  }
+
+  /** A job as GitLab exports a commit status (trace, token, runner, commands and artifacts left out, as GitLab does). */
+  private jobRecord(j: CiJobEntity, projectId: number): Record<string, unknown> {
+    return {
+      id: j.id,
+      type: j.type === 'bridge' ? 'Ci::Bridge' : 'Ci::Build',
+      project_id: projectId,
+      name: j.name,
+      stage: j.stage,
+      stage_idx: j.stageIdx,
+      status: j.status,
+      ref: j.ref,
+      tag: j.tag,
+      allow_failure: j.allowFailure,
+      retried: j.retried,
+      failure_reason: j.failureReason,
+      coverage: j.coverage === null ? null : Number(j.coverage),
+      user_id: j.userId,
+      options: { script: j.options.script ?? [], before_script: j.options.beforeScript ?? [], after_script: j.options.afterScript ?? [] },
+      yaml_variables: Object.entries(j.yamlVariables ?? {}).map(([key, value]) => ({ key, value, public: true })),
+      when: j.when,
+      created_at: iso(j.createdAt),
+      updated_at: iso(j.updatedAt),
+      queued_at: iso(j.queuedAt),
+      started_at: iso(j.startedAt),
+      finished_at: iso(j.finishedAt),
+      erased_at: iso(j.erasedAt),
+      artifacts_expire_at: iso(j.artifactsExpireAt),
+    };
   }
 
   private milestoneRecord(m: MilestoneEntity): Record<string, unknown> {
@@ -301,14 +353,14 @@ export class ProjectExporter {
   }
 
   /** Calls `each` with the rows of `entity` matching `where`, page by page in id order. */
-  private async eachPage<T extends ObjectLiteral & { id: number }>(entity: EntityTarget<T>, where: FindOptionsWhere<T>, each: (rows: T[]) => Promise<void>): Promise<void> {
+  private async eachPage<T extends ObjectLiteral & { id: number }>(entity: EntityTarget<T>, where: FindOptionsWhere<T>, each: (rows: T[]) => Promise<void>, page = EXPORT_PAGE): Promise<void> {
     let after = 0;
     for (;;) {
-      const rows = await this.dataSource.manager.find(entity, { where: { ...where, id: MoreThan(after) } as FindOptionsWhere<T>, order: { id: 'ASC' } as never, take: EXPORT_PAGE });
+      const rows = await this.dataSource.manager.find(entity, { where: { ...where, id: MoreThan(after) } as FindOptionsWhere<T>, order: { id: 'ASC' } as never, take: page });
       if (rows.length === 0) return;
       await each(rows);
       after = rows[rows.length - 1].id;
-      if (rows.length < EXPORT_PAGE) return;
+      if (rows.length < page) return;
     }
   }
 

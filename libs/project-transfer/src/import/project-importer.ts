@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BadgeEntity } from '@app/badges';
-import { CiPipelineEntity } from '@app/ci';
+import { CiJobEntity, CiPipelineEntity, CiStageEntity, JOB_STATUSES, JobStatus } from '@app/ci';
 import { UserEntity } from '@app/identity';
 import { InternalIdEntity, IssueEntity, LabelEntity, MergeRequestEntity, MilestoneEntity } from '@app/issues';
 import { MEMBER_ACCESS_LEVELS, MemberEntity, NAMESPACE_EVENTS, ProjectEntity, ProjectWithNamespace, projectMemberEvent, VISIBILITY_LEVEL, Visibility } from '@app/namespaces';
@@ -528,7 +528,7 @@ class ImportRun {
       return {
         iid,
         projectId: this.projectId,
-        status: oneOf(record.status, ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual', 'scheduled'], 'created'),
+        status: this.finishedStatus(record.status),
         source: (str(record.source, 40) ?? 'push') as never,
         ref,
         sha,
@@ -545,9 +545,79 @@ class ImportRun {
         updatedAt: date(record.updated_at) ?? created,
       } as ObjectLiteral;
     });
-    await this.tx.insert(CiPipelineEntity, rows);
+    const inserted = await this.tx.insert(CiPipelineEntity, rows);
     this.count('ci_pipelines', rows.length);
-    for (const record of records) this.countNestedSkipped('ci_pipelines', { stages: record.stages });
+    for (const [index, record] of records.entries()) {
+      await this.pipelineStages(record, inserted.identifiers[index].id as number, rows[index]);
+      // Pipeline notes, external pull requests, …: not kept here.
+      for (const [key, value] of Object.entries(record)) if (key !== 'stages' && Array.isArray(value) && value.length > 0) this.skip(`ci_pipelines.${key}`, value.length);
+    }
+  }
+
+  /**
+   * The stages of a pipeline and their jobs, as GitLab nests them (`stages[].statuses`, or
+   * `builds` / `bridges` / `generic_commit_statuses` in later versions). Builds and bridges are
+   * taken; generic commit statuses are skipped and counted. A job that had not finished cannot
+   * run here (no runner, no token, no trace): it is imported `canceled`.
+   */
+  private async pipelineStages(record: Row, pipelineId: number, pipeline: ObjectLiteral): Promise<void> {
+    const jobs: ObjectLiteral[] = [];
+    for (const [index, stage] of array(record.stages).entries()) {
+      const name = str(stage.name, 255);
+      if (!name) throw new InvalidRecord("Validation failed: Stage name can't be blank");
+      const position = int(stage.position) ?? index;
+      await this.tx.insert(CiStageEntity, { pipelineId, name, position, status: this.finishedStatus(stage.status) });
+      this.count('ci_stages');
+      const statuses = [...array(stage.statuses), ...array(stage.builds), ...array(stage.bridges)];
+      const generic = array(stage.generic_commit_statuses).length + statuses.filter((s) => s.type === 'GenericCommitStatus').length;
+      if (generic) this.skip('ci_pipelines.stages.generic_commit_statuses', generic);
+      for (const status of statuses) {
+        if (status.type === 'GenericCommitStatus') continue;
+        const jobName = str(status.name, 255);
+        if (!jobName) throw new InvalidRecord("Validation failed: Name can't be blank");
+        const options = (typeof status.options === 'object' && status.options !== null ? status.options : {}) as Row;
+        const lines = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every((line) => typeof line === 'string') ? (value as string[]) : undefined);
+        const created = date(status.created_at) ?? (pipeline.createdAt as Date);
+        const variables = Array.isArray(status.yaml_variables) ? array(status.yaml_variables) : [];
+        jobs.push({
+          projectId: this.projectId,
+          pipelineId,
+          type: status.type === 'Ci::Bridge' ? 'bridge' : 'build',
+          name: jobName,
+          stage: name,
+          stageIdx: int(status.stage_idx) ?? position,
+          status: this.finishedStatus(status.status),
+          when: oneOf(status.when, ['on_success', 'on_failure', 'always', 'manual', 'delayed', 'never'], 'on_success'),
+          allowFailure: bool(status.allow_failure),
+          needs: null,
+          options: { script: lines(options.script), beforeScript: lines(options.before_script), afterScript: lines(options.after_script) },
+          yamlVariables: Object.fromEntries(variables.filter((v) => typeof v.key === 'string' && typeof v.value === 'string').map((v) => [v.key, v.value])),
+          tagList: [],
+          ref: str(status.ref, 255) ?? pipeline.ref,
+          sha: pipeline.sha,
+          tag: bool(status.tag, pipeline.tag as boolean),
+          retried: bool(status.retried),
+          failureReason: str(status.failure_reason, 60),
+          coverage: typeof status.coverage === 'number' && Number.isFinite(status.coverage) && status.coverage >= 0 && status.coverage <= 100 ? status.coverage.toFixed(2) : null,
+          userId: this.user(status.user_id),
+          createdAt: created,
+          updatedAt: date(status.updated_at) ?? created,
+          queuedAt: date(status.queued_at),
+          startedAt: date(status.started_at),
+          finishedAt: date(status.finished_at),
+          erasedAt: date(status.erased_at),
+          artifactsExpireAt: null,
+        });
+      }
+    }
+    for (let i = 0; i < jobs.length; i += BATCH) await this.tx.insert(CiJobEntity, jobs.slice(i, i + BATCH));
+    if (jobs.length) this.count('ci_jobs', jobs.length);
+  }
+
+  /** A finished status as it was; any other (the job would wait for a runner here) becomes `canceled`. */
+  private finishedStatus(value: unknown): JobStatus {
+    const status = oneOf(value, JOB_STATUSES, 'canceled');
+    return ['success', 'failed', 'canceled', 'skipped'].includes(status) ? status : 'canceled';
   }
 
   /** iid counters past the imported iids; the project's attributes (override params win); open issue count. */

@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { UserEntity } from '@app/identity';
 import { ProjectsRepository, ProjectWithNamespace } from '@app/namespaces';
+import { OutboxService } from '@app/messaging';
 import { SettingsReader } from '@app/settings';
 import type { Queue } from 'bullmq';
 import { createWriteStream } from 'node:fs';
@@ -15,6 +16,7 @@ import { ProjectExportEntity } from '../entities/project-export.entity';
 import { ProjectExporter } from '../export/project-exporter';
 import { OutboundTransfer } from '../outbound/outbound-transfer';
 import { exportJobId, PROJECT_TRANSFER } from '../project-transfer.jobs';
+import { PROJECT_TRANSFER_EVENTS, projectTransferEvent } from '../project-transfer.events';
 import { ProjectTransferRepository } from '../project-transfer.repository';
 import { EXPORT_TTL_MS, TransferFiles } from '../transfer-files';
 
@@ -94,6 +96,7 @@ export class RunExportUseCase {
     private readonly files: TransferFiles,
     private readonly settings: SettingsReader,
     private readonly outbound: OutboundTransfer,
+    private readonly outbox: OutboxService,
   ) {}
 
   async execute(projectId: number, generation: number): Promise<{ status: string }> {
@@ -124,6 +127,18 @@ export class RunExportUseCase {
           { projectId },
           { status: 'finished', fileKey: join(target!.key, name), fileName: name, fileSize: String(size), expiresAt: new Date(Date.now() + EXPORT_TTL_MS), error: null },
         );
+        await this.outbox.append(
+          tx,
+          projectTransferEvent(PROJECT_TRANSFER_EVENTS.EXPORT_FINISHED, row.userId, project, {
+            project_id: projectId,
+            generation,
+            correlation_id: row.correlationId,
+            file_name: name,
+            file_size: size,
+            uploaded: row.uploadUrl !== null,
+            counts: tree.counts,
+          }),
+        );
         return { key: current.fileKey };
       });
       if (!previous) {
@@ -137,7 +152,14 @@ export class RunExportUseCase {
       if (target) await this.files.remove(target.key);
       this.logger.warn({ projectId, err: error }, 'project export failed');
       // The previous archive (if any) stays downloadable; the status says the regeneration failed.
-      await this.dataSource.manager.update(ProjectExportEntity, { projectId, generation }, { status: 'failed', error: (error as Error).message.slice(0, 1000) });
+      const message = (error as Error).message.slice(0, 1000);
+      await this.dataSource.transaction(async (tx) => {
+        const failed = await tx.update(ProjectExportEntity, { projectId, generation }, { status: 'failed', error: message });
+        // Only when this request is still the current one (a newer request has its own outcome).
+        if (failed.affected) {
+          await this.outbox.append(tx, projectTransferEvent(PROJECT_TRANSFER_EVENTS.EXPORT_FAILED, row.userId, project, { project_id: projectId, generation, correlation_id: row.correlationId, error: message }));
+        }
+      });
       return { status: 'failed' };
     } finally {
       await this.files.remove(work.key);

@@ -17,6 +17,7 @@ import { ProjectImportStateEntity } from '../entities/project-import-state.entit
 import { ProjectImporter, RelationFailure } from '../import/project-importer';
 import { OutboundTransfer } from '../outbound/outbound-transfer';
 import { importJobId, PROJECT_TRANSFER } from '../project-transfer.jobs';
+import { PROJECT_TRANSFER_EVENTS, projectTransferEvent } from '../project-transfer.events';
 import { ProjectTransferRepository } from '../project-transfer.repository';
 import { MAX_ARCHIVE_ENTRIES, TransferFiles } from '../transfer-files';
 import { ImportLimits } from './import-limits';
@@ -191,6 +192,18 @@ export class RunImportUseCase {
         }
         await this.outbox.append(tx, result.events);
         await tx.update(ProjectImportStateEntity, { projectId }, { status: 'finished', error: null, fileKey: null, skippedRelations: result.skipped });
+        await this.outbox.append(
+          tx,
+          projectTransferEvent(PROJECT_TRANSFER_EVENTS.IMPORT_FINISHED, state.userId, state.replacesProjectId ? { ...project, path: state.finalPath!, name: state.finalName! } : project, {
+            project_id: projectId,
+            import_type: state.importType,
+            correlation_id: state.correlationId,
+            counts: result.counts,
+            skipped_relations: result.skipped,
+            failed_relations: result.failures.length + result.moreFailures,
+            replaced_project_id: state.replacesProjectId,
+          }),
+        );
         return result;
       });
       if (removedRepository !== null) await this.storage.remove(removedRepository).catch(() => undefined);
@@ -203,6 +216,10 @@ export class RunImportUseCase {
       await this.dataSource.transaction(async (tx) => {
         await this.transfers.addFailures(tx, projectId, failures);
         await tx.update(ProjectImportStateEntity, { projectId }, { status: 'failed', error: message.slice(0, 2000), fileKey: null });
+        await this.outbox.append(
+          tx,
+          projectTransferEvent(PROJECT_TRANSFER_EVENTS.IMPORT_FAILED, state.userId, project, { project_id: projectId, import_type: state.importType, correlation_id: state.correlationId, import_error: message.slice(0, 2000) }),
+        );
       });
       return { status: 'failed' };
     } finally {
