@@ -171,6 +171,18 @@ export class PipelinesRepository {
     return { pipeline, from: row.from_status as string };
   }
 
+  /** The child pipelines of a pipeline at any depth (`parent_pipeline_id`), parents before children. */
+  async descendants(tx: EntityManager, pipelineId: number): Promise<{ id: number; projectId: number }[]> {
+    const rows = (await tx.query(
+      `WITH RECURSIVE d(id, project_id, depth) AS (
+         SELECT id, project_id, 1 FROM ci_pipelines WHERE parent_pipeline_id = $1
+         UNION ALL SELECT p.id, p.project_id, d.depth + 1 FROM ci_pipelines p JOIN d ON p.parent_pipeline_id = d.id WHERE d.depth < 10)
+       SELECT id, project_id FROM d ORDER BY depth, id`,
+      [pipelineId],
+    )) as { id: number; project_id: number }[];
+    return rows.map((row) => ({ id: row.id, projectId: row.project_id }));
+  }
+
   /** What the job payload needs about the pipeline: its `before_sha`, predefined variables and variables (decrypted), in one query. */
   async payloadInfo(pipelineId: number): Promise<{ beforeSha: string; predefined: Record<string, string>; variables: PipelineVariableRow[] } | null> {
     const rows = (await this.dataSource.query(
