@@ -421,4 +421,24 @@ child-test:
     expect(summary.total).toMatchObject({ count: 1, success: 1, time: 2 });
     expect(summary.test_suites).toEqual([expect.objectContaining({ name: 'child-test', build_ids: [childJob.id] })]);
   }, 120_000);
+
+  it('cancels the child pipelines with their parent (force accepted); their runners are told to stop', async () => {
+    const parent = (await call('POST', '/pipeline', owner.token, { ref: 'kids' })).body;
+    const prep = await runner.take();
+    expect(prep.job_info.name).toBe('prep');
+    expect((await runner.update(prep.id, prep.token, 'success')).status).toBe(200);
+    const childJob = await eventually(async () => {
+      const answer = await api(gw.baseUrl, 'POST', '/api/v4/jobs/request', { body: { token: runner.token } });
+      return answer.status === 201 ? answer.body : undefined;
+    }, 'the child job', 40_000);
+    const childId = Number(childJob.variables.find((v: { key: string }) => v.key === 'CI_PIPELINE_ID').value);
+    expect((await call('GET', `/pipelines/${childId}`)).body.status).toBe('running');
+
+    expect((await call('POST', `/pipelines/${parent.id}/cancel?force=true`)).status).toBe(201);
+    expect((await call('GET', `/pipelines/${childId}`)).body.status).toBe('canceled');
+    expect((await call('GET', `/pipelines/${childId}/jobs`)).body.map((job: { name: string; status: string }) => [job.name, job.status])).toEqual([['child-test', 'canceled']]);
+    expect((await call('GET', `/pipelines/${parent.id}/bridges`)).body[0]).toMatchObject({ status: 'canceled' });
+    expect((await call('GET', `/pipelines/${parent.id}`)).body.status).toBe('canceled');
+    expect((await runner.update(childJob.id, childJob.token, 'success')).status).toBe(403);
+  }, 120_000);
 });

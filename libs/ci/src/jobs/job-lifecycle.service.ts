@@ -37,7 +37,7 @@ export class JobLifecycleService {
   }
 
   /** Ends a job; returns the automatic retry when one was created. */
-  async finish(tx: EntityManager, job: CiJobEntity, status: FinishedStatus, details: { failureReason?: string | null; exitCode?: number | null; actorId: number | null }): Promise<CiJobEntity | null> {
+  async finish(tx: EntityManager, job: CiJobEntity, status: FinishedStatus, details: { failureReason?: string | null; exitCode?: number | null; actorId: number | null }, knownScope?: CiEventScope): Promise<CiJobEntity | null> {
     const from = job.status;
     const now = new Date();
     job.status = status;
@@ -51,14 +51,15 @@ export class JobLifecycleService {
       if (job.exitCode !== null && job.options.allowFailureExitCodes?.includes(job.exitCode)) job.allowFailure = true;
     }
     if (status !== 'canceled' && job.options.coverageRegex) job.coverage = await this.coverageOf(tx, job, job.options.coverageRegex);
-    await this.jobs.save(tx, job);
-    const scope = await this.scopeOf(tx, job.projectId);
-    await this.outbox.append(tx, jobStatusEvent(details.actorId, job, from, scope));
+    await this.jobs.saveFinished(tx, job);
+    const scope = knownScope ?? (await this.scopeOf(tx, job.projectId));
+    const events = [jobStatusEvent(details.actorId, job, from, scope)];
     let retry: CiJobEntity | null = null;
     if (status === 'failed' && shouldAutoRetry(job.options.retry, job.retryCount, job.failureReason ?? 'unknown_failure', job.exitCode)) {
+      await this.outbox.append(tx, events.splice(0));
       retry = await this.retry(tx, job, details.actorId, 'pending');
     }
-    await this.processor.process(tx, job.pipelineId, scope, details.actorId);
+    await this.processor.process(tx, job.pipelineId, scope, details.actorId, events);
     return retry;
   }
 

@@ -7,19 +7,31 @@ import type { EntityManager } from 'typeorm';
 /** The PostgreSQL channel told when jobs become pending (never rename: every replica listens). */
 export const JOB_QUEUE_CHANNEL = 'ci_job_queue';
 
+/** A long poll waiting for jobs. */
+interface Waiter {
+  wake: () => void;
+  /** The wake-up round in which this runner last asked for a job and found none. */
+  triedRound: number;
+}
+
 /**
  * Wakes long-polling runners when jobs become pending. The transaction that enqueues jobs sends
- * `pg_notify` (delivered on commit, to every gateway replica); each replica holds one LISTEN
- * connection and releases its waiting requests. The queue `version` changes with every
- * notification: it is the runner protocol's `X-GitLab-Last-Update`, so a runner whose
- * `last_update` is current goes straight to waiting, without a query.
+ * `pg_notify` with the number of jobs (delivered on commit, to every gateway replica); each
+ * replica holds one LISTEN connection and wakes that many of its waiting requests, oldest first,
+ * rather than every idle runner (each woken runner asks PostgreSQL once). A woken runner that
+ * finds nothing it may run (another runner was faster, or the job's tags or scope are not its)
+ * hands the wake-up on to a runner that has not asked in this round, so a job that only some
+ * runners may take still reaches one of them; each runner asks at most once per round. The queue
+ * `version` changes with every notification: it is the runner protocol's `X-GitLab-Last-Update`,
+ * so a runner whose `last_update` is current goes straight to waiting, without a query.
  */
 @Injectable()
 export class JobQueueNotifier implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(JobQueueNotifier.name);
   private readonly boot = randomBytes(4).toString('hex');
   private counter = 0;
-  private readonly waiters = new Set<() => void>();
+  /** Insertion order is the waiting order. */
+  private readonly waiters = new Set<Waiter>();
   private client: Client | null = null;
   private closed = false;
 
@@ -27,6 +39,11 @@ export class JobQueueNotifier implements OnModuleInit, OnApplicationShutdown {
 
   get version(): string {
     return `${this.boot}-${this.counter}`;
+  }
+
+  /** The current wake-up round (changes with every notification). */
+  get round(): number {
+    return this.counter;
   }
 
   get waiting(): number {
@@ -47,7 +64,7 @@ export class JobQueueNotifier implements OnModuleInit, OnApplicationShutdown {
   private async connect(): Promise<void> {
     if (this.closed) return;
     const client = new Client({ connectionString: this.config.database.url });
-    client.on('notification', () => this.wakeAll());
+    client.on('notification', (message) => this.notified(message.payload));
     client.on('error', (error) => {
       this.logger.warn({ err: error }, 'job queue LISTEN connection lost; reconnecting');
       this.client = null;
@@ -58,6 +75,8 @@ export class JobQueueNotifier implements OnModuleInit, OnApplicationShutdown {
       await client.connect();
       await client.query(`LISTEN ${JOB_QUEUE_CHANNEL}`);
       this.client = client;
+      // Jobs enqueued while the connection was down woke nobody.
+      this.wakeAll();
     } catch (error) {
       this.logger.warn({ err: error }, 'job queue LISTEN connection failed; retrying');
       await client.end().catch(() => undefined);
@@ -65,33 +84,59 @@ export class JobQueueNotifier implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** Tells every replica (on commit) that jobs became pending. */
-  async notify(tx: EntityManager): Promise<void> {
-    await tx.query('SELECT pg_notify($1, $2)', [JOB_QUEUE_CHANNEL, '']);
+  /** Tells every replica (on commit) that `count` jobs became pending. */
+  async notify(tx: EntityManager, count = 1): Promise<void> {
+    await tx.query('SELECT pg_notify($1, $2)', [JOB_QUEUE_CHANNEL, String(count)]);
   }
 
-  /** Wakes local waiters now (after a commit this process made, or when the connection drops). */
+  /** A notification: the payload is the number of new jobs (anything else wakes every waiter). */
+  notified(payload: string | undefined): void {
+    const count = payload && /^\d{1,9}$/.test(payload) ? Number(payload) : Number.POSITIVE_INFINITY;
+    this.counter += 1;
+    this.wake(count, () => true);
+  }
+
+  /** Wakes every waiter now (shutdown, or when the connection drops: notifications may be lost). */
   wakeAll(): void {
     this.counter += 1;
-    const waiters = [...this.waiters];
-    this.waiters.clear();
-    for (const wake of waiters) wake();
+    this.wake(Number.POSITIVE_INFINITY, () => true);
   }
 
-  /** Resolves on the next notification, after `ms`, or when `signal` aborts; true when woken by a notification. */
-  wait(ms: number, signal?: AbortSignal): Promise<boolean> {
+  /** A woken runner found no job: the oldest waiter that has not asked in this round asks instead. */
+  handOn(): void {
+    const round = this.counter;
+    this.wake(1, (waiter) => waiter.triedRound !== round);
+  }
+
+  private wake(count: number, eligible: (waiter: Waiter) => boolean): void {
+    let left = count;
+    for (const waiter of this.waiters) {
+      if (left <= 0) break;
+      if (!eligible(waiter)) continue;
+      this.waiters.delete(waiter);
+      waiter.wake();
+      left -= 1;
+    }
+  }
+
+  /**
+   * Resolves when this waiter is woken (true), after `ms`, or when `signal` aborts (false).
+   * `triedRound`: the round in which the runner last found no job (it is not handed a wake-up
+   * of that round again).
+   */
+  wait(ms: number, signal?: AbortSignal, triedRound = -1): Promise<boolean> {
     if (this.closed || signal?.aborted || ms <= 0) return Promise.resolve(false);
     return new Promise((resolve) => {
+      const waiter: Waiter = { wake: () => done(true), triedRound };
       const done = (woken: boolean) => {
         clearTimeout(timer);
-        this.waiters.delete(onWake);
+        this.waiters.delete(waiter);
         signal?.removeEventListener('abort', onAbort);
         resolve(woken);
       };
-      const onWake = () => done(true);
       const onAbort = () => done(false);
       const timer = setTimeout(() => done(false), ms);
-      this.waiters.add(onWake);
+      this.waiters.add(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }

@@ -6,40 +6,116 @@ import { CiJobTraceEntity } from '../entities/ci-job-trace.entity';
 import { CiJobEntity } from '../entities/ci-job.entity';
 import type { CiRunnerEntity } from '../entities/ci-runner.entity';
 import { digestSecret } from '../runners/runner-tokens';
+import { hydrate } from '../entities/hydrate';
+
+/** The project's group (event scope), full path and name (job payload). */
+export interface ProjectContext {
+  groupId: number | null;
+  fullPath: string;
+  name: string;
+}
+
+/** A column with the project's context of a job row, read in the statement that reads the job. */
+const PROJECT_CONTEXT_SQL = (projectIdColumn: string) =>
+  `(SELECT json_build_object('group_id', CASE WHEN n.kind = 'group' THEN n.id END, 'full_path', n.full_path || '/' || p.path, 'name', p.name)
+      FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id = ${projectIdColumn}) AS project_context`;
+
+function projectContextOf(row: Record<string, unknown>): ProjectContext {
+  const context = (row.project_context ?? {}) as { group_id?: number | null; full_path?: string; name?: string };
+  return { groupId: context.group_id ?? null, fullPath: context.full_path ?? '', name: context.name ?? '' };
+}
+
+/** How long a count of pending jobs is reused for `queue_size`. */
+const PENDING_COUNT_TTL_MS = 1000;
 
 @Injectable()
 export class JobsRepository {
+  private pendingCount: { at: number; value: number } | null = null;
+
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Locks the oldest pending build this runner may run (its projects, group or the instance;
-   * every tag of the job among the runner's; untagged jobs only if the runner takes them).
-   * `SKIP LOCKED`: two runners asking at once never get the same job, and neither waits.
+   * Gives the oldest pending build this runner may run (its projects, group or the instance;
+   * every tag of the job among the runner's; untagged jobs only if the runner takes them) to the
+   * runner, in one statement: the row is locked with `SKIP LOCKED` (two runners asking at once
+   * never get the same job, and neither waits) and made `running` with the runner, the digest of
+   * its new token and the start time. Null when there is none.
    */
-  async lockNextFor(tx: EntityManager, runner: CiRunnerEntity): Promise<CiJobEntity | null> {
-    const params: unknown[] = [runner.tagList, runner.runUntagged];
+  async claimNextFor(tx: EntityManager, runner: CiRunnerEntity, tokenDigest: string, now: Date): Promise<{ job: CiJobEntity; project: ProjectContext } | null> {
+    const params: unknown[] = [runner.tagList, runner.runUntagged, runner.id, tokenDigest, now];
     let scope = 'true';
     if (runner.runnerType === 'project_type') {
-      params.push(runner.id);
-      scope = `j.project_id IN (SELECT rp.project_id FROM ci_runner_projects rp WHERE rp.runner_id = $${params.length})`;
+      scope = `j.project_id IN (SELECT rp.project_id FROM ci_runner_projects rp WHERE rp.runner_id = $3)`;
     } else if (runner.runnerType === 'group_type') {
       params.push(runner.groupId);
       scope = `j.project_id IN (SELECT p.id FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE $${params.length} = ANY(n.traversal_ids))`;
     }
     const rows = (await tx.query(
-      `SELECT j.id FROM ci_jobs j
-       WHERE j.status = 'pending' AND j.type = 'build' AND ${scope}
-         AND j.tag_list <@ $1::text[] AND ($2 OR cardinality(j.tag_list) > 0)
-       ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED`,
+      `UPDATE ci_jobs SET status = 'running', runner_id = $3, token_digest = $4, started_at = $5, last_contact_at = $5, updated_at = now()
+       WHERE id = (
+         SELECT j.id FROM ci_jobs j
+         WHERE j.status = 'pending' AND j.type = 'build' AND ${scope}
+           AND j.tag_list <@ $1::text[] AND ($2 OR cardinality(j.tag_list) > 0)
+         ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
+       RETURNING *, ${PROJECT_CONTEXT_SQL('ci_jobs.project_id')}`,
       params,
-    )) as { id: number }[];
-    if (rows.length === 0) return null;
-    return tx.getRepository(CiJobEntity).findOneBy({ id: rows[0].id });
+    )) as [Record<string, unknown>[], number];
+    const row = rows[0]?.[0];
+    return row ? { job: hydrate(tx, CiJobEntity, row), project: projectContextOf(row) } : null;
   }
 
+  /**
+   * The job of this job token, locked for the rest of the transaction (in any state: the caller
+   * decides what the state allows), with its project's context. Null for a wrong id or token.
+   */
+  async lockByToken(tx: EntityManager, id: number, token: string): Promise<{ job: CiJobEntity; project: ProjectContext } | null> {
+    if (!token) return null;
+    const rows = (await tx.query(`SELECT j.*, ${PROJECT_CONTEXT_SQL('j.project_id')} FROM ci_jobs j WHERE j.id = $1 AND j.token_digest = $2 FOR UPDATE OF j`, [id, digestSecret(token)])) as Record<string, unknown>[];
+    return rows[0] ? { job: hydrate(tx, CiJobEntity, rows[0]), project: projectContextOf(rows[0]) } : null;
+  }
+
+  /**
+   * The number of pending builds (the payload's `queue_size`, informational for the runner):
+   * counted at most once a second per process, not for every job given out.
+   */
   async countPending(): Promise<number> {
+    const now = Date.now();
+    if (this.pendingCount && now - this.pendingCount.at < PENDING_COUNT_TTL_MS) return this.pendingCount.value;
+    this.pendingCount = { at: now, value: this.pendingCount?.value ?? 0 };
     const rows = (await this.dataSource.query(`SELECT count(*)::int AS n FROM ci_jobs WHERE status = 'pending' AND type = 'build'`)) as { n: number }[];
+    this.pendingCount = { at: Date.now(), value: rows[0].n };
     return rows[0].n;
+  }
+
+  /** Writes what ending a job changes (status, times, exit code, failure, coverage), without reading the row again. */
+  async saveFinished(tx: EntityManager, job: CiJobEntity): Promise<void> {
+    await tx.getRepository(CiJobEntity).update(job.id, {
+      status: job.status,
+      startedAt: job.startedAt,
+      finishedAt: job.finishedAt,
+      exitCode: job.exitCode,
+      failureReason: job.failureReason,
+      allowFailure: job.allowFailure,
+      coverage: job.coverage,
+      lastContactAt: job.lastContactAt,
+    });
+  }
+
+  /**
+   * The latest jobs of a pipeline whose artifacts a job downloads, with their archive: those
+   * named (`dependencies:` / `needs:`), else the builds of the earlier stages. One query.
+   */
+  async dependencySources(pipelineId: number, selection: { names: string[] } | { beforeStage: number }): Promise<{ id: number; name: string; filename: string | null; size: string | null }[]> {
+    if ('names' in selection && selection.names.length === 0) return [];
+    if ('beforeStage' in selection && selection.beforeStage <= 0) return [];
+    const filter = 'names' in selection ? 'j.name = ANY($2::text[])' : `j.stage_idx < $2 AND j.type = 'build'`;
+    return (await this.dataSource.query(
+      `SELECT j.id, j.name, a.filename, a.size FROM ci_jobs j
+       LEFT JOIN ci_job_artifacts a ON a.job_id = j.id AND a.file_type = 'archive'
+       WHERE j.pipeline_id = $1 AND j.retried = false AND ${filter}
+       ORDER BY j.id, a.id`,
+      [pipelineId, 'names' in selection ? selection.names : selection.beforeStage],
+    )) as { id: number; name: string; filename: string | null; size: string | null }[];
   }
 
   async save(tx: EntityManager, job: CiJobEntity): Promise<CiJobEntity> {

@@ -27,34 +27,39 @@ export class PipelineProcessor {
     private readonly outbox: OutboxService,
   ) {}
 
-  async process(tx: EntityManager, pipelineId: number, scope: CiEventScope, actorId: number | null): Promise<CiPipelineEntity | null> {
-    const pipeline = await this.pipelines.lockPipeline(tx, pipelineId);
-    if (!pipeline) return null;
-    const jobs = await this.pipelines.latestJobs(tx, pipelineId);
-    const events: NewDomainEvent[] = [];
+  /**
+   * `events` are written with the processing's own, in one outbox write (the caller's job
+   * event, for instance).
+   */
+  async process(tx: EntityManager, pipelineId: number, scope: CiEventScope, actorId: number | null, events: NewDomainEvent[] = []): Promise<CiPipelineEntity | null> {
+    const pipeline = await this.pipelines.lockForProcessing(tx, pipelineId);
+    if (!pipeline) {
+      if (events.length > 0) await this.outbox.append(tx, events);
+      return null;
+    }
+    const jobs = await this.pipelines.latestJobsForProcessing(tx, pipelineId);
     const now = new Date();
     const byId = new Map(jobs.map((job) => [job.id, job]));
-    const changed: CiJobEntity[] = [];
+    const moved = new Map<string, number[]>();
     for (const transition of processPipeline(jobs.map((job) => ({ id: job.id, name: job.name, stageIdx: job.stageIdx, status: job.status, allowFailure: job.allowFailure, when: job.when, needs: job.needs })))) {
       const job = byId.get(transition.id)!;
       const from = job.status;
       job.status = transition.to;
       if (transition.to === 'pending') job.queuedAt = now;
-      changed.push(job);
+      moved.set(transition.to, [...(moved.get(transition.to) ?? []), job.id]);
       events.push(jobStatusEvent(actorId, job, from, scope));
     }
-    await this.pipelines.saveJobs(tx, changed);
-    if (changed.some((job) => job.status === 'pending')) await tx.query('SELECT pg_notify($1, $2)', [JOB_QUEUE_CHANNEL, '']);
+    for (const [status, ids] of moved) await this.pipelines.setJobStatuses(tx, ids, status, status === 'pending' ? now : null);
+    const enqueued = moved.get('pending')?.length ?? 0;
+    if (enqueued > 0) await tx.query('SELECT pg_notify($1, $2)', [JOB_QUEUE_CHANNEL, String(enqueued)]);
 
-    const stages = await this.pipelines.stages(tx, pipelineId);
-    for (const stage of stages) {
-      const status = compositeStatus(jobs.filter((job) => job.stage === stage.name)) ?? 'skipped';
-      stage.status = status;
-    }
-    await this.pipelines.saveStages(tx, stages);
+    const stageStatuses = new Map<string, string>();
+    for (const name of new Set(jobs.map((job) => job.stage))) stageStatuses.set(name, compositeStatus(jobs.filter((job) => job.stage === name)) ?? 'skipped');
+    await this.pipelines.setStageStatuses(tx, pipelineId, stageStatuses);
 
     const from = pipeline.status;
     const status: JobStatus = pipeline.yamlErrors ? 'failed' : (compositeStatus(jobs) ?? 'skipped');
+    const coverage = pipelineCoverage(jobs);
     if (status !== from) {
       pipeline.status = status;
       if (!pipeline.startedAt && status === 'running') pipeline.startedAt = now;
@@ -65,15 +70,27 @@ export class PipelineProcessor {
       } else {
         pipeline.finishedAt = null;
       }
-      pipeline.coverage = pipelineCoverage(jobs);
-      await this.pipelines.savePipeline(tx, pipeline);
+      pipeline.coverage = coverage;
+      await this.pipelines.saveProcessed(tx, pipeline);
       events.push(pipelineEvent(CI_EVENTS.PIPELINE_STATUS_CHANGED, actorId, pipeline, scope, { from, to: status }));
-    } else if (pipelineCoverage(jobs) !== pipeline.coverage) {
-      pipeline.coverage = pipelineCoverage(jobs);
-      await this.pipelines.savePipeline(tx, pipeline);
+    } else if (coverage !== pipeline.coverage) {
+      pipeline.coverage = coverage;
+      await this.pipelines.saveProcessed(tx, pipeline);
     }
     if (events.length > 0) await this.outbox.append(tx, events);
     return pipeline;
+  }
+
+  /**
+   * A job was given to a runner (`pending` → `running`): nothing becomes pending because a job
+   * started, and a running job makes its stage and pipeline `running` whatever their other jobs
+   * (`Gitlab::Ci::Status::Composite`), so this sets them without loading the pipeline's jobs.
+   * `events` (the job's own) are written with the pipeline's, in one outbox write.
+   */
+  async jobStarted(tx: EntityManager, job: CiJobEntity, scope: CiEventScope, events: NewDomainEvent[]): Promise<void> {
+    const changed = await this.pipelines.markRunning(tx, job.pipelineId, job.stage, job.startedAt ?? new Date());
+    if (changed) events.push(pipelineEvent(CI_EVENTS.PIPELINE_STATUS_CHANGED, null, changed.pipeline, scope, { from: changed.from, to: 'running' }));
+    await this.outbox.append(tx, events);
   }
 }
 

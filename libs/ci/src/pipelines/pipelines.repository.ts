@@ -6,6 +6,7 @@ import { SettingsEncryption } from '@app/settings';
 import { CiPipelineVariableEntity, CiVariableType, PIPELINE_VARIABLE_PURPOSE } from '../entities/ci-pipeline-variable.entity';
 import { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { CiStageEntity } from '../entities/ci-stage.entity';
+import { hydrate } from '../entities/hydrate';
 
 /** The `internal_ids` usage of pipeline iids (stored value; never rename). */
 export const PIPELINE_IID_USAGE = 'ci_pipelines';
@@ -73,6 +74,135 @@ export class PipelinesRepository {
   /** The pipeline, locked until the end of the transaction (processing of one pipeline is serialized). */
   async lockPipeline(tx: EntityManager, pipelineId: number): Promise<CiPipelineEntity | null> {
     return tx.getRepository(CiPipelineEntity).createQueryBuilder('p').setLock('pessimistic_write').where('p.id = :pipelineId', { pipelineId }).getOne();
+  }
+
+  /**
+   * The pipeline for its processing, locked until the end of the transaction: every column but
+   * the predefined variables (only the job payload reads them).
+   */
+  async lockForProcessing(tx: EntityManager, pipelineId: number): Promise<CiPipelineEntity | null> {
+    const columns = tx.connection
+      .getMetadata(CiPipelineEntity)
+      .columns.filter((column) => column.propertyName !== 'predefinedVariables' && !column.relationMetadata)
+      .map((column) => `p.${column.propertyName}`);
+    return tx.getRepository(CiPipelineEntity).createQueryBuilder('p').select(columns).setLock('pessimistic_write').where('p.id = :pipelineId', { pipelineId }).getOne();
+  }
+
+  /**
+   * The latest (not retried) jobs of a pipeline with what its processing, its statuses and the
+   * job events read (not their options or variables), in stage order.
+   */
+  async latestJobsForProcessing(tx: EntityManager, pipelineId: number): Promise<CiJobEntity[]> {
+    return tx.getRepository(CiJobEntity).find({
+      select: {
+        id: true,
+        projectId: true,
+        pipelineId: true,
+        type: true,
+        name: true,
+        stage: true,
+        stageIdx: true,
+        status: true,
+        when: true,
+        allowFailure: true,
+        needs: true,
+        ref: true,
+        sha: true,
+        failureReason: true,
+        runnerId: true,
+        coverage: true,
+        startedAt: true,
+        finishedAt: true,
+      },
+      where: { pipelineId, retried: false },
+      order: { stageIdx: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** Applies the processing's job transitions: one statement per target status. */
+  async setJobStatuses(tx: EntityManager, ids: number[], status: string, queuedAt: Date | null): Promise<void> {
+    if (ids.length === 0) return;
+    await tx.query(`UPDATE ci_jobs SET status = $1, queued_at = COALESCE($2, queued_at), updated_at = now() WHERE id = ANY($3::int[])`, [status, queuedAt, ids]);
+  }
+
+  /**
+   * Sets the stages of a pipeline to the statuses composed from their jobs (by stage name; a
+   * stage without latest jobs is `skipped`), writing only those that changed, in one statement.
+   */
+  async setStageStatuses(tx: EntityManager, pipelineId: number, statuses: Map<string, string>): Promise<void> {
+    await tx.query(
+      `UPDATE ci_stages s SET status = COALESCE(v.status, 'skipped')
+         FROM ci_stages c LEFT JOIN unnest($2::text[], $3::text[]) AS v(name, status) ON v.name = c.name
+        WHERE c.pipeline_id = $1 AND s.id = c.id AND s.status IS DISTINCT FROM COALESCE(v.status, 'skipped')`,
+      [pipelineId, [...statuses.keys()], [...statuses.values()]],
+    );
+  }
+
+  /** Writes the processing's outcome on the pipeline (status, times, coverage); returns the new `updated_at`. */
+  async saveProcessed(tx: EntityManager, pipeline: CiPipelineEntity): Promise<void> {
+    const rows = (await tx.query(
+      `UPDATE ci_pipelines SET status = $2, started_at = $3, finished_at = $4, duration = $5, queued_duration = $6, coverage = $7, updated_at = now() WHERE id = $1 RETURNING updated_at`,
+      [pipeline.id, pipeline.status, pipeline.startedAt, pipeline.finishedAt, pipeline.duration, pipeline.queuedDuration, pipeline.coverage],
+    )) as [{ updated_at: Date }[], number];
+    if (rows[0]?.[0]) pipeline.updatedAt = rows[0][0].updated_at;
+  }
+
+  /**
+   * A job of the pipeline started: its stage and the pipeline become `running` (whatever their
+   * other jobs, a running job makes the composition `running`). The pipeline row is locked first,
+   * as its processing does, so that a concurrent processing never overwrites this with a status
+   * computed before the job started. Returns the pipeline (event fields) and its previous
+   * status when the pipeline's status changed.
+   */
+  async markRunning(tx: EntityManager, pipelineId: number, stage: string, now: Date): Promise<{ pipeline: CiPipelineEntity; from: string } | null> {
+    // One statement: the stage is updated by the pipeline id the lock returned, so only once the
+    // pipeline row is locked (an UPDATE always acts on the latest committed row).
+    const rows = (await tx.query(
+      `WITH old AS (SELECT id, status FROM ci_pipelines WHERE id = $1 FOR UPDATE),
+            stage AS (UPDATE ci_stages SET status = 'running' WHERE pipeline_id = (SELECT id FROM old) AND name = $3 AND status <> 'running' RETURNING id)
+       UPDATE ci_pipelines p SET status = 'running', started_at = COALESCE(p.started_at, $2), finished_at = NULL, updated_at = now()
+       FROM old WHERE p.id = old.id AND old.status <> 'running' AND p.yaml_errors IS NULL
+       RETURNING old.status AS from_status, p.*`,
+      [pipelineId, now, stage],
+    )) as [Record<string, unknown>[], number];
+    const row = rows[0]?.[0];
+    if (!row) return null;
+    const pipeline = hydrate(tx, CiPipelineEntity, row);
+    return { pipeline, from: row.from_status as string };
+  }
+
+  /** The child pipelines of a pipeline at any depth (`parent_pipeline_id`), parents before children. */
+  async descendants(tx: EntityManager, pipelineId: number): Promise<{ id: number; projectId: number }[]> {
+    const rows = (await tx.query(
+      `WITH RECURSIVE d(id, project_id, depth) AS (
+         SELECT id, project_id, 1 FROM ci_pipelines WHERE parent_pipeline_id = $1
+         UNION ALL SELECT p.id, p.project_id, d.depth + 1 FROM ci_pipelines p JOIN d ON p.parent_pipeline_id = d.id WHERE d.depth < 10)
+       SELECT id, project_id FROM d ORDER BY depth, id`,
+      [pipelineId],
+    )) as { id: number; project_id: number }[];
+    return rows.map((row) => ({ id: row.id, projectId: row.project_id }));
+  }
+
+  /** What the job payload needs about the pipeline: its `before_sha`, predefined variables and variables (decrypted), in one query. */
+  async payloadInfo(pipelineId: number): Promise<{ beforeSha: string; predefined: Record<string, string>; variables: PipelineVariableRow[] } | null> {
+    const rows = (await this.dataSource.query(
+      `SELECT p.before_sha, p.predefined_variables,
+              (SELECT json_agg(json_build_object('key', v.key, 'variable_type', v.variable_type, 'value', v.value, 'encrypted_value', v.encrypted_value) ORDER BY v.id)
+                 FROM ci_pipeline_variables v WHERE v.pipeline_id = p.id) AS variables
+         FROM ci_pipelines p WHERE p.id = $1`,
+      [pipelineId],
+    )) as { before_sha: string; predefined_variables: Record<string, string>; variables: { key: string; variable_type: CiVariableType; value: string | null; encrypted_value: string | null }[] | null }[];
+    if (!rows[0]) return null;
+    return {
+      beforeSha: rows[0].before_sha,
+      predefined: rows[0].predefined_variables ?? {},
+      variables: (rows[0].variables ?? []).map((row) => ({
+        pipelineId,
+        key: row.key,
+        variableType: row.variable_type,
+        value: row.encrypted_value !== null ? this.encryption.unseal(PIPELINE_VARIABLE_PURPOSE, row.encrypted_value) : (row.value ?? ''),
+      })),
+    };
   }
 
   /** The latest (not retried) jobs of a pipeline, in stage order. */

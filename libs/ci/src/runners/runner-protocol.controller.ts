@@ -89,19 +89,33 @@ export class RunnerProtocolController {
     const deadline = Date.now() + this.config.ci.longPollSeconds * 1000;
     // A runner whose last update is the current one saw the queue as it is: wait before asking.
     let check = body.last_update !== this.notifier.version;
+    // Whether this request holds a wake-up (it was woken for new jobs and has not used it yet).
+    let woken = false;
+    let triedRound = -1;
     for (;;) {
       if (check) {
         const version = this.notifier.version;
-        const payload = await this.requestJob.execute(runner);
+        const round = this.notifier.round;
+        let payload: Record<string, unknown> | null;
+        try {
+          payload = aborted.signal.aborted ? null : await this.requestJob.execute(runner);
+        } catch (error) {
+          if (woken) this.notifier.handOn();
+          throw error;
+        }
         if (payload) {
           reply.status(201).header('content-type', 'application/json').send(payload);
           return;
         }
         if (version !== this.notifier.version) continue;
+        // Nothing for this runner: the wake-up goes to a runner that has not asked in this round.
+        if (woken) this.notifier.handOn();
+        woken = false;
+        triedRound = round;
       }
       const left = deadline - Date.now();
       if (left <= 0 || aborted.signal.aborted) break;
-      check = await this.notifier.wait(left, aborted.signal);
+      check = woken = await this.notifier.wait(left, aborted.signal, triedRound);
       if (!check) break;
     }
     reply.header('X-GitLab-Last-Update', this.notifier.version).status(204).send();
@@ -109,18 +123,22 @@ export class RunnerProtocolController {
 
   @Put('jobs/:id')
   async update(@Param('id') rawId: string, @Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
-    const job = await this.jobFor(rawId, req, reply, { bodyToken: true });
-    if (!job) return;
+    const id = intParam('id', rawId, 'Job');
     const body = (req.body ?? {}) as Record<string, unknown>;
     const exitCode = typeof body.exit_code === 'number' ? body.exit_code : typeof body.exit_code === 'string' && /^-?\d+$/.test(body.exit_code) ? Number(body.exit_code) : undefined;
     const outcome = await this.updateJob.execute({
-      job,
+      jobId: id,
+      token: jobTokenOf(req, { bodyToken: true }) ?? '',
       state: typeof body.state === 'string' ? body.state : undefined,
       failureReason: typeof body.failure_reason === 'string' ? body.failure_reason : undefined,
       exitCode,
     });
     if (outcome.status === 400) {
       reply.status(400).send({ error: outcome.message });
+      return;
+    }
+    if (!outcome.job) {
+      forbidden(reply);
       return;
     }
     reply.header('Job-Status', outcome.job.status).header('X-GitLab-Trace-Update-Interval', TRACE_UPDATE_INTERVAL);

@@ -10,6 +10,14 @@ export interface RunnerListFilter {
   tagList?: string[];
 }
 
+/** Whether the stored runner info says the same as the one just sent (jsonb does not keep key order). */
+function sameInfo(stored: unknown, sent: Record<string, string>): boolean {
+  if (!stored || typeof stored !== 'object') return false;
+  const before = stored as Record<string, unknown>;
+  const keys = Object.keys(sent);
+  return keys.length === Object.keys(before).length && keys.every((key) => before[key] === sent[key]);
+}
+
 @Injectable()
 export class RunnersRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -50,11 +58,12 @@ export class RunnersRepository {
   /** Records that the runner asked for work (at most once a minute, as GitLab's heartbeat cache). */
   async touch(runner: CiRunnerEntity, info: Record<string, string> | null, ipAddress: string | null): Promise<void> {
     const fresh = runner.contactedAt && runner.contactedAt.getTime() > Date.now() - 60_000;
-    if (fresh && !info) return;
+    // A runner sends its `info` with every request: only a change is written before the minute is up.
+    if (fresh && (!info || sameInfo(runner.info, info))) return;
     runner.contactedAt = new Date();
     await this.dataSource.query('UPDATE ci_runners SET contacted_at = now(), info = CASE WHEN $2::jsonb IS NULL THEN info ELSE $2::jsonb END, ip_address = COALESCE($3, ip_address) WHERE id = $1', [
       runner.id,
-      info && !fresh ? JSON.stringify(info) : null,
+      info ? JSON.stringify(info) : null,
       ipAddress,
     ]);
   }

@@ -187,7 +187,10 @@ export class CreatePipelineUseCase {
       await this.outbox.append(tx, pipelineEvent(CI_EVENTS.PIPELINE_CREATED, command.actorId, saved, scopeOf(project)));
       if (yamlErrors) return saved;
       await this.insertJobs(tx, saved, seeded, stages, command.actorId);
-      return (await this.processor.process(tx, saved.id, scopeOf(project), command.actorId)) ?? saved;
+      const processed = await this.processor.process(tx, saved.id, scopeOf(project), command.actorId);
+      if (!processed) return saved;
+      processed.predefinedVariables = saved.predefinedVariables;
+      return processed;
     });
     if (!pipeline) return { created: false, reason: 'already created for this event' };
     return { created: true, pipeline };

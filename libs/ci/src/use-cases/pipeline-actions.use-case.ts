@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
-import { DataSource } from 'typeorm';
-import { CI_EVENTS, pipelineEvent } from '../ci.events';
+import { DataSource, EntityManager } from 'typeorm';
+import { CI_EVENTS, CiEventScope, pipelineEvent } from '../ci.events';
 import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { JobLifecycleService } from '../jobs/job-lifecycle.service';
 import { JobsRepository } from '../jobs/jobs.repository';
@@ -40,18 +40,31 @@ export class PipelineActionsUseCase {
     });
   }
 
+  /**
+   * Cancels every unfinished job of the pipeline and of its child pipelines (`trigger: include`,
+   * at any depth), as GitLab's `CancelPipelineService` cascades to children, in one transaction:
+   * parents are locked before their children.
+   */
   async cancel(pipeline: CiPipelineEntity, actorId: number): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const locked = await this.pipelines.lockPipeline(tx, pipeline.id);
       if (!locked) throw DomainError.notFound('Pipeline');
-      const alive = (await this.pipelines.latestJobs(tx, pipeline.id)).filter((job) => CANCELABLE_STATUSES.has(job.status));
       const scope = await this.lifecycle.scopeOf(tx, pipeline.projectId);
-      for (const job of alive) {
-        const current = await this.jobs.lock(tx, job.id);
-        if (current && CANCELABLE_STATUSES.has(current.status)) await this.lifecycle.finish(tx, current, 'canceled', { actorId });
+      await this.cancelJobsOf(tx, pipeline.id, scope, actorId);
+      for (const child of await this.pipelines.descendants(tx, pipeline.id)) {
+        if (!(await this.pipelines.lockPipeline(tx, child.id))) continue;
+        await this.cancelJobsOf(tx, child.id, { projectId: child.projectId, groupId: scope.projectId === child.projectId ? scope.groupId : (await this.lifecycle.scopeOf(tx, child.projectId)).groupId }, actorId);
       }
-      await this.processor.process(tx, pipeline.id, scope, actorId);
     });
+  }
+
+  private async cancelJobsOf(tx: EntityManager, pipelineId: number, scope: CiEventScope, actorId: number): Promise<void> {
+    const alive = (await this.pipelines.latestJobs(tx, pipelineId)).filter((job) => CANCELABLE_STATUSES.has(job.status));
+    for (const job of alive) {
+      const current = await this.jobs.lock(tx, job.id);
+      if (current && CANCELABLE_STATUSES.has(current.status)) await this.lifecycle.finish(tx, current, 'canceled', { actorId }, scope);
+    }
+    await this.processor.process(tx, pipelineId, scope, actorId);
   }
 
   async delete(pipeline: CiPipelineEntity, actorId: number): Promise<void> {
