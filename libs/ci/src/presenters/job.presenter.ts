@@ -5,7 +5,7 @@ import type { CiJobEntity } from '../entities/ci-job.entity';
 import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import type { CiRunnerEntity } from '../entities/ci-runner.entity';
 import { presentRunner } from '../runners/runner.presenter';
-import { iso, pipelineWebUrl } from './pipeline.presenter';
+import { iso, pipelineWebUrl, presentPipelineBasic } from './pipeline.presenter';
 
 /** What a job view needs besides the job row (loaded in batches by `JobViews`). */
 export interface JobContext {
@@ -53,21 +53,6 @@ export function presentCommit(commit: GitCommit | null, sha: string): Record<str
   };
 }
 
-/** GitLab's `PipelineBasic` inside a job. */
-export function presentJobPipeline(pipeline: CiPipelineEntity, projectFullPath: string, externalUrl: string): Record<string, unknown> {
-  return {
-    id: pipeline.id,
-    iid: pipeline.iid,
-    project_id: pipeline.projectId,
-    sha: pipeline.sha,
-    ref: pipeline.ref,
-    status: pipeline.status,
-    source: pipeline.source,
-    created_at: iso(pipeline.createdAt),
-    updated_at: iso(pipeline.updatedAt),
-    web_url: pipelineWebUrl(externalUrl, projectFullPath, pipeline.id),
-  };
-}
 
 /** GitLab's `JobBasic`: what builds and bridges share. */
 function presentJobBasic(job: CiJobEntity, context: JobContext): Record<string, unknown> {
@@ -88,7 +73,7 @@ function presentJobBasic(job: CiJobEntity, context: JobContext): Record<string, 
     queued_duration: jobQueuedDuration(job),
     user: context.user ? presentUser(context.user, 'public', context.externalUrl) : null,
     commit: presentCommit(context.commit, job.sha),
-    pipeline: presentJobPipeline(context.pipeline, context.projectFullPath, context.externalUrl),
+    pipeline: presentPipelineBasic(context.pipeline, context.projectFullPath, context.externalUrl),
     ...(job.status === 'failed' ? { failure_reason: job.failureReason ?? 'unknown_failure' } : {}),
     web_url: jobWebUrl(context.externalUrl, context.projectFullPath, job.id),
     project: { ci_job_token_scope_enabled: false },
