@@ -123,6 +123,20 @@ describe('Issue and merge request notes', () => {
     const keysetDesc = await clients.rhea.IssueNotes.all(ids.project, 2, { pagination: 'keyset', perPage: 2, orderBy: 'updated_at', sort: 'desc' } as any);
     expect(keysetDesc.map((n) => n.id)).toEqual([made[0], ...made.slice(1).reverse()]);
     expect((await call('rhea', 'GET', issueNotes(2, '?pagination=keyset&cursor=garbage!'))).status).toBe(400);
+    // A well-formed cursor whose position is not a timestamp and an id: 400, not a database error.
+    const edited = Buffer.from(JSON.stringify({ o: 'created_at', s: 'desc', v: 'yesterday', i: 'x' })).toString('base64url');
+    expect((await call('rhea', 'GET', issueNotes(2, `?pagination=keyset&cursor=${edited}`))).status).toBe(400);
+
+    // The last page, and a page past it: the total still in the headers, no next page.
+    const last = await call('rhea', 'GET', issueNotes(2, '?per_page=2&page=3&sort=asc'));
+    expect(last.body.map((n: any) => n.id)).toEqual([made[4]]);
+    expect([last.headers.get('x-total'), last.headers.get('x-next-page'), last.headers.get('x-prev-page')]).toEqual(['5', '', '2']);
+    const beyond = await call('rhea', 'GET', issueNotes(2, '?per_page=2&page=9'));
+    expect(beyond.body).toEqual([]);
+    expect([beyond.headers.get('x-total'), beyond.headers.get('x-total-pages'), beyond.headers.get('x-next-page')]).toEqual(['5', '3', '']);
+    // The issue is looked up before the pagination parameters are read, as on every route.
+    expect((await call('rhea', 'GET', issueNotes(999, '?page=abc'))).status).toBe(404);
+    expect((await call('rhea', 'GET', issueNotes(2, '?page=abc'))).status).toBe(400);
   });
 
   it('refuses a body over 1,000,000 characters with a 400 and stores nothing, and requires a body', async () => {

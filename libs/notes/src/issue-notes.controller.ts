@@ -33,8 +33,7 @@ export class IssueNotesController {
   @Get('projects/:id/issues/:issue_iid/notes')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   async listIssue(@CurrentProject() access: ResourceAccess, @Param('issue_iid') iid: string, @Query() dto: ListNotesDto, @CurrentPrincipal() principal: Principal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { noteable } = await this.noteables.issue(projectOf(access), intParam('issue_iid', iid, 'Issue'), viewer(principal), access.accessLevel);
-    return this.endpoints.list(noteable, principal, access.accessLevel, dto, req, reply);
+    return this.endpoints.listIssue(projectOf(access), intParam('issue_iid', iid, 'Issue'), principal, access.accessLevel, dto, req, reply);
   }
 
   @Get('projects/:id/issues/:issue_iid/notes/:note_id')

@@ -5,6 +5,12 @@ import { DataSource, In } from 'typeorm';
 import type { AwardEmojiEntity } from './entities/award-emoji.entity';
 import type { NoteEntity } from './entities/note.entity';
 import type { Noteable } from './noteable';
+import type { ListedNote, ListedUser } from './notes.repository';
+
+/** The note columns a note's JSON shows. */
+type PresentedNote = Pick<NoteEntity, 'id' | 'type' | 'body' | 'createdAt' | 'updatedAt' | 'system' | 'internal' | 'resolvedAt' | 'resolvedById'>;
+/** The user columns an `author` shows. */
+type PresentedUser = Pick<UserEntity, 'id' | 'username' | 'name' | 'email' | 'createdAt'> & { state: string };
 
 /** Who reads: the author's `email` is shown to administrators and to the author themself. */
 export interface NoteViewer {
@@ -13,7 +19,7 @@ export interface NoteViewer {
 }
 
 /** GitLab's `resolvable?`: the notes of a merge request thread (not individual notes, not system notes). */
-export const isResolvable = (note: NoteEntity, noteable: Noteable): boolean => noteable.type === 'MergeRequest' && note.type === 'DiscussionNote' && !note.system;
+export const isResolvable = (note: Pick<NoteEntity, 'type' | 'system'>, noteable: Noteable): boolean => noteable.type === 'MergeRequest' && note.type === 'DiscussionNote' && !note.system;
 
 /** Notes and award emoji in GitLab's shapes, their users loaded in one query. */
 @Injectable()
@@ -31,32 +37,57 @@ export class NotePresenter {
   }
 
   /** The user summary with `created_at`, and `email` for administrators and the user themself. */
-  author(user: UserEntity | undefined, viewer: NoteViewer | null): Record<string, unknown> | null {
+  author(user: PresentedUser | undefined | null, viewer: NoteViewer | null): Record<string, unknown> | null {
     if (!user) return null;
-    const view: Record<string, unknown> = { ...presentUserSummary(user, this.config.http.externalUrl), created_at: user.createdAt.toISOString() };
+    // The summary reads the columns of PresentedUser only.
+    const view: Record<string, unknown> = { ...presentUserSummary(user as UserEntity, this.config.http.externalUrl), created_at: user.createdAt.toISOString() };
     if (viewer && (viewer.isAdmin || viewer.id === user.id)) view.email = user.email;
     return view;
   }
 
   async notes(notes: NoteEntity[], noteable: Noteable, viewer: NoteViewer | null, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>[]> {
     const users = await this.users(notes.flatMap((note) => (note.resolvedById ? [note.authorId, note.resolvedById] : [note.authorId])));
-    return notes.map((note) => ({
+    const authors = this.authorsOf(viewer);
+    return notes.map((note) => this.present(note, authors(users.get(note.authorId)), note.resolvedById ? authors(users.get(note.resolvedById)) : null, noteable, extra));
+  }
+
+  /** A list page as `NotesRepository.listPage` reads it (authors joined): the same JSON as `notes`. */
+  listed(notes: ListedNote[], noteable: Noteable, viewer: NoteViewer | null): Record<string, unknown>[] {
+    const authors = this.authorsOf(viewer);
+    return notes.map((note) => this.present(note, authors(note.author), note.resolvedById ? authors(note.resolvedBy) : null, noteable, {}));
+  }
+
+  /** `author` of each user, computed once per user of a page (its avatar URL is a hash of the e-mail). */
+  private authorsOf(viewer: NoteViewer | null): (user: PresentedUser | ListedUser | undefined | null) => Record<string, unknown> | null {
+    const seen = new Map<number, Record<string, unknown> | null>();
+    return (user) => {
+      if (!user) return null;
+      let view = seen.get(user.id);
+      if (view === undefined) {
+        view = this.author(user, viewer);
+        seen.set(user.id, view);
+      }
+      return view;
+    };
+  }
+
+  private present(note: PresentedNote, author: Record<string, unknown> | null, resolvedBy: Record<string, unknown> | null, noteable: Noteable, extra: Record<string, unknown>): Record<string, unknown> {
+    const resolvable = isResolvable(note, noteable);
+    return {
       id: note.id,
       type: note.type,
       body: note.body,
       attachment: null,
-      author: this.author(users.get(note.authorId), viewer),
+      author,
       created_at: note.createdAt.toISOString(),
       updated_at: note.updatedAt.toISOString(),
       system: note.system,
       noteable_id: noteable.id,
       noteable_type: noteable.type,
       project_id: noteable.projectId,
-      resolvable: isResolvable(note, noteable),
+      resolvable,
       // GitLab shows the resolution of resolvable notes only.
-      ...(isResolvable(note, noteable)
-        ? { resolved: note.resolvedAt !== null, resolved_by: note.resolvedById ? this.author(users.get(note.resolvedById), viewer) : null, resolved_at: note.resolvedAt?.toISOString() ?? null }
-        : {}),
+      ...(resolvable ? { resolved: note.resolvedAt !== null, resolved_by: resolvedBy, resolved_at: note.resolvedAt?.toISOString() ?? null } : {}),
       confidential: note.internal,
       internal: note.internal,
       imported: false,
@@ -65,7 +96,7 @@ export class NotePresenter {
       commands_changes: {},
       ...noteable.noteFields,
       ...extra,
-    }));
+    };
   }
 
   async note(note: NoteEntity, noteable: Noteable, viewer: NoteViewer | null, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {

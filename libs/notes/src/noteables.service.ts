@@ -6,6 +6,7 @@ import { SnippetsService } from '@app/snippets';
 import { DataSource } from 'typeorm';
 import { featureReadable } from './feature-access';
 import type { Noteable } from './noteable';
+import type { ListedIssue } from './notes.repository';
 import type { EpicNoteable } from './quick-actions/quick-actions.service';
 
 /** The viewer of a request as the noteable checks need it. */
@@ -21,7 +22,7 @@ export type ProjectNoteable =
   | { noteable: Noteable; kind: 'issue'; issue: IssueEntity }
   | { noteable: Noteable; kind: 'merge_request'; mergeRequest: MergeRequestEntity };
 
-export const issueNoteable = (issue: IssueEntity, project: ProjectWithNamespace): Noteable => ({
+export const issueNoteable = (issue: Pick<IssueEntity, 'id' | 'iid' | 'title' | 'authorId' | 'confidential'>, project: ProjectWithNamespace): Noteable => ({
   type: 'Issue',
   id: issue.id,
   iid: issue.iid,
@@ -101,6 +102,18 @@ export class NoteablesService {
     const issue = featureReadable(project, 'issues', accessLevel, Boolean(viewer?.isAdmin)) ? await this.issues.findByIid(project.id, iid) : null;
     if (!issue || !this.issues.canRead(issue, viewer && { ...viewer, external: false }, accessLevel)) throw DomainError.notFound('Issue');
     return { kind: 'issue', issue, noteable: issueNoteable(issue, project) };
+  }
+
+  /** Whether the issues feature of the project is open to the caller (404 `Issue` otherwise, as `issue`). */
+  issuesReadable(project: ProjectWithNamespace, viewer: NoteableViewer | null, accessLevel: number): boolean {
+    return featureReadable(project, 'issues', accessLevel, Boolean(viewer?.isAdmin));
+  }
+
+  /** An issue read with its notes (`NotesRepository.issueListPage`), checked as `issue` checks it: 404 unless the caller may read it. */
+  readableIssue(project: ProjectWithNamespace, issue: ListedIssue | null, viewer: NoteableViewer | null, accessLevel: number): Noteable {
+    // canRead reads `confidential`, `authorId` and `assigneeIds`, which ListedIssue carries.
+    if (!issue || !this.issues.canRead(issue as IssueEntity, viewer && { ...viewer, external: false }, accessLevel)) throw DomainError.notFound('Issue');
+    return issueNoteable(issue, project);
   }
 
   async mergeRequest(project: ProjectWithNamespace, iid: number, viewer: NoteableViewer | null, accessLevel: number): Promise<ProjectNoteable & { kind: 'merge_request' }> {
