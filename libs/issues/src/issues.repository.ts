@@ -39,7 +39,7 @@ export class IssuesRepository {
   }
 
   /** Whether `viewer` (with `level` on the issue's project) may read the issue. */
-  canRead(issue: IssueEntity, viewer: AccessUser | null, level: number): boolean {
+  canRead(issue: Pick<IssueEntity, 'confidential' | 'authorId' | 'assigneeIds'>, viewer: AccessUser | null, level: number): boolean {
     if (!issue.confidential || viewer?.isAdmin) return true;
     if (!viewer) return false;
     return level >= ACCESS_LEVELS.REPORTER || issue.authorId === viewer.id || issue.assigneeIds.includes(viewer.id);

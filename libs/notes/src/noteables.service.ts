@@ -111,8 +111,7 @@ export class NoteablesService {
 
   /** An issue read with its notes (`NotesRepository.issueListPage`), checked as `issue` checks it: 404 unless the caller may read it. */
   readableIssue(project: ProjectWithNamespace, issue: ListedIssue | null, viewer: NoteableViewer | null, accessLevel: number): Noteable {
-    // canRead reads `confidential`, `authorId` and `assigneeIds`, which ListedIssue carries.
-    if (!issue || !this.issues.canRead(issue as IssueEntity, viewer && { ...viewer, external: false }, accessLevel)) throw DomainError.notFound('Issue');
+    if (!issue || !this.issues.canRead(issue, viewer && { ...viewer, external: false }, accessLevel)) throw DomainError.notFound('Issue');
     return issueNoteable(issue, project);
   }
 
