@@ -150,7 +150,7 @@ describe('CI pipelines', () => {
     expect(api400).toMatchObject({ status: 400, body: { message: { base: ['jobs:job config contains unknown keys: scrip'] } } });
   }, 60_000);
 
-  it('filters and orders the pipeline list, 404 for unknown ids, reporters read and guests of private projects do not', async () => {
+  it('filters and orders the pipeline list, 404 for unknown ids, reporters read and guests of private projects only with public pipelines', async () => {
     const all = await get('/pipelines?per_page=100');
     expect(all.body.map((p: { iid: number }) => p.iid)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
     expect((await get('/pipelines?source=push')).body.map((p: { iid: number }) => p.iid)).toEqual([9, 1]);
@@ -166,6 +166,9 @@ describe('CI pipelines', () => {
     const reporter = await createUserWithToken(gw, 'reporter-ci');
     await addProjectMember(gw, project.id, guest.id, 10);
     await addProjectMember(gw, project.id, reporter.id, 20);
+    // GitLab's `read_pipeline`: a guest of a private project reads pipelines while "Public pipelines" is on.
+    expect((await get('/pipelines', guest.token)).status).toBe(200);
+    await api(gw.baseUrl, 'PUT', `/api/v4/projects/${project.id}`, { token: owner.token, body: { public_jobs: false } });
     expect((await get('/pipelines', guest.token)).status).toBe(403);
     expect((await get('/pipelines', reporter.token)).status).toBe(200);
     const byReporter = await api(gw.baseUrl, 'POST', `/api/v4/projects/${project.id}/pipeline`, { token: reporter.token, body: { ref: 'main' } });

@@ -85,7 +85,9 @@ describe('Discussions', () => {
 
   it('resolves merge request threads as a whole or note by note, for Developers and the author', async () => {
     const thread = await clients.dev.MergeRequestDiscussions.create(ids.project, ids.mr, 'Rename this?');
-    await clients.gus.MergeRequestDiscussions.addNote(ids.project, ids.mr, thread.id, 'Done');
+    // A Guest of this private project does not see its merge requests (403); a Reporter replies.
+    expect((await call('gus', 'POST', project(`/merge_requests/${ids.mr}/discussions/${thread.id}/notes`), { body: 'Done' })).status).toBe(403);
+    await clients.rhea.MergeRequestDiscussions.addNote(ids.project, ids.mr, thread.id, 'Done');
     const individual = (await call('dev', 'POST', project(`/merge_requests/${ids.mr}/notes`), { body: 'Nice' })).body;
     expect(individual).toMatchObject({ type: null, resolvable: false });
     expect(individual.resolved).toBeUndefined();

@@ -16,13 +16,12 @@ export const READ_PIPELINE_LEVEL = ACCESS_LEVELS.REPORTER;
 export const CREATE_PIPELINE_LEVEL = ACCESS_LEVELS.DEVELOPER;
 
 /**
- * The project when the caller may read its pipelines: reporters and above, and anyone who sees a
- * public or internal project (GitLab's default `public_builds`). 403 for guests of a private project.
+ * The project of a pipelines or jobs route. Who reads them (GitLab's `read_pipeline`: the
+ * builds feature, `public_jobs`, the project's visibility) is decided once by the access guard
+ * for every `/projects/:id/pipeline(s)` and `/projects/:id/jobs` route (`projectFeatureReadable`).
  */
 export function readablePipelinesOf(access: ResourceAccess): ProjectWithNamespace {
-  const project = projectOf(access);
-  if (access.accessLevel < READ_PIPELINE_LEVEL && project.visibility === 'private') throw DomainError.forbidden();
-  return project;
+  return projectOf(access);
 }
 
 const fullPathOf = (project: ProjectWithNamespace): string => `${project.namespace.fullPath}/${project.path}`;

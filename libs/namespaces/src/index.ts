@@ -1,6 +1,7 @@
 export * from './entities';
 export * from './access/access-policy';
 export * from './access/access.service';
+export * from './access/feature-access';
 export * from './access/principal-access';
 export * from './group-settings';
 export * from './namespaces.events';

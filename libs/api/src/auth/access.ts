@@ -15,4 +15,11 @@ export const ACCESS_RESOLVER = Symbol('ACCESS_RESOLVER');
 export interface AccessResolver {
   project(ref: string, user: { id: number; isAdmin: boolean; external: boolean } | null): Promise<ResourceAccess | null>;
   group(ref: string, user: { id: number; isAdmin: boolean; external: boolean } | null): Promise<ResourceAccess | null>;
+  /**
+   * Whether a project route (its declared path, e.g. `/api/v4/projects/:id/merge_requests`) is
+   * open to the caller on the resolved project, by the project feature the route belongs to
+   * (merge requests, repository, pipelines) and that feature's access level; true for routes
+   * of no such feature.
+   */
+  projectRouteReadable(access: ResourceAccess, routePath: string): boolean;
 }

@@ -29,6 +29,9 @@ class TableResolver implements AccessResolver {
   async group(): Promise<ResourceAccess | null> {
     return null;
   }
+  projectRouteReadable(access: ResourceAccess, routePath: string): boolean {
+    return !routePath.includes('/merge_requests') || access.accessLevel >= 20;
+  }
 }
 
 function contextFor(policy: AuthPolicy, request: Record<string, unknown>): ExecutionContext {
@@ -113,6 +116,13 @@ describe(AuthGuard.name, () => {
     expect(await codeOf(project('public'))).toBe(ErrorCode.UNAUTHORIZED);
     expect(await codeOf(project('public', undefined, 0))).toBe('ok');
     expect(await codeOf(project('mine', 'alice-api'))).toBe('ok');
+  });
+
+  it('asks the resolver whether the route\'s project feature is open: 403 when it is not', async () => {
+    const route = (url: string) =>
+      make().canActivate(contextFor({ optional: true, project: { param: 'id', minAccessLevel: 0 } }, { params: { id: 'public' }, routeOptions: { url }, headers: headers('alice-api') }));
+    expect(await codeOf(route('/api/v4/projects/:id/merge_requests'))).toBe(ErrorCode.FORBIDDEN);
+    expect(await codeOf(route('/api/v4/projects/:id/issues'))).toBe('ok');
   });
 
   it('makes archived projects read-only: writes are 403 unless the route allows them', async () => {

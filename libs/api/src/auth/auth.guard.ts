@@ -15,6 +15,8 @@ interface HttpRequest extends AuthenticatedRequest {
   headers: Record<string, string | string[] | undefined>;
   query?: unknown;
   params?: Record<string, string>;
+  /** Fastify: the matched route, with its declared path (`/api/v4/projects/:id/...`). */
+  routeOptions?: { url?: string };
   cookies?: Record<string, string | undefined>;
 }
 
@@ -63,6 +65,9 @@ export class AuthGuard implements CanActivate {
     const found = await this.access[kind](request.params?.[rule.param] ?? '', user);
     if (!found || !found.visible) throw DomainError.notFound(kind === 'project' ? 'Project' : 'Group');
     if (found.accessLevel < rule.minAccessLevel) throw principal ? DomainError.forbidden() : DomainError.unauthorized();
+    // The project feature of the route (merge requests, repository, pipelines): 403 as GitLab's
+    // `authorize!` when its access level or the project's visibility keeps it from the caller.
+    if (kind === 'project' && !this.access.projectRouteReadable(found, request.routeOptions?.url ?? '')) throw DomainError.forbidden();
     // An archived project is read-only: every write to it or its resources is refused.
     if (found.archived && !rule.allowArchived && !READ_METHODS.has(request.method)) throw DomainError.forbidden('Project is archived');
     return found;

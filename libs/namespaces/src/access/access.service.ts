@@ -6,6 +6,7 @@ import { GroupsRepository } from '../repositories/groups.repository';
 import { ProjectsRepository, ProjectWithNamespace } from '../repositories/projects.repository';
 import { AccessUser, canSee, effectiveAccessLevel } from './access-policy';
 import { activeMembershipSql, groupDescendantAccessSql } from './access-sql';
+import { projectFeatureOfRoute, projectFeatureReadable } from './feature-access';
 
 export type ProjectAccess = ResourceAccess<ProjectWithNamespace>;
 export type GroupAccess = ResourceAccess<NamespaceEntity>;
@@ -44,6 +45,12 @@ export class AccessService implements AccessResolver {
     const group = await this.groups.findByRef(ref, manager);
     if (!group) return null;
     return this.groupAccess(group, user, manager);
+  }
+
+  /** The project feature a route belongs to is open to the caller (see `projectFeatureReadable`). */
+  projectRouteReadable(access: ResourceAccess, routePath: string): boolean {
+    const feature = projectFeatureOfRoute(routePath);
+    return feature === null || projectFeatureReadable(access.resource as ProjectWithNamespace, feature, access.accessLevel);
   }
 
   /** Access to an already loaded project. */

@@ -11,10 +11,6 @@ import { BranchCaller, BranchesService } from './branches.service';
 import { CreateBranchUseCase } from './use-cases/create-branch.use-case';
 import { DeleteBranchUseCase, DeleteMergedBranchesUseCase } from './use-cases/delete-branch.use-case';
 
-/** Reading code of a private project takes Reporter (guests see the project, not its code). */
-export function assertCanReadCode(project: ProjectWithNamespace, accessLevel: number, principal: Principal | null): void {
-  if (project.visibility === 'private' && accessLevel < ACCESS_LEVELS.REPORTER) throw principal ? DomainError.forbidden() : DomainError.notFound('Project');
-}
 
 const callerOf = (principal: Principal | null, access: ResourceAccess): BranchCaller => ({
   user: principal ? { id: principal.user.id, isAdmin: principal.user.isAdmin } : null,
@@ -43,7 +39,6 @@ export class BranchesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>[]> {
     const project = projectOf(access);
-    assertCanReadCode(project, access.accessLevel, principal);
     const repository = await this.branches.repository(project);
     const all = await this.branches.list(repository, dto.search);
     const page = paginateArray(all, request, reply, { externalUrl: this.config.http.externalUrl });
@@ -54,7 +49,6 @@ export class BranchesController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal | null, @Param('branch') branch: string): Promise<Record<string, unknown>> {
     const project = projectOf(access);
-    assertCanReadCode(project, access.accessLevel, principal);
     const repository = await this.branches.repository(project);
     const sha = (await isValidBranchName(branch)) ? await repository.resolveCommit(`refs/heads/${branch}`) : null;
     if (!sha) throw DomainError.notFound('Branch');

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AUTHENTICATOR, Authenticator, JOB_TOKEN_GIT_USER, JOB_TOKEN_RESOLVER, JobTokenResolver, Principal } from '@app/api';
 import { toPrincipalUser, UsersRepository, verifyPassword } from '@app/identity';
-import { ACCESS_LEVELS, AccessService, ProjectsRepository, ProjectWithNamespace } from '@app/namespaces';
+import { ACCESS_LEVELS, AccessService, projectFeatureReadable, ProjectsRepository, ProjectWithNamespace } from '@app/namespaces';
 
 export type GitService = 'git-upload-pack' | 'git-receive-pack';
 
@@ -64,13 +64,16 @@ export class GitAccessService {
     const access = project ? await this.access.projectAccess(project, user) : null;
     if (!project || !access?.visible) throw principal ? new GitAccessDenied(404, NOT_FOUND) : new GitAccessDenied(401, UNAUTHORIZED);
     const level = access.accessLevel;
+    // The same rule as the API's repository routes: Reporter in a private project, the
+    // `repository_access_level` elsewhere (members only, disabled).
+    const readsCode = projectFeatureReadable(project, 'repository', level);
     if (service === 'git-upload-pack') {
-      if (project.visibility === 'private' && level < ACCESS_LEVELS.REPORTER) {
+      if (!readsCode) {
         throw principal ? new GitAccessDenied(403, 'You are not allowed to download code from this project.') : new GitAccessDenied(401, UNAUTHORIZED);
       }
     } else {
       if (!principal) throw new GitAccessDenied(401, UNAUTHORIZED);
-      if (level < ACCESS_LEVELS.DEVELOPER) throw new GitAccessDenied(403, 'You are not allowed to push code to this project.');
+      if (level < ACCESS_LEVELS.DEVELOPER || !readsCode) throw new GitAccessDenied(403, 'You are not allowed to push code to this project.');
       if (project.archived) throw new GitAccessDenied(403, 'You are not allowed to push code to an archived project.');
     }
     return { project, principal, accessLevel: level };

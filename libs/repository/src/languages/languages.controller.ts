@@ -1,7 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
-import { assertCanReadCode } from '../branches/branches.controller';
 import { RepositoryStorage } from '../repository-storage';
 import { LanguagesService } from './languages.service';
 
@@ -17,7 +16,6 @@ export class LanguagesController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal | null): Promise<Record<string, number>> {
     const project = projectOf(access);
-    assertCanReadCode(project, access.accessLevel, principal);
     return this.languages.languagesOf(project, await this.storage.open(project));
   }
 }
