@@ -162,13 +162,15 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     expect((await get('gus', `${base}/resource_weight_events/${weights.body[0].id}`)).body.weight).toBe(2);
 
     const mrBase = `/projects/${ids.pager}/merge_requests/1`;
-    const mrStates = await eventually(() => get('gus', `${mrBase}/resource_state_events`), (r) => r.body.length === 2);
+    // A guest of this private project does not read its merge requests (GitLab: Reporter and above).
+    expect((await get('gus', `${mrBase}/resource_state_events`)).status).toBe(403);
+    const mrStates = await eventually(() => get('rhea', `${mrBase}/resource_state_events`), (r) => r.body.length === 2);
     expect(mrStates.body.map((e: any) => [e.resource_type, e.resource_id, e.state])).toEqual([['MergeRequest', ids.mr, 'closed'], ['MergeRequest', ids.mr, 'reopened']]);
-    const mrMilestones = await get('gus', `${mrBase}/resource_milestone_events`);
+    const mrMilestones = await get('rhea', `${mrBase}/resource_milestone_events`);
     expect(mrMilestones.body.map((e: any) => [e.action, e.milestone.id])).toEqual([['add', ids.v1]]);
 
     // An event of another resource, a wrong iid, a wrong project, a non-numeric id.
-    expect((await get('gus', `${mrBase}/resource_state_events/${states.body[0].id}`)).status).toBe(404);
+    expect((await get('rhea', `${mrBase}/resource_state_events/${states.body[0].id}`)).status).toBe(404);
     expect((await get('gus', `${base}/resource_state_events/${mrStates.body[0].id}`)).status).toBe(404);
     expect((await get('gus', `/projects/${ids.pager}/issues/99/resource_state_events`)).status).toBe(404);
     expect((await get('owen', `/projects/${ids.site}/issues/1/resource_state_events`)).status).toBe(404);

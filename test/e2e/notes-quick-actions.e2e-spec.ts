@@ -213,14 +213,16 @@ describe('Quick actions and award emoji in notes', () => {
     const rocket = (await dev.MergeRequestAwardEmojis.all(ids.project, ids.mr)).find((a) => a.name === 'rocket');
     expect(rocket).toMatchObject({ user: { username: 'rhea' }, awardable_type: 'MergeRequest' });
     const note = (await call('dev', 'POST', project(`/merge_requests/${ids.mr2}/notes`), { body: 'LGTM' })).body;
-    const onNote = await gus.MergeRequestNoteAwardEmojis.award(ids.project, ids.mr2, note.id, 'thumbsup');
-    expect(onNote).toMatchObject({ awardable_type: 'Note', awardable_id: note.id, user: { username: 'gus' } });
-    expect((await gus.MergeRequestNoteAwardEmojis.all(ids.project, ids.mr2, note.id)).map((a) => a.id)).toEqual([onNote.id]);
+    // A guest of this private project has no access to its merge requests (GitLab: Reporter and above).
+    expect((await call('gus', 'POST', project(`/merge_requests/${ids.mr2}/notes/${note.id}/award_emoji`), { name: 'thumbsup' })).status).toBe(403);
+    const onNote = await dev.MergeRequestNoteAwardEmojis.award(ids.project, ids.mr2, note.id, 'thumbsup');
+    expect(onNote).toMatchObject({ awardable_type: 'Note', awardable_id: note.id, user: { username: 'dev' } });
+    expect((await dev.MergeRequestNoteAwardEmojis.all(ids.project, ids.mr2, note.id)).map((a) => a.id)).toEqual([onNote.id]);
     // An award of another note or noteable is not reached through this one.
-    expect((await call('gus', 'GET', project(`/merge_requests/${ids.mr}/notes/${note.id}/award_emoji`))).status).toBe(404);
-    expect((await call('gus', 'GET', project(`/issues/1/award_emoji/${onNote.id}`))).status).toBe(404);
+    expect((await call('dev', 'GET', project(`/merge_requests/${ids.mr}/notes/${note.id}/award_emoji`))).status).toBe(404);
+    expect((await call('dev', 'GET', project(`/issues/1/award_emoji/${onNote.id}`))).status).toBe(404);
     await call('root', 'DELETE', project(`/merge_requests/${ids.mr2}/notes/${note.id}/award_emoji/${onNote.id}`));
-    expect(await gus.MergeRequestNoteAwardEmojis.all(ids.project, ids.mr2, note.id)).toEqual([]);
+    expect(await dev.MergeRequestNoteAwardEmojis.all(ids.project, ids.mr2, note.id)).toEqual([]);
 
     // Issue notes and snippets, and the issue notes' awards through the note routes.
     const issueNote = (await call('gus', 'POST', project('/issues/1/notes'), { body: 'Same here' })).body;
