@@ -125,6 +125,14 @@ describe('Contribution events and resource events (projector through Kafka)', ()
       'destroyed Milestone v3',
     ].slice(0, listed.body.length));
     expect(listed.body).toHaveLength(15);
+    // A guest of this private project sees its events but those of its merge requests (GitLab: Reporter and above read them).
+    const byGuest = (await projectEvents('gus')).body;
+    expect(byGuest).toHaveLength(12);
+    expect(byGuest.filter((e: any) => e.target_type === 'MergeRequest')).toEqual([]);
+    const ownersByGuest = (await get('gus', `/users/${ids.owen}/events`)).body;
+    expect(ownersByGuest.length).toBeGreaterThan(0);
+    expect(ownersByGuest.filter((e: any) => e.target_type === 'MergeRequest')).toEqual([]);
+    expect((await get('rhea', `/users/${ids.owen}/events`)).body.filter((e: any) => e.target_type === 'MergeRequest')).toHaveLength(3);
     const closed = listed.body.find((e: any) => e.action_name === 'closed' && e.target_type === 'Issue');
     expect(closed).toMatchObject({
       project_id: ids.pager,

@@ -17,7 +17,7 @@ import {
 } from '@app/api';
 import { AppConfig } from '@app/config';
 import { UsersRepository } from '@app/identity';
-import { ACCESS_LEVELS, projectOf, toAccessUser } from '@app/namespaces';
+import { ACCESS_LEVELS, projectFeatureReadable, projectOf, toAccessUser } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ListCurrentUserEventsDto, ListEventsDto } from './dto/list-events.dto';
 import { EventPresenter } from './event.presenter';
@@ -79,7 +79,9 @@ export class EventsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>[]> {
-    const list = await this.events.ofProject(projectOf(access).id, toAccessUser(principal), access.accessLevel, dto);
+    const project = projectOf(access);
+    const unreadable = { mergeRequests: !projectFeatureReadable(project, 'merge_requests', access.accessLevel), repository: !projectFeatureReadable(project, 'repository', access.accessLevel) };
+    const list = await this.events.ofProject(project.id, toAccessUser(principal), access.accessLevel, dto, unreadable);
     return this.page(list, dto, request, reply);
   }
 

@@ -90,6 +90,20 @@ const validDate = (value: string, name: string): string => {
   return value;
 };
 
+/** Project features whose events a viewer may not see (see `projectFeatureReadable`). */
+export interface UnreadableFeatures {
+  mergeRequests: boolean;
+  repository: boolean;
+}
+
+const NO_UNREADABLE_FEATURES: UnreadableFeatures = { mergeRequests: false, repository: false };
+
+/** Events of merge requests and of their comments (never null: `target_type` is null on project events). */
+const MERGE_REQUEST_EVENT_SQL = `COALESCE(e.target_type = 'MergeRequest' OR (e.target_type = 'Note' AND e.note->>'noteable_type' = 'MergeRequest'), false)`;
+
+/** Events of merge requests, of their comments, and pushes: what a viewer who may not read the code does not see. */
+const CODE_EVENT_SQL = `(e.push_data IS NOT NULL OR ${MERGE_REQUEST_EVENT_SQL})`;
+
 /** Read queries of contribution events, with the visibility rules of the viewer. */
 @Injectable()
 export class EventsRepository {
@@ -122,6 +136,8 @@ export class EventsRepository {
       // Snippets whose own visibility hides them from viewers below Guest.
       const snippetVisible = viewer ? `(s.visibility = 'public' OR s.author_id = :uid${viewer.external ? '' : ` OR s.visibility = 'internal'`})` : `s.visibility = 'public'`;
       qb.andWhere(`NOT COALESCE(e.target_type = 'Snippet' AND ${level} < ${ACCESS_LEVELS.GUEST} AND EXISTS (SELECT 1 FROM snippets s WHERE s.id = e.target_id AND NOT ${snippetVisible}), false)`);
+      // Merge requests, their comments and pushes of a private project: not for its guests (they do not read its code).
+      if (viewer) qb.andWhere(`NOT (p.visibility = 'private' AND ${level} < ${ACCESS_LEVELS.REPORTER} AND ${CODE_EVENT_SQL})`);
     }
     return this.applyFilter(qb, filter);
   }
@@ -149,7 +165,7 @@ export class EventsRepository {
    * above) and where the project's numbering stands. Without any per-row condition or filter,
    * newest-first pages are then found by position.
    */
-  async ofProject(projectId: number, viewer: AccessUser | null, accessLevel: number, filter: ListEventsDto): Promise<EventListQuery> {
+  async ofProject(projectId: number, viewer: AccessUser | null, accessLevel: number, filter: ListEventsDto, unreadable: UnreadableFeatures = NO_UNREADABLE_FEATURES): Promise<EventListQuery> {
     const mayReadConfidential = Boolean(viewer?.isAdmin) || accessLevel >= ACCESS_LEVELS.REPORTER;
     const readable = viewer ? '(i.author_id = $2 OR $2 = ANY(i.assignee_ids))' : 'false';
     const hiddenSql = mayReadConfidential ? `'{}'::int[]` : `ARRAY(SELECT i.id FROM issues i WHERE i.project_id = $1 AND i.confidential AND NOT ${readable} ORDER BY i.id)`;
@@ -175,10 +191,14 @@ export class EventsRepository {
     }
     // Internal comments of others, for viewers below Reporter.
     if (state.internal_notes) qb.andWhere(`NOT COALESCE(e.target_type = 'Note' AND e.note->>'internal' = 'true'${viewer ? ' AND e.author_id <> :viewerId' : ''}, false)`, { viewerId: viewer?.id ?? 0 });
+    // Features the viewer may not read (the route's `projectFeatureReadable`): their events too.
+    if (unreadable.mergeRequests) qb.andWhere(`NOT ${MERGE_REQUEST_EVENT_SQL}`);
+    if (unreadable.repository) qb.andWhere('e.push_data IS NULL');
     this.applyFilter(qb, filter);
-    const unfiltered = !state.expired && state.hidden.length === 0 && !state.internal_notes && !state.private_snippets && !filter.action && !filter.target_type && !filter.after && !filter.before;
+    const unfiltered =
+      !state.expired && state.hidden.length === 0 && !state.internal_notes && !state.private_snippets && !unreadable.mergeRequests && !unreadable.repository && !filter.action && !filter.target_type && !filter.after && !filter.before;
     const positions = unfiltered && state.last_seq !== null ? { lastSeq: state.last_seq, deletedMaxSeq: state.deleted_max_seq ?? 0 } : undefined;
-    const viewerKey = mayReadConfidential ? 'all' : `u${viewer?.id ?? 0}`;
+    const viewerKey = `${mayReadConfidential ? 'all' : `u${viewer?.id ?? 0}`}${unreadable.mergeRequests ? '-mr' : ''}${unreadable.repository ? '-code' : ''}`;
     const cacheKey = ['project', projectId, viewerKey, filter.action ?? '', filter.target_type ?? '', filter.after ?? '', filter.before ?? ''].join('|');
     return { qb, order: 'e.project_seq', positions, cacheKey };
   }
