@@ -185,7 +185,8 @@ function timeBreakdown(before: Map<string, number>, after: Map<string, number>):
   return (
     `request ${(mean('alert_ingestion_duration_seconds') * 1000).toFixed(2)} ms = rate limit ${stage('rate_limit')} + queued ${stage('queued')} + in batch ${stage('batch')} + rest; ` +
     `per batch attempt: connect ${stage('connect')}, lock+read ${stage('lock')}, plan ${stage('plan')}, write+COMMIT ${stage('write_commit')}; ` +
-    `${batches} batches of ${mean('alert_ingest_batch_payloads').toFixed(1)} payloads, ${mean('alert_ingest_batches_in_flight').toFixed(2)} in flight; ` +
+    `${batches} batches of ${mean('alert_ingest_batch_payloads').toFixed(1)} payloads, ${mean('alert_ingest_batches_in_flight').toFixed(2)} in flight, ` +
+    `${delta('alert_ingest_batch_retries_total{reason="open_alert_created"}')} run again after another created an open alert; ` +
     `event-loop delay beyond its 10 ms sampling interval: mean ${lag('mean')} ms, p99 ${lag('p99')} ms`
   );
 }

@@ -29,6 +29,7 @@ export class AlertingMetrics {
   readonly ingestStageSeconds: Histogram<'stage'>;
   readonly ingestBatchPayloads: Histogram<string>;
   readonly ingestBatchesInFlight: Histogram<string>;
+  readonly ingestBatchRetries: Counter<'reason'>;
 
   constructor(metrics: MetricsService) {
     this.received = metrics.counter('alerts_received_total', 'Alert payloads accepted for processing');
@@ -44,6 +45,11 @@ export class AlertingMetrics {
       0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1,
     ]);
     this.ingestBatchPayloads = metrics.histogram('alert_ingest_batch_payloads', 'Alert payloads written per ingestion batch (one transaction)', [], [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
+    this.ingestBatchRetries = metrics.counter(
+      'alert_ingest_batch_retries_total',
+      'Ingestion batches run again, by reason (open_alert_created: another batch created an open alert of one of its fingerprints; transaction: deadlock or serialization; prepared_statement)',
+      ['reason'],
+    );
     this.ingestBatchesInFlight = metrics.histogram('alert_ingest_batches_in_flight', 'Ingestion batches being written when a batch starts (itself included)', [], [1, 2, 3, 4, 6, 8, 12, 16]);
   }
 }

@@ -14,6 +14,15 @@ const OPEN_ALERT_COLUMNS = `a.id, a.project_id, a.iid, a.title, a.description, a
   a.hosts, a.started_at, a.ended_at, a.event_count, a.fingerprint, a.environment, a.integration_id, a.last_received_at`;
 
 /**
+ * Takes the iid counter row lock of each project (creating the row on first use), in project
+ * order, and reads nothing: the lock-first path of a batch run again after it met an open
+ * alert created under it (see `AlertBatchRepository.begin`).
+ */
+const LOCK_COUNTERS_SQL = `INSERT INTO alert_iid_counters (project_id, last_iid)
+  SELECT project_id, 0 FROM unnest($1::int[]) AS project_id ORDER BY project_id
+  ON CONFLICT (project_id) DO UPDATE SET last_iid = alert_iid_counters.last_iid`;
+
+/**
  * Row-locks the open alerts of these (project, fingerprint) pairs, in id order. It takes no
  * lock a concurrent batch creating alerts would wait for: an open alert another batch creates
  * meanwhile makes this batch's insert of the same fingerprint fail on the open-fingerprint
@@ -100,6 +109,7 @@ const WRITE_SQL = `WITH counter_input AS MATERIALIZED (
  * write statement alone cost about 2 ms of its CPU per batch), in the same two round trips.
  */
 export const BATCH_STATEMENTS = {
+  lockCounters: { name: 'alert_ingest_lock_counters', parameters: 'int[]', sql: LOCK_COUNTERS_SQL },
   lockOpenAlerts: { name: 'alert_ingest_lock_open_alerts', parameters: 'int[], bpchar[]', sql: LOCK_OPEN_ALERTS_SQL },
   write: { name: 'alert_ingest_write', parameters: 'jsonb, jsonb, jsonb, jsonb, jsonb, jsonb, text', sql: WRITE_SQL },
 } as const;
@@ -215,18 +225,27 @@ export class AlertBatchRepository {
     return [connection, release];
   }
 
-  /** Opens the transaction and locks the open alerts of `keys`; returns them. */
-  async begin(connection: BatchConnection, keys: Array<{ projectId: number; fingerprint: string }>): Promise<AlertState[]> {
+  /**
+   * Opens the transaction and locks the open alerts of `keys`; returns them. With
+   * `counterProjects` (a batch run again after another batch created an open alert under it),
+   * it then takes those projects' counter locks and reads the open alerts again: no other batch
+   * can create an alert in these projects until this one commits, so the second read is
+   * complete and the batch cannot meet the same conflict twice. The open alerts are locked
+   * before the counters, in the order every batch takes its locks.
+   */
+  async begin(connection: BatchConnection, keys: Array<{ projectId: number; fingerprint: string }>, counterProjects: number[] = []): Promise<AlertState[]> {
     const statements = ['BEGIN'];
     if (keys.length > 0) {
       const projectIds = intArrayLiteral(keys.map((k) => k.projectId));
       const fingerprints = `ARRAY[${keys.map((k) => escapeLiteral(k.fingerprint)).join(',')}]::bpchar[]`;
-      statements.push(`EXECUTE ${BATCH_STATEMENTS.lockOpenAlerts.name}(${projectIds}::int[], ${fingerprints})`);
+      const lockOpen = `EXECUTE ${BATCH_STATEMENTS.lockOpenAlerts.name}(${projectIds}::int[], ${fingerprints})`;
+      statements.push(lockOpen);
+      if (counterProjects.length > 0) statements.push(`EXECUTE ${BATCH_STATEMENTS.lockCounters.name}(${intArrayLiteral(counterProjects)}::int[])`, lockOpen);
     }
     const results = resultsOf(await this.run(connection, statements.join(';\n')));
     const open: AlertState[] = [];
     if (keys.length > 0) {
-      for (const row of results[1].rows as AlertState[]) open.push({ ...row, details: {}, isNew: false, touched: false });
+      for (const row of results[results.length - 1].rows as AlertState[]) open.push({ ...row, details: {}, isNew: false, touched: false });
     }
     return open;
   }

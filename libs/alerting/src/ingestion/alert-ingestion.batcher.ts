@@ -52,7 +52,10 @@ const isPayloadError = (error: unknown): boolean => {
  * so an acknowledged payload is durable. The counter lock (which serializes the batches that
  * create alerts in a project, for gap-free iids) is taken in the last round trip only: the
  * next batch's lock-and-read runs while the previous one commits, and batches that only
- * repeat or resolve alerts never wait for it.
+ * repeat or resolve alerts never wait for it. Two batches in flight may then both create an
+ * alert for the same fingerprint: the open-fingerprint unique index refuses the second, which
+ * is run again taking the counter locks before its read (as every batch did before), so it
+ * cannot meet that conflict again.
  *
  * No timer delays a lone request: a batch starts on the next turn of the event loop, and the
  * requests that arrive while batches are written (at most `ALERT_INGEST_IN_FLIGHT` at a time)
@@ -190,25 +193,33 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
   }
 
   private async ingestWithRetries(entries: AlertBatchEntry[]): Promise<IngestOutcome[]> {
+    let lockCountersFirst = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.ingest(entries);
+        return await this.ingest(entries, lockCountersFirst);
       } catch (error) {
-        const retryable = isRetryableTransactionError(error) || uniqueViolation(error) === 'alerts_open_fingerprint_key' || missingPreparedStatement(error);
-        if (!retryable || attempt >= BATCH_ATTEMPTS) throw error;
+        const openAlertCreated = uniqueViolation(error) === 'alerts_open_fingerprint_key';
+        const reason = openAlertCreated ? 'open_alert_created' : isRetryableTransactionError(error) ? 'transaction' : missingPreparedStatement(error) ? 'prepared_statement' : null;
+        if (reason === null || attempt >= BATCH_ATTEMPTS) throw error;
+        this.metrics?.ingestBatchRetries.inc({ reason });
+        if (openAlertCreated) {
+          // Run again under the counter locks: it then sees every open alert.
+          lockCountersFirst = true;
+          continue;
+        }
         await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * attempt) + 1));
       }
     }
   }
 
   /** One batch, one transaction, two round trips. */
-  private async ingest(entries: AlertBatchEntry[]): Promise<IngestOutcome[]> {
+  private async ingest(entries: AlertBatchEntry[], lockCountersFirst: boolean): Promise<IngestOutcome[]> {
     const startedAt = performance.now();
     const [connection, release] = await this.batches.connect();
     this.observe('connect', startedAt);
     let broken: unknown;
     try {
-      return await this.ingestOn(connection, entries);
+      return await this.ingestOn(connection, entries, lockCountersFirst);
     } catch (error) {
       try {
         await this.batches.rollback(connection);
@@ -221,7 +232,7 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
     }
   }
 
-  private async ingestOn(connection: BatchConnection, entries: AlertBatchEntry[]): Promise<IngestOutcome[]> {
+  private async ingestOn(connection: BatchConnection, entries: AlertBatchEntry[], lockCountersFirst: boolean): Promise<IngestOutcome[]> {
     const inputs = entries.map((e) => e.input);
     const keys = new Map<string, { projectId: number; fingerprint: string }>();
     for (const input of inputs) {
@@ -230,7 +241,8 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
     // New alerts are numbered 1, 2, … per project here; the write adds the counter's value.
     const relativeIids = new Map(inputs.map((i) => [i.projectId, 0]));
     let at = performance.now();
-    const open = await this.batches.begin(connection, [...keys.values()]);
+    const creating = lockCountersFirst ? [...new Set(inputs.filter((i) => !i.alert.endedAt).map((i) => i.projectId))].sort((a, b) => a - b) : [];
+    const open = await this.batches.begin(connection, [...keys.values()], creating);
     at = this.observe('lock', at);
     const plan = planAlertBatch(inputs, open, relativeIids);
     const rows = buildAlertBatchRows(entries, plan, this.outbox.topic);
