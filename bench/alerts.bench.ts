@@ -155,6 +155,42 @@ function alertmanagerGroupRequest(run: string) {
   };
 }
 
+/** The `_sum` and `_count` of the gateway's histograms (and its gauges), by series, from `/-/metrics`. */
+async function scrapeMetrics(): Promise<Map<string, number>> {
+  const text = await (await fetch(`http://127.0.0.1:${GATEWAY_PORT}/-/metrics`)).text();
+  const values = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('alert_') && !line.startsWith('nodejs_eventloop_lag')) continue;
+    const space = line.lastIndexOf(' ');
+    values.set(line.slice(0, space), Number(line.slice(space + 1)));
+  }
+  return values;
+}
+
+/**
+ * Where a request's wall time went during a run, from the gateway's ingestion histograms
+ * (means per request or per batch attempt, ms) and its event-loop delay (collected since the
+ * previous scrape).
+ */
+function timeBreakdown(before: Map<string, number>, after: Map<string, number>): string {
+  const delta = (series: string) => (after.get(series) ?? 0) - (before.get(series) ?? 0);
+  const mean = (name: string, labels = '') => {
+    const count = delta(`${name}_count${labels}`);
+    return count > 0 ? delta(`${name}_sum${labels}`) / count : NaN;
+  };
+  const stage = (s: string) => (mean('alert_ingest_stage_seconds', `{stage="${s}"}`) * 1000).toFixed(2);
+  const batches = delta('alert_ingest_batch_payloads_count');
+  // prom-client samples the delay with a 10 ms timer (monitorEventLoopDelay): its values include the 10 ms.
+  const lag = (stat: string) => ((after.get(`nodejs_eventloop_lag_${stat}_seconds`) ?? NaN) * 1000 - 10).toFixed(2);
+  return (
+    `request ${(mean('alert_ingestion_duration_seconds') * 1000).toFixed(2)} ms = rate limit ${stage('rate_limit')} + queued ${stage('queued')} + in batch ${stage('batch')} + rest; ` +
+    `per batch attempt: connect ${stage('connect')}, lock+read ${stage('lock')}, plan ${stage('plan')}, write+COMMIT ${stage('write_commit')}; ` +
+    `${batches} batches of ${mean('alert_ingest_batch_payloads').toFixed(1)} payloads, ${mean('alert_ingest_batches_in_flight').toFixed(2)} in flight, ` +
+    `${delta('alert_ingest_batch_retries_total{reason="open_alert_created"}')} run again after another created an open alert; ` +
+    `event-loop delay beyond its 10 ms sampling interval: mean ${lag('mean')} ms, p99 ${lag('p99')} ms`
+  );
+}
+
 async function api(method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(`http://127.0.0.1:${GATEWAY_PORT}/api/v4${path}`, {
     method,
@@ -224,11 +260,14 @@ async function main(): Promise<void> {
     const cpuLines: string[] = [];
     let topCost = { service: 0, alertmanager: 0, serviceClient: 0, amClient: 0 };
     const levelRates = new Map<number, { service: number; am: number; p50: number }>();
+    const breakdowns: string[] = [];
     for (const c of LEVELS) {
       const run = `c${c}`;
+      const beforeMetrics = await scrapeMetrics();
       const beforeService = cpuReading(gateway.pid!, alertmanager.pid!);
       const s = await runLoad(`http://127.0.0.1:${GATEWAY_PORT}`, serviceRequest(notifyPath, integration.token, run), { total: PER_LEVEL, concurrency: c });
       const serviceCpu = cpuPerUnit(beforeService, cpuReading(gateway.pid!, alertmanager.pid!), PER_LEVEL);
+      breakdowns.push(`c=${c}: ${timeBreakdown(beforeMetrics, await scrapeMetrics())}`);
       ok.service += s.statuses['200'] ?? 0;
       const beforeAm = cpuReading(gateway.pid!, alertmanager.pid!);
       const a = await runLoad(`http://127.0.0.1:${ALERTMANAGER_PORT}`, alertmanagerRequest(run), { total: PER_LEVEL, concurrency: c });
@@ -250,6 +289,7 @@ async function main(): Promise<void> {
       const at = levelRates.get(c);
       if (at) process.stdout.write(`  ${c} connection${c === 1 ? '' : 's'}: service ${at.service.toFixed(0)} alerts/s (p50 ${at.p50.toFixed(1)} ms), alertmanager ${at.am.toFixed(0)}, ratio ${(at.service / at.am).toFixed(2)}\n`);
     }
+    process.stdout.write(`where the service's time goes (gateway metrics, means):\n${breakdowns.map((l) => `  ${l}`).join('\n')}\n`);
     process.stdout.write(`CPU per alert (all CPUs; /proc):\n${cpuLines.map((l) => `  ${l}`).join('\n')}\n`);
     const cores = cpus().length;
     process.stdout.write(
@@ -273,9 +313,11 @@ async function main(): Promise<void> {
       `${name.padEnd(13)} ${String(c).padStart(11)} ${((r.rate * perLevelAlerts) / WEBHOOK_REQUESTS).toFixed(0).padStart(9)} ${r.rate.toFixed(0).padStart(10)} ${r.p50.toFixed(2).padStart(9)} ${r.p99.toFixed(2).padStart(9)} ${String(r.failures).padStart(8)} ${cpu.toFixed(0).padStart(13)}`;
     for (const c of WEBHOOK_LEVELS) {
       const run = `w${c}`;
+      const beforeMetrics = await scrapeMetrics();
       const beforeService = cpuReading(gateway.pid!, alertmanager.pid!);
       const s = await runLoad(`http://127.0.0.1:${GATEWAY_PORT}`, webhookRequest(webhookPath, prometheus.token, run), { total: WEBHOOK_REQUESTS, concurrency: c });
       const serviceCpu = cpuPerUnit(beforeService, cpuReading(gateway.pid!, alertmanager.pid!), perLevelAlerts);
+      const webhookBreakdown = timeBreakdown(beforeMetrics, await scrapeMetrics());
       if (s.failures === 0) webhookAcknowledged += perLevelAlerts;
       webhookFailures += s.failures;
       const beforeAm = cpuReading(gateway.pid!, alertmanager.pid!);
@@ -283,7 +325,8 @@ async function main(): Promise<void> {
       const amCpu = cpuPerUnit(beforeAm, cpuReading(gateway.pid!, alertmanager.pid!), perLevelAlerts);
       process.stdout.write(`${webhookRow('service', c, s, serviceCpu.gateway + serviceCpu.postgres + serviceCpu.kafka)}\n${webhookRow('alertmanager', c, a, amCpu.alertmanager)}\n`);
       process.stdout.write(
-        `  ratio ${(s.rate / a.rate).toFixed(2)}; service CPU per alert: gateway ${serviceCpu.gateway.toFixed(0)} + PostgreSQL ${serviceCpu.postgres.toFixed(0)} + Kafka ${serviceCpu.kafka.toFixed(0)} µs\n`,
+        `  ratio ${(s.rate / a.rate).toFixed(2)}; service CPU per alert: gateway ${serviceCpu.gateway.toFixed(0)} + PostgreSQL ${serviceCpu.postgres.toFixed(0)} + Kafka ${serviceCpu.kafka.toFixed(0)} µs\n` +
+          `  ${webhookBreakdown}\n`,
       );
     }
 

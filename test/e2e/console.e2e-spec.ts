@@ -248,6 +248,39 @@ describe('web console (browser)', () => {
     expect((await notify({ title: 'New key' }, newKey, path)).status).toBe(200);
   });
 
+  it('creates a Prometheus integration whose URL is the project\'s prometheus/alerts/notify.json and takes an Alertmanager webhook', async () => {
+    const page = await newPage();
+    await signInThroughForm(page, gw.baseUrl, 'root', ROOT_PASSWORD);
+    await page.goto(`${gw.baseUrl}/-/console/projects/${project.id}/integrations`);
+    await page.getByLabel('Type').selectOption('prometheus');
+    await page.getByLabel('Name').fill('alertmanager');
+    await page.getByRole('button', { name: 'Create integration' }).click();
+    const secrets = page.getByRole('region', { name: 'New credentials' });
+    await secrets.waitFor(UI_WAIT);
+    const url = await secrets.getByLabel('Webhook URL').inputValue();
+    const key = await secrets.getByLabel('Authorization key').inputValue();
+    expect(new URL(url).pathname).toBe(`/${project.fullPath}/prometheus/alerts/notify.json`);
+    const webhook = {
+      version: '4',
+      groupKey: '{}:{alertname="ConsoleDiskFull"}',
+      status: 'firing',
+      receiver: 'service',
+      groupLabels: { alertname: 'ConsoleDiskFull' },
+      commonLabels: { alertname: 'ConsoleDiskFull' },
+      commonAnnotations: {},
+      externalURL: 'http://alertmanager.example:9093',
+      alerts: [{ status: 'firing', labels: { alertname: 'ConsoleDiskFull', instance: 'db-1' }, annotations: { summary: 'Disk full on db-1' }, startsAt: new Date().toISOString(), endsAt: '0001-01-01T00:00:00Z', generatorURL: '' }],
+    };
+    const answer = await notify(webhook, key, new URL(url).pathname);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([expect.objectContaining({ title: 'Disk full on db-1' })]);
+
+    const item = page.locator('li[data-integration="alertmanager"]');
+    await item.getByText('Prometheus', { exact: true }).waitFor(UI_WAIT);
+    await item.getByRole('button', { name: 'Send test alert' }).click();
+    await page.getByRole('status').filter({ hasText: 'Test alert sent through alertmanager' }).waitFor(UI_WAIT);
+  });
+
   it('lists system hooks with their health and recent deliveries, and resends one (administrators)', async () => {
     const receiver = await startHookReceiver();
     try {

@@ -8,16 +8,45 @@ interface Integration {
   active: boolean;
   url: string;
   token?: string;
+  type?: 'http' | 'prometheus';
 }
+
+type IntegrationType = 'http' | 'prometheus';
 
 const TEST_PAYLOAD = { title: 'Test alert from the on-call console', severity: 'low', monitoring_tool: 'console' };
 
-/** HTTP endpoint integrations (maintainers): create, copy URL and key (shown once), test, reset key, (de)activate. */
+/** A test alert for a Prometheus integration: an Alertmanager webhook (version 4) of one firing alert. */
+const PROMETHEUS_TEST_PAYLOAD = {
+  version: '4',
+  groupKey: '{}:{alertname="ConsoleTestAlert"}',
+  status: 'firing',
+  receiver: 'console',
+  groupLabels: { alertname: 'ConsoleTestAlert' },
+  commonLabels: { alertname: 'ConsoleTestAlert', severity: 'low' },
+  commonAnnotations: {},
+  externalURL: '',
+  alerts: [
+    {
+      status: 'firing',
+      labels: { alertname: 'ConsoleTestAlert', severity: 'low' },
+      annotations: { title: 'Test alert from the on-call console' },
+      startsAt: new Date(0).toISOString(),
+      endsAt: '0001-01-01T00:00:00Z',
+      generatorURL: '',
+    },
+  ],
+};
+
+/**
+ * Alert integrations (maintainers): create an HTTP endpoint or a Prometheus (Alertmanager,
+ * Grafana) integration, copy URL and key (shown once), test, reset key, (de)activate.
+ */
 export function IntegrationsPage({ projectId }: { projectId: number }) {
   const base = `/projects/${projectId}/alert_management/http_integrations`;
   const [items, setItems] = useState<Integration[] | null>(null);
   const [name, setName] = useState('');
   const [active, setActive] = useState(true);
+  const [type, setType] = useState<IntegrationType>('http');
   const [secret, setSecret] = useState<{ name: string; url: string; token: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -38,7 +67,7 @@ export function IntegrationsPage({ projectId }: { projectId: number }) {
   const create = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      const created = await api.post<Integration>(base, { name, active });
+      const created = await api.post<Integration>(base, { name, active, type });
       setSecret({ name: created.name, url: created.url, token: created.token ?? '' });
       setName('');
     });
@@ -48,7 +77,14 @@ export function IntegrationsPage({ projectId }: { projectId: number }) {
     <main id="main">
       <h1>Alert integrations</h1>
       <form class="panel filters" onSubmit={create}>
-        <h2>New HTTP endpoint</h2>
+        <h2>New integration</h2>
+        <div>
+          <label for="integration-type">Type</label>
+          <select id="integration-type" value={type} onChange={(e) => setType(e.currentTarget.value as IntegrationType)}>
+            <option value="http">HTTP endpoint</option>
+            <option value="prometheus">Prometheus (Alertmanager, Grafana)</option>
+          </select>
+        </div>
         <div>
           <label for="integration-name">Name</label>
           <input id="integration-name" required maxLength={255} value={name} onInput={(e) => setName(e.currentTarget.value)} />
@@ -84,6 +120,7 @@ export function IntegrationsPage({ projectId }: { projectId: number }) {
           <li key={i.id} class="panel" data-integration={i.name}>
             <div class="title-row">
               <h2>{i.name}</h2>
+              {i.type === 'prometheus' && <span class="status">Prometheus</span>}
               <span class={`status ${i.active ? 'status-resolved' : 'status-ignored'}`}>{i.active ? 'Active' : 'Inactive'}</span>
             </div>
             <CopyField label={`URL of ${i.name}`} value={i.url} />
@@ -93,7 +130,7 @@ export function IntegrationsPage({ projectId }: { projectId: number }) {
                 type="button"
                 onClick={() =>
                   run(async () => {
-                    await api.post(`${base}/${i.id}/test`, TEST_PAYLOAD);
+                    await api.post(`${base}/${i.id}/test`, i.type === 'prometheus' ? PROMETHEUS_TEST_PAYLOAD : TEST_PAYLOAD);
                     setNotice(`Test alert sent through ${i.name}.`);
                   })
                 }

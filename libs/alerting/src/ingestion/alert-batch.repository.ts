@@ -15,17 +15,18 @@ const OPEN_ALERT_COLUMNS = `a.id, a.project_id, a.iid, a.title, a.description, a
 
 /**
  * Takes the iid counter row lock of each project (creating the row on first use), in project
- * order so that concurrent batches cannot deadlock, and reads the last iids.
+ * order, and reads nothing: the lock-first path of a batch run again after it met an open
+ * alert created under it (see `AlertBatchRepository.begin`).
  */
 const LOCK_COUNTERS_SQL = `INSERT INTO alert_iid_counters (project_id, last_iid)
   SELECT project_id, 0 FROM unnest($1::int[]) AS project_id ORDER BY project_id
-  ON CONFLICT (project_id) DO UPDATE SET last_iid = alert_iid_counters.last_iid
-  RETURNING project_id, last_iid`;
+  ON CONFLICT (project_id) DO UPDATE SET last_iid = alert_iid_counters.last_iid`;
 
 /**
- * Row-locks the open alerts of these (project, fingerprint) pairs, in id order. A statement
- * of its own after the counter lock: READ COMMITTED gives it a snapshot taken once the lock is
- * held, so it sees every alert created by the batch that held the lock before.
+ * Row-locks the open alerts of these (project, fingerprint) pairs, in id order. It takes no
+ * lock a concurrent batch creating alerts would wait for: an open alert another batch creates
+ * meanwhile makes this batch's insert of the same fingerprint fail on the open-fingerprint
+ * unique index (once that batch commits), and the batch is run again (it then finds the alert).
  */
 const LOCK_OPEN_ALERTS_SQL = `SELECT ${OPEN_ALERT_COLUMNS}
   FROM unnest($1::int[], $2::bpchar[]) AS k(project_id, fingerprint)
@@ -34,17 +35,31 @@ const LOCK_OPEN_ALERTS_SQL = `SELECT ${OPEN_ALERT_COLUMNS}
   FOR UPDATE OF a`;
 
 /**
- * Every write of a batch in one statement: the new alerts (ids drawn from the sequence first,
- * so that notes and events can refer to them), the loaded alerts the batch changed, the iid
- * counters, the unmatched recoveries, the system notes and the outbox rows (in input order,
- * their alert or recovery id filled in), and the relay's wake-up (delivered at commit).
- * Returns the ids drawn, by reference. Parameters: the six JSON documents and the channel.
+ * Every write of a batch in one statement: the iid counters of the projects where it creates
+ * alerts (row-locked here, in project order, until COMMIT: iids stay gap-free, and the lock is
+ * held only inside PostgreSQL for this statement and the COMMIT, not across a round trip to
+ * the gateway), the new alerts (iids: the batch's relative iid 1, 2, … after the counter's
+ * previous value; ids drawn from the sequence first, so that notes and events can refer to
+ * them), the loaded alerts the batch changed, the unmatched recoveries, the system notes and the
+ * outbox rows (in input order, their alert id and iid or recovery id filled in), and the
+ * relay's wake-up (delivered at commit). Returns the ids and iids drawn, by reference.
+ * Parameters: the six JSON documents (`$3`: the number of new alerts per project) and the channel.
  */
-const WRITE_SQL = `WITH new_alerts AS MATERIALIZED (
-    SELECT x.*, nextval(pg_get_serial_sequence('alerts', 'id'))::int AS id
-    FROM jsonb_to_recordset($1::jsonb) AS x(ref int, project_id int, iid int, integration_id int, title text,
+const WRITE_SQL = `WITH counter_input AS MATERIALIZED (
+    SELECT x.project_id, x.created FROM jsonb_to_recordset($3::jsonb) AS x(project_id int, created int)
+  ), counters AS (
+    INSERT INTO alert_iid_counters AS c (project_id, last_iid)
+    SELECT project_id, created FROM counter_input ORDER BY project_id
+    ON CONFLICT (project_id) DO UPDATE SET last_iid = c.last_iid + excluded.last_iid
+    RETURNING c.project_id, c.last_iid
+  ), bases AS MATERIALIZED (
+    SELECT c.project_id, c.last_iid - i.created AS base FROM counters c JOIN counter_input i ON i.project_id = c.project_id
+  ), new_alerts AS MATERIALIZED (
+    SELECT x.*, (x.relative_iid + b.base)::int AS iid, nextval(pg_get_serial_sequence('alerts', 'id'))::int AS id
+    FROM jsonb_to_recordset($1::jsonb) AS x(ref int, project_id int, relative_iid int, integration_id int, title text,
       description text, severity text, status text, service text, monitoring_tool text, hosts jsonb, started_at timestamptz,
       ended_at timestamptz, event_count int, last_received_at timestamptz, fingerprint text, environment text, details jsonb)
+    JOIN bases b ON b.project_id = x.project_id
   ), inserted AS (
     INSERT INTO alerts (id, project_id, iid, integration_id, title, description, severity, status, service, monitoring_tool,
       hosts, started_at, ended_at, event_count, last_received_at, fingerprint, environment, details)
@@ -57,10 +72,6 @@ const WRITE_SQL = `WITH new_alerts AS MATERIALIZED (
       last_received_at = x.last_received_at, updated_at = now()
     FROM jsonb_to_recordset($2::jsonb) AS x(id int, status text, ended_at timestamptz, event_count int, last_received_at timestamptz)
     WHERE a.id = x.id
-  ), counters AS (
-    UPDATE alert_iid_counters AS c SET last_iid = x.last_iid
-    FROM jsonb_to_recordset($3::jsonb) AS x(project_id int, last_iid int)
-    WHERE c.project_id = x.project_id
   ), recovery_input AS MATERIALIZED (
     SELECT x.*, nextval(pg_get_serial_sequence('alert_unmatched_recoveries', 'id'))::int AS id
     FROM jsonb_to_recordset($4::jsonb) AS x(ref int, project_id int, integration_id int, fingerprint text, title text,
@@ -77,7 +88,8 @@ const WRITE_SQL = `WITH new_alerts AS MATERIALIZED (
   ), events AS (
     INSERT INTO outbox_events (id, topic, message_key, payload, headers)
     SELECT e.id, e.topic, e.message_key,
-      CASE WHEN na.id IS NOT NULL THEN jsonb_set(jsonb_set(e.payload, '{target,id}', to_jsonb(na.id)), '{data,alert_id}', to_jsonb(na.id))
+      CASE WHEN na.id IS NOT NULL THEN jsonb_set(jsonb_set(jsonb_set(jsonb_set(e.payload, '{target,id}', to_jsonb(na.id)),
+             '{target,iid}', to_jsonb(na.iid)), '{data,alert_id}', to_jsonb(na.id)), '{data,iid}', to_jsonb(na.iid))
            WHEN ri.id IS NOT NULL THEN jsonb_set(e.payload, '{data,recovery_id}', to_jsonb(ri.id))
            ELSE e.payload END,
       e.headers
@@ -87,9 +99,9 @@ const WRITE_SQL = `WITH new_alerts AS MATERIALIZED (
     LEFT JOIN recovery_input ri ON ri.ref = e.recovery_ref
     ORDER BY e.ord
   )
-  SELECT 'alert' AS kind, ref, id FROM new_alerts
-  UNION ALL SELECT 'recovery', ref, id FROM recovery_input
-  UNION ALL SELECT 'notify', 0, 0 FROM (SELECT pg_notify($7::text, '')) AS wake`;
+  SELECT 'alert' AS kind, ref, id, iid FROM new_alerts
+  UNION ALL SELECT 'recovery', ref, id, 0 FROM recovery_input
+  UNION ALL SELECT 'notify', 0, 0, 0 FROM (SELECT pg_notify($7::text, '')) AS wake`;
 
 /**
  * The statements of a batch, prepared once on each connection of the pool (`PREPARE`): a
@@ -179,7 +191,8 @@ export interface OutboxRow extends OutboxRecord {
 export interface BatchWrite {
   created: AlertState[];
   updated: AlertState[];
-  lastIids: Map<number, number>;
+  /** New alerts per project (their counters' increments). */
+  createdPerProject: Map<number, number>;
   recoveries: UnmatchedRecoveryRow[];
   notes: NoteRow[];
   events: OutboxRow[];
@@ -213,40 +226,39 @@ export class AlertBatchRepository {
   }
 
   /**
-   * Opens the transaction, locks the counters of `creatingProjects` and the open alerts of
-   * `keys`; returns the last iids and the open alerts.
+   * Opens the transaction and locks the open alerts of `keys`; returns them. With
+   * `counterProjects` (a batch run again after another batch created an open alert under it),
+   * it then takes those projects' counter locks and reads the open alerts again: no other batch
+   * can create an alert in these projects until this one commits, so the second read is
+   * complete and the batch cannot meet the same conflict twice. The open alerts are locked
+   * before the counters, in the order every batch takes its locks.
    */
-  async begin(
-    connection: BatchConnection,
-    creatingProjects: number[],
-    keys: Array<{ projectId: number; fingerprint: string }>,
-  ): Promise<{ lastIids: Map<number, number>; open: AlertState[] }> {
+  async begin(connection: BatchConnection, keys: Array<{ projectId: number; fingerprint: string }>, counterProjects: number[] = []): Promise<AlertState[]> {
     const statements = ['BEGIN'];
-    if (creatingProjects.length > 0) statements.push(`EXECUTE ${BATCH_STATEMENTS.lockCounters.name}(${intArrayLiteral(creatingProjects)}::int[])`);
     if (keys.length > 0) {
       const projectIds = intArrayLiteral(keys.map((k) => k.projectId));
       const fingerprints = `ARRAY[${keys.map((k) => escapeLiteral(k.fingerprint)).join(',')}]::bpchar[]`;
-      statements.push(`EXECUTE ${BATCH_STATEMENTS.lockOpenAlerts.name}(${projectIds}::int[], ${fingerprints})`);
+      const lockOpen = `EXECUTE ${BATCH_STATEMENTS.lockOpenAlerts.name}(${projectIds}::int[], ${fingerprints})`;
+      statements.push(lockOpen);
+      if (counterProjects.length > 0) statements.push(`EXECUTE ${BATCH_STATEMENTS.lockCounters.name}(${intArrayLiteral(counterProjects)}::int[])`, lockOpen);
     }
     const results = resultsOf(await this.run(connection, statements.join(';\n')));
-    let next = 1;
-    const lastIids = new Map<number, number>();
-    if (creatingProjects.length > 0) {
-      for (const row of results[next++].rows as Array<{ project_id: number; last_iid: number }>) lastIids.set(Number(row.project_id), Number(row.last_iid));
-    }
     const open: AlertState[] = [];
     if (keys.length > 0) {
-      for (const row of results[next++].rows as AlertState[]) open.push({ ...row, details: {}, isNew: false, touched: false });
+      for (const row of results[results.length - 1].rows as AlertState[]) open.push({ ...row, details: {}, isNew: false, touched: false });
     }
-    return { lastIids, open };
+    return open;
   }
 
-  /** Writes the batch and commits; sets the ids of the new alerts and returns the recovery ids by `ref`. */
+  /**
+   * Writes the batch and commits; sets the ids and iids of the new alerts (their `iid` on entry:
+   * 1, 2, … within their project in this batch) and returns the recovery ids by `ref`.
+   */
   async commit(connection: BatchConnection, batch: BatchWrite): Promise<Map<number, number>> {
     const created = batch.created.map((a, ref) => ({
       ref,
       project_id: a.project_id,
-      iid: a.iid,
+      relative_iid: a.iid,
       integration_id: a.integration_id,
       title: a.title,
       description: a.description,
@@ -264,7 +276,7 @@ export class AlertBatchRepository {
       details: a.details,
     }));
     const updated = batch.updated.map((a) => ({ id: a.id, status: a.status, ended_at: a.ended_at, event_count: a.event_count, last_received_at: a.last_received_at }));
-    const counters = [...batch.lastIids].map(([project_id, last_iid]) => ({ project_id, last_iid }));
+    const counters = [...batch.createdPerProject].map(([project_id, created]) => ({ project_id, created }));
     const parameters = [
       jsonLiteral(created),
       jsonLiteral(updated),
@@ -276,8 +288,12 @@ export class AlertBatchRepository {
     ];
     const results = resultsOf(await this.run(connection, `EXECUTE ${BATCH_STATEMENTS.write.name}(${parameters.join(', ')});\nCOMMIT`));
     const recoveryIds = new Map<number, number>();
-    for (const row of results[0].rows as Array<{ kind: string; ref: number; id: number }>) {
-      if (row.kind === 'alert') batch.created[Number(row.ref)].id = Number(row.id);
+    for (const row of results[0].rows as Array<{ kind: string; ref: number; id: number; iid: number }>) {
+      if (row.kind === 'alert') {
+        const alert = batch.created[Number(row.ref)];
+        alert.id = Number(row.id);
+        alert.iid = Number(row.iid);
+      }
       else if (row.kind === 'recovery') recoveryIds.set(Number(row.ref), Number(row.id));
     }
     return recoveryIds;

@@ -1,8 +1,10 @@
 import { AppConfig } from '@app/config';
 import { createDataSource } from '@app/database';
 import { OutboxService } from '@app/messaging';
+import { MetricsService } from '@app/observability';
 import { createTestDatabase } from '@app/testing';
 import { DataSource } from 'typeorm';
+import { AlertingMetrics } from '../alerting.metrics';
 import type { IngestOutcome } from '../alerts.repository';
 import { normalizeAlert } from '../engine/normalize-alert';
 import { AlertBatchRepository, BATCH_STATEMENTS } from './alert-batch.repository';
@@ -45,8 +47,8 @@ describe('AlertIngestionBatcher (PostgreSQL)', () => {
     return project.id;
   }
 
-  const batcher = (overrides: Record<string, string> = {}) =>
-    new AlertIngestionBatcher(new AlertBatchRepository(dataSource), new OutboxService(config), AppConfig.fromEnvironment({ KAFKA_TOPIC_PREFIX: 'batch-test', ...overrides }));
+  const batcher = (overrides: Record<string, string> = {}, metrics?: AlertingMetrics) =>
+    new AlertIngestionBatcher(new AlertBatchRepository(dataSource), new OutboxService(config), AppConfig.fromEnvironment({ KAFKA_TOPIC_PREFIX: 'batch-test', ...overrides }), metrics);
 
   const submit = (sut: AlertIngestionBatcher, projectId: number, payload: Record<string, unknown>, integration = integrationId, bytes?: number): Promise<IngestOutcome> => {
     const receivedAt = new Date();
@@ -87,6 +89,32 @@ describe('AlertIngestionBatcher (PostgreSQL)', () => {
     expect(new Set(events.flatMap((e) => [e.data.alert_id, e.target!.id]))).toEqual(new Set([alerts[0].id]));
     const notes = await dataSource.query('SELECT body, author_id FROM alert_notes WHERE alert_id = $1', [alerts[0].id]);
     expect(notes).toEqual([{ body: 'logged an alert from **Prom**', author_id: null }]);
+  });
+
+  it('keeps one open alert per fingerprint and gap-free iids when batches in flight create the same fingerprints', async () => {
+    const projectId = await newProject();
+    // One payload per batch, eight batches in flight: concurrent batches read before any commits.
+    const metrics = new AlertingMetrics(new MetricsService());
+    const sut = batcher({ ALERT_INGEST_MAX_BATCH: '1', ALERT_INGEST_IN_FLIGHT: '8' }, metrics);
+    const fingerprints = ['a', 'b', 'c', 'd', 'e'];
+    const outcomes = await Promise.all(Array.from({ length: 60 }, (_, i) => submit(sut, projectId, { title: `t${i % 5}`, fingerprint: fingerprints[i % 5] })));
+
+    expect(outcomes.filter((o) => o.kind === 'created')).toHaveLength(5);
+    const alerts = await alertsOf(projectId);
+    expect(alerts.map((a) => a.iid)).toEqual([1, 2, 3, 4, 5]);
+    expect(alerts.map((a) => a.event_count)).toEqual([12, 12, 12, 12, 12]);
+    expect(new Set(alerts.map((a) => a.fingerprint)).size).toBe(5);
+    // The answers and the creations' events carry the iids and ids the write drew.
+    const created = outcomes.filter((o) => o.kind === 'created').map((o) => (o as { alert: { id: number; iid: number } }).alert);
+    expect(created.map((a) => a.iid).sort()).toEqual([1, 2, 3, 4, 5]);
+    const byId = new Map(alerts.map((a) => [a.id, a.iid]));
+    for (const a of created) expect(byId.get(a.id)).toBe(a.iid);
+    // Batches met creations of others and ran again under the counter locks.
+    const retries = (await metrics.ingestBatchRetries.get()).values.find((v) => v.labels.reason === 'open_alert_created')?.value ?? 0;
+    expect(retries).toBeGreaterThan(0);
+    expect(retries).toBeLessThanOrEqual(55);
+    const creations = (await eventsOf(projectId)).filter((e) => e.type === 'alert.created');
+    expect(creations.map((e) => [e.target!.id, e.target!.iid, e.data.alert_id, e.data.iid]).sort()).toEqual(alerts.map((a) => [a.id, a.iid, a.id, a.iid]).sort());
   });
 
   it('resolves, then opens a new alert for a repeat, inside one batch, and keeps an unmatched recovery', async () => {

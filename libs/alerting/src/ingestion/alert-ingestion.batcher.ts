@@ -1,7 +1,9 @@
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import { BeforeApplicationShutdown, Injectable, Logger, Optional } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { isRetryableTransactionError, uniqueViolation } from '@app/database';
 import { OUTBOX_NOTIFY_CHANNEL, OutboxService } from '@app/messaging';
+import { AlertingMetrics, type AlertIngestStage } from '../alerting.metrics';
 import type { IngestOutcome } from '../alerts.repository';
 import { openAlertKey, planAlertBatch } from './alert-batch-plan';
 import { type AlertBatchEntry, batchOutcomes, buildAlertBatchRows } from './alert-batch-rows';
@@ -13,6 +15,8 @@ export type { AlertBatchEntry } from './alert-batch-rows';
 interface Waiter {
   entries: AlertBatchEntry[];
   bytes: number;
+  /** `performance.now()` at submission. */
+  submittedAt: number;
   resolve: (outcomes: IngestOutcome[]) => void;
   reject: (error: unknown) => void;
 }
@@ -40,11 +44,18 @@ const isPayloadError = (error: unknown): boolean => {
 /**
  * Group commit of alert ingestion. Concurrent requests enqueue their normalized payload and
  * wait; the waiting payloads (up to `ALERT_INGEST_MAX_BATCH`) are written as ONE transaction in
- * two round trips (`AlertBatchRepository`): lock the projects' iid counters and the open
- * alerts of the batch's fingerprints; apply the payloads in arrival order in memory
- * (`planAlertBatch`); insert the new alerts, write back the changed ones, the counters and the
- * unmatched recoveries, insert the system notes and the outbox rows, and COMMIT. Every waiter
- * is answered only after COMMIT, so an acknowledged payload is durable.
+ * two round trips (`AlertBatchRepository`): lock the open alerts of the batch's fingerprints;
+ * apply the payloads in arrival order in memory (`planAlertBatch`, new alerts numbered 1, 2, …
+ * per project); then lock and advance the projects' iid counters, insert the new alerts (iids
+ * after the counter's value), write back the changed ones and the unmatched recoveries, insert
+ * the system notes and the outbox rows, and COMMIT. Every waiter is answered only after COMMIT,
+ * so an acknowledged payload is durable. The counter lock (which serializes the batches that
+ * create alerts in a project, for gap-free iids) is taken in the last round trip only: the
+ * next batch's lock-and-read runs while the previous one commits, and batches that only
+ * repeat or resolve alerts never wait for it. Two batches in flight may then both create an
+ * alert for the same fingerprint: the open-fingerprint unique index refuses the second, which
+ * is run again taking the counter locks before its read (as every batch did before), so it
+ * cannot meet that conflict again.
  *
  * No timer delays a lone request: a batch starts on the next turn of the event loop, and the
  * requests that arrive while batches are written (at most `ALERT_INGEST_IN_FLIGHT` at a time)
@@ -66,6 +77,7 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
     private readonly batches: AlertBatchRepository,
     private readonly outbox: OutboxService,
     config: AppConfig,
+    @Optional() private readonly metrics?: AlertingMetrics,
   ) {
     this.maxBatch = Math.max(1, config.alerting.ingestMaxBatch);
     this.maxInFlight = Math.max(1, config.alerting.ingestInFlight);
@@ -86,7 +98,7 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
     if (entries.length === 0) return Promise.resolve([]);
     const bytes = entries.reduce((sum, e) => sum + e.bytes, 0);
     return new Promise<IngestOutcome[]>((resolve, reject) => {
-      this.pending.push({ entries, bytes, resolve, reject });
+      this.pending.push({ entries, bytes, submittedAt: performance.now(), resolve, reject });
       this.schedule();
     });
   }
@@ -131,7 +143,31 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
     return length;
   }
 
+  private observe(stage: AlertIngestStage, since: number): number {
+    const now = performance.now();
+    this.metrics?.ingestStageSeconds.observe({ stage }, (now - since) / 1000);
+    return now;
+  }
+
   private async flush(batch: Waiter[]): Promise<void> {
+    const startedAt = performance.now();
+    if (this.metrics) {
+      let payloads = 0;
+      for (const waiter of batch) {
+        payloads += waiter.entries.length;
+        this.metrics.ingestStageSeconds.observe({ stage: 'queued' }, (startedAt - waiter.submittedAt) / 1000);
+      }
+      this.metrics.ingestBatchPayloads.observe(payloads);
+      this.metrics.ingestBatchesInFlight.observe(this.inFlight.size + 1);
+    }
+    try {
+      await this.answer(batch);
+    } finally {
+      if (this.metrics) for (let i = 0; i < batch.length; i++) this.observe('batch', startedAt);
+    }
+  }
+
+  private async answer(batch: Waiter[]): Promise<void> {
     try {
       const outcomes = await this.ingestWithRetries(batch.flatMap((w) => w.entries));
       let next = 0;
@@ -157,23 +193,33 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
   }
 
   private async ingestWithRetries(entries: AlertBatchEntry[]): Promise<IngestOutcome[]> {
+    let lockCountersFirst = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.ingest(entries);
+        return await this.ingest(entries, lockCountersFirst);
       } catch (error) {
-        const retryable = isRetryableTransactionError(error) || uniqueViolation(error) === 'alerts_open_fingerprint_key' || missingPreparedStatement(error);
-        if (!retryable || attempt >= BATCH_ATTEMPTS) throw error;
+        const openAlertCreated = uniqueViolation(error) === 'alerts_open_fingerprint_key';
+        const reason = openAlertCreated ? 'open_alert_created' : isRetryableTransactionError(error) ? 'transaction' : missingPreparedStatement(error) ? 'prepared_statement' : null;
+        if (reason === null || attempt >= BATCH_ATTEMPTS) throw error;
+        this.metrics?.ingestBatchRetries.inc({ reason });
+        if (openAlertCreated) {
+          // Run again under the counter locks: it then sees every open alert.
+          lockCountersFirst = true;
+          continue;
+        }
         await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * attempt) + 1));
       }
     }
   }
 
   /** One batch, one transaction, two round trips. */
-  private async ingest(entries: AlertBatchEntry[]): Promise<IngestOutcome[]> {
+  private async ingest(entries: AlertBatchEntry[], lockCountersFirst: boolean): Promise<IngestOutcome[]> {
+    const startedAt = performance.now();
     const [connection, release] = await this.batches.connect();
+    this.observe('connect', startedAt);
     let broken: unknown;
     try {
-      return await this.ingestOn(connection, entries);
+      return await this.ingestOn(connection, entries, lockCountersFirst);
     } catch (error) {
       try {
         await this.batches.rollback(connection);
@@ -186,25 +232,29 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
     }
   }
 
-  private async ingestOn(connection: BatchConnection, entries: AlertBatchEntry[]): Promise<IngestOutcome[]> {
+  private async ingestOn(connection: BatchConnection, entries: AlertBatchEntry[], lockCountersFirst: boolean): Promise<IngestOutcome[]> {
     const inputs = entries.map((e) => e.input);
-    // Payloads that may open an alert take their project's counter lock first: it serializes
-    // alert creation per project, so the open alerts read next cannot gain a new sibling.
-    const creating = [...new Set(inputs.filter((i) => !i.alert.endedAt).map((i) => i.projectId))].sort((a, b) => a - b);
     const keys = new Map<string, { projectId: number; fingerprint: string }>();
     for (const input of inputs) {
       if (input.alert.fingerprint !== null) keys.set(openAlertKey(input.projectId, input.alert.fingerprint), { projectId: input.projectId, fingerprint: input.alert.fingerprint });
     }
-    const { lastIids, open } = await this.batches.begin(connection, creating, [...keys.values()]);
-    const plan = planAlertBatch(inputs, open, lastIids);
+    // New alerts are numbered 1, 2, … per project here; the write adds the counter's value.
+    const relativeIids = new Map(inputs.map((i) => [i.projectId, 0]));
+    let at = performance.now();
+    const creating = lockCountersFirst ? [...new Set(inputs.filter((i) => !i.alert.endedAt).map((i) => i.projectId))].sort((a, b) => a - b) : [];
+    const open = await this.batches.begin(connection, [...keys.values()], creating);
+    at = this.observe('lock', at);
+    const plan = planAlertBatch(inputs, open, relativeIids);
     const rows = buildAlertBatchRows(entries, plan, this.outbox.topic);
+    at = this.observe('plan', at);
     const recoveryIds = await this.batches.commit(connection, {
       created: plan.created,
       updated: plan.updated,
-      lastIids: plan.lastIids,
+      createdPerProject: plan.lastIids,
       ...rows,
       outboxChannel: OUTBOX_NOTIFY_CHANNEL,
     });
+    this.observe('write_commit', at);
     return batchOutcomes(plan, recoveryIds);
   }
 }

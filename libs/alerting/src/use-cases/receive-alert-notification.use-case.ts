@@ -105,7 +105,9 @@ export class ReceiveAlertNotificationUseCase {
   private async enforceRateLimit(projectId: number): Promise<void> {
     const { notifyRateLimit: limit, notifyRatePeriodSeconds: period } = this.config.alerting;
     if (limit <= 0) return;
+    const timer = this.metrics.ingestStageSeconds.startTimer({ stage: 'rate_limit' });
     const verdict = await this.limiter.hit(['alert-notify-rate', projectId], limit, period);
+    timer();
     if (!verdict.allowed) throw this.reject('rate_limited', DomainError.rateLimited(verdict.retryAfterSeconds));
   }
 
