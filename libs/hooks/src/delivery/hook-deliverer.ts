@@ -18,6 +18,8 @@ export interface DeliveryAttempt {
   eventId: string | null;
   trigger: string;
   body: string;
+  /** `body` as UTF-8 bytes, encoded once for every hook of the event (else encoded per attempt). */
+  bodyBytes?: Buffer;
   idempotencyKey: string;
   occurredAt: string | null;
   chainId: string;
@@ -60,6 +62,7 @@ export class HookDeliverer {
   private readonly logger = new Logger(HookDeliverer.name);
   /** Decrypted tokens by ciphertext (AES-GCM per delivery would cost more than the POST). */
   private readonly tokens = new Map<string, string>();
+  private readonly targets = new Map<string, { parsed: URL | null; redacted: string }>();
 
   constructor(
     private readonly config: AppConfig,
@@ -74,10 +77,11 @@ export class HookDeliverer {
   async deliver(input: DeliveryAttempt): Promise<DeliveryOutcome> {
     const { hook } = input;
     const webhookUuid = randomUUID();
-    const url = redactHookUrl(hook.url);
+    const target = this.targetOf(hook.url);
+    const body = input.bodyBytes ?? input.body;
     const headers = (token: string | null) =>
       deliveryHeaders({
-        body: input.body,
+        body,
         token,
         idempotencyKey: input.idempotencyKey,
         webhookUuid,
@@ -86,7 +90,7 @@ export class HookDeliverer {
         chainDepth: input.chainDepth,
         timestamp: Math.floor(Date.now() / 1000),
       });
-    const base = { hookId: hook.id, eventId: input.eventId, trigger: input.trigger, url, requestBody: input.bodyStored ? null : input.body, idempotencyKey: input.idempotencyKey, attempt: input.attempt, eventOccurredAt: input.occurredAt };
+    const base = { hookId: hook.id, eventId: input.eventId, trigger: input.trigger, url: target.redacted, requestBody: input.bodyStored ? null : input.body, idempotencyKey: input.idempotencyKey, attempt: input.attempt, eventOccurredAt: input.occurredAt };
 
     let token: string | null = null;
     if (hook.encryptedToken) {
@@ -101,18 +105,15 @@ export class HookDeliverer {
     const sent = headers(token);
     const logged = { ...base, requestHeaders: redactHeaders(sent), webhookUuid };
 
-    let parsed: URL;
-    try {
-      parsed = new URL(hook.url);
-    } catch {
+    if (!target.parsed) {
       return this.finish(input, { ...logged, responseStatus: null, responseHeaders: null, responseBody: null, durationMs: 0 }, 'server_failure', 'invalid url', false, null);
     }
-    const decision = await this.outbound.check(parsed);
+    const decision = await this.outbound.checkDelivery(target.parsed);
     if (!decision.allowed) {
       return this.finish(input, { ...logged, responseStatus: null, responseHeaders: null, responseBody: null, durationMs: 0 }, 'server_failure', `blocked: ${decision.reason}`, decision.retryable, null);
     }
 
-    const response = await this.http.post({ url: hook.url, headers: sent, body: input.body, verifyTls: hook.enableSslVerification, timeoutMs: this.config.hooks.timeoutMs, pinned: decision.pinned });
+    const response = await this.http.post({ url: hook.url, headers: sent, body, verifyTls: hook.enableSslVerification, timeoutMs: this.config.hooks.timeoutMs, pinned: decision.pinned });
     const status = response.ok ? 'successful' : deliveryStatusOf(response.status);
     const retryAfterMs = response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers?.['retry-after']) : null;
     return this.finish(
@@ -125,6 +126,23 @@ export class HookDeliverer {
     );
   }
 
+  /** The hook URL parsed (null: invalid) and as logged, computed once per URL rather than per attempt. */
+  private targetOf(url: string): { parsed: URL | null; redacted: string } {
+    let target = this.targets.get(url);
+    if (!target) {
+      let parsed: URL | null;
+      try {
+        parsed = new URL(url);
+      } catch {
+        parsed = null;
+      }
+      target = { parsed, redacted: redactHookUrl(url) };
+      if (this.targets.size >= 1000) this.targets.clear();
+      this.targets.set(url, target);
+    }
+    return target;
+  }
+
   /** Logs an event the hook did not receive (disabled hook, loop protection). */
   async skip(input: DeliveryAttempt, reason: string): Promise<void> {
     const { hook } = input;
@@ -132,7 +150,7 @@ export class HookDeliverer {
       hookId: hook.id,
       eventId: input.eventId,
       trigger: input.trigger,
-      url: redactHookUrl(hook.url),
+      url: this.targetOf(hook.url).redacted,
       requestHeaders: {},
       requestBody: input.bodyStored ? null : input.body,
       responseStatus: null,

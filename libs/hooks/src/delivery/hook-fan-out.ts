@@ -55,14 +55,17 @@ export class HookFanOut {
     const retries: Array<{ eventId: string; hookId: number; attempt: number; dueAt: Date; delayMs: number; attempts: number; data: HookDeliveryJob }> = [];
     const attempts: Array<Promise<void>> = [];
     for (const event of job.events) {
+      // Encoded once: every hook's request (and signature) uses the same bytes.
+      let bodyBytes: Buffer | undefined;
       for (const hookId of event.hookIds) {
         if (handled.has(deliveryJobId(event.eventId, hookId))) continue;
         const hook = hooks.get(hookId);
         // A deleted hook takes its log with it: nothing to deliver or record.
         if (!hook) continue;
         const idempotencyKey = idempotencyKeyOf(event.eventId, hookId);
-        const attempt = { hook, eventId: event.eventId, trigger: event.trigger, body: event.body, idempotencyKey, occurredAt: event.occurredAt, chainId: event.chainId, chainDepth: event.chainDepth, attempt: 1, bodyStored: true };
-        const { hook: _hook, attempt: _number, ...data } = attempt;
+        bodyBytes ??= Buffer.from(event.body, 'utf8');
+        const attempt = { hook, eventId: event.eventId, trigger: event.trigger, body: event.body, bodyBytes, idempotencyKey, occurredAt: event.occurredAt, chainId: event.chainId, chainDepth: event.chainDepth, attempt: 1, bodyStored: true };
+        const { hook: _hook, attempt: _number, bodyBytes: _bytes, ...data } = attempt;
         const run = async (): Promise<void> => {
           const reason = disabledReason(hook, new Date());
           if (reason) return this.deliverer.skip(attempt, reason);

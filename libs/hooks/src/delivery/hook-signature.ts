@@ -7,8 +7,9 @@ import { createHash, createHmac, createSecretKey, KeyObject } from 'node:crypto'
  * `new Webhook('whsec_' + Buffer.from(token).toString('base64'))`. A hook without a token is
  * not signed (no `webhook-signature` header).
  */
-export function signDelivery(token: string, webhookId: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac('sha256', signingKey(token)).update(`${webhookId}.${timestampSeconds}.${body}`).digest('base64');
+export function signDelivery(token: string, webhookId: string, timestampSeconds: number, body: string | Buffer): string {
+  // The body as bytes (encoded once per event for all its hooks) after the prefix: the same bytes as the joined string.
+  const mac = createHmac('sha256', signingKey(token)).update(`${webhookId}.${timestampSeconds}.`).update(body).digest('base64');
   return `v1,${mac}`;
 }
 
@@ -45,7 +46,8 @@ const REDACTED = '[REDACTED]';
 const SECRET_HEADERS = new Set(['x-service-token', 'webhook-signature', 'authorization']);
 
 export interface DeliveryHeaderInput {
-  body: string;
+  /** The body as sent (its UTF-8 bytes, when already encoded). */
+  body: string | Buffer;
   token: string | null;
   idempotencyKey: string;
   /** New per attempt. */
@@ -80,5 +82,7 @@ export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, stri
 
 /** The headers as the delivery log keeps them: token, signature and credentials redacted. */
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value]));
+  const redacted: Record<string, string> = {};
+  for (const name in headers) redacted[name] = SECRET_HEADERS.has(name) || SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : headers[name];
+  return redacted;
 }
