@@ -96,7 +96,9 @@ export class HookDeliveryLog implements BeforeApplicationShutdown {
   constructor(private readonly dataSource: DataSource) {}
 
   record(row: NewHookDelivery): Promise<void> {
-    return this.recordMany([row]);
+    const stored = new Promise<void>((resolve, reject) => this.pending.push({ row, resolve, reject }));
+    this.schedule();
+    return stored;
   }
 
   recordMany(rows: NewHookDelivery[]): Promise<void> {
