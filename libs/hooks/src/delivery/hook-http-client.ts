@@ -1,4 +1,5 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { AppConfig } from '@app/config';
 import { Agent, Dispatcher } from 'undici';
 import type { LookupFunction } from 'node:net';
 import type { ResolvedAddress } from './outbound-policy';
@@ -55,11 +56,19 @@ const MAX_TARGETS = 1000;
  */
 @Injectable()
 export class HookHttpClient implements OnApplicationShutdown {
-  private readonly verifying = new Agent({ connect: { rejectUnauthorized: true }, keepAliveTimeout: 4_000 });
-  private readonly trusting = new Agent({ connect: { rejectUnauthorized: false }, keepAliveTimeout: 4_000 });
+  /** `HOOK_HTTP_PIPELINING`: 1, no pipelining (a connection carries one request at a time). */
+  private readonly pipelining: number;
+  private readonly verifying: Agent;
+  private readonly trusting: Agent;
   /** Agents that always connect to one checked address, by `address|verify`. */
   private readonly pinnedAgents = new Map<string, Agent>();
   private readonly targets = new Map<string, Target | null>();
+
+  constructor(@Optional() config?: AppConfig) {
+    this.pipelining = config?.hooks.pipelining ?? 1;
+    this.verifying = this.agent({ rejectUnauthorized: true });
+    this.trusting = this.agent({ rejectUnauthorized: false });
+  }
 
   post(req: HookRequest): Promise<HookResponse> {
     const started = performance.now();
@@ -71,7 +80,18 @@ export class HookHttpClient implements OnApplicationShutdown {
       const handler = new DeliveryHandler(resolve, started, timeoutMs);
       try {
         this.dispatcherFor(req.verifyTls, req.pinned ?? null).dispatch(
-          { origin: target.origin, path: target.path, method: 'POST', headers, body: req.body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+          {
+            origin: target.origin,
+            path: target.path,
+            method: 'POST',
+            headers,
+            body: req.body,
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+            // undici pipelines only requests it may send again: with pipelining on, a request sent behind
+            // one whose connection broke is sent again on another (same Idempotency-Key).
+            ...(this.pipelining > 1 ? { blocking: false, idempotent: true } : {}),
+          },
           handler,
         );
       } catch (error) {
@@ -84,6 +104,11 @@ export class HookHttpClient implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await Promise.all([this.verifying, this.trusting, ...this.pinnedAgents.values()].map((agent) => agent.close().catch(() => undefined)));
     this.pinnedAgents.clear();
+  }
+
+  /** Keep-alive connections per origin, as many as needed (each carrying up to `pipelining` requests at once). */
+  private agent(connect: { rejectUnauthorized: boolean; lookup?: LookupFunction }): Agent {
+    return new Agent({ connect, keepAliveTimeout: 4_000, pipelining: this.pipelining });
   }
 
   private targetOf(url: string): Target | null {
@@ -110,7 +135,7 @@ export class HookHttpClient implements OnApplicationShutdown {
         if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: pinned.address, family: pinned.family }]);
         else callback(null, pinned.address, pinned.family);
       };
-      agent = new Agent({ connect: { rejectUnauthorized: verifyTls, lookup }, keepAliveTimeout: 4_000 });
+      agent = this.agent({ rejectUnauthorized: verifyTls, lookup });
       this.pinnedAgents.set(key, agent);
     }
     return agent;
