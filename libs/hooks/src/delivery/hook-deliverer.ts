@@ -128,7 +128,7 @@ export class HookDeliverer {
     const decision = await this.outbound.checkDelivery(target.parsed);
     if (!decision.allowed) return this.finish(input, row, 'server_failure', `blocked: ${decision.reason}`, decision.retryable, null);
 
-    const response = await this.http.post({ url: hook.url, headers: sent, body, verifyTls: hook.enableSslVerification, timeoutMs: this.config.hooks.timeoutMs, pinned: decision.pinned });
+    const response = await this.http.post({ url: hook.url, headers: sent, body, verifyTls: hook.enableSslVerification, timeoutMs: this.config.hooks.timeoutMs, pinned: decision.pinned, hookId: hook.id });
     row.responseStatus = response.status;
     row.responseHeaders = response.headers;
     row.responseBody = response.body;

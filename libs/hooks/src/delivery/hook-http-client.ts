@@ -12,7 +12,7 @@ export const HOOK_TIMEOUT_MS = 10_000;
 export const MAX_RESPONSE_BYTES = 8 * 1024;
 /** Read (and dropped) past the kept part so the connection can be reused; beyond, it is closed. */
 const MAX_DRAINED_BYTES = 1024 * 1024;
-const MAX_PINNED_AGENTS = 256;
+const MAX_OWN_AGENTS = 256;
 
 export interface HookRequest {
   url: string;
@@ -23,6 +23,8 @@ export interface HookRequest {
   timeoutMs?: number;
   /** Connect to this address instead of resolving the host (DNS rebinding protection). */
   pinned?: ResolvedAddress | null;
+  /** The hook: with pipelining on, each hook has connections of its own (a slow hook holds up only its own requests). */
+  hookId?: number;
 }
 
 interface Answered {
@@ -60,8 +62,8 @@ export class HookHttpClient implements OnApplicationShutdown {
   private readonly pipelining: number;
   private readonly verifying: Agent;
   private readonly trusting: Agent;
-  /** Agents that always connect to one checked address, by `address|verify`. */
-  private readonly pinnedAgents = new Map<string, Agent>();
+  /** Agents of one hook (pipelining on) and/or that always connect to one checked address, by `hook|address|verify`. */
+  private readonly ownAgents = new Map<string, Agent>();
   private readonly targets = new Map<string, Target | null>();
 
   constructor(@Optional() config?: AppConfig) {
@@ -79,7 +81,7 @@ export class HookHttpClient implements OnApplicationShutdown {
     return new Promise<HookResponse>((resolve) => {
       const handler = new DeliveryHandler(resolve, started, timeoutMs);
       try {
-        this.dispatcherFor(req.verifyTls, req.pinned ?? null).dispatch(
+        this.dispatcherFor(req.verifyTls, req.pinned ?? null, this.pipelining > 1 ? req.hookId : undefined).dispatch(
           {
             origin: target.origin,
             path: target.path,
@@ -102,8 +104,8 @@ export class HookHttpClient implements OnApplicationShutdown {
 
   /** Late in the shutdown: the delivery worker has finished its attempts by then. */
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.verifying, this.trusting, ...this.pinnedAgents.values()].map((agent) => agent.close().catch(() => undefined)));
-    this.pinnedAgents.clear();
+    await Promise.all([this.verifying, this.trusting, ...this.ownAgents.values()].map((agent) => agent.close().catch(() => undefined)));
+    this.ownAgents.clear();
   }
 
   /** Keep-alive connections per origin, as many as needed (each carrying up to `pipelining` requests at once). */
@@ -121,22 +123,25 @@ export class HookHttpClient implements OnApplicationShutdown {
     return target;
   }
 
-  private dispatcherFor(verifyTls: boolean, pinned: ResolvedAddress | null): Dispatcher {
-    if (!pinned) return verifyTls ? this.verifying : this.trusting;
-    const key = `${pinned.address}|${verifyTls}`;
-    let agent = this.pinnedAgents.get(key);
+  private dispatcherFor(verifyTls: boolean, pinned: ResolvedAddress | null, hookId: number | undefined): Dispatcher {
+    if (!pinned && hookId === undefined) return verifyTls ? this.verifying : this.trusting;
+    const key = `${hookId ?? ''}|${pinned?.address ?? ''}|${verifyTls}`;
+    let agent = this.ownAgents.get(key);
     if (!agent) {
-      if (this.pinnedAgents.size >= MAX_PINNED_AGENTS) {
-        const [oldestKey, oldest] = this.pinnedAgents.entries().next().value as [string, Agent];
-        this.pinnedAgents.delete(oldestKey);
+      if (this.ownAgents.size >= MAX_OWN_AGENTS) {
+        // Closing lets its requests in flight finish.
+        const [oldestKey, oldest] = this.ownAgents.entries().next().value as [string, Agent];
+        this.ownAgents.delete(oldestKey);
         void oldest.close().catch(() => undefined);
       }
-      const lookup: LookupFunction = (_hostname, options, callback) => {
-        if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: pinned.address, family: pinned.family }]);
-        else callback(null, pinned.address, pinned.family);
-      };
-      agent = this.agent({ rejectUnauthorized: verifyTls, lookup });
-      this.pinnedAgents.set(key, agent);
+      const lookup: LookupFunction | undefined = pinned
+        ? (_hostname, options, callback) => {
+            if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: pinned.address, family: pinned.family }]);
+            else callback(null, pinned.address, pinned.family);
+          }
+        : undefined;
+      agent = this.agent({ rejectUnauthorized: verifyTls, ...(lookup ? { lookup } : {}) });
+      this.ownAgents.set(key, agent);
     }
     return agent;
   }
