@@ -245,9 +245,13 @@ class DeliveryHandler implements Dispatcher.DispatchHandler {
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  return flat;
+  // undici's object as it is when every header came once (the usual answer); else a flat copy.
+  let flat = true;
+  for (const name in headers) if (typeof headers[name] !== 'string') flat = false;
+  if (flat) return headers as Record<string, string>;
+  const copy: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) copy[name] = Array.isArray(value) ? value.join(', ') : value;
+  return copy;
 }
 
 function safeDecode(text: string): string {
