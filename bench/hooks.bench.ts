@@ -55,6 +55,9 @@ const BURST = Number(process.env.BENCH_BURST ?? 5_000);
 const RATE = Number(process.env.BENCH_RATE ?? 1_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.HOOK_WORKER_CONCURRENCY ?? 100);
+/** `BENCH_STEADY=0` skips the steady phases, `BENCH_ALONE=0` the queue-alone and log-alone measures (quicker comparisons of the burst). */
+const STEADY = process.env.BENCH_STEADY !== '0';
+const ALONE = process.env.BENCH_ALONE !== '0';
 const PREFIX = `bench-hooks-${Date.now()}`;
 const TOPIC = `${PREFIX}.domain-events.v1`;
 const PROJECT_ID = 1_000_000;
@@ -432,18 +435,22 @@ async function main(): Promise<void> {
     );
     const deliveriesPerJob = Math.max(1, Math.ceil(FAN_OUT_DELIVERIES / HOOKS)) * HOOKS;
     const fanOutJobs = Math.ceil((BURST * HOOKS) / deliveriesPerJob);
-    const fanOut = await queueAlone(fanOutJobs, sampleBody, redis, 'fan-out');
-    const fanOutPerDelivery = { self: fanOut.self / deliveriesPerJob, redis: fanOut.redis / deliveriesPerJob };
-    write(
-      `queue alone, fan-out jobs (${fixed(fanOutJobs)} BullMQ jobs of ${deliveriesPerJob} deliveries with their events' bodies, no-op processor): ${fixed(fanOut.rate)} jobs/s; ` +
-        `CPU per job ${fixed(fanOut.self)} µs in Node.js + ${fixed(fanOut.redis)} µs in Redis = per delivery ${fixed(fanOutPerDelivery.self, 1)} + ${fixed(fanOutPerDelivery.redis, 1)} µs`,
-    );
-    const minimal = await queueAlone(BURST * HOOKS, sampleBody, redis, 'minimal');
-    write(
-      `queue alone, one minimal job per delivery (the former design's floor: no data, no options, removed once completed): ${fixed(minimal.rate)} jobs/s, ${fixed(minimal.self)} µs CPU per job in Node.js + ${fixed(minimal.redis)} µs in Redis`,
-    );
-    const logged = await logAlone(BURST * HOOKS, sampleBody, hookIds[0], db);
-    write(`delivery log alone (${fixed(BURST * HOOKS)} rows like the burst's, HookDeliveryLog): ${fixed(logged.rate)} rows/s, ${fixed(logged.self)} µs CPU per row in Node.js + ${fixed(logged.postgres)} µs in PostgreSQL`);
+    let fanOutPerDelivery = { self: 0, redis: 0 };
+    let logged = { rate: 0, self: 0, postgres: 0 };
+    if (ALONE) {
+      const fanOut = await queueAlone(fanOutJobs, sampleBody, redis, 'fan-out');
+      fanOutPerDelivery = { self: fanOut.self / deliveriesPerJob, redis: fanOut.redis / deliveriesPerJob };
+      write(
+        `queue alone, fan-out jobs (${fixed(fanOutJobs)} BullMQ jobs of ${deliveriesPerJob} deliveries with their events' bodies, no-op processor): ${fixed(fanOut.rate)} jobs/s; ` +
+          `CPU per job ${fixed(fanOut.self)} µs in Node.js + ${fixed(fanOut.redis)} µs in Redis = per delivery ${fixed(fanOutPerDelivery.self, 1)} + ${fixed(fanOutPerDelivery.redis, 1)} µs`,
+      );
+      const minimal = await queueAlone(BURST * HOOKS, sampleBody, redis, 'minimal');
+      write(
+        `queue alone, one minimal job per delivery (the former design's floor: no data, no options, removed once completed): ${fixed(minimal.rate)} jobs/s, ${fixed(minimal.self)} µs CPU per job in Node.js + ${fixed(minimal.redis)} µs in Redis`,
+      );
+      logged = await logAlone(BURST * HOOKS, sampleBody, hookIds[0], db);
+      write(`delivery log alone (${fixed(BURST * HOOKS)} rows like the burst's, HookDeliveryLog): ${fixed(logged.rate)} rows/s, ${fixed(logged.self)} µs CPU per row in Node.js + ${fixed(logged.postgres)} µs in PostgreSQL`);
+    }
 
     receiver.reset();
     const burstStart = Date.now();
@@ -475,24 +482,28 @@ async function main(): Promise<void> {
     write(`  burst: Redis commands per delivery ${commandsPer(commandsBefore, commandsAfter, BURST * HOOKS)}`);
     write(`  burst: gateway resident memory ${fixed(memoryBefore)} MB before, at most ${fixed(memoryPeak)} MB during the burst (sampled every 100 ms)`);
     // What the target leaves for the rest of the pipeline once the least a queued, logged POST costs is paid.
-    const budget = (cpus().length * 1e6) / (plainRate / 2);
-    const queueCost = fanOutPerDelivery.self + fanOutPerDelivery.redis;
-    const least = queueCost + plainCost + logged.self + logged.postgres;
-    const burstCost = cpu.gateway + cpu.postgres + cpu.kafka + cpu.redis + cpu.receiver;
-    write(
-      `  budget: at 50 % of the plain loop (${fixed(plainRate / 2)} deliveries/s) ${cpus().length} CPUs give ${fixed(budget)} µs of CPU per delivery; the least a delivery costs ` +
-        `(its share of a fan-out job ${fixed(queueCost, 1)} + the plain loop's POST ${fixed(plainCost)} + log row ${fixed(logged.self + logged.postgres)} = ${fixed(least)} µs) leaves ${fixed(budget - least)} µs ` +
-        `for everything else (outbox relay, Kafka, dispatcher and the event record, signature and headers, bookkeeping); the burst spent ${fixed(burstCost - least)} µs on it`,
-    );
+    if (ALONE) {
+      const budget = (cpus().length * 1e6) / (plainRate / 2);
+      const queueCost = fanOutPerDelivery.self + fanOutPerDelivery.redis;
+      const least = queueCost + plainCost + logged.self + logged.postgres;
+      const burstCost = cpu.gateway + cpu.postgres + cpu.kafka + cpu.redis + cpu.receiver;
+      write(
+        `  budget: at 50 % of the plain loop (${fixed(plainRate / 2)} deliveries/s) ${cpus().length} CPUs give ${fixed(budget)} µs of CPU per delivery; the least a delivery costs ` +
+          `(its share of a fan-out job ${fixed(queueCost, 1)} + the plain loop's POST ${fixed(plainCost)} + log row ${fixed(logged.self + logged.postgres)} = ${fixed(least)} µs) leaves ${fixed(budget - least)} µs ` +
+          `for everything else (outbox relay, Kafka, dispatcher and the event record, signature and headers, bookkeeping); the burst spent ${fixed(burstCost - least)} µs on it`,
+      );
+    }
     await breakdown('burst', db, burstStart);
     await sleep(1_000);
 
-    await steady(db, receiver, HOOKS, redis);
-    await sleep(1_000);
-    for (const id of hookIds.slice(1)) {
-      await fetch(`${base}/hooks/${id}`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ push_events: false }) });
+    if (STEADY) {
+      await steady(db, receiver, HOOKS, redis);
+      await sleep(1_000);
+      for (const id of hookIds.slice(1)) {
+        await fetch(`${base}/hooks/${id}`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ push_events: false }) });
+      }
+      await steady(db, receiver, 1, redis);
     }
-    await steady(db, receiver, 1, redis);
     const failed = await db.query(`SELECT status, count(*)::int AS n FROM system_hook_deliveries GROUP BY status ORDER BY status`);
     write(`delivery log: ${failed.rows.map((r: { status: string; n: number }) => `${r.status} ${fixed(r.n)}`).join(', ')}`);
   } finally {

@@ -66,6 +66,8 @@ export interface HooksConfig {
   /** Whether this process runs the dispatcher and the delivery workers. */
   deliveryEnabled: boolean;
   timeoutMs: number;
+  /** Requests per delivery connection at once (HOOK_HTTP_PIPELINING; 1: no pipelining). */
+  pipelining: number;
   /** Delay before each retry, in milliseconds (attempts = length + 1). */
   retryScheduleMs: number[];
   concurrency: number;
@@ -160,6 +162,7 @@ export class AppConfig {
     this.hooks = {
       deliveryEnabled: env.HOOK_DELIVERY_ENABLED === 'true',
       timeoutMs: env.HOOK_TIMEOUT_MS,
+      pipelining: env.HOOK_HTTP_PIPELINING,
       retryScheduleMs: parseDurationList(env.HOOK_RETRY_SCHEDULE),
       concurrency: env.HOOK_WORKER_CONCURRENCY,
       maxChainDepth: env.HOOK_MAX_CHAIN_DEPTH,

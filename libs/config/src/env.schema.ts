@@ -240,6 +240,16 @@ export class EnvironmentVariables {
   @Max(120_000)
   HOOK_TIMEOUT_MS = 10_000;
 
+  /**
+   * Requests a hook delivery connection may carry at once (HTTP/1.1 pipelining); 1, the default,
+   * turns pipelining off. See docs/system-hooks.md before raising it.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  HOOK_HTTP_PIPELINING = 1;
+
   /** Delays before each retry of a failed delivery (comma-separated: ms, s, m, h, d); one retry per entry. */
   @IsString()
   @Matches(/^\s*(\d+(\.\d+)?\s*(ms|s|m|h|d))?(\s*,\s*\d+(\.\d+)?\s*(ms|s|m|h|d))*\s*$/, { message: 'HOOK_RETRY_SCHEDULE must be a comma-separated list of durations such as 5s,5m,30m,2h' })

@@ -35,6 +35,8 @@ const API_PROVIDERS: Provider[] = [
   HookTokenCipher,
   HookHttpClient,
   HookDeliveryLog,
+  // Resends are recorded in PostgreSQL by the API, with or without the delivery pipeline in this process.
+  HookEventsRepository,
   HookHealthService,
   HookMetrics,
   HookDeliverer,
@@ -54,7 +56,6 @@ const API_PROVIDERS: Provider[] = [
  */
 const DELIVERY_PROVIDERS: Provider[] = [
   MergeRequestHookData,
-  HookEventsRepository,
   HookCache,
   { provide: AttemptLimiter, useFactory: (config: AppConfig) => new AttemptLimiter(config.hooks.concurrency), inject: [AppConfig] },
   HookFanOut,

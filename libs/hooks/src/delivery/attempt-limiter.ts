@@ -5,7 +5,10 @@ interface Waiter {
   hookId: number;
   /** Arrival order across hooks (first come, first served). */
   seq: number;
-  admit: () => void;
+  /** Resolves the wait: true once admitted, false when it gave up. */
+  settle: (admitted: boolean) => void;
+  /** When it may give up (`tryRun`: arrival + line wait), or Infinity (`run`). */
+  deadline: number;
   /** Gave up waiting (`tryRun`): skipped when its turn comes. */
   cancelled: boolean;
 }
@@ -36,6 +39,8 @@ export class AttemptLimiter {
   private seq = 0;
   /** Attempts running by hook (absent: none running). */
   private readonly hooks = new Map<number, number>();
+  private sweeper: NodeJS.Timeout | null = null;
+  private sweepPeriod = Infinity;
 
   constructor(
     readonly limit: number,
@@ -84,31 +89,52 @@ export class AttemptLimiter {
       this.take(hookId);
       return Promise.resolve(true);
     }
-    return new Promise<boolean>((resolve) => {
-      let timer: NodeJS.Timeout | null = null;
-      const waiter: Waiter = {
-        hookId,
-        seq: this.seq++,
-        cancelled: false,
-        admit: () => {
-          if (timer) clearTimeout(timer);
-          resolve(true);
-        },
-      };
-      this.enqueue(waiter);
-      if (!Number.isFinite(lineWaitMs)) return;
-      // Waiting for slots other hooks hold is a burst, not a slow hook: only the hook's own line counts.
-      const check = (): void => {
-        if (this.inFlight(hookId) < this.perHookLimit) {
-          timer = setTimeout(check, lineWaitMs);
-          return;
+    return new Promise<boolean>((settle) => {
+      const finite = Number.isFinite(lineWaitMs);
+      this.enqueue({ hookId, seq: this.seq++, settle, deadline: finite ? Date.now() + lineWaitMs : Infinity, cancelled: false });
+      if (finite) this.watch(lineWaitMs);
+    });
+  }
+
+  /**
+   * One timer for every attempt that may give up (rather than one each: a burst keeps tens of
+   * thousands waiting): every quarter of the shortest line wait, the lines of the hooks holding
+   * their whole share give up their attempts whose wait has run out. Waiting for slots other
+   * hooks hold does not count: the lines of hooks below their share are left alone.
+   */
+  private watch(lineWaitMs: number): void {
+    const period = Math.max(1, Math.floor(lineWaitMs / 4));
+    if (this.sweeper && this.sweepPeriod <= period) return;
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweepPeriod = period;
+    this.sweeper = setInterval(() => this.sweep(), period);
+    this.sweeper.unref();
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    let patient = false;
+    for (const [hookId, line] of this.lines) {
+      const full = this.inFlight(hookId) >= this.perHookLimit;
+      for (let i = line.head; i < line.items.length; i++) {
+        const waiter = line.items[i];
+        if (!waiter || waiter.cancelled || waiter.deadline === Infinity) continue;
+        if (!full || waiter.deadline > now) {
+          // A line's attempts wait in arrival order, and so run out in that order.
+          patient = true;
+          break;
         }
         waiter.cancelled = true;
         this.waitingCount -= 1;
-        resolve(false);
-      };
-      timer = setTimeout(check, lineWaitMs);
-    });
+        waiter.settle(false);
+      }
+      this.headOf(hookId, line);
+    }
+    if (!patient && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = null;
+      this.sweepPeriod = Infinity;
+    }
   }
 
   private take(hookId: number): void {
@@ -166,7 +192,7 @@ export class AttemptLimiter {
       }
       this.waitingCount -= 1;
       this.take(waiter.hookId);
-      waiter.admit();
+      waiter.settle(true);
     }
   }
 }

@@ -5,7 +5,7 @@ import type { HookDeliveryStatus } from '../entities/hook-delivery.entity';
 import type { SystemHookEntity } from '../entities/system-hook.entity';
 import { HookTokenCipher } from '../hook-token-cipher';
 import { redactHookUrl } from '../hook-url';
-import { deliveryStatusOf, HookDeliveryLog } from './hook-delivery-log';
+import { deliveryStatusOf, HookDeliveryLog, NewHookDelivery } from './hook-delivery-log';
 import { HookHealthService } from './hook-health';
 import { HookHttpClient } from './hook-http-client';
 import { HookMetrics } from './hook-metrics';
@@ -18,6 +18,8 @@ export interface DeliveryAttempt {
   eventId: string | null;
   trigger: string;
   body: string;
+  /** `body` as UTF-8 bytes, encoded once for every hook of the event (else encoded per attempt). */
+  bodyBytes?: Buffer;
   idempotencyKey: string;
   occurredAt: string | null;
   chainId: string;
@@ -60,6 +62,7 @@ export class HookDeliverer {
   private readonly logger = new Logger(HookDeliverer.name);
   /** Decrypted tokens by ciphertext (AES-GCM per delivery would cost more than the POST). */
   private readonly tokens = new Map<string, string>();
+  private readonly targets = new Map<string, { parsed: URL | null; redacted: string }>();
 
   constructor(
     private readonly config: AppConfig,
@@ -74,10 +77,11 @@ export class HookDeliverer {
   async deliver(input: DeliveryAttempt): Promise<DeliveryOutcome> {
     const { hook } = input;
     const webhookUuid = randomUUID();
-    const url = redactHookUrl(hook.url);
+    const target = this.targetOf(hook.url);
+    const body = input.bodyBytes ?? input.body;
     const headers = (token: string | null) =>
       deliveryHeaders({
-        body: input.body,
+        body,
         token,
         idempotencyKey: input.idempotencyKey,
         webhookUuid,
@@ -86,7 +90,25 @@ export class HookDeliverer {
         chainDepth: input.chainDepth,
         timestamp: Math.floor(Date.now() / 1000),
       });
-    const base = { hookId: hook.id, eventId: input.eventId, trigger: input.trigger, url, requestBody: input.bodyStored ? null : input.body, idempotencyKey: input.idempotencyKey, attempt: input.attempt, eventOccurredAt: input.occurredAt };
+    // The attempt's log row, completed below (built once: a burst makes thousands a second).
+    const row: NewHookDelivery = {
+      hookId: hook.id,
+      eventId: input.eventId,
+      trigger: input.trigger,
+      url: target.redacted,
+      requestHeaders: {},
+      requestBody: input.bodyStored ? null : input.body,
+      responseStatus: null,
+      responseHeaders: null,
+      responseBody: null,
+      status: 'server_failure',
+      error: null,
+      durationMs: 0,
+      idempotencyKey: input.idempotencyKey,
+      webhookUuid: null,
+      attempt: input.attempt,
+      eventOccurredAt: input.occurredAt,
+    };
 
     let token: string | null = null;
     if (hook.encryptedToken) {
@@ -94,35 +116,42 @@ export class HookDeliverer {
         token = this.decrypt(hook.encryptedToken);
       } catch {
         // Never deliver without the token the receiver expects: the key must be restored or the token set again.
-        const error = 'the hook token cannot be decrypted (SETTINGS_ENCRYPTION_KEY changed?): set the token again';
-        return this.finish(input, { ...base, requestHeaders: redactHeaders(headers(null)), webhookUuid: null, responseStatus: null, responseHeaders: null, responseBody: null, durationMs: 0 }, 'server_failure', error, false, null);
+        row.requestHeaders = redactHeaders(headers(null));
+        return this.finish(input, row, 'server_failure', 'the hook token cannot be decrypted (SETTINGS_ENCRYPTION_KEY changed?): set the token again', false, null);
       }
     }
     const sent = headers(token);
-    const logged = { ...base, requestHeaders: redactHeaders(sent), webhookUuid };
+    row.requestHeaders = redactHeaders(sent);
+    row.webhookUuid = webhookUuid;
 
-    let parsed: URL;
-    try {
-      parsed = new URL(hook.url);
-    } catch {
-      return this.finish(input, { ...logged, responseStatus: null, responseHeaders: null, responseBody: null, durationMs: 0 }, 'server_failure', 'invalid url', false, null);
-    }
-    const decision = await this.outbound.check(parsed);
-    if (!decision.allowed) {
-      return this.finish(input, { ...logged, responseStatus: null, responseHeaders: null, responseBody: null, durationMs: 0 }, 'server_failure', `blocked: ${decision.reason}`, decision.retryable, null);
-    }
+    if (!target.parsed) return this.finish(input, row, 'server_failure', 'invalid url', false, null);
+    const decision = await this.outbound.checkDelivery(target.parsed);
+    if (!decision.allowed) return this.finish(input, row, 'server_failure', `blocked: ${decision.reason}`, decision.retryable, null);
 
-    const response = await this.http.post({ url: hook.url, headers: sent, body: input.body, verifyTls: hook.enableSslVerification, timeoutMs: this.config.hooks.timeoutMs, pinned: decision.pinned });
-    const status = response.ok ? 'successful' : deliveryStatusOf(response.status);
+    const response = await this.http.post({ url: hook.url, headers: sent, body, verifyTls: hook.enableSslVerification, timeoutMs: this.config.hooks.timeoutMs, pinned: decision.pinned, hookId: hook.id });
+    row.responseStatus = response.status;
+    row.responseHeaders = response.headers;
+    row.responseBody = response.body;
+    row.durationMs = response.durationMs;
     const retryAfterMs = response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers?.['retry-after']) : null;
-    return this.finish(
-      input,
-      { ...logged, responseStatus: response.status, responseHeaders: response.headers, responseBody: response.body, durationMs: response.durationMs },
-      status,
-      response.ok ? null : response.error,
-      true,
-      retryAfterMs,
-    );
+    return this.finish(input, row, response.ok ? 'successful' : deliveryStatusOf(response.status), response.ok ? null : response.error, true, retryAfterMs);
+  }
+
+  /** The hook URL parsed (null: invalid) and as logged, computed once per URL rather than per attempt. */
+  private targetOf(url: string): { parsed: URL | null; redacted: string } {
+    let target = this.targets.get(url);
+    if (!target) {
+      let parsed: URL | null;
+      try {
+        parsed = new URL(url);
+      } catch {
+        parsed = null;
+      }
+      target = { parsed, redacted: redactHookUrl(url) };
+      if (this.targets.size >= 1000) this.targets.clear();
+      this.targets.set(url, target);
+    }
+    return target;
   }
 
   /** Logs an event the hook did not receive (disabled hook, loop protection). */
@@ -132,7 +161,7 @@ export class HookDeliverer {
       hookId: hook.id,
       eventId: input.eventId,
       trigger: input.trigger,
-      url: redactHookUrl(hook.url),
+      url: this.targetOf(hook.url).redacted,
       requestHeaders: {},
       requestBody: input.bodyStored ? null : input.body,
       responseStatus: null,
@@ -151,14 +180,16 @@ export class HookDeliverer {
 
   private async finish(
     input: DeliveryAttempt,
-    row: Omit<Parameters<HookDeliveryLog['record']>[0], 'status' | 'error'>,
+    row: NewHookDelivery,
     status: HookDeliveryStatus,
     error: string | null,
     retryable: boolean,
     retryAfterMs: number | null,
   ): Promise<DeliveryOutcome> {
     const ok = status === 'successful';
-    const logged = this.log.record({ ...row, status, error });
+    row.status = status;
+    row.error = error;
+    const logged = this.log.record(row);
     // A success's log row is written behind (group commit; flushed at shutdown) so that the next
     // delivery does not wait for it; a failure's row is stored before the retry is scheduled.
     if (ok) logged.catch((e: unknown) => this.logger.error(`delivery log row of system hook ${input.hook.id} lost: ${(e as Error).message}`));

@@ -60,38 +60,24 @@ const COPY_SQL = `COPY system_hook_deliveries (${COLUMNS.join(', ')}) FROM STDIN
 
 /** Characters that COPY's text format escapes (NUL cannot be stored in text at all: dropped). */
 const COPY_SPECIAL = /[\\\n\r\t\u0000]/g;
+const HAS_COPY_SPECIAL = /[\\\n\r\t\u0000]/;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u0000': '' };
 
 /** A field of COPY's text format: `\N` for NULL, else the text with backslash, newline, CR and tab escaped. */
 export function copyField(value: string | number | null): string {
   if (value === null) return '\\N';
-  const text = typeof value === 'number' ? String(value) : value;
-  return text.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]);
+  if (typeof value === 'number') return String(value);
+  // Most fields have nothing to escape: one test, no copy.
+  return HAS_COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]) : value;
 }
 
-/** One row of `COPY_SQL`, newline-terminated. */
+/** One row of `COPY_SQL`, newline-terminated (the fields in the order of `COLUMNS`). */
 export function copyLine(row: NewHookDelivery): string {
   return (
-    [
-      row.hookId,
-      row.eventId,
-      row.trigger.slice(0, 255),
-      row.url.slice(0, 2048),
-      JSON.stringify(row.requestHeaders),
-      row.requestBody,
-      row.responseStatus,
-      row.responseHeaders === null ? null : JSON.stringify(row.responseHeaders),
-      row.responseBody,
-      row.status,
-      row.error,
-      Math.min(row.durationMs, 2_147_483_647),
-      row.idempotencyKey,
-      row.webhookUuid,
-      row.attempt,
-      row.eventOccurredAt,
-    ]
-      .map(copyField)
-      .join('\t') + '\n'
+    `${row.hookId}\t${copyField(row.eventId)}\t${copyField(row.trigger.slice(0, 255))}\t${copyField(row.url.slice(0, 2048))}\t` +
+    `${copyField(JSON.stringify(row.requestHeaders))}\t${copyField(row.requestBody)}\t${copyField(row.responseStatus)}\t` +
+    `${copyField(row.responseHeaders === null ? null : JSON.stringify(row.responseHeaders))}\t${copyField(row.responseBody)}\t${row.status}\t${copyField(row.error)}\t` +
+    `${Math.min(row.durationMs, 2_147_483_647)}\t${copyField(row.idempotencyKey)}\t${copyField(row.webhookUuid)}\t${row.attempt}\t${copyField(row.eventOccurredAt)}\n`
   );
 }
 
@@ -110,7 +96,9 @@ export class HookDeliveryLog implements BeforeApplicationShutdown {
   constructor(private readonly dataSource: DataSource) {}
 
   record(row: NewHookDelivery): Promise<void> {
-    return this.recordMany([row]);
+    const stored = new Promise<void>((resolve, reject) => this.pending.push({ row, resolve, reject }));
+    this.schedule();
+    return stored;
   }
 
   recordMany(rows: NewHookDelivery[]): Promise<void> {

@@ -55,26 +55,33 @@ export class HookFanOut {
     const retries: Array<{ eventId: string; hookId: number; attempt: number; dueAt: Date; delayMs: number; attempts: number; data: HookDeliveryJob }> = [];
     const attempts: Array<Promise<void>> = [];
     for (const event of job.events) {
+      // Encoded once: every hook's request (and signature) uses the same bytes.
+      let bodyBytes: Buffer | undefined;
       for (const hookId of event.hookIds) {
         if (handled.has(deliveryJobId(event.eventId, hookId))) continue;
         const hook = hooks.get(hookId);
         // A deleted hook takes its log with it: nothing to deliver or record.
         if (!hook) continue;
         const idempotencyKey = idempotencyKeyOf(event.eventId, hookId);
-        const attempt = { hook, eventId: event.eventId, trigger: event.trigger, body: event.body, idempotencyKey, occurredAt: event.occurredAt, chainId: event.chainId, chainDepth: event.chainDepth, attempt: 1, bodyStored: true };
-        const { hook: _hook, attempt: _number, ...data } = attempt;
+        bodyBytes ??= Buffer.from(event.body, 'utf8');
+        const attempt = { hook, eventId: event.eventId, trigger: event.trigger, body: event.body, bodyBytes, idempotencyKey, occurredAt: event.occurredAt, chainId: event.chainId, chainDepth: event.chainDepth, attempt: 1, bodyStored: true };
+        // The job data of a retry or a hand-over, built only then (most attempts need none).
+        const jobData = (firstAttempt: number): HookDeliveryJob => {
+          const { hook: _hook, attempt: _number, bodyBytes: _bytes, ...data } = attempt;
+          return { ...data, hookId, firstAttempt };
+        };
         const run = async (): Promise<void> => {
           const reason = disabledReason(hook, new Date());
           if (reason) return this.deliverer.skip(attempt, reason);
           const outcome = await this.deliverer.deliver(attempt);
           if (outcome.ok || !outcome.retryable || totalAttempts(this.config) < 2) return;
           const delayMs = retryDelay(this.config.hooks.retryScheduleMs, 0, outcome.retryAfterMs);
-          retries.push({ eventId: event.eventId, hookId, attempt: 2, dueAt: new Date(Date.now() + delayMs), delayMs, attempts: totalAttempts(this.config) - 1, data: { ...data, hookId, firstAttempt: 2 } });
+          retries.push({ eventId: event.eventId, hookId, attempt: 2, dueAt: new Date(Date.now() + delayMs), delayMs, attempts: totalAttempts(this.config) - 1, data: jobData(2) });
         };
         attempts.push(
           this.limiter.tryRun(hookId, run, HOOK_LINE_WAIT_MS).then((result) => {
             // The hook is slow and holds its whole share: its first attempt becomes a job of its own.
-            if (result === NOT_STARTED) retries.push({ eventId: event.eventId, hookId, attempt: 1, dueAt: new Date(), delayMs: 0, attempts: totalAttempts(this.config), data: { ...data, hookId, firstAttempt: 1 } });
+            if (result === NOT_STARTED) retries.push({ eventId: event.eventId, hookId, attempt: 1, dueAt: new Date(), delayMs: 0, attempts: totalAttempts(this.config), data: jobData(1) });
           }),
         );
       }

@@ -64,10 +64,29 @@ describe(idempotencyKeyOf.name, () => {
     expect(idempotencyKeyOf('e1', 2)).not.toBe(key);
     expect(idempotencyKeyOf('e2', 1)).not.toBe(key);
   });
+
+  it('is the key deliveries have always carried (a resend of an old delivery keeps it)', () => {
+    const hex = require('node:crypto').createHash('sha256').update('system-hook-delivery:e1:1').digest('hex') as string;
+    expect(idempotencyKeyOf('e1', 1).replace(/-/g, '').slice(0, 12)).toBe(hex.slice(0, 12));
+    expect(idempotencyKeyOf('e1', 1).slice(-12)).toBe(hex.slice(20, 32));
+  });
 });
 
 describe(signDelivery.name, () => {
   it('is HMAC-SHA256 over id.timestamp.body', () => {
     expect(signDelivery('k', 'id', 1, 'b')).toBe(`v1,${require('node:crypto').createHmac('sha256', 'k').update('id.1.b').digest('base64')}`);
+  });
+
+  it.each([
+    ['a short token', 'k'],
+    ['a token of one block', 'x'.repeat(64)],
+    ['a token longer than a block (hashed first)', 'y'.repeat(65)],
+    ['a non-ASCII token', 'clé-secrète-✓'],
+  ])('equals HMAC-SHA256 for %s, signature after signature, with the body as a string or its UTF-8 bytes', (_label, token) => {
+    const body = JSON.stringify({ message: 'héllo ✓', n: 1 });
+    const hmac = (timestamp: number) => `v1,${require('node:crypto').createHmac('sha256', Buffer.from(token, 'utf8')).update(`id.${timestamp}.${body}`).digest('base64')}`;
+    expect(signDelivery(token, 'id', 1, body)).toBe(hmac(1));
+    expect(signDelivery(token, 'id', 2, Buffer.from(body, 'utf8'))).toBe(hmac(2));
+    expect(signDelivery(token, 'id', 1, body)).toBe(hmac(1));
   });
 });

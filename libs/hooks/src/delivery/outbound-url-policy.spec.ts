@@ -42,4 +42,55 @@ describe(OutboundUrlPolicy.name, () => {
       policyWith({ ...refused, outbound_local_requests_whitelist: ['10.0.0.0/8'] }, dns).assertHookUrlAllowed('http://inside.example/hook'),
     ).resolves.toBeUndefined();
   });
+
+  describe('checkDelivery', () => {
+    /** A policy whose settings snapshot can be replaced, with a resolver that counts its calls and answers `answers[hostname]`. */
+    function countingPolicy(values: Record<string, unknown>, answers: Record<string, string[]>) {
+      let snapshot = { boolean: (key: string) => Boolean(values[key]), strings: (key: string) => (values[key] as string[] | undefined) ?? [] };
+      const reader = { get: async () => snapshot } as unknown as SettingsReader;
+      const sut = new OutboundUrlPolicy(reader);
+      const calls: string[] = [];
+      sut.resolver = async (hostname) => {
+        calls.push(hostname);
+        const found = answers[hostname];
+        if (!found) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
+        return found.map((address) => ({ address, family: 4 as const }));
+      };
+      const replaceSettings = (next: Record<string, unknown>) => {
+        snapshot = { boolean: (key: string) => Boolean(next[key]), strings: (key: string) => (next[key] as string[] | undefined) ?? [] };
+      };
+      return { sut, calls, replaceSettings };
+    }
+
+    afterEach(() => jest.useRealTimers());
+
+    it('reuses a decision that resolved a host name for a second, then resolves and checks again (a name moving to a local address is refused)', async () => {
+      jest.useFakeTimers({ now: new Date('2026-01-31T12:00:00Z'), doNotFake: ['nextTick', 'setImmediate'] });
+      const answers: Record<string, string[]> = { 'hooks.example': ['93.184.216.34'] };
+      const { sut, calls } = countingPolicy(refused, answers);
+      const url = new URL('https://hooks.example/hook');
+      await expect(sut.checkDelivery(url)).resolves.toEqual({ allowed: true, pinned: { address: '93.184.216.34', family: 4 } });
+      answers['hooks.example'] = ['127.0.0.1'];
+      await expect(sut.checkDelivery(url)).resolves.toMatchObject({ allowed: true });
+      expect(calls).toHaveLength(1);
+      jest.setSystemTime(new Date('2026-01-31T12:00:01.001Z'));
+      await expect(sut.checkDelivery(url)).resolves.toMatchObject({ allowed: false, reason: 'Requests to localhost are not allowed', retryable: false });
+      expect(calls).toHaveLength(2);
+    });
+
+    it('never reuses a resolution failure, and decides again under new settings', async () => {
+      const answers: Record<string, string[]> = {};
+      const { sut, calls, replaceSettings } = countingPolicy(refused, answers);
+      const url = new URL('http://later.example/hook');
+      await expect(sut.checkDelivery(url)).resolves.toMatchObject({ allowed: false, retryable: true });
+      answers['later.example'] = ['10.0.0.5'];
+      await expect(sut.checkDelivery(url)).resolves.toMatchObject({ allowed: false, reason: 'Requests to the local network are not allowed' });
+      expect(calls).toHaveLength(2);
+      const literal = new URL('http://10.0.0.5/hook');
+      await expect(sut.checkDelivery(literal)).resolves.toMatchObject({ allowed: false });
+      replaceSettings({ ...refused, outbound_local_requests_whitelist: ['10.0.0.0/8'] });
+      await expect(sut.checkDelivery(literal)).resolves.toEqual({ allowed: true, pinned: null });
+      await expect(sut.checkDelivery(url)).resolves.toMatchObject({ allowed: true });
+    });
+  });
 });
