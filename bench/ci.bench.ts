@@ -16,12 +16,11 @@
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { Agent, request } from 'undici';
-import { cpuSecondsOf, machine, percentile, postgresCpuSeconds, sleep, waitForHttp, write } from './support';
+import { cpuSecondsOf, freePort, machine, percentile, postgresCpuSeconds, sleep, waitForHttp, write } from './support';
 
 const ROOT = resolve(__dirname, '../..');
 const DATABASE = process.env.BENCH_DATABASE ?? 'service_api_bench_ci';
@@ -36,17 +35,6 @@ const JOBS_PER_PIPELINE = 20;
 const LONG_POLL_SECONDS = 10;
 const PREFIX = `bench-ci-${Date.now()}`;
 let BASE = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 const agent = new Agent({ connections: IDLE_RUNNERS + RUNNERS + 20, keepAliveTimeout: 60_000, headersTimeout: (LONG_POLL_SECONDS + 30) * 1000, bodyTimeout: (LONG_POLL_SECONDS + 30) * 1000 });
 

@@ -43,7 +43,7 @@ import { cpus } from 'node:os';
 import { Agent, request } from 'undici';
 import { DataSource } from 'typeorm';
 import { deliveryHeaders, HookDeliveryLog, NewHookDelivery, redactHeaders } from '@app/hooks';
-import { cpuPerUnit, machine, ownCpuSeconds, percentile, postgresCpuSeconds, serviceCpuSeconds, sleep, waitForHttp, write } from './support';
+import { cpuPerUnit, fixed, machine, ownCpuSeconds, percentile, postgresCpuSeconds, serviceCpuSeconds, sleep, waitForHttp, write } from './support';
 
 const ROOT = resolve(__dirname, '../..');
 const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3905);
@@ -62,7 +62,6 @@ const PREFIX = `bench-hooks-${Date.now()}`;
 const TOPIC = `${PREFIX}.domain-events.v1`;
 const PROJECT_ID = 1_000_000;
 
-const fixed = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 
 /** The receiver: records receipt time and the event's commit time (carried in the payload). */

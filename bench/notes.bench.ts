@@ -22,12 +22,11 @@
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { Agent, request } from 'undici';
 import { encodeKeysetCursor } from '@app/api';
-import { cpuSecondsOf, machine, percentile, sleep, waitForHttp, write } from './support';
+import { cpuSecondsOf, freePort, machine, percentile, sleep, waitForHttp, write } from './support';
 
 const ROOT = resolve(__dirname, '../..');
 const DATABASE = process.env.BENCH_DATABASE ?? 'service_api_bench_notes';
@@ -91,17 +90,6 @@ function costOf(from: Reading, to: Reading, requests: number, seconds = 0): { ga
 }
 
 /** A port nobody listens on (other benchmarks and gateways share this machine). */
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
 const agent = new Agent({ connections: 1, keepAliveTimeout: 60_000 });
 
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any; headers: Record<string, string | string[] | undefined> }> {

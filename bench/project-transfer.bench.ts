@@ -24,13 +24,12 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, openAsBlob, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Client } from 'pg';
-import { machine, sleep, waitForHttp, write } from './support';
+import { fixed, freePort, machine, sleep, waitForHttp, write } from './support';
 
 const ROOT = resolve(__dirname, '../..');
 const DATABASE = process.env.BENCH_DATABASE ?? 'service_api_bench_transfer';
@@ -44,19 +43,7 @@ const BLOBS_PER_COMMIT = 8;
 const PREFIX = `bench-transfer-${Date.now()}`;
 let BASE = '';
 
-const fixed = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const mb = (bytes: number) => bytes / (1024 * 1024);
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const response = await fetch(`${BASE}/api/v4${path}`, {

@@ -1,11 +1,27 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { AddressInfo, createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 
 /** Small pieces every benchmark script shares. */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const write = (line: string) => process.stdout.write(`${line}\n`);
+
+/** A number with thousands separators and `digits` decimals. */
+export const fixed = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** A TCP port free on loopback now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
 
 /** The figures depend on what else runs: say it next to them. */
 export const machine = () => `${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
