@@ -30,6 +30,8 @@ import { CI_MAINTENANCE } from './ci.jobs';
 import { CiMaintenanceProcessor, CiScheduleKeeper } from './maintenance/ci-maintenance.processor';
 import { DropStuckJobsUseCase } from './maintenance/drop-stuck-jobs.use-case';
 import { ExpireArtifactsUseCase } from './maintenance/expire-artifacts.use-case';
+import { ScheduledJobTimers } from './scheduling/scheduled-job-timers';
+import { StartScheduledJobsUseCase } from './scheduling/start-scheduled-jobs.use-case';
 
 /**
  * CI pipelines and jobs: configuration from the repositories, pipelines on pushes and through
@@ -61,6 +63,8 @@ import { ExpireArtifactsUseCase } from './maintenance/expire-artifacts.use-case'
     TriggerDownstreamUseCase,
     DropStuckJobsUseCase,
     ExpireArtifactsUseCase,
+    ScheduledJobTimers,
+    StartScheduledJobsUseCase,
     CiMaintenanceProcessor,
     CiScheduleKeeper,
     { provide: ObjectStorage, useClass: LocalObjectStorage },

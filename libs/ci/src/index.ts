@@ -27,3 +27,5 @@ export * from './maintenance/expire-artifacts.use-case';
 export * from './reports/junit';
 export * from './reports/test-reports.service';
 export * from './presenters/job.presenter';
+export * from './scheduling/scheduled-job-timers';
+export * from './scheduling/start-scheduled-jobs.use-case';

@@ -78,7 +78,7 @@ function jobOptions(job: SeededJob): CiJobOptions {
     allowFailureExitCodes: d.allowFailureExitCodes,
     coverageRegex: d.coverage,
     timeoutSeconds: d.timeoutSeconds,
-    startIn: d.startIn,
+    startIn: job.startIn,
     environment: d.environment,
     interruptible: d.interruptible,
     trigger: d.trigger,
