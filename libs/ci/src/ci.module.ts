@@ -16,6 +16,7 @@ import { RequestJobUseCase } from './use-cases/request-job.use-case';
 import { UpdateJobUseCase } from './use-cases/update-job.use-case';
 import { UploadArtifactUseCase } from './use-cases/upload-artifact.use-case';
 import { CiPushConsumer } from './pipelines/ci-push.consumer';
+import { MergeRequestPipelineSources } from './pipelines/merge-request-pipelines';
 import { PipelineProcessor } from './pipelines/pipeline-processor';
 import { PipelinesRepository } from './pipelines/pipelines.repository';
 import { PipelinesController } from './pipelines.controller';
@@ -47,6 +48,7 @@ import { StartScheduledJobsUseCase } from './scheduling/start-scheduled-jobs.use
     PipelineProcessor,
     CreatePipelineUseCase,
     CiPushConsumer,
+    MergeRequestPipelineSources,
     RunnersRepository,
     RunnerPermissions,
     JobsRepository,

@@ -29,3 +29,4 @@ export * from './reports/test-reports.service';
 export * from './presenters/job.presenter';
 export * from './scheduling/scheduled-job-timers';
 export * from './scheduling/start-scheduled-jobs.use-case';
+export * from './pipelines/merge-request-pipelines';
