@@ -16,6 +16,7 @@ import { RequestJobUseCase } from './use-cases/request-job.use-case';
 import { UpdateJobUseCase } from './use-cases/update-job.use-case';
 import { UploadArtifactUseCase } from './use-cases/upload-artifact.use-case';
 import { CiPushConsumer } from './pipelines/ci-push.consumer';
+import { MergeRequestPipelineSources } from './pipelines/merge-request-pipelines';
 import { PipelineProcessor } from './pipelines/pipeline-processor';
 import { PipelinesRepository } from './pipelines/pipelines.repository';
 import { PipelinesController } from './pipelines.controller';
@@ -30,6 +31,8 @@ import { CI_MAINTENANCE } from './ci.jobs';
 import { CiMaintenanceProcessor, CiScheduleKeeper } from './maintenance/ci-maintenance.processor';
 import { DropStuckJobsUseCase } from './maintenance/drop-stuck-jobs.use-case';
 import { ExpireArtifactsUseCase } from './maintenance/expire-artifacts.use-case';
+import { ScheduledJobTimers } from './scheduling/scheduled-job-timers';
+import { StartScheduledJobsUseCase } from './scheduling/start-scheduled-jobs.use-case';
 
 /**
  * CI pipelines and jobs: configuration from the repositories, pipelines on pushes and through
@@ -45,6 +48,7 @@ import { ExpireArtifactsUseCase } from './maintenance/expire-artifacts.use-case'
     PipelineProcessor,
     CreatePipelineUseCase,
     CiPushConsumer,
+    MergeRequestPipelineSources,
     RunnersRepository,
     RunnerPermissions,
     JobsRepository,
@@ -61,6 +65,8 @@ import { ExpireArtifactsUseCase } from './maintenance/expire-artifacts.use-case'
     TriggerDownstreamUseCase,
     DropStuckJobsUseCase,
     ExpireArtifactsUseCase,
+    ScheduledJobTimers,
+    StartScheduledJobsUseCase,
     CiMaintenanceProcessor,
     CiScheduleKeeper,
     { provide: ObjectStorage, useClass: LocalObjectStorage },

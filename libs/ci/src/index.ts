@@ -27,3 +27,6 @@ export * from './maintenance/expire-artifacts.use-case';
 export * from './reports/junit';
 export * from './reports/test-reports.service';
 export * from './presenters/job.presenter';
+export * from './scheduling/scheduled-job-timers';
+export * from './scheduling/start-scheduled-jobs.use-case';
+export * from './pipelines/merge-request-pipelines';

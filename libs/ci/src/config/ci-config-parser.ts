@@ -418,6 +418,9 @@ function rulesOf(value: unknown, where: string, problems: Problems): CiRule[] | 
       else problems.add(`${where}:rule allow_failure should be a boolean value`);
     }
     if (raw.variables !== undefined) rule.variables = variablesOf(raw.variables, `${where}:rule:variables`, problems);
+    if (rule.when === 'delayed' && raw.start_in === undefined) problems.add(`${where}:rule start in can't be blank`);
+    const ruleStartIn = startInOf(raw.start_in, rule.when === 'delayed', false, `${where}:rule`, problems);
+    if (ruleStartIn !== null) rule.startIn = ruleStartIn;
     for (const key of Object.keys(rule) as (keyof CiRule)[]) if (rule[key] === undefined) delete rule[key];
     rules.push(rule);
   }
@@ -586,7 +589,8 @@ function tagsOf(value: unknown, where: string, problems: Problems): string[] {
 
 function timeoutOf(value: unknown, where: string, problems: Problems): number | null {
   if (value === undefined || value === null) return null;
-  const seconds = typeof value === 'string' || typeof value === 'number' ? parseCiDuration(value) : null;
+  // GitLab reads only a string (ChronicDuration): a bare YAML number is not a duration.
+  const seconds = typeof value === 'string' ? parseCiDuration(value) : null;
   if (seconds === null || seconds < 600 || seconds > 30 * 86400) {
     // GitLab: between 10 minutes and 1 month.
     problems.add(`${where} config should be a duration between 10 minutes and 1 month`);
@@ -600,6 +604,33 @@ function inheritOf(value: unknown): { defaults: (key: string) => boolean; variab
   const pick = (entry: unknown) => (key: string) => entry === undefined || entry === true || (Array.isArray(entry) && entry.includes(key));
   if (!isHash(value)) return { defaults: () => true, variables: () => true };
   return { defaults: pick(value.default), variables: pick(value.variables) };
+}
+
+/** The longest `start_in` GitLab accepts. */
+export const START_IN_LIMIT_SECONDS = 7 * 86400;
+
+/**
+ * `start_in` of a delayed job (GitLab's `DurationValidator` with a one-week limit); it must be
+ * absent when the job is not delayed (a job with `rules` takes it from its rule).
+ */
+function startInOf(value: unknown, delayed: boolean, hasRules: boolean, where: string, problems: Problems): string | null {
+  if (value === undefined || value === null) return null;
+  if (!delayed || hasRules) {
+    problems.add(`${where} start in must be blank`);
+    return null;
+  }
+  // GitLab reads only a string (ChronicDuration): a bare YAML number is not a duration.
+  const seconds = typeof value === 'string' ? parseCiDuration(value) : null;
+  if (seconds === null) {
+    problems.add(`${where} start in should be a duration`);
+    problems.add(`${where} start in should not exceed the limit`);
+    return null;
+  }
+  if (seconds > START_IN_LIMIT_SECONDS) {
+    problems.add(`${where} start in should not exceed the limit`);
+    return null;
+  }
+  return value as string;
 }
 
 function buildJob(name: string, raw: Hash, defaults: Hash, globalVariables: VariableMap, stages: string[], problems: Problems): CiJobDefinition | null {
@@ -619,6 +650,7 @@ function buildJob(name: string, raw: Hash, defaults: Hash, globalVariables: Vari
   if (typeof stage !== 'string' || !stages.includes(stage)) problems.add(`${name} job: chosen stage ${String(stage)} does not exist; available stages are ${stages.join(', ')}`);
   const when = whenOf(raw.when, where, problems) ?? 'on_success';
   if (when === 'delayed' && raw.start_in === undefined) problems.add(`${where} start in should be specified for delayed job`);
+  const startIn = startInOf(raw.start_in, when === 'delayed', raw.rules !== undefined, where, problems);
   let allowFailure: boolean | null = null;
   let allowFailureExitCodes: number[] = [];
   if (raw.allow_failure !== undefined) {
@@ -660,7 +692,7 @@ function buildJob(name: string, raw: Hash, defaults: Hash, globalVariables: Vari
     cache: cache === undefined || cache === null ? [] : Array.isArray(cache) ? cache : [cache],
     coverage: typeof raw.coverage === 'string' ? raw.coverage : null,
     interruptible: pick('interruptible') === true,
-    startIn: typeof raw.start_in === 'string' ? raw.start_in : null,
+    startIn,
     environment: typeof raw.environment === 'string' ? raw.environment : isHash(raw.environment) && typeof raw.environment.name === 'string' ? raw.environment.name : null,
     trigger: triggerOf(raw.trigger, `${where}:trigger`, problems),
   };

@@ -21,6 +21,8 @@ export interface CiRule {
   when?: JobWhen;
   allowFailure?: boolean;
   variables?: VariableMap;
+  /** `start_in` of a rule that makes the job `delayed`. */
+  startIn?: string;
 }
 
 /** `only:` / `except:` in their normalized (hash) form. */

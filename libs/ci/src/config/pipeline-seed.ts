@@ -47,6 +47,8 @@ export interface SeededJob {
   variables: VariableMap;
   /** Names of the needed jobs present in the pipeline (null: stage ordering). */
   needs: string[] | null;
+  /** `start_in` of a delayed job (its rule's, else its own). */
+  startIn: string | null;
 }
 
 export type SeedResult = { ok: true; jobs: SeededJob[]; variables: VariableMap } | { ok: false; filtered: boolean; errors: string[] };
@@ -141,11 +143,13 @@ export function seedPipeline(config: CiConfig, context: SeedContext): SeedResult
     let variables: VariableMap = { ...context.predefined, ...ownVariables, ...context.pipelineVariables };
     let when = definition.when;
     let allowFailure = definition.allowFailure ?? when === 'manual';
+    let startIn = definition.startIn;
     if (definition.rules) {
       const rule = firstMatchingRule(definition.rules, variables, context);
       if (!rule) continue;
       when = rule.when ?? definition.when;
       allowFailure = rule.allowFailure ?? definition.allowFailure ?? (rule.when === 'manual' ? false : when === 'manual');
+      startIn = rule.startIn ?? null;
       if (rule.variables) variables = { ...variables, ...rule.variables, ...context.pipelineVariables };
     } else {
       if (!filterMatches(definition.only ?? DEFAULT_ONLY, variables, context, 'only')) continue;
@@ -155,7 +159,7 @@ export function seedPipeline(config: CiConfig, context: SeedContext): SeedResult
     const jobVariables: VariableMap = {};
     for (const key of Object.keys(ownVariables)) if (variables[key] !== undefined) jobVariables[key] = variables[key];
     if (definition.rules) for (const rule of definition.rules) for (const key of Object.keys(rule.variables ?? {})) if (variables[key] !== undefined) jobVariables[key] = variables[key];
-    kept.push({ definition, stageIdx: config.stages.indexOf(definition.stage), when, allowFailure, variables: jobVariables, needs: null });
+    kept.push({ definition, stageIdx: config.stages.indexOf(definition.stage), when, allowFailure, variables: jobVariables, needs: null, startIn: when === 'delayed' ? startIn : null });
   }
   const names = new Set(kept.map((job) => job.definition.name));
   const errors: string[] = [];

@@ -16,6 +16,7 @@ export type CiJobType = 'build' | 'bridge';
 @Index(['pipelineId', 'stageIdx'])
 @Index('IDX_ci_jobs_pending_queue', ['id'], { where: `status = 'pending' AND type = 'build'` })
 @Index('IDX_ci_jobs_running', ['updatedAt'], { where: `status = 'running'` })
+@Index('IDX_ci_jobs_scheduled', ['scheduledAt'], { where: `status = 'scheduled'` })
 export class CiJobEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -120,6 +121,10 @@ export class CiJobEntity {
 
   @Column({ name: 'queued_at', type: 'timestamptz', nullable: true })
   queuedAt: Date | null;
+
+  /** When a delayed (`scheduled`) job becomes pending (`start_in` after it was scheduled). */
+  @Column({ name: 'scheduled_at', type: 'timestamptz', nullable: true })
+  scheduledAt: Date | null;
 
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
   startedAt: Date | null;

@@ -21,11 +21,19 @@ export class CiRepositoryReader {
     return this.storage.open({ id: projectId, defaultBranch: null });
   }
 
-  /** A branch (preferred, as GitLab) or a tag of that name; null when neither exists. */
-  async resolveRef(projectId: number, ref: string): Promise<ResolvedRef | null> {
+  /**
+   * A branch (preferred, as GitLab) or a tag of that name; null when neither exists. With
+   * `mergeRequestRefs` (child pipelines of a merge request pipeline) also a
+   * `refs/merge-requests/:iid/head`, kept as its full name.
+   */
+  async resolveRef(projectId: number, ref: string, mergeRequestRefs = false): Promise<ResolvedRef | null> {
     if (ref.length === 0 || ref.length > 255 || ref.startsWith('-') || /[\x00-\x20\x7f~^:?*[\\]/.test(ref)) return null;
     const name = ref.replace(/^refs\/(heads|tags)\//, '');
     const repository = await this.repository(projectId);
+    if (mergeRequestRefs && /^refs\/merge-requests\/\d+\/head$/.test(ref)) {
+      const head = await repository.resolveCommit(`${ref}^{commit}`);
+      return head ? { name: ref, tag: false, sha: head } : null;
+    }
     const explicitTag = ref.startsWith('refs/tags/');
     if (!explicitTag) {
       const branch = await repository.resolveCommit(`refs/heads/${name}^{commit}`);
@@ -61,6 +69,22 @@ export class CiRepositoryReader {
     const repository = await this.repository(projectId);
     const out = await repository.git(['diff', '--name-only', '-z', '--no-renames', before, after], { okExitCodes: [128] });
     return out.exitCode === 0 ? out.stdout.toString('utf8').split('\0').filter(Boolean) : null;
+  }
+
+  /** The best common ancestor of two commits; null when they have none. */
+  async mergeBase(projectId: number, a: string, b: string): Promise<string | null> {
+    return (await this.repository(projectId)).mergeBase(a, b);
+  }
+
+  /**
+   * Points `ref` at `sha` (created or moved), as GitLab keeps `refs/merge-requests/:iid/head`
+   * on the merge request's source head, so that a runner fetches it over smart HTTP.
+   */
+  async keepRef(projectId: number, ref: string, sha: string): Promise<void> {
+    const repository = await this.repository(projectId);
+    const current = await repository.refTarget(ref);
+    if (current === sha) return;
+    await repository.updateRef(ref, sha, current ?? ZERO_SHA, 'merge request head');
   }
 
   async commit(projectId: number, sha: string): Promise<GitCommit | null> {

@@ -104,7 +104,11 @@ export function buildJobPayload(input: JobPayloadInput): Record<string, unknown>
     ...Object.entries(job.yamlVariables).map(([key, value]) => variable(key, value)),
     ...input.pipelineVariables.map((v) => variable(v.key, v.value, { file: v.variableType === 'file' })),
   ];
-  const refspecs = job.tag ? [`+refs/tags/${job.ref}:refs/tags/${job.ref}`] : [`+refs/heads/${job.ref}:refs/remotes/origin/${job.ref}`];
+  const refspecs = job.tag
+    ? [`+refs/tags/${job.ref}:refs/tags/${job.ref}`]
+    : job.ref.startsWith('refs/merge-requests/')
+      ? [`+${job.ref}:refs/remotes/origin/${job.ref.slice('refs/'.length)}`]
+      : [`+refs/heads/${job.ref}:refs/remotes/origin/${job.ref}`];
   const steps: Record<string, unknown>[] = [{ name: 'script', script: [...(options.beforeScript ?? []), ...(options.script ?? [])], timeout, when: 'on_success', allow_failure: false }];
   if (options.afterScript && options.afterScript.length > 0) steps.push({ name: 'after_script', script: options.afterScript, timeout, when: 'always', allow_failure: true });
   const artifacts: Record<string, unknown>[] = [];

@@ -2,16 +2,18 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { JobWorker, OnJob, QueueWorker, repeatOptionsOf } from '@app/queue';
 import type { Queue } from 'bullmq';
-import { CI_MAINTENANCE, CI_MAINTENANCE_BATCH, CiMaintenancePayload, DROP_STUCK_JOBS_SCHEDULE, EXPIRE_ARTIFACTS_SCHEDULE } from '../ci.jobs';
+import { CI_MAINTENANCE, CI_MAINTENANCE_BATCH, CiMaintenancePayload, DROP_STUCK_JOBS_SCHEDULE, EXPIRE_ARTIFACTS_SCHEDULE, START_DUE_SCHEDULED_JOBS_SCHEDULE, StartScheduledJobPayload } from '../ci.jobs';
+import { StartScheduledJobsUseCase } from '../scheduling/start-scheduled-jobs.use-case';
 import { DropStuckJobsUseCase } from './drop-stuck-jobs.use-case';
 import { ExpireArtifactsUseCase } from './expire-artifacts.use-case';
 
-/** Runs the CI housekeeping jobs on their schedules. */
+/** Runs the CI housekeeping jobs on their schedules, and the timers of delayed jobs. */
 @QueueWorker(CI_MAINTENANCE)
 export class CiMaintenanceProcessor extends JobWorker {
   constructor(
     private readonly dropStuck: DropStuckJobsUseCase,
     private readonly expireArtifacts: ExpireArtifactsUseCase,
+    private readonly scheduled: StartScheduledJobsUseCase,
   ) {
     super();
   }
@@ -24,6 +26,16 @@ export class CiMaintenanceProcessor extends JobWorker {
   @OnJob(CI_MAINTENANCE, CI_MAINTENANCE.jobs.EXPIRE_ARTIFACTS, { schedule: EXPIRE_ARTIFACTS_SCHEDULE, data: { batchSize: CI_MAINTENANCE_BATCH } })
   async expire({ batchSize }: CiMaintenancePayload): Promise<{ removed: number }> {
     return this.expireArtifacts.execute(batchSize);
+  }
+
+  @OnJob(CI_MAINTENANCE, CI_MAINTENANCE.jobs.START_SCHEDULED_JOB)
+  async startScheduledJob({ ciJobId }: StartScheduledJobPayload): Promise<{ outcome: string }> {
+    return { outcome: await this.scheduled.startIfDue(ciJobId) };
+  }
+
+  @OnJob(CI_MAINTENANCE, CI_MAINTENANCE.jobs.START_DUE_SCHEDULED_JOBS, { schedule: START_DUE_SCHEDULED_JOBS_SCHEDULE, data: { batchSize: CI_MAINTENANCE_BATCH } })
+  async startDueScheduledJobs({ batchSize }: CiMaintenancePayload): Promise<{ started: number; timers: number }> {
+    return this.scheduled.sweep(batchSize);
   }
 }
 
@@ -59,6 +71,7 @@ export class CiScheduleKeeper implements OnApplicationBootstrap, OnModuleDestroy
     const schedules = [
       [CI_MAINTENANCE.jobs.DROP_STUCK_JOBS, DROP_STUCK_JOBS_SCHEDULE],
       [CI_MAINTENANCE.jobs.EXPIRE_ARTIFACTS, EXPIRE_ARTIFACTS_SCHEDULE],
+      [CI_MAINTENANCE.jobs.START_DUE_SCHEDULED_JOBS, START_DUE_SCHEDULED_JOBS_SCHEDULE],
     ] as const;
     try {
       for (const [name, schedule] of schedules) {

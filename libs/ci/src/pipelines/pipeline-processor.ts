@@ -10,13 +10,14 @@ import { compositeStatus } from '../status/composite-status';
 import { processPipeline } from '../status/pipeline-processing';
 import { PipelinesRepository } from './pipelines.repository';
 import { JOB_QUEUE_CHANNEL } from '../jobs/job-queue-notifier';
+import { ScheduledJobTimers } from '../scheduling/scheduled-job-timers';
 
 /** Seconds between two dates, null when either is missing. */
 const secondsBetween = (from: Date | null, to: Date | null): number | null => (from && to ? Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000)) : null);
 
 /**
- * Brings a pipeline up to date after its jobs changed: enqueues, skips or makes manual the jobs
- * whose turn came (GitLab's atomic processing), then composes stage and pipeline statuses and
+ * Brings a pipeline up to date after its jobs changed: enqueues, skips, makes manual or schedules
+ * (delayed jobs, with their `scheduled_at` and timer) the jobs whose turn came (GitLab's atomic processing), then composes stage and pipeline statuses and
  * their timestamps. Runs inside the caller's transaction with the pipeline row locked, and
  * writes a domain event for every job and pipeline status change.
  */
@@ -25,6 +26,7 @@ export class PipelineProcessor {
   constructor(
     private readonly pipelines: PipelinesRepository,
     private readonly outbox: OutboxService,
+    private readonly timers: ScheduledJobTimers,
   ) {}
 
   /**
@@ -50,6 +52,10 @@ export class PipelineProcessor {
       events.push(jobStatusEvent(actorId, job, from, scope));
     }
     for (const [status, ids] of moved) await this.pipelines.setJobStatuses(tx, ids, status, status === 'pending' ? now : null);
+    const scheduled = await this.pipelines.scheduleJobs(tx, moved.get('scheduled') ?? [], now);
+    for (const { id, scheduledAt } of scheduled) byId.get(id)!.scheduledAt = scheduledAt;
+    // Set before the commit: a timer that fires early waits for the pipeline lock, then finds the job scheduled.
+    await this.timers.set(scheduled);
     const enqueued = moved.get('pending')?.length ?? 0;
     if (enqueued > 0) await tx.query('SELECT pg_notify($1, $2)', [JOB_QUEUE_CHANNEL, String(enqueued)]);
 

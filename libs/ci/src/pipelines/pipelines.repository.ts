@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { parseCiDuration } from '../config/ci-duration';
 import type { ListPipelinesDto } from '../dto/pipeline.dto';
 import { CiJobEntity } from '../entities/ci-job.entity';
 import { SettingsEncryption } from '@app/settings';
@@ -117,6 +118,18 @@ export class PipelinesRepository {
       where: { pipelineId, retried: false },
       order: { stageIdx: 'ASC', id: 'ASC' },
     });
+  }
+
+  /**
+   * Dates the jobs that just became `scheduled`: `scheduled_at` is `now` plus each job's
+   * `start_in` (validated with the configuration; an unreadable one counts as zero).
+   */
+  async scheduleJobs(tx: EntityManager, ids: number[], now: Date): Promise<{ id: number; scheduledAt: Date }[]> {
+    if (ids.length === 0) return [];
+    const rows = (await tx.query(`SELECT id, options->>'startIn' AS start_in FROM ci_jobs WHERE id = ANY($1::int[])`, [ids])) as { id: number; start_in: string | null }[];
+    const scheduled = rows.map((row) => ({ id: row.id, scheduledAt: new Date(now.getTime() + (row.start_in ? (parseCiDuration(row.start_in) ?? 0) : 0) * 1000) }));
+    await tx.query(`UPDATE ci_jobs j SET scheduled_at = v.at FROM unnest($1::int[], $2::timestamptz[]) AS v(id, at) WHERE j.id = v.id`, [scheduled.map((s) => s.id), scheduled.map((s) => s.scheduledAt.toISOString())]);
+    return scheduled;
   }
 
   /** Applies the processing's job transitions: one statement per target status. */

@@ -56,7 +56,8 @@ export function predefinedPipelineVariables(input: PredefinedPipelineInput): Var
     CI_COMMIT_REF_PROTECTED: 'false',
   };
   if (pipeline.tag) variables.CI_COMMIT_TAG = pipeline.ref;
-  else variables.CI_COMMIT_BRANCH = pipeline.ref;
+  // Not for a merge request ref (a child pipeline of a merge request pipeline), as GitLab.
+  else if (!pipeline.ref.startsWith('refs/merge-requests/')) variables.CI_COMMIT_BRANCH = pipeline.ref;
   if (commit) {
     variables.CI_COMMIT_TITLE = commit.title;
     variables.CI_COMMIT_MESSAGE = commit.message;

@@ -16,6 +16,7 @@ import { CiRepositoryReader, ResolvedRef } from '../git/ci-repository-reader';
 import { PipelineProcessor } from '../pipelines/pipeline-processor';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
 import { predefinedPipelineVariables } from '../pipelines/predefined-variables';
+import { MergeRequestForPipeline, mergeRequestRef } from '../pipelines/merge-request-pipelines';
 
 /** Seconds a job may run when neither it nor the project says (GitLab's project default). */
 export const DEFAULT_JOB_TIMEOUT = 3600;
@@ -49,11 +50,50 @@ export interface CreatePipelineCommand {
   parentPipelineId?: number | null;
   /** The bridge job that starts this pipeline. */
   sourceJobId?: number | null;
+  /**
+   * A merge request pipeline (source `merge_request_event`): `ref` is the source branch, the
+   * pipeline's ref `refs/merge-requests/:iid/head`, with the merge request's variables.
+   */
+  mergeRequest?: MergeRequestForPipeline;
 }
 
 export type CreatePipelineResult = { created: true; pipeline: CiPipelineEntity } | { created: false; reason: string };
 
 const ZERO = '0000000000000000000000000000000000000000';
+
+/** `CI_COMMIT_BRANCH` is not given to merge request pipelines (GitLab). */
+function withoutBranch(variables: VariableMap): VariableMap {
+  const { CI_COMMIT_BRANCH: _branch, ...rest } = variables;
+  return rest;
+}
+
+/** GitLab's `CI_MERGE_REQUEST_*` variables of a merge request pipeline (a detached one: no merged result). */
+function mergeRequestVariables(mr: MergeRequestForPipeline, projectFullPath: string, externalUrl: string, diffBase: string | null): VariableMap {
+  const projectUrl = `${externalUrl.replace(/\/$/, '')}/${projectFullPath}`;
+  const variables: VariableMap = {
+    CI_MERGE_REQUEST_ID: String(mr.id),
+    CI_MERGE_REQUEST_IID: String(mr.iid),
+    CI_MERGE_REQUEST_PROJECT_ID: String(mr.projectId),
+    CI_MERGE_REQUEST_PROJECT_PATH: projectFullPath,
+    CI_MERGE_REQUEST_PROJECT_URL: projectUrl,
+    CI_MERGE_REQUEST_REF_PATH: mergeRequestRef(mr.iid),
+    CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: mr.sourceBranch,
+    CI_MERGE_REQUEST_SOURCE_PROJECT_ID: String(mr.projectId),
+    CI_MERGE_REQUEST_SOURCE_PROJECT_PATH: projectFullPath,
+    CI_MERGE_REQUEST_SOURCE_PROJECT_URL: projectUrl,
+    CI_MERGE_REQUEST_TARGET_BRANCH_NAME: mr.targetBranch,
+    CI_MERGE_REQUEST_TARGET_BRANCH_PROTECTED: 'false',
+    CI_MERGE_REQUEST_TITLE: mr.title,
+    CI_MERGE_REQUEST_EVENT_TYPE: 'detached',
+    CI_MERGE_REQUEST_DRAFT: String(/^\s*(\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)/i.test(mr.title)),
+  };
+  if (mr.description) variables.CI_MERGE_REQUEST_DESCRIPTION = mr.description;
+  if (mr.labels.length > 0) variables.CI_MERGE_REQUEST_LABELS = mr.labels.join(',');
+  if (mr.assigneeUsernames.length > 0) variables.CI_MERGE_REQUEST_ASSIGNEES = mr.assigneeUsernames.join(',');
+  if (mr.milestoneTitle) variables.CI_MERGE_REQUEST_MILESTONE = mr.milestoneTitle;
+  if (diffBase) variables.CI_MERGE_REQUEST_DIFF_BASE_SHA = diffBase;
+  return variables;
+}
 
 /** The configuration of a child pipeline: its `trigger:include` files, included as `include: local` (JSON strings are YAML). */
 export const childConfigText = (paths: string[]): string => `include:\n${paths.map((path) => `  - local: ${JSON.stringify(path)}`).join('\n')}\n`;
@@ -78,7 +118,7 @@ function jobOptions(job: SeededJob): CiJobOptions {
     allowFailureExitCodes: d.allowFailureExitCodes,
     coverageRegex: d.coverage,
     timeoutSeconds: d.timeoutSeconds,
-    startIn: d.startIn,
+    startIn: job.startIn,
     environment: d.environment,
     interruptible: d.interruptible,
     trigger: d.trigger,
@@ -110,7 +150,7 @@ export class CreatePipelineUseCase {
 
   async execute(command: CreatePipelineCommand): Promise<CreatePipelineResult> {
     const { project } = command;
-    const resolved = await this.reader.resolveRef(project.id, command.ref);
+    const resolved = await this.reader.resolveRef(project.id, command.ref, command.parentPipelineId !== undefined && command.parentPipelineId !== null);
     if (!resolved) return this.refuse(command, ['Reference not found']);
     const ref: ResolvedRef = command.sha ? { ...resolved, sha: command.sha } : resolved;
     const variables = this.checkVariables(command.variables ?? []);
@@ -123,14 +163,20 @@ export class CreatePipelineUseCase {
     const user = command.actorId ? await this.pipelines.userSummary(command.actorId) : null;
     const beforeSha = command.beforeSha ?? ZERO;
     const createdAt = new Date();
-    const predefined = (id: number, iid: number): VariableMap =>
-      predefinedPipelineVariables({
+    const mergeRequest = command.mergeRequest;
+    const targetSha = mergeRequest ? ((await this.reader.resolveRef(project.id, `refs/heads/${mergeRequest.targetBranch}`))?.sha ?? null) : null;
+    const diffBase = mergeRequest && targetSha ? await this.reader.mergeBase(project.id, targetSha, ref.sha) : null;
+    const projectFullPath = `${project.namespace.fullPath}/${project.path}`;
+    const predefined = (id: number, iid: number): VariableMap => {
+      const variables = predefinedPipelineVariables({
         externalUrl: this.config.http.externalUrl,
         project: { id: project.id, name: project.name, path: project.path, fullPath: `${project.namespace.fullPath}/${project.path}`, namespaceFullPath: project.namespace.fullPath, defaultBranch: project.defaultBranch, visibility: project.visibility },
         pipeline: { id, iid, source: command.source, ref: ref.name, tag: ref.tag, sha: ref.sha, beforeSha, createdAt },
         commit: commit ? { title: commit.title, message: commit.message, author: `${commit.authorName} <${commit.authorEmail}>`, timestamp: commit.authoredDate } : null,
         user,
       });
+      return mergeRequest ? { ...withoutBranch(variables), ...mergeRequestVariables(mergeRequest, projectFullPath, this.config.http.externalUrl, diffBase) } : variables;
+    };
 
     let yamlErrors: string | null = null;
     let seeded: SeededJob[] = [];
@@ -139,7 +185,9 @@ export class CreatePipelineUseCase {
       if (!command.saveOnErrors) return this.refuse(command, parsed.errors);
       yamlErrors = yamlErrorsText(parsed.errors);
     } else {
-      const changedFiles = command.source === 'push' ? await this.reader.changedFiles(project.id, command.beforeSha ?? null, ref.sha) : null;
+      // Merge request pipelines compare with the merge base of the target branch (GitLab's `changes` for them).
+      const changedFiles =
+        command.source === 'push' ? await this.reader.changedFiles(project.id, command.beforeSha ?? null, ref.sha) : mergeRequest ? await this.reader.changedFiles(project.id, diffBase, ref.sha) : null;
       const usesExists = parsed.config.jobs.some((job) => job.rules?.some((rule) => rule.exists)) || parsed.config.workflowRules?.some((rule) => rule.exists);
       const seed = seedPipeline(parsed.config, {
         source: command.source,
@@ -159,6 +207,7 @@ export class CreatePipelineUseCase {
       }
     }
 
+    if (mergeRequest) await this.reader.keepRef(project.id, mergeRequestRef(mergeRequest.iid), ref.sha);
     const pipeline = await this.dataSource.transaction(async (tx) => {
       if (command.triggerEventId && (await this.pipelines.existsForEvent(command.triggerEventId, tx))) return null;
       const iid = await this.pipelines.nextIid(tx, project.id);
@@ -167,10 +216,10 @@ export class CreatePipelineUseCase {
         projectId: project.id,
         status: yamlErrors ? 'failed' : 'created',
         source: command.source,
-        ref: ref.name,
+        ref: mergeRequest ? mergeRequestRef(mergeRequest.iid) : ref.name,
         sha: ref.sha,
         beforeSha,
-        tag: ref.tag,
+        tag: mergeRequest ? false : ref.tag,
         yamlErrors,
         failureReason: yamlErrors ? 'config_error' : null,
         userId: command.actorId,

@@ -62,23 +62,25 @@ export class JobActionsUseCase {
   }
 
   /**
-   * Starts a manual job (`manual` → `pending`, played by the caller); a finished manual job is
-   * played again as a new attempt. 400 `Unplayable Job` for any other job.
+   * Starts a manual job (`manual` → `pending`, played by the caller) or a delayed one at once
+   * (`scheduled` → `pending`, GitLab's "Run now"); a finished manual or delayed job is played
+   * again as a new attempt. 400 `Unplayable Job` for any other job.
    */
   async play(job: CiJobEntity, actorId: number): Promise<CiJobEntity> {
     return this.locked(job, async (tx, current) => {
       const scope = await this.lifecycle.scopeOf(tx, current.projectId);
-      if (current.status === 'manual' && !current.retried) {
+      if ((current.status === 'manual' || current.status === 'scheduled') && !current.retried) {
+        const from = current.status;
         current.status = 'pending';
         current.userId = actorId;
         current.queuedAt = new Date();
         await this.jobs.save(tx, current);
-        await this.outbox.append(tx, jobStatusEvent(actorId, current, 'manual', scope));
+        await this.outbox.append(tx, jobStatusEvent(actorId, current, from, scope));
         await this.notifier.notify(tx);
         await this.processor.process(tx, current.pipelineId, scope, actorId);
         return current;
       }
-      if (current.when === 'manual' && RETRYABLE_STATUSES.has(current.status) && !current.retried) {
+      if ((current.when === 'manual' || current.when === 'delayed') && RETRYABLE_STATUSES.has(current.status) && !current.retried) {
         const next = await this.lifecycle.retry(tx, current, actorId, 'pending');
         await this.resetSkippedAfter(tx, current.pipelineId, [current]);
         await this.processor.process(tx, current.pipelineId, scope, actorId);
