@@ -1,6 +1,7 @@
 export * from './entities';
 export * from './git/git-cli';
 export * from './git/git-repository';
+export { presentCommit } from './branches/branches.service';
 export * from './git-http/git-http-routes';
 export * from './repository.events';
 export * from './push/push-recorder';

@@ -1,5 +1,5 @@
 import { presentUser, UserEntity } from '@app/identity';
-import type { GitCommit } from '@app/repository';
+import { presentCommit, type GitCommit } from '@app/repository';
 import type { CiJobArtifactEntity } from '../entities/ci-job-artifact.entity';
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
@@ -35,24 +35,14 @@ export function jobQueuedDuration(job: Pick<CiJobEntity, 'queuedAt' | 'startedAt
   return job.queuedAt ? secondsFloat(job.queuedAt, job.startedAt ?? now) : null;
 }
 
-export function presentCommit(commit: GitCommit | null, sha: string): Record<string, unknown> {
-  if (!commit) return { id: sha, short_id: sha.slice(0, 8), created_at: null, parent_ids: [], title: null, message: null, author_name: null, author_email: null, authored_date: null, committer_name: null, committer_email: null, committed_date: null };
-  return {
-    id: commit.id,
-    short_id: commit.id.slice(0, 8),
-    created_at: commit.committedDate,
-    parent_ids: commit.parentIds,
-    title: commit.title,
-    message: commit.message,
-    author_name: commit.authorName,
-    author_email: commit.authorEmail,
-    authored_date: commit.authoredDate,
-    committer_name: commit.committerName,
-    committer_email: commit.committerEmail,
-    committed_date: commit.committedDate,
-  };
+/**
+ * A job's commit: GitLab's `Entities::Commit`, as branches present it (with `web_url` and the
+ * trailers), or its sha alone when the repository no longer has the commit.
+ */
+function presentJobCommit(commit: GitCommit | null, sha: string, projectWebUrl: string): Record<string, unknown> {
+  if (commit) return presentCommit(commit, projectWebUrl);
+  return { id: sha, short_id: sha.slice(0, 8), created_at: null, parent_ids: [], title: null, message: null, author_name: null, author_email: null, authored_date: null, committer_name: null, committer_email: null, committed_date: null };
 }
-
 
 /** GitLab's `JobBasic`: what builds and bridges share. */
 function presentJobBasic(job: CiJobEntity, context: JobContext): Record<string, unknown> {
@@ -72,7 +62,7 @@ function presentJobBasic(job: CiJobEntity, context: JobContext): Record<string, 
     duration: jobDuration(job),
     queued_duration: jobQueuedDuration(job),
     user: context.user ? presentUser(context.user, 'public', context.externalUrl) : null,
-    commit: presentCommit(context.commit, job.sha),
+    commit: presentJobCommit(context.commit, job.sha, `${context.externalUrl}/${context.projectFullPath}`),
     pipeline: presentPipelineBasic(context.pipeline, context.projectFullPath, context.externalUrl),
     ...(job.status === 'failed' ? { failure_reason: job.failureReason ?? 'unknown_failure' } : {}),
     web_url: jobWebUrl(context.externalUrl, context.projectFullPath, job.id),
