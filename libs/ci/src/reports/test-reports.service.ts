@@ -91,6 +91,17 @@ export class TestReportsService {
   }
 }
 
+/** A suite's name and counts, as both report views show them. */
+const suiteTotals = (suite: TestReport['test_suites'][number]) => ({
+  name: suite.name,
+  total_time: suite.total_time,
+  total_count: suite.total_count,
+  success_count: suite.success_count,
+  failed_count: suite.failed_count,
+  skipped_count: suite.skipped_count,
+  error_count: suite.error_count,
+});
+
 /** `GET …/test_report`: every suite with its test cases. */
 export function presentTestReport(report: TestReport): Record<string, unknown> {
   return {
@@ -101,13 +112,7 @@ export function presentTestReport(report: TestReport): Record<string, unknown> {
     skipped_count: report.skipped_count,
     error_count: report.error_count,
     test_suites: report.test_suites.map((suite) => ({
-      name: suite.name,
-      total_time: suite.total_time,
-      total_count: suite.total_count,
-      success_count: suite.success_count,
-      failed_count: suite.failed_count,
-      skipped_count: suite.skipped_count,
-      error_count: suite.error_count,
+      ...suiteTotals(suite),
       suite_error: suite.suite_error,
       test_cases: suite.test_cases.map((c) => ({ ...c, attachment_url: null, recent_failures: null })),
     })),
@@ -127,13 +132,7 @@ export function presentTestReportSummary(report: TestReport): Record<string, unk
       suite_error: report.test_suites.find((suite) => suite.suite_error)?.suite_error ?? null,
     },
     test_suites: report.test_suites.map((suite) => ({
-      name: suite.name,
-      total_time: suite.total_time,
-      total_count: suite.total_count,
-      success_count: suite.success_count,
-      failed_count: suite.failed_count,
-      skipped_count: suite.skipped_count,
-      error_count: suite.error_count,
+      ...suiteTotals(suite),
       build_ids: suite.build_ids,
       suite_error: suite.suite_error,
     })),
