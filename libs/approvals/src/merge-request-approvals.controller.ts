@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Optional, Param, Post,
 import { Auth, CurrentPrincipal, CurrentProject, intParam, LastModified, paginateArray, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
 import { AppConfig } from '@app/config';
 import { MERGE_REQUEST_GIT, MergeRequestEntity, MergeRequestGit } from '@app/issues';
-import { ACCESS_LEVELS, projectOf, ProjectWithNamespace } from '@app/namespaces';
+import { ACCESS_LEVELS, accessUserOf, projectOf, ProjectWithNamespace } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { ApprovalRulesService } from './approval-rules.service';
@@ -82,7 +82,7 @@ export class MergeRequestApprovalsController {
   async approvalState(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string): Promise<View> {
     const project = projectOf(access);
     const mr = await findMergeRequest(this.dataSource.manager, project.id, iidOf(rawIid));
-    return this.presenter.approvalState(await this.rules.context(mr), { id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external });
+    return this.presenter.approvalState(await this.rules.context(mr), accessUserOf(principal));
   }
 
   @Get('projects/:id/merge_requests/:merge_request_iid/approval_rules')
@@ -97,7 +97,7 @@ export class MergeRequestApprovalsController {
     const project = projectOf(access);
     const context = await this.rules.context(await findMergeRequest(this.dataSource.manager, project.id, iidOf(rawIid)));
     const page = paginateArray(context.rules, req, reply, { externalUrl: this.config.http.externalUrl });
-    return this.presenter.mergeRequestRules(context, page, { id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external });
+    return this.presenter.mergeRequestRules(context, page, accessUserOf(principal));
   }
 
   @Get('projects/:id/merge_requests/:merge_request_iid/approval_rules/:approval_rule_id')
@@ -107,7 +107,7 @@ export class MergeRequestApprovalsController {
     const context = await this.rules.context(await findMergeRequest(this.dataSource.manager, project.id, iidOf(rawIid)));
     const rule = context.rules.find((r) => r.id === ruleIdOf(rawId));
     if (!rule) throw ruleNotFound();
-    return (await this.presenter.mergeRequestRules(context, [rule], { id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external }))[0];
+    return (await this.presenter.mergeRequestRules(context, [rule], accessUserOf(principal)))[0];
   }
 
   @Post('projects/:id/merge_requests/:merge_request_iid/approval_rules')
@@ -143,7 +143,7 @@ export class MergeRequestApprovalsController {
 
   private async presentRule(mr: MergeRequestEntity, rule: ApprovalMergeRequestRuleEntity, principal: Principal): Promise<View> {
     const context = await this.rules.context(mr);
-    return (await this.presenter.mergeRequestRules(context, [rule], { id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external }))[0];
+    return (await this.presenter.mergeRequestRules(context, [rule], accessUserOf(principal)))[0];
   }
 
   /** `POST …/approve` (`sha`, `approval_password`): the approval status. */

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { Auth, CurrentPrincipal, CurrentProject, intParam, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
 import { AppConfig } from '@app/config';
-import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
+import { ACCESS_LEVELS, accessUserOf, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { ApprovalRulesService } from './approval-rules.service';
@@ -11,7 +11,6 @@ import { ApprovalProjectRuleEntity } from './entities';
 import { CreateProjectRuleUseCase, DeleteProjectRuleUseCase, ruleNotFound, UpdateProjectApprovalsUseCase, UpdateProjectRuleUseCase } from './use-cases/project-approvals.use-cases';
 
 const ruleIdOf = (raw: string): number => intParam('approval_rule_id', raw, 'Approval Rule');
-const viewerOf = (principal: Principal) => ({ id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external });
 
 /**
  * Project approval configuration and rules (PREMIUM; 403 below). Anyone who can see the project
@@ -53,7 +52,7 @@ export class ProjectApprovalsController {
     const project = projectOf(access);
     const qb = this.dataSource.getRepository(ApprovalProjectRuleEntity).createQueryBuilder('rule').where('rule.project_id = :projectId', { projectId: project.id }).orderBy('rule.id', 'ASC');
     const rows = await paginateOffset(qb, req, reply, { externalUrl: this.config.http.externalUrl });
-    return this.presenter.projectRules(project.id, rows, viewerOf(principal));
+    return this.presenter.projectRules(project.id, rows, accessUserOf(principal));
   }
 
   @Get('projects/:id/approval_rules/:approval_rule_id')
@@ -62,15 +61,15 @@ export class ProjectApprovalsController {
     const project = projectOf(access);
     const rule = await this.dataSource.getRepository(ApprovalProjectRuleEntity).findOneBy({ id: ruleIdOf(rawId), projectId: project.id });
     if (!rule) throw ruleNotFound();
-    return (await this.presenter.projectRules(project.id, [rule], viewerOf(principal)))[0];
+    return (await this.presenter.projectRules(project.id, [rule], accessUserOf(principal)))[0];
   }
 
   @Post('projects/:id/approval_rules')
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
   async create(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Body() dto: CreateProjectRuleDto): Promise<Record<string, unknown>> {
     const project = projectOf(access);
-    const rule = await this.createRule.execute(project.id, viewerOf(principal), dto);
-    return (await this.presenter.projectRules(project.id, [rule], viewerOf(principal)))[0];
+    const rule = await this.createRule.execute(project.id, accessUserOf(principal), dto);
+    return (await this.presenter.projectRules(project.id, [rule], accessUserOf(principal)))[0];
   }
 
   /** `PUT /projects/:id/approval_rules/:approval_rule_id`: approvers not listed are removed. */
@@ -78,8 +77,8 @@ export class ProjectApprovalsController {
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
   async change(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('approval_rule_id') rawId: string, @Body() dto: UpdateProjectRuleDto): Promise<Record<string, unknown>> {
     const project = projectOf(access);
-    const rule = await this.updateRule.execute(project.id, ruleIdOf(rawId), viewerOf(principal), dto);
-    return (await this.presenter.projectRules(project.id, [rule], viewerOf(principal)))[0];
+    const rule = await this.updateRule.execute(project.id, ruleIdOf(rawId), accessUserOf(principal), dto);
+    return (await this.presenter.projectRules(project.id, [rule], accessUserOf(principal)))[0];
   }
 
   @Delete('projects/:id/approval_rules/:approval_rule_id')

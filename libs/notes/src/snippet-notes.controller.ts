@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CurrentPrincipal, CurrentProject, LastModified, Principal, ProjectAccess, ResourceAccess } from '@app/api';
-import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
+import { ACCESS_LEVELS, accessUserOf, projectOf } from '@app/namespaces';
 import { CreateRateLimit } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { projectNoteChangedAt } from './issue-notes.controller';
@@ -18,7 +18,7 @@ export class SnippetNotesController {
   ) {}
 
   private snippet(access: ResourceAccess, rawId: string, principal: Principal): Promise<Noteable> {
-    const viewer = { id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external };
+    const viewer = accessUserOf(principal);
     return this.noteables.snippet(projectOf(access), rawId, viewer, access.accessLevel);
   }
 

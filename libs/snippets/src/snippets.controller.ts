@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { CurrentPrincipal, CurrentProject, DomainError, ErrorCode, intParam, LastModified, Paginator, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
-import { ACCESS_LEVELS, projectOf, ProjectWithNamespace } from '@app/namespaces';
+import { ACCESS_LEVELS, accessUserOf, projectOf, ProjectWithNamespace } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateSnippetDto, UpdateSnippetDto } from './dto/snippet.dto';
 import { SnippetEntity } from './entities/snippet.entity';
@@ -10,7 +10,7 @@ import { SnippetsService } from './snippets.service';
 import { CreateSnippetUseCase, DeleteSnippetUseCase, UpdateSnippetUseCase } from './use-cases/write-snippet.use-cases';
 
 const viewerOf = (principal: Principal | null): SnippetViewer | null =>
-  principal ? { id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external } : null;
+  principal ? accessUserOf(principal) : null;
 
 /**
  * Project snippets (`/projects/:id/snippets`): files stored whole in the database, visibility

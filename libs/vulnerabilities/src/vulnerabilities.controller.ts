@@ -1,7 +1,7 @@
 import { ACCESS_RESOLVER, AccessResolver, Auth, CurrentPrincipal, CurrentProject, DomainError, idParam, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { ACCESS_LEVELS, projectOf, type ProjectWithNamespace } from '@app/namespaces';
+import { ACCESS_LEVELS, accessUserOf, projectOf, type ProjectWithNamespace } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateVulnerabilityQueryDto, ListFindingsDto } from './dto/vulnerability.dto';
 import type { VulnerabilityEntity } from './entities';
@@ -115,7 +115,7 @@ export class VulnerabilitiesController {
   private async authorize(rawId: string, principal: Principal, level: number): Promise<{ vulnerability: VulnerabilityEntity; project: ProjectWithNamespace }> {
     const vulnerability = await this.repository.findById(idParam(rawId, 'Vulnerability'));
     if (!vulnerability) throw DomainError.notFound('Vulnerability');
-    const user = { id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external };
+    const user = accessUserOf(principal);
     const access = await this.access.project(String(vulnerability.projectId), user);
     if (!access || !access.visible) throw DomainError.notFound('Vulnerability');
     if (access.accessLevel < level) throw DomainError.forbidden();

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import type { Principal } from '@app/api';
-import { ACCESS_LEVELS, AccessService, GroupsRepository, ProjectsRepository } from '@app/namespaces';
+import { ACCESS_LEVELS, AccessService, accessUserOf, GroupsRepository, ProjectsRepository } from '@app/namespaces';
 import type { CiRunnerEntity } from '../entities/ci-runner.entity';
 import { RunnersRepository } from './runners.repository';
 
@@ -18,10 +18,6 @@ export class RunnerPermissions {
     private readonly runners: RunnersRepository,
   ) {}
 
-  private user(principal: Principal) {
-    return { id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external };
-  }
-
   /** Checks that the principal may create a runner of this kind there; 403 / 404 otherwise. */
   async checkCreate(principal: Principal, kind: string, groupId: number | undefined, projectId: number | undefined): Promise<{ groupId: number | null; projectId: number | null }> {
     if (kind === 'instance_type') {
@@ -32,12 +28,12 @@ export class RunnerPermissions {
       if (groupId === undefined) throw DomainError.invalid({ group_id: ['is missing'] });
       const group = await this.groups.findById(groupId);
       if (!group || group.kind !== 'group') throw DomainError.forbidden();
-      if ((await this.access.groupAccessLevel(group, this.user(principal))) < ACCESS_LEVELS.OWNER) throw DomainError.forbidden();
+      if ((await this.access.groupAccessLevel(group, accessUserOf(principal))) < ACCESS_LEVELS.OWNER) throw DomainError.forbidden();
       return { groupId: group.id, projectId: null };
     }
     if (projectId === undefined) throw DomainError.invalid({ project_id: ['is missing'] });
     const project = await this.projects.findById(projectId);
-    if (!project || (await this.access.projectAccessLevel(project, this.user(principal))) < ACCESS_LEVELS.MAINTAINER) throw DomainError.forbidden();
+    if (!project || (await this.access.projectAccessLevel(project, accessUserOf(principal))) < ACCESS_LEVELS.MAINTAINER) throw DomainError.forbidden();
     return { groupId: null, projectId: project.id };
   }
 
@@ -46,11 +42,11 @@ export class RunnerPermissions {
     if (runner.runnerType === 'instance_type') return false;
     if (runner.runnerType === 'group_type') {
       const group = runner.groupId ? await this.groups.findById(runner.groupId) : null;
-      return group !== null && (await this.access.groupAccessLevel(group, this.user(principal))) >= ACCESS_LEVELS.OWNER;
+      return group !== null && (await this.access.groupAccessLevel(group, accessUserOf(principal))) >= ACCESS_LEVELS.OWNER;
     }
     for (const projectId of await this.runners.projectIds(runner.id)) {
       const project = await this.projects.findById(projectId);
-      if (project && (await this.access.projectAccessLevel(project, this.user(principal))) >= ACCESS_LEVELS.MAINTAINER) return true;
+      if (project && (await this.access.projectAccessLevel(project, accessUserOf(principal))) >= ACCESS_LEVELS.MAINTAINER) return true;
     }
     return false;
   }

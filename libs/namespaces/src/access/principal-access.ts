@@ -4,8 +4,10 @@ import type { ProjectWithNamespace } from '../repositories/projects.repository';
 import type { AccessUser } from './access-policy';
 
 /** The request's principal as the access rules see it. */
-export const toAccessUser = (principal: Principal | null | undefined): AccessUser | null =>
-  principal ? { id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external } : null;
+/** The access identity of a signed-in principal. */
+export const accessUserOf = (principal: Principal): AccessUser => ({ id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external });
+
+export const toAccessUser = (principal: Principal | null | undefined): AccessUser | null => (principal ? accessUserOf(principal) : null);
 
 /** The project resolved by `@ProjectAccess` (this library's resolver puts a project with its namespace there). */
 export const projectOf = (access: ResourceAccess | undefined): ProjectWithNamespace => {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AUTHENTICATOR, Authenticator, JOB_TOKEN_GIT_USER, JOB_TOKEN_RESOLVER, JobTokenResolver, Principal } from '@app/api';
 import { toPrincipalUser, UsersRepository, verifyPassword } from '@app/identity';
-import { ACCESS_LEVELS, AccessService, projectFeatureReadable, ProjectsRepository, ProjectWithNamespace } from '@app/namespaces';
+import { ACCESS_LEVELS, AccessService, projectFeatureReadable, ProjectsRepository, ProjectWithNamespace, toAccessUser } from '@app/namespaces';
 
 export type GitService = 'git-upload-pack' | 'git-receive-pack';
 
@@ -60,7 +60,7 @@ export class GitAccessService {
       throw new GitAccessDenied(403, 'Your token does not have the scope this operation requires (read_repository or write_repository).');
     }
     const project = projectPath ? await this.projects.findByRef(projectPath) : null;
-    const user = principal ? { id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external } : null;
+    const user = toAccessUser(principal);
     const access = project ? await this.access.projectAccess(project, user) : null;
     if (!project || !access?.visible) throw principal ? new GitAccessDenied(404, NOT_FOUND) : new GitAccessDenied(401, UNAUTHORIZED);
     const level = access.accessLevel;
