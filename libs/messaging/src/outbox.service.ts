@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { EntityManager } from 'typeorm';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { DomainEvent, NewDomainEvent } from './domain-event';
-import { OutboxEventEntity } from './outbox-event.entity';
 import { currentOutboxContext, outboxRecordsOf } from './outbox-rows';
 import { prefixed, TOPICS } from './topics.constants';
 
@@ -26,17 +24,17 @@ export class OutboxService {
     const list = Array.isArray(events) ? events : [events];
     if (list.length === 0) return [];
     const records = outboxRecordsOf(list, this.topic, currentOutboxContext(), headers);
-    await manager.insert(
-      OutboxEventEntity,
-      records.map((row) => ({
-        id: row.id,
-        topic: row.topic,
-        messageKey: row.message_key,
-        payload: row.payload as unknown as Record<string, unknown>,
-        headers: row.headers,
-      })) as QueryDeepPartialEntity<OutboxEventEntity>[],
+    // One round trip: the rows (in the order given: `seq` follows it) and the relay's wake-up.
+    await manager.query(
+      `WITH inserted AS (
+         INSERT INTO outbox_events (id, topic, message_key, payload, headers)
+         SELECT r.id, r.topic, r.message_key, r.payload, r.headers
+           FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (id uuid, topic varchar, message_key varchar, payload jsonb, headers jsonb)) WITH ORDINALITY AS r(id, topic, message_key, payload, headers, ord)
+          ORDER BY r.ord
+         RETURNING 1)
+       SELECT pg_notify($2, '') FROM (SELECT count(*) FROM inserted) AS written`,
+      [JSON.stringify(records.map((row) => ({ id: row.id, topic: row.topic, message_key: row.message_key, payload: row.payload, headers: row.headers }))), OUTBOX_NOTIFY_CHANNEL],
     );
-    await manager.query('SELECT pg_notify($1, $2)', [OUTBOX_NOTIFY_CHANNEL, '']);
     return records.map((row) => row.payload);
   }
 }
