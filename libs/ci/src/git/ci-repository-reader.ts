@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GitCommit, RepositoryStorage, ZERO_SHA } from '@app/repository';
+import { LRUCache } from 'lru-cache';
 
 /** A ref a pipeline can run for. */
 export interface ResolvedRef {
@@ -11,11 +12,47 @@ export interface ResolvedRef {
 
 const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 const SAFE_PATH = /^(?!.*(?:^|\/)\.\.(?:\/|$))[^\x00-\x1f\x7f:]+$/;
+/** A full object id: what is read at it never changes. */
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** Bytes of file texts, file lists and commits kept (their UTF-16 length, a bound of their size in memory). */
+const IMMUTABLE_CACHE_BYTES = 32 * 1024 * 1024;
+
+type Cached = { value: string | string[] | GitCommit | null };
+
+/** Shared answers are frozen: a caller that changed one would change it for every later caller. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
 
 /** What pipeline creation reads from a project's repository: refs, files at a commit, changed paths. */
 @Injectable()
 export class CiRepositoryReader {
+  /**
+   * What was read at a commit id (a file, the file list, the commit itself): the same for ever,
+   * so kept, and every pipeline of a commit after its first spawns `git` only to resolve its ref.
+   */
+  private readonly immutable = new LRUCache<string, Cached>({
+    maxSize: IMMUTABLE_CACHE_BYTES,
+    sizeCalculation: ({ value }) => 64 + (value === null ? 0 : typeof value === 'string' ? value.length : Array.isArray(value) ? value.reduce((n, path) => n + 16 + path.length, 0) : JSON.stringify(value).length),
+  });
+
   constructor(private readonly storage: RepositoryStorage) {}
+
+  /** `read()`'s answer, from the cache when the key names commit ids only. */
+  private async atCommit<T extends Cached['value']>(projectId: number, shas: string[], what: string, read: () => Promise<T>): Promise<T> {
+    if (!shas.every((sha) => OBJECT_ID.test(sha))) return read();
+    const key = `${projectId}\0${shas.join('\0')}\0${what}`;
+    const hit = this.immutable.get(key);
+    if (hit) return hit.value as T;
+    const value = deepFreeze(await read());
+    // A commit that is not there (yet) is not remembered as missing.
+    if (value !== null || what !== 'commit') this.immutable.set(key, { value });
+    return value;
+  }
 
   private async repository(projectId: number) {
     return this.storage.open({ id: projectId, defaultBranch: null });
@@ -47,6 +84,10 @@ export class CiRepositoryReader {
   /** The file's text at the commit; null when it does not exist, is not a file or is too big. */
   async readFile(projectId: number, sha: string, path: string): Promise<string | null> {
     if (!SAFE_PATH.test(path)) return null;
+    return this.atCommit(projectId, [sha], `file:${path}`, () => this.readFileFromGit(projectId, sha, path));
+  }
+
+  private async readFileFromGit(projectId: number, sha: string, path: string): Promise<string | null> {
     const repository = await this.repository(projectId);
     const size = await repository.git(['cat-file', '-s', `${sha}:${path}`], { okExitCodes: [128] });
     if (size.exitCode !== 0 || Number(size.stdout.toString().trim()) > MAX_CONFIG_FILE_BYTES) return null;
@@ -58,17 +99,21 @@ export class CiRepositoryReader {
 
   /** Every file path of the commit. */
   async files(projectId: number, sha: string): Promise<string[]> {
-    const repository = await this.repository(projectId);
-    const out = await repository.git(['ls-tree', '-r', '-z', '--name-only', sha], { okExitCodes: [128] });
-    return out.exitCode === 0 ? out.stdout.toString('utf8').split('\0').filter(Boolean) : [];
+    return this.atCommit(projectId, [sha], 'files', async () => {
+      const repository = await this.repository(projectId);
+      const out = await repository.git(['ls-tree', '-r', '-z', '--name-only', sha], { okExitCodes: [128] });
+      return out.exitCode === 0 ? out.stdout.toString('utf8').split('\0').filter(Boolean) : [];
+    });
   }
 
   /** Paths changed between two commits; null when there is no `before` (new branch, tag): `changes` then holds. */
   async changedFiles(projectId: number, before: string | null, after: string): Promise<string[] | null> {
     if (!before || before === ZERO_SHA) return null;
-    const repository = await this.repository(projectId);
-    const out = await repository.git(['diff', '--name-only', '-z', '--no-renames', before, after], { okExitCodes: [128] });
-    return out.exitCode === 0 ? out.stdout.toString('utf8').split('\0').filter(Boolean) : null;
+    return this.atCommit(projectId, [before, after], 'diff', async () => {
+      const repository = await this.repository(projectId);
+      const out = await repository.git(['diff', '--name-only', '-z', '--no-renames', before, after], { okExitCodes: [128] });
+      return out.exitCode === 0 ? out.stdout.toString('utf8').split('\0').filter(Boolean) : null;
+    });
   }
 
   /** The best common ancestor of two commits; null when they have none. */
@@ -88,6 +133,6 @@ export class CiRepositoryReader {
   }
 
   async commit(projectId: number, sha: string): Promise<GitCommit | null> {
-    return (await this.repository(projectId)).commit(sha);
+    return this.atCommit(projectId, [sha], 'commit', async () => (await this.repository(projectId)).commit(sha));
   }
 }
