@@ -5,7 +5,7 @@ import { Gitlab } from '@gitbeaker/rest';
 import { eventually } from '@app/testing';
 import { cloneUrl, GitClient } from './support/git-client';
 import { addProjectMember, api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
-import { CI_MAINTENANCE, CiScheduleKeeper, DropStuckJobsUseCase, ExpireArtifactsUseCase } from '@app/ci';
+import { CI_MAINTENANCE, CiScheduleKeeper, DropStuckJobsUseCase, ExpireArtifactsUseCase, PipelineProcessingLine } from '@app/ci';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 
@@ -351,6 +351,33 @@ describe('CI jobs and pipeline actions', () => {
     expect(await gw.app.get(CiScheduleKeeper, { strict: false }).restore()).toEqual([CI_MAINTENANCE.jobs.DROP_STUCK_JOBS]);
     expect(await queue.getJobScheduler(CI_MAINTENANCE.jobs.DROP_STUCK_JOBS)).toBeDefined();
   }, 60_000);
+  it('moves a pipeline on from the ends reported at once by its jobs, and from PostgreSQL when its processing was lost', async () => {
+    const created = await call('POST', '/pipeline', owner.token, { ref: 'main' });
+    const id = created.body.id;
+    const build = await runner.take();
+    const flaky = await runner.take();
+    expect([build.job_info.name, flaky.job_info.name]).toEqual(['build', 'flaky']);
+    // Both ends at once: one processing or two, the pipeline sees both and moves to the test stage.
+    const [a, b] = await Promise.all([runner.update(build.id, build.token, 'success'), runner.update(flaky.id, flaky.token, 'failed', { failure_reason: 'script_failure' })]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    // Answered once the pipeline moved on: the next stage's job is already pending.
+    const pending = (await gw.dataSource.query(`SELECT name FROM ci_jobs WHERE pipeline_id = $1 AND status = 'pending'`, [id])) as { name: string }[];
+    expect(pending.map((row) => row.name)).toEqual(['unit']);
+    expect(await gw.dataSource.query('SELECT count(*)::int AS n FROM ci_jobs WHERE pipeline_id = $1 AND processed = false', [id])).toEqual([{ n: 0 }]);
+
+    // The process ended between the job's end and its pipeline's processing: the end is recorded, unprocessed.
+    const unit = await runner.take();
+    await gw.dataSource.query(`UPDATE ci_jobs SET status = 'success', finished_at = now(), processed = false WHERE id = $1`, [unit.id]);
+    const line = gw.app.get(PipelineProcessingLine, { strict: false });
+    // Within its grace the end is left to the processing that is on its way.
+    expect(await line.sweep(100)).toEqual({ processed: 0 });
+    await gw.dataSource.query(`UPDATE ci_jobs SET finished_at = now() - interval '1 minute' WHERE id = $1`, [unit.id]);
+    expect(await line.sweep(100)).toEqual({ processed: 1 });
+    expect((await call('GET', `/jobs/${unit.id}`)).body).toMatchObject({ name: 'unit', status: 'success' });
+    expect(await gw.dataSource.query(`SELECT name, status FROM ci_jobs WHERE pipeline_id = $1 AND stage = 'deploy'`, [id])).toEqual([{ name: 'deploy', status: 'manual' }]);
+    expect(await line.sweep(100)).toEqual({ processed: 0 });
+  }, 60_000);
+
   it('starts a child pipeline from a trigger: include bridge and follows it with strategy: depend', async () => {
     const parentConfig = `
 workflow:

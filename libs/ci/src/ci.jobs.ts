@@ -21,6 +21,7 @@ export const CI_MAINTENANCE = defineQueue<{
   'expire-artifacts': CiMaintenancePayload;
   'start-scheduled-job': StartScheduledJobPayload;
   'start-due-scheduled-jobs': CiMaintenancePayload;
+  'process-unprocessed-pipelines': CiMaintenancePayload;
 }>()('ci-maintenance', {
   /** Fails running jobs past their timeout and pending jobs nobody took for a day (`stuck_or_timeout_failure`). */
   DROP_STUCK_JOBS: 'drop-stuck-jobs',
@@ -33,6 +34,8 @@ export const CI_MAINTENANCE = defineQueue<{
    * those due soon (Redis may have lost them).
    */
   START_DUE_SCHEDULED_JOBS: 'start-due-scheduled-jobs',
+  /** From PostgreSQL: processes the pipelines of job ends that no processing saw (the process ended in between). */
+  PROCESS_UNPROCESSED_PIPELINES: 'process-unprocessed-pipelines',
 });
 
 /** Every minute: a job's timeout is counted in minutes. */
@@ -42,3 +45,5 @@ export const EXPIRE_ARTIFACTS_SCHEDULE: JobSchedule = { cron: '7-59/10 * * * *' 
 export const CI_MAINTENANCE_BATCH = 500;
 /** Every minute: a delayed job whose queue job was lost starts at most this late. */
 export const START_DUE_SCHEDULED_JOBS_SCHEDULE: JobSchedule = { everyMs: 60_000 };
+/** Every minute: a pipeline whose processing was lost moves on at most this late (after its grace). */
+export const PROCESS_UNPROCESSED_PIPELINES_SCHEDULE: JobSchedule = { everyMs: 60_000 };

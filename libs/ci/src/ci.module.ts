@@ -18,6 +18,7 @@ import { UploadArtifactUseCase } from './use-cases/upload-artifact.use-case';
 import { CiPushConsumer } from './pipelines/ci-push.consumer';
 import { MergeRequestPipelineSources } from './pipelines/merge-request-pipelines';
 import { PipelineProcessor } from './pipelines/pipeline-processor';
+import { PipelineProcessingLine } from './pipelines/pipeline-processing-line';
 import { PipelinesRepository } from './pipelines/pipelines.repository';
 import { PipelinesController } from './pipelines.controller';
 import { CreatePipelineUseCase } from './use-cases/create-pipeline.use-case';
@@ -46,6 +47,7 @@ import { StartScheduledJobsUseCase } from './scheduling/start-scheduled-jobs.use
     CiRepositoryReader,
     PipelinesRepository,
     PipelineProcessor,
+    PipelineProcessingLine,
     CreatePipelineUseCase,
     CiPushConsumer,
     MergeRequestPipelineSources,

@@ -23,6 +23,7 @@ export * from './storage/object-storage';
 export * from './ci.jobs';
 export * from './maintenance/ci-maintenance.processor';
 export * from './maintenance/drop-stuck-jobs.use-case';
+export * from './pipelines/pipeline-processing-line';
 export * from './maintenance/expire-artifacts.use-case';
 export * from './reports/junit';
 export * from './reports/test-reports.service';

@@ -17,6 +17,7 @@ export type CiJobType = 'build' | 'bridge';
 @Index('IDX_ci_jobs_pending_queue', ['id'], { where: `status = 'pending' AND type = 'build'` })
 @Index('IDX_ci_jobs_running', ['updatedAt'], { where: `status = 'running'` })
 @Index('IDX_ci_jobs_scheduled', ['scheduledAt'], { where: `status = 'scheduled'` })
+@Index('IDX_ci_jobs_unprocessed', ['finishedAt'], { where: 'processed = false' })
 export class CiJobEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -85,6 +86,10 @@ export class CiJobEntity {
   retried: boolean;
 
   /** Automatic and manual attempts before this one. */
+  /** False from the end its runner reported until the pipeline's processing saw it (GitLab's `processed`). */
+  @Column({ type: 'boolean', default: true })
+  processed: boolean;
+
   @Column({ name: 'retry_count', type: 'int', default: 0 })
   retryCount: number;
 

@@ -36,8 +36,19 @@ export class JobLifecycleService {
     return { projectId, groupId: rows[0]?.kind === 'group' ? rows[0].id : null };
   }
 
-  /** Ends a job; returns the automatic retry when one was created. */
-  async finish(tx: EntityManager, job: CiJobEntity, status: FinishedStatus, details: { failureReason?: string | null; exitCode?: number | null; actorId: number | null }, knownScope?: CiEventScope): Promise<CiJobEntity | null> {
+  /**
+   * Ends a job; returns the automatic retry when one was created. With `deferProcessing` the
+   * pipeline is not processed here: the caller hands it to the `PipelineProcessingLine` after
+   * the commit (the job stays `processed = false` until then).
+   */
+  async finish(
+    tx: EntityManager,
+    job: CiJobEntity,
+    status: FinishedStatus,
+    details: { failureReason?: string | null; exitCode?: number | null; actorId: number | null },
+    knownScope?: CiEventScope,
+    options: { deferProcessing?: boolean } = {},
+  ): Promise<CiJobEntity | null> {
     const from = job.status;
     const now = new Date();
     job.status = status;
@@ -51,6 +62,7 @@ export class JobLifecycleService {
       if (job.exitCode !== null && job.options.allowFailureExitCodes?.includes(job.exitCode)) job.allowFailure = true;
     }
     if (status !== 'canceled' && job.options.coverageRegex) job.coverage = await this.coverageOf(tx, job, job.options.coverageRegex);
+    job.processed = !options.deferProcessing;
     await this.jobs.saveFinished(tx, job);
     const scope = knownScope ?? (await this.scopeOf(tx, job.projectId));
     const events = [jobStatusEvent(details.actorId, job, from, scope)];
@@ -58,6 +70,10 @@ export class JobLifecycleService {
     if (status === 'failed' && shouldAutoRetry(job.options.retry, job.retryCount, job.failureReason ?? 'unknown_failure', job.exitCode)) {
       await this.outbox.append(tx, events.splice(0));
       retry = await this.retry(tx, job, details.actorId, 'pending');
+    }
+    if (options.deferProcessing) {
+      if (events.length > 0) await this.outbox.append(tx, events);
+      return retry;
     }
     await this.processor.process(tx, job.pipelineId, scope, details.actorId, events);
     return retry;
@@ -79,6 +95,8 @@ export class JobLifecycleService {
   /** A new attempt of `job` (kept, marked `retried`), in `pending` (or `manual` for a manual job played again). */
   async retry(tx: EntityManager, job: CiJobEntity, actorId: number | null, status: 'pending' | 'created' | 'manual'): Promise<CiJobEntity> {
     job.retried = true;
+    // A retried attempt is out of its pipeline's processing: nothing is left for it to see.
+    job.processed = true;
     await this.jobs.save(tx, job);
     const next = tx.getRepository(CiJobEntity).create({
       projectId: job.projectId,

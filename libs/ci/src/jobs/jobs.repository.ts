@@ -87,18 +87,16 @@ export class JobsRepository {
     return rows[0].n;
   }
 
-  /** Writes what ending a job changes (status, times, exit code, failure, coverage), without reading the row again. */
+  /**
+   * Writes what ending a job changes (status, times, exit code, failure, coverage), without
+   * reading the row again; `processed` false when its pipeline is processed after the commit.
+   */
   async saveFinished(tx: EntityManager, job: CiJobEntity): Promise<void> {
-    await tx.getRepository(CiJobEntity).update(job.id, {
-      status: job.status,
-      startedAt: job.startedAt,
-      finishedAt: job.finishedAt,
-      exitCode: job.exitCode,
-      failureReason: job.failureReason,
-      allowFailure: job.allowFailure,
-      coverage: job.coverage,
-      lastContactAt: job.lastContactAt,
-    });
+    await tx.query(
+      `UPDATE ci_jobs SET status = $2, started_at = $3, finished_at = $4, exit_code = $5, failure_reason = $6, allow_failure = $7, coverage = $8, last_contact_at = $9, processed = $10, updated_at = now()
+        WHERE id = $1`,
+      [job.id, job.status, job.startedAt, job.finishedAt, job.exitCode, job.failureReason, job.allowFailure, job.coverage, job.lastContactAt, job.processed],
+    );
   }
 
   /**

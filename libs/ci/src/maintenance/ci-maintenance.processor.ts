@@ -2,7 +2,17 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { JobWorker, OnJob, QueueWorker, repeatOptionsOf } from '@app/queue';
 import type { Queue } from 'bullmq';
-import { CI_MAINTENANCE, CI_MAINTENANCE_BATCH, CiMaintenancePayload, DROP_STUCK_JOBS_SCHEDULE, EXPIRE_ARTIFACTS_SCHEDULE, START_DUE_SCHEDULED_JOBS_SCHEDULE, StartScheduledJobPayload } from '../ci.jobs';
+import {
+  CI_MAINTENANCE,
+  CI_MAINTENANCE_BATCH,
+  CiMaintenancePayload,
+  DROP_STUCK_JOBS_SCHEDULE,
+  EXPIRE_ARTIFACTS_SCHEDULE,
+  PROCESS_UNPROCESSED_PIPELINES_SCHEDULE,
+  START_DUE_SCHEDULED_JOBS_SCHEDULE,
+  StartScheduledJobPayload,
+} from '../ci.jobs';
+import { PipelineProcessingLine } from '../pipelines/pipeline-processing-line';
 import { StartScheduledJobsUseCase } from '../scheduling/start-scheduled-jobs.use-case';
 import { DropStuckJobsUseCase } from './drop-stuck-jobs.use-case';
 import { ExpireArtifactsUseCase } from './expire-artifacts.use-case';
@@ -14,8 +24,14 @@ export class CiMaintenanceProcessor extends JobWorker {
     private readonly dropStuck: DropStuckJobsUseCase,
     private readonly expireArtifacts: ExpireArtifactsUseCase,
     private readonly scheduled: StartScheduledJobsUseCase,
+    private readonly processing: PipelineProcessingLine,
   ) {
     super();
+  }
+
+  @OnJob(CI_MAINTENANCE, CI_MAINTENANCE.jobs.PROCESS_UNPROCESSED_PIPELINES, { schedule: PROCESS_UNPROCESSED_PIPELINES_SCHEDULE, data: { batchSize: CI_MAINTENANCE_BATCH } })
+  async processUnprocessed({ batchSize }: CiMaintenancePayload): Promise<{ processed: number }> {
+    return this.processing.sweep(batchSize);
   }
 
   @OnJob(CI_MAINTENANCE, CI_MAINTENANCE.jobs.DROP_STUCK_JOBS, { schedule: DROP_STUCK_JOBS_SCHEDULE, data: { batchSize: CI_MAINTENANCE_BATCH } })
@@ -72,6 +88,7 @@ export class CiScheduleKeeper implements OnApplicationBootstrap, OnModuleDestroy
       [CI_MAINTENANCE.jobs.DROP_STUCK_JOBS, DROP_STUCK_JOBS_SCHEDULE],
       [CI_MAINTENANCE.jobs.EXPIRE_ARTIFACTS, EXPIRE_ARTIFACTS_SCHEDULE],
       [CI_MAINTENANCE.jobs.START_DUE_SCHEDULED_JOBS, START_DUE_SCHEDULED_JOBS_SCHEDULE],
+      [CI_MAINTENANCE.jobs.PROCESS_UNPROCESSED_PIPELINES, PROCESS_UNPROCESSED_PIPELINES_SCHEDULE],
     ] as const;
     try {
       for (const [name, schedule] of schedules) {

@@ -40,6 +40,7 @@ export class PipelineProcessor {
       return null;
     }
     const jobs = await this.pipelines.latestJobsForProcessing(tx, pipelineId);
+    await this.pipelines.markProcessed(tx, jobs.filter((job) => !job.processed).map((job) => job.id));
     const now = new Date();
     const byId = new Map(jobs.map((job) => [job.id, job]));
     const moved = new Map<string, number[]>();

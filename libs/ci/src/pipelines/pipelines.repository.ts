@@ -114,6 +114,7 @@ export class PipelinesRepository {
         coverage: true,
         startedAt: true,
         finishedAt: true,
+        processed: true,
       },
       where: { pipelineId, retried: false },
       order: { stageIdx: 'ASC', id: 'ASC' },
@@ -130,6 +131,11 @@ export class PipelinesRepository {
     const scheduled = rows.map((row) => ({ id: row.id, scheduledAt: new Date(now.getTime() + (row.start_in ? (parseCiDuration(row.start_in) ?? 0) : 0) * 1000) }));
     await tx.query(`UPDATE ci_jobs j SET scheduled_at = v.at FROM unnest($1::int[], $2::timestamptz[]) AS v(id, at) WHERE j.id = v.id`, [scheduled.map((s) => s.id), scheduled.map((s) => s.scheduledAt.toISOString())]);
     return scheduled;
+  }
+
+  /** The ends of these jobs were seen by their pipeline's processing. */
+  async markProcessed(tx: EntityManager, ids: number[]): Promise<void> {
+    if (ids.length > 0) await tx.query('UPDATE ci_jobs SET processed = true WHERE id = ANY($1::int[]) AND processed = false', [ids]);
   }
 
   /** Applies the processing's job transitions: one statement per target status. */

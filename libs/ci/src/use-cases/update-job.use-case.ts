@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { CiEventScope } from '../ci.events';
 import { CiJobEntity } from '../entities/ci-job.entity';
 import { JobLifecycleService } from '../jobs/job-lifecycle.service';
 import { JobsRepository } from '../jobs/jobs.repository';
+import { PipelineProcessingLine } from '../pipelines/pipeline-processing-line';
 
 export interface UpdateJobCommand {
   jobId: number;
@@ -27,11 +29,13 @@ export class UpdateJobUseCase {
     private readonly dataSource: DataSource,
     private readonly jobs: JobsRepository,
     private readonly lifecycle: JobLifecycleService,
+    private readonly processing: PipelineProcessingLine,
   ) {}
 
   async execute(command: UpdateJobCommand): Promise<UpdateJobOutcome> {
     const state = command.state ?? 'running';
-    return this.dataSource.transaction(async (tx) => {
+    let ended: CiEventScope | null = null;
+    const outcome = await this.dataSource.transaction(async (tx): Promise<UpdateJobOutcome> => {
       const found = await this.jobs.lockByToken(tx, command.jobId, command.token);
       if (!found) return { status: 403, job: null };
       const { job, project } = found;
@@ -39,11 +43,15 @@ export class UpdateJobUseCase {
       if (job.status !== 'running') return { status: 403, job };
       job.lastContactAt = new Date();
       if (state === 'running') {
-        await tx.getRepository(CiJobEntity).update(job.id, { lastContactAt: job.lastContactAt });
+        await tx.query('UPDATE ci_jobs SET last_contact_at = $2, updated_at = now() WHERE id = $1', [job.id, job.lastContactAt]);
         return { status: 200, job };
       }
-      await this.lifecycle.finish(tx, job, state as 'success' | 'failed', { failureReason: command.failureReason ?? null, exitCode: command.exitCode ?? null, actorId: null }, { projectId: job.projectId, groupId: project.groupId });
+      ended = { projectId: job.projectId, groupId: project.groupId };
+      await this.lifecycle.finish(tx, job, state as 'success' | 'failed', { failureReason: command.failureReason ?? null, exitCode: command.exitCode ?? null, actorId: null }, ended, { deferProcessing: true });
       return { status: 200, job };
     });
+    // The pipeline moves on once the job's end is committed, with the ends of its other jobs reported meanwhile.
+    if (ended && outcome.status === 200) await this.processing.request(outcome.job.pipelineId, ended);
+    return outcome;
   }
 }

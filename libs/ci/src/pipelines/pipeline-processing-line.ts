@@ -1,0 +1,87 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { CiEventScope } from '../ci.events';
+import { PipelineProcessor } from './pipeline-processor';
+
+/** How long a job's end waits for its pipeline's processing before the housekeeping takes it for lost. */
+export const UNPROCESSED_GRACE_SECONDS = 30;
+
+interface Line {
+  scope: CiEventScope;
+  /** The requests the next processing answers. */
+  waiting: Array<() => void>;
+}
+
+/**
+ * Processes a pipeline after the ends its runners report, outside the reports' own transactions
+ * (GitLab's `BuildFinishedWorker` and deduplicated `PipelineProcessWorker`): the ends of several
+ * jobs of one pipeline that arrive while it is being processed are all seen by its next
+ * processing, one for all of them, instead of each report locking the pipeline and processing it
+ * again. `request` resolves once a processing that began after the call has ended, so that a
+ * runner's `PUT /jobs/:id` is still answered with the pipeline moved on (its next jobs pending).
+ *
+ * Durable: an end is recorded with `processed = false` in its report's transaction and the
+ * processing sets it true; `sweep` (CI housekeeping, every minute) processes the pipelines whose
+ * processing never ran, a process that ended in between for instance.
+ */
+@Injectable()
+export class PipelineProcessingLine {
+  private readonly logger = new Logger(PipelineProcessingLine.name);
+  private readonly lines = new Map<number, Line>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly processor: PipelineProcessor,
+  ) {}
+
+  request(pipelineId: number, scope: CiEventScope): Promise<void> {
+    return new Promise((resolve) => {
+      const line = this.lines.get(pipelineId);
+      if (line) {
+        line.waiting.push(resolve);
+        return;
+      }
+      const created: Line = { scope, waiting: [resolve] };
+      this.lines.set(pipelineId, created);
+      void this.drain(pipelineId, created);
+    });
+  }
+
+  /** Processes the pipeline until no request waits (each round answers the requests made before it began). */
+  private async drain(pipelineId: number, line: Line): Promise<void> {
+    while (line.waiting.length > 0) {
+      const answered = line.waiting.splice(0);
+      await this.processOnce(pipelineId, line.scope);
+      for (const resolve of answered) resolve();
+    }
+    this.lines.delete(pipelineId);
+  }
+
+  /** One processing, tried twice (a deadlock, a lost connection); left to the sweep after that. */
+  private async processOnce(pipelineId: number, scope: CiEventScope): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.dataSource.transaction((tx) => this.processor.process(tx, pipelineId, scope, null));
+        return;
+      } catch (error) {
+        if (attempt >= 2) {
+          this.logger.warn({ err: error, pipelineId }, 'pipeline processing failed; the CI housekeeping processes it again');
+          return;
+        }
+      }
+    }
+  }
+
+  /** Processes the pipelines of job ends that no processing saw for `UNPROCESSED_GRACE_SECONDS`; returns how many. */
+  async sweep(batchSize: number): Promise<{ processed: number }> {
+    const rows = (await this.dataSource.query(
+      `SELECT DISTINCT j.pipeline_id, j.project_id, CASE WHEN n.kind = 'group' THEN n.id END AS group_id
+         FROM ci_jobs j JOIN projects p ON p.id = j.project_id JOIN namespaces n ON n.id = p.namespace_id
+        WHERE j.processed = false AND j.finished_at < now() - make_interval(secs => $1)
+        LIMIT $2`,
+      [UNPROCESSED_GRACE_SECONDS, batchSize],
+    )) as { pipeline_id: number; project_id: number; group_id: number | null }[];
+    for (const row of rows) await this.request(row.pipeline_id, { projectId: row.project_id, groupId: row.group_id });
+    return { processed: rows.length };
+  }
+}
