@@ -15,6 +15,7 @@ import { AppendTraceUseCase } from './use-cases/append-trace.use-case';
 import { RequestJobUseCase } from './use-cases/request-job.use-case';
 import { UpdateJobUseCase } from './use-cases/update-job.use-case';
 import { UploadArtifactUseCase } from './use-cases/upload-artifact.use-case';
+import { ListAllowedAgentsUseCase } from './use-cases/list-allowed-agents.use-case';
 import { CiPushConsumer } from './pipelines/ci-push.consumer';
 import { MergeRequestPipelineSources } from './pipelines/merge-request-pipelines';
 import { PipelineProcessor } from './pipelines/pipeline-processor';
@@ -60,6 +61,7 @@ import { StartScheduledJobsUseCase } from './scheduling/start-scheduled-jobs.use
     UpdateJobUseCase,
     AppendTraceUseCase,
     UploadArtifactUseCase,
+    ListAllowedAgentsUseCase,
     JobViews,
     JobActionsUseCase,
     PipelineActionsUseCase,

@@ -107,6 +107,13 @@ describe(AuthGuard.name, () => {
     expect(await codeOf(make('premium').canActivate(contextFor({ tier: 'ultimate' }, { headers: headers('admin-api') })))).toBe(ErrorCode.FORBIDDEN);
   });
 
+  it('gates the tier of routes that authenticate by themselves, reading no credentials', async () => {
+    expect(await codeOf(make('free').canActivate(contextFor({ skip: true, tier: 'premium' }, {})))).toBe(ErrorCode.FORBIDDEN);
+    expect(await codeOf(make('premium').canActivate(contextFor({ skip: true, tier: 'premium' }, {})))).toBe('ok');
+    // An unknown credential does not matter there: the route checks its own.
+    expect(await codeOf(make('free').canActivate(contextFor({ skip: true }, { headers: headers('nobody') })))).toBe('ok');
+  });
+
   it('hides invisible projects (404), refuses low access (403, or 401 when anonymous)', async () => {
     const project = (ref: string, token?: string, level = 30) =>
       make().canActivate(contextFor({ optional: true, project: { param: 'id', minAccessLevel: level } }, { params: { id: ref }, headers: token ? headers(token) : {} }));

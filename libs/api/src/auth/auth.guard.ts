@@ -36,7 +36,11 @@ export class AuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const policy = this.reflector.getAllAndMerge<AuthPolicy>(AUTH_POLICY, [context.getHandler(), context.getClass()]) ?? {};
-    if (policy.skip) return true;
+    // A route that authenticates by itself (a job token, a runner token) may still need a tier.
+    if (policy.skip) {
+      this.checkTier(policy);
+      return true;
+    }
     const request = context.switchToHttp().getRequest<HttpRequest>();
 
     const principal = await this.authenticate(request, policy);
@@ -45,9 +49,7 @@ export class AuthGuard implements CanActivate {
     if (!principal && !policy.optional) throw DomainError.unauthorized();
     if (principal) this.checkScopes(principal, policy, request.method);
     if (policy.admin && !principal?.user.isAdmin) throw DomainError.forbidden();
-    if (policy.tier && !tierAtLeast(this.config.tier, policy.tier)) {
-      throw DomainError.forbidden(`This feature requires the ${policy.tier.toUpperCase()} tier`);
-    }
+    this.checkTier(policy);
 
     if (policy.project) request.projectAccess = await this.resolve('project', request, policy.project, principal);
     if (policy.group) request.groupAccess = await this.resolve('group', request, policy.group, principal);
@@ -99,6 +101,12 @@ export class AuthGuard implements CanActivate {
     const target = await this.authenticator.findSudoUser(identifier);
     if (!target) throw DomainError.notFound(`User with ID or username ${identifier}`);
     return { ...principal, user: target, sudoFrom: principal.user };
+  }
+
+  private checkTier(policy: AuthPolicy): void {
+    if (policy.tier && !tierAtLeast(this.config.tier, policy.tier)) {
+      throw DomainError.forbidden(`This feature requires the ${policy.tier.toUpperCase()} tier`);
+    }
   }
 
   private checkScopes(principal: Principal, policy: AuthPolicy, method: string): void {

@@ -5,8 +5,9 @@ import { CiJobArtifactEntity } from '../entities/ci-job-artifact.entity';
 import { CiJobTraceEntity } from '../entities/ci-job-trace.entity';
 import { CiJobEntity } from '../entities/ci-job.entity';
 import type { CiRunnerEntity } from '../entities/ci-runner.entity';
-import { digestSecret } from '../runners/runner-tokens';
+import { digestSecret, RUNNER_ONLINE_SECONDS } from '../runners/runner-tokens';
 import { hydrate } from '../entities/hydrate';
+import type { RunnerCoverage } from './stuck';
 
 /** The project's group (event scope), full path and name (job payload). */
 export interface ProjectContext {
@@ -24,6 +25,22 @@ function projectContextOf(row: Record<string, unknown>): ProjectContext {
   const context = (row.project_context ?? {}) as { group_id?: number | null; full_path?: string; name?: string };
   return { groupId: context.group_id ?? null, fullPath: context.full_path ?? '', name: context.name ?? '' };
 }
+
+/**
+ * SQL: a runner with these tags takes a job with those: every tag of the job among the runner's,
+ * and an untagged job only when the runner runs untagged jobs. The assignment and the "stuck"
+ * check share it.
+ */
+const runnerTakesTagsSql = (jobTags: string, runnerTags: string, runUntagged: string): string => `${jobTags} <@ ${runnerTags} AND (${runUntagged} OR cardinality(${jobTags}) > 0)`;
+
+/**
+ * SQL: runner `r` may run the jobs of project `p` (namespace `n`), as the assignment decides:
+ * project runners their projects, group runners the projects below their group, instance
+ * runners every project.
+ */
+const runnerServesProjectSql = `(r.runner_type = 'instance_type'
+  OR (r.runner_type = 'group_type' AND r.group_id = ANY(n.traversal_ids))
+  OR (r.runner_type = 'project_type' AND EXISTS (SELECT 1 FROM ci_runner_projects rp WHERE rp.runner_id = r.id AND rp.project_id = p.id)))`;
 
 /** How long a count of pending jobs is reused for `queue_size`. */
 const PENDING_COUNT_TTL_MS = 1000;
@@ -55,7 +72,7 @@ export class JobsRepository {
        WHERE id = (
          SELECT j.id FROM ci_jobs j
          WHERE j.status = 'pending' AND j.type = 'build' AND ${scope}
-           AND j.tag_list <@ $1::text[] AND ($2 OR cardinality(j.tag_list) > 0)
+           AND ${runnerTakesTagsSql('j.tag_list', '$1::text[]', '$2')}
          ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
        RETURNING *, ${PROJECT_CONTEXT_SQL('ci_jobs.project_id')}`,
       params,
@@ -72,6 +89,25 @@ export class JobsRepository {
     if (!token) return null;
     const rows = (await tx.query(`SELECT j.*, ${PROJECT_CONTEXT_SQL('j.project_id')} FROM ci_jobs j WHERE j.id = $1 AND j.token_digest = $2 FOR UPDATE OF j`, [id, digestSecret(token)])) as Record<string, unknown>[];
     return rows[0] ? { job: hydrate(tx, CiJobEntity, rows[0]), project: projectContextOf(rows[0]) } : null;
+  }
+
+  /**
+   * For each of these (pending) jobs, whether an online runner can take it and whether any active
+   * runner may run its project's jobs at all (what "stuck" and its reason need): one query for a
+   * page of jobs. A runner is online when it asked for jobs in the last 2 hours.
+   */
+  async runnerCoverage(jobIds: number[], now = new Date()): Promise<Map<number, RunnerCoverage>> {
+    if (jobIds.length === 0) return new Map();
+    const rows = (await this.dataSource.query(
+      `SELECT j.id,
+              EXISTS (SELECT 1 FROM ci_runners r WHERE NOT r.paused AND ${runnerServesProjectSql}
+                        AND r.contacted_at >= $2 AND ${runnerTakesTagsSql('j.tag_list', 'r.tag_list', 'r.run_untagged')}) AS online,
+              EXISTS (SELECT 1 FROM ci_runners r WHERE NOT r.paused AND ${runnerServesProjectSql}) AS available
+       FROM ci_jobs j JOIN projects p ON p.id = j.project_id JOIN namespaces n ON n.id = p.namespace_id
+       WHERE j.id = ANY($1::int[])`,
+      [jobIds, new Date(now.getTime() - RUNNER_ONLINE_SECONDS * 1000)],
+    )) as { id: number; online: boolean; available: boolean }[];
+    return new Map(rows.map((row) => [row.id, { online: row.online, available: row.available }]));
   }
 
   /**

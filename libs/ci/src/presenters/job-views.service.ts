@@ -8,13 +8,16 @@ import type { CiJobEntity } from '../entities/ci-job.entity';
 import { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { CiRunnerEntity } from '../entities/ci-runner.entity';
 import { CiRepositoryReader } from '../git/ci-repository-reader';
+import { JobsRepository } from '../jobs/jobs.repository';
+import { stuckReason } from '../jobs/stuck';
 import { JobContext, presentBridge, presentJob } from './job.presenter';
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
 /**
  * Presents jobs and bridges with what their views need (pipeline, user, runner, artifacts, commit,
- * downstream pipeline), loaded once per page rather than once per job.
+ * downstream pipeline, whether a pending build is stuck), loaded once per page rather than once
+ * per job.
  */
 @Injectable()
 export class JobViews {
@@ -22,17 +25,20 @@ export class JobViews {
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly reader: CiRepositoryReader,
+    private readonly jobsRepository: JobsRepository,
   ) {}
 
   async present(jobs: CiJobEntity[], projectFullPath: string): Promise<Record<string, unknown>[]> {
     if (jobs.length === 0) return [];
     const manager = this.dataSource.manager;
-    const [pipelines, users, runners, artifacts, downstream] = await Promise.all([
+    const pendingBuilds = jobs.filter((job) => job.status === 'pending' && job.type === 'build').map((job) => job.id);
+    const [pipelines, users, runners, artifacts, downstream, coverage] = await Promise.all([
       manager.getRepository(CiPipelineEntity).findBy({ id: In(unique(jobs.map((job) => job.pipelineId))) }),
       manager.getRepository(UserEntity).findBy({ id: In(unique(jobs.map((job) => job.userId).filter((id): id is number => id !== null))) }),
       manager.getRepository(CiRunnerEntity).findBy({ id: In(unique(jobs.map((job) => job.runnerId).filter((id): id is number => id !== null))) }),
       manager.getRepository(CiJobArtifactEntity).find({ where: { jobId: In(jobs.map((job) => job.id)) }, order: { id: 'ASC' } }),
       this.downstreamOf(jobs.filter((job) => job.type === 'bridge').map((job) => job.id)),
+      this.jobsRepository.runnerCoverage(pendingBuilds),
     ]);
     const commits = new Map<string, GitCommit | null>();
     for (const job of jobs) {
@@ -52,6 +58,7 @@ export class JobViews {
         runner: job.runnerId !== null ? (runnerById.get(job.runnerId) ?? null) : null,
         artifacts: artifacts.filter((artifact) => artifact.jobId === job.id),
         downstream: downstream.get(job.id) ?? null,
+        stuckReason: stuckReason(job, coverage.get(job.id)),
       };
       return job.type === 'bridge' ? presentBridge(job, context) : presentJob(job, context);
     });

@@ -18,6 +18,8 @@ export interface JobContext {
   artifacts: CiJobArtifactEntity[];
   /** Bridges: the pipeline they started. */
   downstream?: { pipeline: CiPipelineEntity; projectFullPath: string } | null;
+  /** Builds: why the pending build is stuck (no online runner can take it), null when it is not. */
+  stuckReason?: string | null;
 }
 
 export const jobWebUrl = (externalUrl: string, projectFullPath: string, jobId: number): string => `${externalUrl}/${projectFullPath}/-/jobs/${jobId}`;
@@ -70,7 +72,11 @@ function presentJobBasic(job: CiJobEntity, context: JobContext): Record<string, 
   };
 }
 
-/** GitLab's `Entities::Ci::Job` (a build): the basic fields, artifacts, runner, tags. */
+/**
+ * GitLab's `Entities::Ci::Job` (a build): the basic fields, artifacts, runner, tags; plus the
+ * service's `stuck` (GitLab's `Ci::Build#stuck?`, a GraphQL field there) and `stuck_reason` (the
+ * text of GitLab's job page, null when not stuck).
+ */
 export function presentJob(job: CiJobEntity, context: JobContext): Record<string, unknown> {
   const visible = job.erasedAt ? [] : context.artifacts;
   const archive = visible.find((artifact) => artifact.fileType === 'archive');
@@ -83,6 +89,8 @@ export function presentJob(job: CiJobEntity, context: JobContext): Record<string
     artifacts_expire_at: iso(job.artifactsExpireAt),
     archived: false,
     tag_list: job.tagList,
+    stuck: Boolean(context.stuckReason),
+    stuck_reason: context.stuckReason ?? null,
   };
 }
 

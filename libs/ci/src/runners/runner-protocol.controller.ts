@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req, Res, StreamableFile } from '@nestjs/common';
-import { AcceptsContentTypes, intParam, LastModified, SkipAuth, StreamsMultipart } from '@app/api';
+import { AcceptsContentTypes, Auth, intParam, LastModified, SkipAuth, StreamsMultipart } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CiJobEntity } from '../entities/ci-job.entity';
@@ -7,6 +7,7 @@ import { JobQueueNotifier } from '../jobs/job-queue-notifier';
 import { jobTokenOf } from '../jobs/job-token-credentials';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { AppendTraceUseCase } from '../use-cases/append-trace.use-case';
+import { ListAllowedAgentsUseCase } from '../use-cases/list-allowed-agents.use-case';
 import { RequestJobUseCase } from '../use-cases/request-job.use-case';
 import { UpdateJobUseCase } from '../use-cases/update-job.use-case';
 import { UploadArtifactUseCase } from '../use-cases/upload-artifact.use-case';
@@ -44,6 +45,7 @@ export class RunnerProtocolController {
     private readonly updateJob: UpdateJobUseCase,
     private readonly appendTrace: AppendTraceUseCase,
     private readonly uploadArtifact: UploadArtifactUseCase,
+    private readonly listAllowedAgents: ListAllowedAgentsUseCase,
     private readonly storage: ObjectStorage,
   ) {}
 
@@ -242,6 +244,21 @@ export class RunnerProtocolController {
       return;
     }
     reply.status(200).send({ id: job.id, name: job.name, stage: job.stage, status: job.status, ref: job.ref, tag: job.tag, pipeline: { id: job.pipelineId, project_id: job.projectId, ref: job.ref, sha: job.sha }, web_url: `${this.config.http.externalUrl}/-/jobs/${job.id}` });
+  }
+
+  /**
+   * `GET /job/allowed_agents` (PREMIUM; 403 below): the agents the job of the token may use (none
+   * exist here), with its job, pipeline, project and user; 401 once the job finished, as `GET /job`.
+   */
+  @Get('job/allowed_agents')
+  @Auth({ tier: 'premium' })
+  async allowedAgents(@Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
+    const view = await this.listAllowedAgents.execute(jobTokenOf(req) ?? '');
+    if (!view) {
+      reply.status(401).send({ message: '401 Unauthorized' });
+      return;
+    }
+    reply.status(200).send(view);
   }
 
   /** The job of `:id` when the request carries its token and it runs; answers 403 itself otherwise. */
