@@ -280,4 +280,18 @@ describe('CI runner protocol', () => {
     expect(new Set(ids).size).toBe(8);
     expect(answers.filter((a) => a.status === 204)).toHaveLength(4);
   }, 90_000);
+
+  it('gives instance runners no job of a project that turned shared runners off', async () => {
+    const created = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', { token: gw.rootToken, body: { runner_type: 'instance_type' } });
+    const shared = new TestRunner(gw.baseUrl, created.body.token);
+    expect((await api(gw.baseUrl, 'PUT', `/api/v4/projects/${project.id}`, { token: owner.token, body: { shared_runners_enabled: false } })).status).toBe(200);
+    const pipeline = await api(gw.baseUrl, 'POST', `/api/v4/projects/${project.id}/pipeline`, { token: owner.token, body: { ref: 'parallel' } });
+    expect(pipeline.status).toBe(201);
+    expect((await shared.request()).status).toBe(204);
+    expect((await api(gw.baseUrl, 'PUT', `/api/v4/projects/${project.id}`, { token: owner.token, body: { shared_runners_enabled: true } })).status).toBe(200);
+    const taken = await shared.request();
+    expect(taken.status).toBe(201);
+    expect(taken.body.job_info).toMatchObject({ project_id: project.id });
+    expect((await jobsOf(pipeline.body.id)).find((job) => job.id === taken.body.id)).toMatchObject({ status: 'running' });
+  }, 60_000);
 });

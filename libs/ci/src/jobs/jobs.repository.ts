@@ -5,6 +5,7 @@ import { CiJobArtifactEntity } from '../entities/ci-job-artifact.entity';
 import { CiJobTraceEntity } from '../entities/ci-job-trace.entity';
 import { CiJobEntity } from '../entities/ci-job.entity';
 import type { CiRunnerEntity } from '../entities/ci-runner.entity';
+import type { CiVariableType } from '../entities/ci-pipeline-variable.entity';
 import { digestSecret, RUNNER_ONLINE_SECONDS } from '../runners/runner-tokens';
 import { hydrate } from '../entities/hydrate';
 import type { RunnerCoverage } from './stuck';
@@ -26,6 +27,11 @@ function projectContextOf(row: Record<string, unknown>): ProjectContext {
   return { groupId: context.group_id ?? null, fullPath: context.full_path ?? '', name: context.name ?? '' };
 }
 
+/** SQL: project `p` lets instance runners take its jobs (`shared_runners_enabled`, true unless set false). */
+const SHARED_RUNNERS_ENABLED_SQL = (p: string): string => `(${p}.settings->>'shared_runners_enabled') IS DISTINCT FROM 'false'`;
+/** SQL: project `p` lets its groups' runners take its jobs (`group_runners_enabled`, true unless set false). */
+const GROUP_RUNNERS_ENABLED_SQL = (p: string): string => `(${p}.settings->>'group_runners_enabled') IS DISTINCT FROM 'false'`;
+
 /**
  * SQL: a runner with these tags takes a job with those: every tag of the job among the runner's,
  * and an untagged job only when the runner runs untagged jobs. The assignment and the "stuck"
@@ -35,12 +41,41 @@ const runnerTakesTagsSql = (jobTags: string, runnerTags: string, runUntagged: st
 
 /**
  * SQL: runner `r` may run the jobs of project `p` (namespace `n`), as the assignment decides:
- * project runners their projects, group runners the projects below their group, instance
- * runners every project.
+ * project runners their projects, group runners the projects below their group unless the
+ * project turned group runners off, instance runners every project that did not turn them off.
  */
-const runnerServesProjectSql = `(r.runner_type = 'instance_type'
-  OR (r.runner_type = 'group_type' AND r.group_id = ANY(n.traversal_ids))
+const runnerServesProjectSql = `((r.runner_type = 'instance_type' AND ${SHARED_RUNNERS_ENABLED_SQL('p')})
+  OR (r.runner_type = 'group_type' AND r.group_id = ANY(n.traversal_ids) AND ${GROUP_RUNNERS_ENABLED_SQL('p')})
   OR (r.runner_type = 'project_type' AND EXISTS (SELECT 1 FROM ci_runner_projects rp WHERE rp.runner_id = r.id AND rp.project_id = p.id)))`;
+
+/** A pipeline variable as stored: its value sealed (or, for rows from before encryption, plain). */
+export interface SealedPipelineVariable {
+  key: string;
+  variable_type: CiVariableType;
+  value: string | null;
+  encrypted_value: string | null;
+}
+
+/** A job of the pipeline that a claimed job may download artifacts from, with its archive. */
+export interface DependencySource {
+  id: number;
+  name: string;
+  type: string;
+  stage_idx: number;
+  filename: string | null;
+  size: number | string | null;
+}
+
+/** A job given to a runner, with what its payload and events need. */
+export interface ClaimedJob {
+  job: CiJobEntity;
+  project: ProjectContext;
+  /** The pipeline's status before this job made it `running`; null when it already was. */
+  pipelineStartedFrom: JobStatus | null;
+  pipeline: { beforeSha: string; predefined: Record<string, string>; variables: SealedPipelineVariable[] } | null;
+  /** The jobs of the job's stage and earlier ones (not retried), by id, each with its archive. */
+  dependencySources: DependencySource[];
+}
 
 /** How long a count of pending jobs is reused for `queue_size`. */
 const PENDING_COUNT_TTL_MS = 1000;
@@ -54,31 +89,67 @@ export class JobsRepository {
   /**
    * Gives the oldest pending build this runner may run (its projects, group or the instance;
    * every tag of the job among the runner's; untagged jobs only if the runner takes them) to the
-   * runner, in one statement: the row is locked with `SKIP LOCKED` (two runners asking at once
-   * never get the same job, and neither waits) and made `running` with the runner, the digest of
-   * its new token and the start time. Null when there is none.
+   * runner, with what its payload and events need, in one statement:
+   * - the row is locked with `SKIP LOCKED` (two runners asking at once never get the same job,
+   *   and neither waits) and made `running` with the runner, the digest of its new token and the
+   *   start time;
+   * - its stage and pipeline become `running` (whatever their other jobs, a running job makes the
+   *   composition `running`). The pipeline row is locked first, as its processing does, so that
+   *   a concurrent processing never overwrites this with a status computed before the job
+   *   started; the stage is updated by the pipeline id the lock returned, so only once it holds;
+   * - the pipeline's `before_sha`, predefined variables and variables (sealed), and the jobs of
+   *   its stage and earlier ones with their archives (the job's dependencies are among them:
+   *   `needs` and `dependencies` name no later stage).
+   * Null when there is none.
    */
-  async claimNextFor(tx: EntityManager, runner: CiRunnerEntity, tokenDigest: string, now: Date): Promise<{ job: CiJobEntity; project: ProjectContext } | null> {
+  async claimNextFor(tx: EntityManager, runner: CiRunnerEntity, tokenDigest: string, now: Date): Promise<ClaimedJob | null> {
     const params: unknown[] = [runner.tagList, runner.runUntagged, runner.id, tokenDigest, now];
-    let scope = 'true';
+    let scope = `(SELECT ${SHARED_RUNNERS_ENABLED_SQL('p')} FROM projects p WHERE p.id = j.project_id)`;
     if (runner.runnerType === 'project_type') {
       scope = `j.project_id IN (SELECT rp.project_id FROM ci_runner_projects rp WHERE rp.runner_id = $3)`;
     } else if (runner.runnerType === 'group_type') {
       params.push(runner.groupId);
-      scope = `j.project_id IN (SELECT p.id FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE $${params.length} = ANY(n.traversal_ids))`;
+      scope = `j.project_id IN (SELECT p.id FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE $${params.length} = ANY(n.traversal_ids) AND ${GROUP_RUNNERS_ENABLED_SQL('p')})`;
     }
     const rows = (await tx.query(
-      `UPDATE ci_jobs SET status = 'running', runner_id = $3, token_digest = $4, started_at = $5, last_contact_at = $5, updated_at = now()
-       WHERE id = (
-         SELECT j.id FROM ci_jobs j
-         WHERE j.status = 'pending' AND j.type = 'build' AND ${scope}
-           AND ${runnerTakesTagsSql('j.tag_list', '$1::text[]', '$2')}
-         ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
-       RETURNING *, ${PROJECT_CONTEXT_SQL('ci_jobs.project_id')}`,
+      `WITH claimed AS (
+         UPDATE ci_jobs SET status = 'running', runner_id = $3, token_digest = $4, started_at = $5, last_contact_at = $5, updated_at = now()
+          WHERE id = (
+            SELECT j.id FROM ci_jobs j
+             WHERE j.status = 'pending' AND j.type = 'build' AND ${scope}
+               AND ${runnerTakesTagsSql('j.tag_list', '$1::text[]', '$2')}
+             ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
+         RETURNING *),
+       locked AS (SELECT p.id, p.status FROM ci_pipelines p WHERE p.id = (SELECT pipeline_id FROM claimed) FOR UPDATE),
+       stage AS (
+         UPDATE ci_stages s SET status = 'running' FROM claimed c
+          WHERE s.pipeline_id = (SELECT id FROM locked) AND s.name = c.stage AND s.status <> 'running' RETURNING s.id),
+       started AS (
+         UPDATE ci_pipelines p SET status = 'running', started_at = COALESCE(p.started_at, $5), finished_at = NULL, updated_at = now()
+           FROM locked WHERE p.id = locked.id AND locked.status <> 'running' AND p.yaml_errors IS NULL
+         RETURNING locked.status AS from_status)
+       SELECT c.*, ${PROJECT_CONTEXT_SQL('c.project_id')},
+              (SELECT from_status FROM started) AS pipeline_started_from,
+              (SELECT json_build_object('before_sha', p.before_sha, 'predefined', p.predefined_variables, 'variables',
+                        (SELECT json_agg(json_build_object('key', v.key, 'variable_type', v.variable_type, 'value', v.value, 'encrypted_value', v.encrypted_value) ORDER BY v.id)
+                           FROM ci_pipeline_variables v WHERE v.pipeline_id = p.id))
+                 FROM ci_pipelines p WHERE p.id = c.pipeline_id) AS payload_pipeline,
+              (SELECT json_agg(json_build_object('id', d.id, 'name', d.name, 'type', d.type, 'stage_idx', d.stage_idx, 'filename', a.filename, 'size', a.size) ORDER BY d.id, a.id)
+                 FROM ci_jobs d LEFT JOIN ci_job_artifacts a ON a.job_id = d.id AND a.file_type = 'archive'
+                WHERE d.pipeline_id = c.pipeline_id AND d.retried = false AND d.id <> c.id AND d.stage_idx <= c.stage_idx) AS dependency_sources
+         FROM claimed c`,
       params,
-    )) as [Record<string, unknown>[], number];
-    const row = rows[0]?.[0];
-    return row ? { job: hydrate(tx, CiJobEntity, row), project: projectContextOf(row) } : null;
+    )) as Record<string, unknown>[];
+    const row = rows[0];
+    if (!row) return null;
+    const pipeline = row.payload_pipeline as { before_sha: string; predefined: Record<string, string> | null; variables: SealedPipelineVariable[] | null } | null;
+    return {
+      job: hydrate(tx, CiJobEntity, row),
+      project: projectContextOf(row),
+      pipelineStartedFrom: (row.pipeline_started_from as JobStatus | null) ?? null,
+      pipeline: pipeline ? { beforeSha: pipeline.before_sha, predefined: pipeline.predefined ?? {}, variables: pipeline.variables ?? [] } : null,
+      dependencySources: (row.dependency_sources as DependencySource[] | null) ?? [],
+    };
   }
 
   /**
@@ -135,23 +206,6 @@ export class JobsRepository {
     );
   }
 
-  /**
-   * The latest jobs of a pipeline whose artifacts a job downloads, with their archive: those
-   * named (`dependencies:` / `needs:`), else the builds of the earlier stages. One query.
-   */
-  async dependencySources(pipelineId: number, selection: { names: string[] } | { beforeStage: number }): Promise<{ id: number; name: string; filename: string | null; size: string | null }[]> {
-    if ('names' in selection && selection.names.length === 0) return [];
-    if ('beforeStage' in selection && selection.beforeStage <= 0) return [];
-    const filter = 'names' in selection ? 'j.name = ANY($2::text[])' : `j.stage_idx < $2 AND j.type = 'build'`;
-    return (await this.dataSource.query(
-      `SELECT j.id, j.name, a.filename, a.size FROM ci_jobs j
-       LEFT JOIN ci_job_artifacts a ON a.job_id = j.id AND a.file_type = 'archive'
-       WHERE j.pipeline_id = $1 AND j.retried = false AND ${filter}
-       ORDER BY j.id, a.id`,
-      [pipelineId, 'names' in selection ? selection.names : selection.beforeStage],
-    )) as { id: number; name: string; filename: string | null; size: string | null }[];
-  }
-
   async save(tx: EntityManager, job: CiJobEntity): Promise<CiJobEntity> {
     return tx.getRepository(CiJobEntity).save(job);
   }
@@ -169,21 +223,6 @@ export class JobsRepository {
   async findByToken(token: string, manager: EntityManager = this.dataSource.manager): Promise<CiJobEntity | null> {
     if (!token) return null;
     return manager.getRepository(CiJobEntity).findOneBy({ tokenDigest: digestSecret(token) });
-  }
-
-  /** Latest jobs of a pipeline by name (for dependencies). */
-  async latestByNames(pipelineId: number, names: string[]): Promise<CiJobEntity[]> {
-    if (names.length === 0) return [];
-    return this.dataSource.getRepository(CiJobEntity).find({ where: { pipelineId, name: In(names), retried: false }, order: { id: 'ASC' } });
-  }
-
-  async latestBeforeStage(pipelineId: number, stageIdx: number): Promise<CiJobEntity[]> {
-    return this.dataSource
-      .getRepository(CiJobEntity)
-      .createQueryBuilder('j')
-      .where('j.pipeline_id = :pipelineId AND j.retried = false AND j.stage_idx < :stageIdx AND j.type = :type', { pipelineId, stageIdx, type: 'build' })
-      .orderBy('j.id', 'ASC')
-      .getMany();
   }
 
   async artifacts(jobIds: number[], fileType?: string): Promise<CiJobArtifactEntity[]> {

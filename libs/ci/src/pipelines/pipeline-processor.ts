@@ -89,14 +89,17 @@ export class PipelineProcessor {
   }
 
   /**
-   * A job was given to a runner (`pending` → `running`): nothing becomes pending because a job
-   * started, and a running job makes its stage and pipeline `running` whatever their other jobs
-   * (`Gitlab::Ci::Status::Composite`), so this sets them without loading the pipeline's jobs.
-   * `events` (the job's own) are written with the pipeline's, in one outbox write.
+   * A job was given to a runner (`pending` → `running`; the claim made its stage and pipeline
+   * `running`, see `JobsRepository.claimNextFor`): nothing becomes pending because a job
+   * started, so the pipeline needs no processing. Writes the job's event, and the pipeline's
+   * when the job started it (`startedFrom`, its status before), in one outbox write.
    */
-  async jobStarted(tx: EntityManager, job: CiJobEntity, scope: CiEventScope, events: NewDomainEvent[]): Promise<void> {
-    const changed = await this.pipelines.markRunning(tx, job.pipelineId, job.stage, job.startedAt ?? new Date());
-    if (changed) events.push(pipelineEvent(CI_EVENTS.PIPELINE_STATUS_CHANGED, null, changed.pipeline, scope, { from: changed.from, to: 'running' }));
+  async jobStarted(tx: EntityManager, job: CiJobEntity, scope: CiEventScope, startedFrom: JobStatus | null): Promise<void> {
+    const events = [jobStatusEvent(null, job, 'pending', scope)];
+    if (startedFrom !== null) {
+      const pipeline = await this.pipelines.findById(tx, job.pipelineId);
+      if (pipeline) events.push(pipelineEvent(CI_EVENTS.PIPELINE_STATUS_CHANGED, null, pipeline, scope, { from: startedFrom, to: 'running' }));
+    }
     await this.outbox.append(tx, events);
   }
 }

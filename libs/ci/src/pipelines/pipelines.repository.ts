@@ -166,30 +166,6 @@ export class PipelinesRepository {
     if (rows[0]?.[0]) pipeline.updatedAt = rows[0][0].updated_at;
   }
 
-  /**
-   * A job of the pipeline started: its stage and the pipeline become `running` (whatever their
-   * other jobs, a running job makes the composition `running`). The pipeline row is locked first,
-   * as its processing does, so that a concurrent processing never overwrites this with a status
-   * computed before the job started. Returns the pipeline (event fields) and its previous
-   * status when the pipeline's status changed.
-   */
-  async markRunning(tx: EntityManager, pipelineId: number, stage: string, now: Date): Promise<{ pipeline: CiPipelineEntity; from: string } | null> {
-    // One statement: the stage is updated by the pipeline id the lock returned, so only once the
-    // pipeline row is locked (an UPDATE always acts on the latest committed row).
-    const rows = (await tx.query(
-      `WITH old AS (SELECT id, status FROM ci_pipelines WHERE id = $1 FOR UPDATE),
-            stage AS (UPDATE ci_stages SET status = 'running' WHERE pipeline_id = (SELECT id FROM old) AND name = $3 AND status <> 'running' RETURNING id)
-       UPDATE ci_pipelines p SET status = 'running', started_at = COALESCE(p.started_at, $2), finished_at = NULL, updated_at = now()
-       FROM old WHERE p.id = old.id AND old.status <> 'running' AND p.yaml_errors IS NULL
-       RETURNING old.status AS from_status, p.*`,
-      [pipelineId, now, stage],
-    )) as [Record<string, unknown>[], number];
-    const row = rows[0]?.[0];
-    if (!row) return null;
-    const pipeline = hydrate(tx, CiPipelineEntity, row);
-    return { pipeline, from: row.from_status as string };
-  }
-
   /** The child pipelines of a pipeline at any depth (`parent_pipeline_id`), parents before children. */
   async descendants(tx: EntityManager, pipelineId: number): Promise<{ id: number; projectId: number }[]> {
     const rows = (await tx.query(
@@ -202,26 +178,14 @@ export class PipelinesRepository {
     return rows.map((row) => ({ id: row.id, projectId: row.project_id }));
   }
 
-  /** What the job payload needs about the pipeline: its `before_sha`, predefined variables and variables (decrypted), in one query. */
-  async payloadInfo(pipelineId: number): Promise<{ beforeSha: string; predefined: Record<string, string>; variables: PipelineVariableRow[] } | null> {
-    const rows = (await this.dataSource.query(
-      `SELECT p.before_sha, p.predefined_variables,
-              (SELECT json_agg(json_build_object('key', v.key, 'variable_type', v.variable_type, 'value', v.value, 'encrypted_value', v.encrypted_value) ORDER BY v.id)
-                 FROM ci_pipeline_variables v WHERE v.pipeline_id = p.id) AS variables
-         FROM ci_pipelines p WHERE p.id = $1`,
-      [pipelineId],
-    )) as { before_sha: string; predefined_variables: Record<string, string>; variables: { key: string; variable_type: CiVariableType; value: string | null; encrypted_value: string | null }[] | null }[];
-    if (!rows[0]) return null;
-    return {
-      beforeSha: rows[0].before_sha,
-      predefined: rows[0].predefined_variables ?? {},
-      variables: (rows[0].variables ?? []).map((row) => ({
-        pipelineId,
-        key: row.key,
-        variableType: row.variable_type,
-        value: row.encrypted_value !== null ? this.encryption.unseal(PIPELINE_VARIABLE_PURPOSE, row.encrypted_value) : (row.value ?? ''),
-      })),
-    };
+  /** Stored pipeline variables with their plain values. */
+  unseal(pipelineId: number, rows: readonly { key: string; variable_type: CiVariableType; value: string | null; encrypted_value: string | null }[]): PipelineVariableRow[] {
+    return rows.map((row) => ({
+      pipelineId,
+      key: row.key,
+      variableType: row.variable_type,
+      value: row.encrypted_value !== null ? this.encryption.unseal(PIPELINE_VARIABLE_PURPOSE, row.encrypted_value) : (row.value ?? ''),
+    }));
   }
 
   /** The latest (not retried) jobs of a pipeline, in stage order. */
@@ -246,6 +210,10 @@ export class PipelinesRepository {
     await tx.getRepository(CiPipelineEntity).delete({ id: pipelineId });
   }
 
+  async findById(manager: EntityManager, pipelineId: number): Promise<CiPipelineEntity | null> {
+    return manager.getRepository(CiPipelineEntity).findOneBy({ id: pipelineId });
+  }
+
   async find(projectId: number, pipelineId: number, manager: EntityManager = this.dataSource.manager): Promise<CiPipelineEntity | null> {
     return manager.getRepository(CiPipelineEntity).findOne({ where: { id: pipelineId, projectId }, relations: { user: true } });
   }
@@ -257,12 +225,10 @@ export class PipelinesRepository {
       where: { pipelineId },
       order: { id: 'ASC' },
     });
-    return rows.map((row) => ({
-      pipelineId: row.pipelineId,
-      key: row.key,
-      variableType: row.variableType,
-      value: row.encryptedValue !== null ? this.encryption.unseal(PIPELINE_VARIABLE_PURPOSE, row.encryptedValue) : (row.value ?? ''),
-    }));
+    return this.unseal(
+      pipelineId,
+      rows.map((row) => ({ key: row.key, variable_type: row.variableType, value: row.value, encrypted_value: row.encryptedValue })),
+    );
   }
 
   /** What the predefined variables tell about the user who starts a pipeline. */
