@@ -4,3 +4,4 @@ export * from './ensure-database';
 export * from './migrate';
 export * from './unique-violation';
 export * from './transaction-retry';
+export * from './prepared-query';

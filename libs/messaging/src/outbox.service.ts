@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
+import { PreparedStatement, queryPrepared } from '@app/database';
 import { EntityManager } from 'typeorm';
 import { DomainEvent, NewDomainEvent } from './domain-event';
 import { currentOutboxContext, outboxRecordsOf } from './outbox-rows';
@@ -10,6 +11,17 @@ import { prefixed, TOPICS } from './topics.constants';
  * delivered at commit (and dropped on rollback), so the relay wakes exactly when rows become visible.
  */
 export const OUTBOX_NOTIFY_CHANNEL = 'outbox_events';
+
+const APPEND_STATEMENT: PreparedStatement = {
+  name: 'outbox_append_v1',
+  text: `WITH inserted AS (
+           INSERT INTO outbox_events (id, topic, message_key, payload, headers)
+           SELECT r.id, r.topic, r.message_key, r.payload, r.headers
+             FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (id uuid, topic varchar, message_key varchar, payload jsonb, headers jsonb)) WITH ORDINALITY AS r(id, topic, message_key, payload, headers, ord)
+            ORDER BY r.ord
+           RETURNING 1)
+         SELECT pg_notify($2, '') FROM (SELECT count(*) FROM inserted) AS written`,
+};
 
 /** Writes domain events into the outbox inside the caller's transaction. */
 @Injectable()
@@ -25,16 +37,10 @@ export class OutboxService {
     if (list.length === 0) return [];
     const records = outboxRecordsOf(list, this.topic, currentOutboxContext(), headers);
     // One round trip: the rows (in the order given: `seq` follows it) and the relay's wake-up.
-    await manager.query(
-      `WITH inserted AS (
-         INSERT INTO outbox_events (id, topic, message_key, payload, headers)
-         SELECT r.id, r.topic, r.message_key, r.payload, r.headers
-           FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (id uuid, topic varchar, message_key varchar, payload jsonb, headers jsonb)) WITH ORDINALITY AS r(id, topic, message_key, payload, headers, ord)
-          ORDER BY r.ord
-         RETURNING 1)
-       SELECT pg_notify($2, '') FROM (SELECT count(*) FROM inserted) AS written`,
-      [JSON.stringify(records.map((row) => ({ id: row.id, topic: row.topic, message_key: row.message_key, payload: row.payload, headers: row.headers }))), OUTBOX_NOTIFY_CHANNEL],
-    );
+    await queryPrepared(manager, APPEND_STATEMENT, [
+      JSON.stringify(records.map((row) => ({ id: row.id, topic: row.topic, message_key: row.message_key, payload: row.payload, headers: row.headers }))),
+      OUTBOX_NOTIFY_CHANNEL,
+    ]);
     return records.map((row) => row.payload);
   }
 }

@@ -73,7 +73,7 @@ export class CiRepositoryReader {
     }
     const explicitTag = ref.startsWith('refs/tags/');
     if (!explicitTag) {
-      const branch = await repository.resolveCommit(`refs/heads/${name}^{commit}`);
+      const branch = await repository.branchHead(name);
       if (branch) return { name, tag: false, sha: branch };
     }
     if (ref.startsWith('refs/heads/')) return null;

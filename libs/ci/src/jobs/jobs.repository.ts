@@ -8,6 +8,7 @@ import type { CiRunnerEntity } from '../entities/ci-runner.entity';
 import type { CiVariableType } from '../entities/ci-pipeline-variable.entity';
 import { digestSecret, RUNNER_ONLINE_SECONDS } from '../runners/runner-tokens';
 import { hydrate } from '../entities/hydrate';
+import { PreparedStatement, queryPrepared } from '@app/database';
 import type { RunnerCoverage } from './stuck';
 
 /** The project's group (event scope), full path and name (job payload). */
@@ -77,19 +78,28 @@ export interface ClaimedJob {
   dependencySources: DependencySource[];
 }
 
+const SAVE_FINISHED: PreparedStatement = {
+  name: 'ci_job_save_finished_v1',
+  text: `UPDATE ci_jobs SET status = $2, started_at = $3, finished_at = $4, exit_code = $5, failure_reason = $6, allow_failure = $7, coverage = $8, last_contact_at = $9, processed = $10, updated_at = now()
+          WHERE id = $1`,
+};
+
 /** How long a count of pending jobs is reused for `queue_size`. */
 const PENDING_COUNT_TTL_MS = 1000;
 
 @Injectable()
 export class JobsRepository {
   private pendingCount: { at: number; value: number } | null = null;
+  /** Statements whose text is built once (from the entity's columns). */
+  private readonly statements = new Map<string, PreparedStatement>();
 
   constructor(private readonly dataSource: DataSource) {}
 
   /**
    * Gives the oldest pending build this runner may run (its projects, group or the instance;
    * every tag of the job among the runner's; untagged jobs only if the runner takes them) to the
-   * runner, with what its payload and events need, in one statement:
+   * runner, with what its payload and events need, in one statement (nothing when the runner was
+   * deleted or paused meanwhile: the caller's copy may be a few seconds old):
    * - the row is locked with `SKIP LOCKED` (two runners asking at once never get the same job,
    *   and neither waits) and made `running` with the runner, the digest of its new token and the
    *   start time;
@@ -104,42 +114,8 @@ export class JobsRepository {
    */
   async claimNextFor(tx: EntityManager, runner: CiRunnerEntity, tokenDigest: string, now: Date): Promise<ClaimedJob | null> {
     const params: unknown[] = [runner.tagList, runner.runUntagged, runner.id, tokenDigest, now];
-    let scope = `(SELECT ${SHARED_RUNNERS_ENABLED_SQL('p')} FROM projects p WHERE p.id = j.project_id)`;
-    if (runner.runnerType === 'project_type') {
-      scope = `j.project_id IN (SELECT rp.project_id FROM ci_runner_projects rp WHERE rp.runner_id = $3)`;
-    } else if (runner.runnerType === 'group_type') {
-      params.push(runner.groupId);
-      scope = `j.project_id IN (SELECT p.id FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE $${params.length} = ANY(n.traversal_ids) AND ${GROUP_RUNNERS_ENABLED_SQL('p')})`;
-    }
-    const rows = (await tx.query(
-      `WITH claimed AS (
-         UPDATE ci_jobs SET status = 'running', runner_id = $3, token_digest = $4, started_at = $5, last_contact_at = $5, updated_at = now()
-          WHERE id = (
-            SELECT j.id FROM ci_jobs j
-             WHERE j.status = 'pending' AND j.type = 'build' AND ${scope}
-               AND ${runnerTakesTagsSql('j.tag_list', '$1::text[]', '$2')}
-             ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
-         RETURNING *),
-       locked AS (SELECT p.id, p.status FROM ci_pipelines p WHERE p.id = (SELECT pipeline_id FROM claimed) FOR UPDATE),
-       stage AS (
-         UPDATE ci_stages s SET status = 'running' FROM claimed c
-          WHERE s.pipeline_id = (SELECT id FROM locked) AND s.name = c.stage AND s.status <> 'running' RETURNING s.id),
-       started AS (
-         UPDATE ci_pipelines p SET status = 'running', started_at = COALESCE(p.started_at, $5), finished_at = NULL, updated_at = now()
-           FROM locked WHERE p.id = locked.id AND locked.status <> 'running' AND p.yaml_errors IS NULL
-         RETURNING locked.status AS from_status)
-       SELECT c.*, ${PROJECT_CONTEXT_SQL('c.project_id')},
-              (SELECT from_status FROM started) AS pipeline_started_from,
-              (SELECT json_build_object('before_sha', p.before_sha, 'predefined', p.predefined_variables, 'variables',
-                        (SELECT json_agg(json_build_object('key', v.key, 'variable_type', v.variable_type, 'value', v.value, 'encrypted_value', v.encrypted_value) ORDER BY v.id)
-                           FROM ci_pipeline_variables v WHERE v.pipeline_id = p.id))
-                 FROM ci_pipelines p WHERE p.id = c.pipeline_id) AS payload_pipeline,
-              (SELECT json_agg(json_build_object('id', d.id, 'name', d.name, 'type', d.type, 'stage_idx', d.stage_idx, 'filename', a.filename, 'size', a.size) ORDER BY d.id, a.id)
-                 FROM ci_jobs d LEFT JOIN ci_job_artifacts a ON a.job_id = d.id AND a.file_type = 'archive'
-                WHERE d.pipeline_id = c.pipeline_id AND d.retried = false AND d.id <> c.id AND d.stage_idx <= c.stage_idx) AS dependency_sources
-         FROM claimed c`,
-      params,
-    )) as Record<string, unknown>[];
+    if (runner.runnerType === 'group_type') params.push(runner.groupId);
+    const rows = await queryPrepared(tx, this.claimStatement(runner.runnerType), params);
     const row = rows[0];
     if (!row) return null;
     const pipeline = row.payload_pipeline as { before_sha: string; predefined: Record<string, string> | null; variables: SealedPipelineVariable[] | null } | null;
@@ -152,13 +128,75 @@ export class JobsRepository {
     };
   }
 
+  /** The claim of `claimNextFor` for a type of runner (its scope differs), prepared. */
+  private claimStatement(runnerType: string): PreparedStatement {
+    return this.statement(`claim:${runnerType}`, () => this.buildClaimStatement(runnerType));
+  }
+
+  private buildClaimStatement(runnerType: string): PreparedStatement {
+    let scope = `(SELECT ${SHARED_RUNNERS_ENABLED_SQL('p')} FROM projects p WHERE p.id = j.project_id)`;
+    if (runnerType === 'project_type') {
+      scope = `j.project_id IN (SELECT rp.project_id FROM ci_runner_projects rp WHERE rp.runner_id = $3)`;
+    } else if (runnerType === 'group_type') {
+      scope = `j.project_id IN (SELECT p.id FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE $6 = ANY(n.traversal_ids) AND ${GROUP_RUNNERS_ENABLED_SQL('p')})`;
+    }
+    return {
+      name: `ci_claim_v1_${runnerType}`,
+      text: `WITH claimed AS (
+         UPDATE ci_jobs SET status = 'running', runner_id = $3, token_digest = $4, started_at = $5, last_contact_at = $5, updated_at = now()
+          WHERE id = (
+            SELECT j.id FROM ci_jobs j
+             WHERE j.status = 'pending' AND j.type = 'build' AND ${scope}
+               AND EXISTS (SELECT 1 FROM ci_runners r WHERE r.id = $3 AND NOT r.paused)
+               AND ${runnerTakesTagsSql('j.tag_list', '$1::text[]', '$2')}
+             ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
+         RETURNING ${this.jobColumns('ci_jobs')}),
+       locked AS (SELECT p.id, p.status FROM ci_pipelines p WHERE p.id = (SELECT pipeline_id FROM claimed) FOR UPDATE),
+       stage AS (
+         UPDATE ci_stages s SET status = 'running' FROM claimed c
+          WHERE s.pipeline_id = (SELECT id FROM locked) AND s.name = c.stage AND s.status <> 'running' RETURNING s.id),
+       started AS (
+         UPDATE ci_pipelines p SET status = 'running', started_at = COALESCE(p.started_at, $5), finished_at = NULL, updated_at = now()
+           FROM locked WHERE p.id = locked.id AND locked.status <> 'running' AND p.yaml_errors IS NULL
+         RETURNING locked.status AS from_status)
+       SELECT ${this.jobColumns('c')}, ${PROJECT_CONTEXT_SQL('c.project_id')},
+              (SELECT from_status FROM started) AS pipeline_started_from,
+              (SELECT json_build_object('before_sha', p.before_sha, 'predefined', p.predefined_variables, 'variables',
+                        (SELECT json_agg(json_build_object('key', v.key, 'variable_type', v.variable_type, 'value', v.value, 'encrypted_value', v.encrypted_value) ORDER BY v.id)
+                           FROM ci_pipeline_variables v WHERE v.pipeline_id = p.id))
+                 FROM ci_pipelines p WHERE p.id = c.pipeline_id) AS payload_pipeline,
+              (SELECT json_agg(json_build_object('id', d.id, 'name', d.name, 'type', d.type, 'stage_idx', d.stage_idx, 'filename', a.filename, 'size', a.size) ORDER BY d.id, a.id)
+                 FROM ci_jobs d LEFT JOIN ci_job_artifacts a ON a.job_id = d.id AND a.file_type = 'archive'
+                WHERE d.pipeline_id = c.pipeline_id AND d.retried = false AND d.id <> c.id AND d.stage_idx <= c.stage_idx) AS dependency_sources
+         FROM claimed c`,
+    };
+  }
+
+  private statement(key: string, build: () => PreparedStatement): PreparedStatement {
+    let statement = this.statements.get(key);
+    if (!statement) this.statements.set(key, (statement = build()));
+    return statement;
+  }
+
+  /** The columns of `ci_jobs` (named, not `*`: see `PreparedStatement`), of the table or alias `from`. */
+  private jobColumns(from: string): string {
+    return this.dataSource
+      .getMetadata(CiJobEntity)
+      .columns.map((column) => `${from}."${column.databaseName}"`)
+      .join(', ');
+  }
+
   /**
    * The job of this job token, locked for the rest of the transaction (in any state: the caller
    * decides what the state allows), with its project's context. Null for a wrong id or token.
    */
   async lockByToken(tx: EntityManager, id: number, token: string): Promise<{ job: CiJobEntity; project: ProjectContext } | null> {
     if (!token) return null;
-    const rows = (await tx.query(`SELECT j.*, ${PROJECT_CONTEXT_SQL('j.project_id')} FROM ci_jobs j WHERE j.id = $1 AND j.token_digest = $2 FOR UPDATE OF j`, [id, digestSecret(token)])) as Record<string, unknown>[];
+    const statement = this.statement('lock-by-token', () => ({
+      name: 'ci_job_lock_by_token_v1',
+      text: `SELECT ${this.jobColumns('j')}, ${PROJECT_CONTEXT_SQL('j.project_id')} FROM ci_jobs j WHERE j.id = $1 AND j.token_digest = $2 FOR UPDATE OF j`,
+    }));
+    const rows = await queryPrepared(tx, statement, [id, digestSecret(token)]);
     return rows[0] ? { job: hydrate(tx, CiJobEntity, rows[0]), project: projectContextOf(rows[0]) } : null;
   }
 
@@ -199,11 +237,7 @@ export class JobsRepository {
    * reading the row again; `processed` false when its pipeline is processed after the commit.
    */
   async saveFinished(tx: EntityManager, job: CiJobEntity): Promise<void> {
-    await tx.query(
-      `UPDATE ci_jobs SET status = $2, started_at = $3, finished_at = $4, exit_code = $5, failure_reason = $6, allow_failure = $7, coverage = $8, last_contact_at = $9, processed = $10, updated_at = now()
-        WHERE id = $1`,
-      [job.id, job.status, job.startedAt, job.finishedAt, job.exitCode, job.failureReason, job.allowFailure, job.coverage, job.lastContactAt, job.processed],
-    );
+    await queryPrepared(tx, SAVE_FINISHED, [job.id, job.status, job.startedAt, job.finishedAt, job.exitCode, job.failureReason, job.allowFailure, job.coverage, job.lastContactAt, job.processed]);
   }
 
   async save(tx: EntityManager, job: CiJobEntity): Promise<CiJobEntity> {

@@ -7,10 +7,27 @@ import { SettingsEncryption } from '@app/settings';
 import { CiPipelineVariableEntity, CiVariableType, PIPELINE_VARIABLE_PURPOSE } from '../entities/ci-pipeline-variable.entity';
 import { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { CiStageEntity } from '../entities/ci-stage.entity';
-import { hydrate } from '../entities/hydrate';
+import { PreparedStatement, queryPrepared } from '@app/database';
 
 /** The `internal_ids` usage of pipeline iids (stored value; never rename). */
 export const PIPELINE_IID_USAGE = 'ci_pipelines';
+
+// The statements of a pipeline's processing, prepared (see `PreparedStatement`).
+const MARK_PROCESSED: PreparedStatement = { name: 'ci_jobs_mark_processed_v1', text: 'UPDATE ci_jobs SET processed = true WHERE id = ANY($1::int[]) AND processed = false' };
+const SET_JOB_STATUSES: PreparedStatement = {
+  name: 'ci_jobs_set_statuses_v1',
+  text: 'UPDATE ci_jobs SET status = $1, queued_at = COALESCE($2, queued_at), updated_at = now() WHERE id = ANY($3::int[])',
+};
+const SET_STAGE_STATUSES: PreparedStatement = {
+  name: 'ci_stages_set_statuses_v1',
+  text: `UPDATE ci_stages s SET status = COALESCE(v.status, 'skipped')
+           FROM ci_stages c LEFT JOIN unnest($2::text[], $3::text[]) AS v(name, status) ON v.name = c.name
+          WHERE c.pipeline_id = $1 AND s.id = c.id AND s.status IS DISTINCT FROM COALESCE(v.status, 'skipped')`,
+};
+const SAVE_PROCESSED: PreparedStatement = {
+  name: 'ci_pipelines_save_processed_v1',
+  text: 'UPDATE ci_pipelines SET status = $2, started_at = $3, finished_at = $4, duration = $5, queued_duration = $6, coverage = $7, updated_at = now() WHERE id = $1 RETURNING updated_at',
+};
 
 /** A pipeline variable with its plain value (never stored so). */
 export interface PipelineVariableRow {
@@ -135,13 +152,13 @@ export class PipelinesRepository {
 
   /** The ends of these jobs were seen by their pipeline's processing. */
   async markProcessed(tx: EntityManager, ids: number[]): Promise<void> {
-    if (ids.length > 0) await tx.query('UPDATE ci_jobs SET processed = true WHERE id = ANY($1::int[]) AND processed = false', [ids]);
+    if (ids.length > 0) await queryPrepared(tx, MARK_PROCESSED, [ids]);
   }
 
   /** Applies the processing's job transitions: one statement per target status. */
   async setJobStatuses(tx: EntityManager, ids: number[], status: string, queuedAt: Date | null): Promise<void> {
     if (ids.length === 0) return;
-    await tx.query(`UPDATE ci_jobs SET status = $1, queued_at = COALESCE($2, queued_at), updated_at = now() WHERE id = ANY($3::int[])`, [status, queuedAt, ids]);
+    await queryPrepared(tx, SET_JOB_STATUSES, [status, queuedAt, ids]);
   }
 
   /**
@@ -149,21 +166,13 @@ export class PipelinesRepository {
    * stage without latest jobs is `skipped`), writing only those that changed, in one statement.
    */
   async setStageStatuses(tx: EntityManager, pipelineId: number, statuses: Map<string, string>): Promise<void> {
-    await tx.query(
-      `UPDATE ci_stages s SET status = COALESCE(v.status, 'skipped')
-         FROM ci_stages c LEFT JOIN unnest($2::text[], $3::text[]) AS v(name, status) ON v.name = c.name
-        WHERE c.pipeline_id = $1 AND s.id = c.id AND s.status IS DISTINCT FROM COALESCE(v.status, 'skipped')`,
-      [pipelineId, [...statuses.keys()], [...statuses.values()]],
-    );
+    await queryPrepared(tx, SET_STAGE_STATUSES, [pipelineId, [...statuses.keys()], [...statuses.values()]]);
   }
 
   /** Writes the processing's outcome on the pipeline (status, times, coverage); returns the new `updated_at`. */
   async saveProcessed(tx: EntityManager, pipeline: CiPipelineEntity): Promise<void> {
-    const rows = (await tx.query(
-      `UPDATE ci_pipelines SET status = $2, started_at = $3, finished_at = $4, duration = $5, queued_duration = $6, coverage = $7, updated_at = now() WHERE id = $1 RETURNING updated_at`,
-      [pipeline.id, pipeline.status, pipeline.startedAt, pipeline.finishedAt, pipeline.duration, pipeline.queuedDuration, pipeline.coverage],
-    )) as [{ updated_at: Date }[], number];
-    if (rows[0]?.[0]) pipeline.updatedAt = rows[0][0].updated_at;
+    const rows = await queryPrepared<{ updated_at: Date }>(tx, SAVE_PROCESSED, [pipeline.id, pipeline.status, pipeline.startedAt, pipeline.finishedAt, pipeline.duration, pipeline.queuedDuration, pipeline.coverage]);
+    if (rows[0]) pipeline.updatedAt = rows[0].updated_at;
   }
 
   /** The child pipelines of a pipeline at any depth (`parent_pipeline_id`), parents before children. */

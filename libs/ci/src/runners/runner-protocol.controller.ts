@@ -75,7 +75,7 @@ export class RunnerProtocolController {
   @Post('jobs/request')
   async request(@Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const runner = await this.runners.findByToken(typeof body.token === 'string' ? body.token : '');
+    const runner = await this.runners.findForPolling(typeof body.token === 'string' ? body.token : '');
     if (!runner) {
       forbidden(reply);
       return;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { CiRunnerEntity, CiRunnerProjectEntity, CiRunnerType } from '../entities/ci-runner.entity';
 import { digestSecret } from './runner-tokens';
@@ -18,8 +19,14 @@ function sameInfo(stored: unknown, sent: Record<string, string>): boolean {
   return keys.length === Object.keys(before).length && keys.every((key) => before[key] === sent[key]);
 }
 
+/** How long a runner read for its long polls is reused (a change made through another process applies after it). */
+export const POLLING_RUNNER_TTL_MS = 5000;
+
 @Injectable()
 export class RunnersRepository {
+  /** Runners by token digest for their long polls, which come every few seconds per runner. */
+  private readonly polling = new LRUCache<string, CiRunnerEntity>({ max: 20_000, ttl: POLLING_RUNNER_TTL_MS });
+
   constructor(private readonly dataSource: DataSource) {}
 
   /** Stores a new runner and, for a project runner, its first project, in one transaction. */
@@ -33,10 +40,12 @@ export class RunnersRepository {
   }
 
   async save(runner: CiRunnerEntity): Promise<CiRunnerEntity> {
+    this.polling.delete(runner.tokenDigest);
     return this.dataSource.getRepository(CiRunnerEntity).save(runner);
   }
 
   async delete(id: number): Promise<boolean> {
+    for (const [digest, runner] of this.polling.entries()) if (runner.id === id) this.polling.delete(digest);
     const result = await this.dataSource.getRepository(CiRunnerEntity).delete({ id });
     return (result.affected ?? 0) > 0;
   }
@@ -44,6 +53,21 @@ export class RunnersRepository {
   async findByToken(token: string): Promise<CiRunnerEntity | null> {
     if (!token) return null;
     return this.dataSource.getRepository(CiRunnerEntity).findOneBy({ tokenDigest: digestSecret(token) });
+  }
+
+  /**
+   * The runner of a token for `POST /jobs/request`, read at most every `POLLING_RUNNER_TTL_MS`
+   * per runner and process (a change made here applies at once). The claim itself checks in
+   * the database that the runner still exists and is not paused.
+   */
+  async findForPolling(token: string): Promise<CiRunnerEntity | null> {
+    if (!token) return null;
+    const digest = digestSecret(token);
+    const cached = this.polling.get(digest);
+    if (cached) return cached;
+    const runner = await this.dataSource.getRepository(CiRunnerEntity).findOneBy({ tokenDigest: digest });
+    if (runner) this.polling.set(digest, runner);
+    return runner;
   }
 
   async findById(id: number): Promise<CiRunnerEntity | null> {

@@ -75,6 +75,28 @@ describe(GitRepository.name, () => {
     expect(await sut.refTarget('refs/heads/main')).toBeNull();
   });
 
+  it('reads branch heads from the ref files, loose or packed, as rev-parse does', async () => {
+    const a = await commitFiles({ 'a.txt': 'a' }, [], 'a');
+    const b = await commitFiles({ 'b.txt': 'b' }, [a], 'b');
+    await sut.updateRef('refs/heads/main', a, ZERO_SHA);
+    await sut.updateRef('refs/heads/feature/deep', b, ZERO_SHA);
+    expect(await sut.branchHead('main')).toBe(a);
+    expect(await sut.branchHead('feature/deep')).toBe(b);
+    expect(await sut.branchHead('feature')).toBeNull();
+    expect(await sut.branchHead('missing')).toBeNull();
+    await sut.git(['pack-refs', '--all', '--prune']);
+    expect(await sut.branchHead('main')).toBe(a);
+    expect(await sut.branchHead('feature/deep')).toBe(b);
+    // A loose ref written after packing wins over the packed one.
+    await sut.updateRef('refs/heads/main', b, a);
+    expect(await sut.branchHead('main')).toBe(b);
+    expect(await sut.branchHead('main')).toBe(await sut.resolveCommit('refs/heads/main'));
+    // Names that are no plain path are left to git, which finds nothing outside refs/heads/.
+    for (const name of ['../HEAD', '../../config', 'a//b', '.hidden', 'x.lock', 'feature/', 'ma in']) expect(await sut.branchHead(name)).toBeNull();
+    await sut.git(['symbolic-ref', 'refs/heads/alias', 'refs/heads/feature/deep']);
+    expect(await sut.branchHead('alias')).toBe(b);
+  });
+
   it('answers ancestry, rev-list ranges with totals, and file changes', async () => {
     const a = await commitFiles({ keep: '1', gone: 'x' }, [], 'a');
     const b = await commitFiles({ keep: '2', added: 'y' }, [a], 'b');
