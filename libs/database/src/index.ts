@@ -5,3 +5,4 @@ export * from './migrate';
 export * from './unique-violation';
 export * from './transaction-retry';
 export * from './prepared-query';
+export * from './transaction-batcher';

@@ -74,4 +74,36 @@ describe(MessagingModule.name, () => {
       await app.close();
     }
   });
+
+  it('writes what is appended inside collect once, at its end, in order; nothing when the work fails', async () => {
+    const app = await boot(false);
+    try {
+      const outbox = app.get(OutboxService);
+      const dataSource = app.get(DataSource);
+      const ids = await dataSource.transaction((manager) =>
+        outbox.collect(manager, async () => {
+          const [a] = await outbox.append(manager, { type: 'module.collect', data: { n: 1 } });
+          // Not written yet: the rows wait for the end of the work.
+          expect(await manager.query('SELECT count(*)::int AS n FROM outbox_events WHERE id = $1', [a.id])).toEqual([{ n: 0 }]);
+          const [b, c] = await outbox.append(manager, [{ type: 'module.collect', data: { n: 2 } }, { type: 'module.collect', data: { n: 3 } }]);
+          return [a.id, b.id, c.id];
+        }),
+      );
+      const rows = (await dataSource.query(`SELECT id FROM outbox_events WHERE id = ANY($1::uuid[]) ORDER BY seq`, [ids])) as { id: string }[];
+      expect(rows.map((row) => row.id)).toEqual(ids);
+
+      let lost = '';
+      await expect(
+        dataSource.transaction((manager) =>
+          outbox.collect(manager, async () => {
+            [{ id: lost }] = await outbox.append(manager, { type: 'module.collect' });
+            throw new Error('work failed');
+          }),
+        ),
+      ).rejects.toThrow('work failed');
+      expect(await dataSource.query('SELECT count(*)::int AS n FROM outbox_events WHERE id = $1', [lost])).toEqual([{ n: 0 }]);
+    } finally {
+      await app.close();
+    }
+  });
 });

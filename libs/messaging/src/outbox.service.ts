@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import { PreparedStatement, queryPrepared } from '@app/database';
 import { EntityManager } from 'typeorm';
 import { DomainEvent, NewDomainEvent } from './domain-event';
-import { currentOutboxContext, outboxRecordsOf } from './outbox-rows';
+import { currentOutboxContext, OutboxRecord, outboxRecordsOf } from './outbox-rows';
 import { prefixed, TOPICS } from './topics.constants';
 
 /**
@@ -26,6 +26,9 @@ const APPEND_STATEMENT: PreparedStatement = {
 /** Writes domain events into the outbox inside the caller's transaction. */
 @Injectable()
 export class OutboxService {
+  /** The records appended on a manager inside `collect`, written at its end. */
+  private readonly collecting = new WeakMap<EntityManager, OutboxRecord[]>();
+
   constructor(private readonly config: AppConfig) {}
 
   get topic(): string {
@@ -36,11 +39,34 @@ export class OutboxService {
     const list = Array.isArray(events) ? events : [events];
     if (list.length === 0) return [];
     const records = outboxRecordsOf(list, this.topic, currentOutboxContext(), headers);
+    const collected = this.collecting.get(manager);
+    if (collected) collected.push(...records);
+    else await this.write(manager, records);
+    return records.map((row) => row.payload);
+  }
+
+  /**
+   * Runs `work` with the events appended on `manager` meanwhile written together, in one
+   * statement at its end (in the order appended): for a transaction that many items share.
+   */
+  async collect<T>(manager: EntityManager, work: () => Promise<T>): Promise<T> {
+    if (this.collecting.has(manager)) return work();
+    const records: OutboxRecord[] = [];
+    this.collecting.set(manager, records);
+    try {
+      const result = await work();
+      if (records.length > 0) await this.write(manager, records);
+      return result;
+    } finally {
+      this.collecting.delete(manager);
+    }
+  }
+
+  private async write(manager: EntityManager, records: readonly OutboxRecord[]): Promise<void> {
     // One round trip: the rows (in the order given: `seq` follows it) and the relay's wake-up.
     await queryPrepared(manager, APPEND_STATEMENT, [
       JSON.stringify(records.map((row) => ({ id: row.id, topic: row.topic, message_key: row.message_key, payload: row.payload, headers: row.headers }))),
       OUTBOX_NOTIFY_CHANNEL,
     ]);
-    return records.map((row) => row.payload);
   }
 }

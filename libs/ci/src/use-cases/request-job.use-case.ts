@@ -1,13 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
+import { TransactionBatcher } from '@app/database';
+import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import type { CiRunnerEntity } from '../entities/ci-runner.entity';
 import { buildJobPayload, JobDependency } from '../jobs/job-payload';
-import { DependencySource, JobsRepository } from '../jobs/jobs.repository';
+import { ClaimedJob, DependencySource, JobsRepository } from '../jobs/jobs.repository';
 import { PipelineProcessor } from '../pipelines/pipeline-processor';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
 import { digestSecret, generateJobToken } from '../runners/runner-tokens';
+
+/** Claims that share a transaction at most. */
+const CLAIMS_PER_TRANSACTION = 16;
 
 /** GitLab's default `GIT_DEPTH` of new projects. */
 export const DEFAULT_GIT_DEPTH = 20;
@@ -18,25 +23,36 @@ export const DEFAULT_GIT_DEPTH = 20;
  * while the job runs), makes its stage and pipeline `running` (a job starting enqueues nothing,
  * so the pipeline needs no full processing) and reads what the payload needs; the events are
  * written with it; the payload the runner expects is built after the commit. Null when there is
- * no job for this runner.
+ * no job for this runner. The claims of runners that ask while a claim is under way share the
+ * next transaction (`TransactionBatcher`): one `BEGIN`, `COMMIT` and outbox write for all.
  */
 @Injectable()
 export class RequestJobUseCase {
+  /** The claims of the runners asking at the same time, in one transaction (group commit). */
+  private readonly claims: TransactionBatcher<CiRunnerEntity, { token: string; claimed: ClaimedJob | null }>;
+
   constructor(
-    private readonly dataSource: DataSource,
+    dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly jobs: JobsRepository,
     private readonly pipelines: PipelinesRepository,
     private readonly processor: PipelineProcessor,
-  ) {}
+    outbox: OutboxService,
+  ) {
+    this.claims = new TransactionBatcher(dataSource, {
+      maxBatch: CLAIMS_PER_TRANSACTION,
+      around: (tx, batch) => outbox.collect(tx, batch),
+      run: async (tx, runner) => {
+        const token = generateJobToken();
+        const claimed = await this.jobs.claimNextFor(tx, runner, digestSecret(token), new Date());
+        if (claimed) await this.processor.jobStarted(tx, claimed.job, { projectId: claimed.job.projectId, groupId: claimed.project.groupId }, claimed.pipelineStartedFrom);
+        return { token, claimed };
+      },
+    });
+  }
 
   async execute(runner: CiRunnerEntity): Promise<Record<string, unknown> | null> {
-    const token = generateJobToken();
-    const claimed = await this.dataSource.transaction(async (tx) => {
-      const picked = await this.jobs.claimNextFor(tx, runner, digestSecret(token), new Date());
-      if (picked) await this.processor.jobStarted(tx, picked.job, { projectId: picked.job.projectId, groupId: picked.project.groupId }, picked.pipelineStartedFrom);
-      return picked;
-    });
+    const { token, claimed } = await this.claims.submit(runner);
     if (!claimed?.pipeline) return null;
     const { job, project, pipeline } = claimed;
     return buildJobPayload({
