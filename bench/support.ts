@@ -82,6 +82,23 @@ export function ownCpuSeconds(): number {
 /** CPU seconds so far of PostgreSQL: all its processes, with the backends that ended. */
 export const postgresCpuSeconds = () => cpuSecondsOf(pidsNamed('postgres'), true);
 
+/**
+ * The CPU of the PostgreSQL backends connected to `database` (a pool's sessions), without the
+ * machine's other databases, their autovacuum and sessions: a reading per backend, and the
+ * seconds spent between two readings by the backends of the second (a session that ended in
+ * between is not counted; one that began is, whole).
+ */
+export const postgresSessions = {
+  read(database: string): Map<number, number> {
+    return new Map(pidsNamed(`^postgres: (.+: )?[^ ]+ ${database} `, true).map((pid) => [pid, cpuSecondsOf([pid])]));
+  },
+  secondsBetween(from: Map<number, number>, to: Map<number, number>): number {
+    let seconds = 0;
+    for (const [pid, cpu] of to) seconds += cpu - (from.get(pid) ?? 0);
+    return seconds;
+  },
+};
+
 /** CPU seconds so far of the service's processes: the gateway (`gatewayPid`), PostgreSQL (all its processes) and Kafka. */
 export const serviceCpuSeconds = (gatewayPid: number) => ({
   gateway: cpuSecondsOf([gatewayPid]),

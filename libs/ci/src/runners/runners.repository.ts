@@ -19,8 +19,13 @@ function sameInfo(stored: unknown, sent: Record<string, string>): boolean {
   return keys.length === Object.keys(before).length && keys.every((key) => before[key] === sent[key]);
 }
 
-/** How long a runner read for its long polls is reused (a change made through another process applies after it). */
-export const POLLING_RUNNER_TTL_MS = 5000;
+/**
+ * How long a runner read for its long polls is reused: an idle runner's poll then costs no
+ * statement at all. A change made through this process applies at once; one made through another
+ * applies to the claims at once (they check the runner in the database) and to the rest (tags,
+ * scope, a deleted runner's 403) after this.
+ */
+export const POLLING_RUNNER_TTL_MS = 30_000;
 
 @Injectable()
 export class RunnersRepository {
@@ -85,6 +90,8 @@ export class RunnersRepository {
     // A runner sends its `info` with every request: only a change is written before the minute is up.
     if (fresh && (!info || sameInfo(runner.info, info))) return;
     runner.contactedAt = new Date();
+    // The copy may be reused for the next polls (`findForPolling`): it says what was written.
+    if (info) runner.info = info;
     await this.dataSource.query('UPDATE ci_runners SET contacted_at = now(), info = CASE WHEN $2::jsonb IS NULL THEN info ELSE $2::jsonb END, ip_address = COALESCE($3, ip_address) WHERE id = $1', [
       runner.id,
       info ? JSON.stringify(info) : null,
