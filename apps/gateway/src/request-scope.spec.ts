@@ -7,12 +7,14 @@ import { inRequestScope } from './request-scope';
 /** Records what the outbox would insert. */
 function capturingManager(): { manager: EntityManager; rows: Array<{ payload: Record<string, unknown>; headers: Record<string, string> }> } {
   const rows: Array<{ payload: Record<string, unknown>; headers: Record<string, string> }> = [];
-  const manager = {
-    insert: async (_entity: unknown, values: typeof rows) => {
-      rows.push(...values);
+  // The outbox writes its rows, as one JSON parameter, on the manager's connection.
+  const connection = {
+    query: async ({ values }: { values: unknown[] }) => {
+      rows.push(...(JSON.parse(values[0] as string) as typeof rows));
+      return { rows: [] };
     },
-    query: async () => [],
-  } as unknown as EntityManager;
+  };
+  const manager = { queryRunner: { isReleased: false, databaseConnection: connection } } as unknown as EntityManager;
   return { manager, rows };
 }
 

@@ -54,4 +54,37 @@ describe('TransactionBatcher', () => {
     expect((outcomes[2] as PromiseRejectedResult).reason).toEqual(new Error('item 3 fails'));
     expect((await dataSource.query('SELECT n FROM batched ORDER BY n')) as { n: number }[]).toEqual([{ n: 1 }, { n: 2 }, { n: 4 }, { n: 5 }]);
   });
+
+  it('gives up a shared transaction that waits on a lock, so that only the item that needs the row waits', async () => {
+    await dataSource.query('CREATE TABLE locked_rows (n int PRIMARY KEY, v int NOT NULL DEFAULT 0)');
+    await dataSource.query('INSERT INTO locked_rows (n) VALUES (1), (2), (3), (4)');
+    const holder = dataSource.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    await holder.query('SELECT * FROM locked_rows WHERE n = 2 FOR UPDATE');
+    try {
+      const batcher = new TransactionBatcher<number, number>(dataSource, {
+        maxBatch: 8,
+        batchLockTimeoutMs: 300,
+        run: async (tx, n) => {
+          await tx.query('UPDATE locked_rows SET v = v + 1 WHERE n = $1', [n]);
+          return n;
+        },
+      });
+      const first = batcher.submit(1);
+      const [two, three, four] = [2, 3, 4].map((n) => batcher.submit(n));
+      // 3 and 4 shared a transaction with 2: once it gave up, they ran apart, while 2 still waits.
+      expect(await Promise.all([first, three, four])).toEqual([1, 3, 4]);
+      let twoDone = false;
+      void two.then(() => (twoDone = true));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(twoDone).toBe(false);
+      await holder.commitTransaction();
+      expect(await two).toBe(2);
+      expect(await dataSource.query('SELECT n, v FROM locked_rows ORDER BY n')).toEqual([1, 2, 3, 4].map((n) => ({ n, v: 1 })));
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+    }
+  });
 });

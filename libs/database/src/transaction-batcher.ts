@@ -10,6 +10,12 @@ export interface TransactionBatcherOptions<I, O> {
   around?: <T>(tx: EntityManager, batch: () => Promise<T>) => Promise<T>;
   /** Items per transaction at most. */
   maxBatch: number;
+  /**
+   * How long a shared transaction waits for a lock (`lock_timeout`) before it gives up and its
+   * items run apart: a row held long by another transaction then delays only the items that need
+   * it, not every item queued behind them. Default: no limit.
+   */
+  batchLockTimeoutMs?: number;
 }
 
 interface Waiting<I, O> {
@@ -25,8 +31,9 @@ interface Waiting<I, O> {
  * shared by the items that arrived meanwhile; alone, an item waits for nobody. One batch runs at
  * a time per batcher.
  *
- * When a batch fails (a deadlock, one item's error), each of its items runs again in a
- * transaction of its own, so that one item's failure is its own only.
+ * When a batch fails (a deadlock, one item's error, a lock awaited longer than
+ * `batchLockTimeoutMs`), each of its items runs again in a transaction of its own, all at once and
+ * beside the next batches, so that one item's failure or wait is its own only.
  */
 export class TransactionBatcher<I, O> {
   private readonly queue: Waiting<I, O>[] = [];
@@ -61,6 +68,7 @@ export class TransactionBatcher<I, O> {
       let results: O[] | null = null;
       try {
         results = await this.transaction(async (tx) => {
+          if (this.options.batchLockTimeoutMs) await tx.query(`SET LOCAL lock_timeout = ${Math.floor(this.options.batchLockTimeoutMs)}`);
           const out: O[] = [];
           for (const waiting of batch) out.push(await this.options.run(tx, waiting.item));
           return out;
@@ -72,13 +80,18 @@ export class TransactionBatcher<I, O> {
         batch.forEach((waiting, i) => waiting.resolve(results[i]));
         return;
       }
+      // Each item apart and at once, without holding up the items queued meanwhile.
+      for (const waiting of batch) void this.runAlone(waiting);
+      return;
     }
-    for (const waiting of batch) {
-      try {
-        waiting.resolve(await this.transaction((tx) => this.options.run(tx, waiting.item)));
-      } catch (error) {
-        waiting.reject(error);
-      }
+    await this.runAlone(batch[0]);
+  }
+
+  private async runAlone(waiting: Waiting<I, O>): Promise<void> {
+    try {
+      waiting.resolve(await this.transaction((tx) => this.options.run(tx, waiting.item)));
+    } catch (error) {
+      waiting.reject(error);
     }
   }
 

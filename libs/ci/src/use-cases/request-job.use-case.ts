@@ -41,6 +41,7 @@ export class RequestJobUseCase {
   ) {
     this.claims = new TransactionBatcher(dataSource, {
       maxBatch: CLAIMS_PER_TRANSACTION,
+      batchLockTimeoutMs: 1000,
       around: (tx, batch) => outbox.collect(tx, batch),
       run: async (tx, runner) => {
         const token = generateJobToken();

@@ -44,6 +44,7 @@ export class UpdateJobUseCase {
   ) {
     this.updates = new TransactionBatcher(dataSource, {
       maxBatch: UPDATES_PER_TRANSACTION,
+      batchLockTimeoutMs: 1000,
       around: (tx, batch) => outbox.collect(tx, batch),
       run: (tx, command) => this.apply(tx, command),
     });
