@@ -49,7 +49,8 @@ export class TokenAuthenticator implements Authenticator {
     const bearer = credentials.bearer ?? credentials.accessToken;
     if (bearer) return (await this.fromAccessToken(bearer)) ?? (await this.fromOAuthToken(bearer));
     if (credentials.session) return this.fromSession(credentials.session, credentials.csrfToken, options.safeMethod);
-    // Job tokens exist only with CI jobs, which this service does not run yet: none is valid.
+    // A job token authenticates only the CI routes that read it themselves (`GET /job`, the
+    // runner's job calls, artifact downloads, git fetch); none of the routes checked here.
     return null;
   }
 
