@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GitCommit, RepositoryStorage, ZERO_SHA } from '@app/repository';
+import { GitCommit, OBJECT_ID_PATTERN, RepositoryStorage, ZERO_SHA } from '@app/repository';
 import { LRUCache } from 'lru-cache';
 
 /** A ref a pipeline can run for. */
@@ -12,8 +12,6 @@ export interface ResolvedRef {
 
 const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 const SAFE_PATH = /^(?!.*(?:^|\/)\.\.(?:\/|$))[^\x00-\x1f\x7f:]+$/;
-/** A full object id: what is read at it never changes. */
-const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /** Bytes of file texts, file lists and commits kept (their UTF-16 length, a bound of their size in memory). */
 const IMMUTABLE_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -44,7 +42,7 @@ export class CiRepositoryReader {
 
   /** `read()`'s answer, from the cache when the key names commit ids only. */
   private async atCommit<T extends Cached['value']>(projectId: number, shas: string[], what: string, read: () => Promise<T>): Promise<T> {
-    if (!shas.every((sha) => OBJECT_ID.test(sha))) return read();
+    if (!shas.every((sha) => OBJECT_ID_PATTERN.test(sha))) return read();
     const key = `${projectId}\0${shas.join('\0')}\0${what}`;
     const hit = this.immutable.get(key);
     if (hit) return hit.value as T;

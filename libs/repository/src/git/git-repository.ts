@@ -61,8 +61,8 @@ export async function isValidBranchName(name: string): Promise<boolean> {
   return exitCode === 0;
 }
 
-/** A full object id (SHA-1 or SHA-256). */
-const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** A full object id (SHA-1 or SHA-256): what is read at one never changes. */
+export const OBJECT_ID_PATTERN = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * A branch name that is a plain path under `refs/heads/` (components of safe characters, none
@@ -144,7 +144,7 @@ export class GitRepository {
     });
     if (loose !== null) {
       const target = loose.trim();
-      return OBJECT_ID.test(target) ? target : this.resolveCommit(ref);
+      return OBJECT_ID_PATTERN.test(target) ? target : this.resolveCommit(ref);
     }
     const packed = await readFile(join(this.path, 'packed-refs'), 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return '';
@@ -152,7 +152,7 @@ export class GitRepository {
     });
     const suffix = ` ${ref}`;
     for (const line of packed.split('\n')) {
-      if (line.endsWith(suffix) && OBJECT_ID.test(line.slice(0, -suffix.length))) return line.slice(0, -suffix.length);
+      if (line.endsWith(suffix) && OBJECT_ID_PATTERN.test(line.slice(0, -suffix.length))) return line.slice(0, -suffix.length);
     }
     return null;
   }
