@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { TransactionBatcher } from '@app/database';
+import type { TransactionBatcher } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import type { CiJobEntity } from '../entities/ci-job.entity';
@@ -10,9 +10,7 @@ import { ClaimedJob, DependencySource, JobsRepository } from '../jobs/jobs.repos
 import { PipelineProcessor } from '../pipelines/pipeline-processor';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
 import { digestSecret, generateJobToken } from '../runners/runner-tokens';
-
-/** Claims that share a transaction at most. */
-const CLAIMS_PER_TRANSACTION = 16;
+import { runnerCallBatcher } from './runner-call-batcher';
 
 /** GitLab's default `GIT_DEPTH` of new projects. */
 export const DEFAULT_GIT_DEPTH = 20;
@@ -39,16 +37,11 @@ export class RequestJobUseCase {
     private readonly processor: PipelineProcessor,
     outbox: OutboxService,
   ) {
-    this.claims = new TransactionBatcher(dataSource, {
-      maxBatch: CLAIMS_PER_TRANSACTION,
-      batchLockTimeoutMs: 1000,
-      around: (tx, batch) => outbox.collect(tx, batch),
-      run: async (tx, runner) => {
-        const token = generateJobToken();
-        const claimed = await this.jobs.claimNextFor(tx, runner, digestSecret(token), new Date());
-        if (claimed) await this.processor.jobStarted(tx, claimed.job, { projectId: claimed.job.projectId, groupId: claimed.project.groupId }, claimed.pipelineStartedFrom);
-        return { token, claimed };
-      },
+    this.claims = runnerCallBatcher(dataSource, outbox, async (tx, runner: CiRunnerEntity) => {
+      const token = generateJobToken();
+      const claimed = await this.jobs.claimNextFor(tx, runner, digestSecret(token), new Date());
+      if (claimed) await this.processor.jobStarted(tx, claimed.job, { projectId: claimed.job.projectId, groupId: claimed.project.groupId }, claimed.pipelineStartedFrom);
+      return { token, claimed };
     });
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionBatcher } from '@app/database';
+import type { TransactionBatcher } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';
 import type { CiEventScope } from '../ci.events';
@@ -7,6 +7,7 @@ import { CiJobEntity } from '../entities/ci-job.entity';
 import { JobLifecycleService } from '../jobs/job-lifecycle.service';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { PipelineProcessingLine } from '../pipelines/pipeline-processing-line';
+import { runnerCallBatcher } from './runner-call-batcher';
 
 export interface UpdateJobCommand {
   jobId: number;
@@ -18,9 +19,6 @@ export interface UpdateJobCommand {
 }
 
 export type UpdateJobOutcome = { status: 200; job: CiJobEntity } | { status: 403; job: CiJobEntity | null } | { status: 400; message: string };
-
-/** Job updates that share a transaction at most. */
-const UPDATES_PER_TRANSACTION = 16;
 
 /**
  * `PUT /jobs/:id` from the runner: `running` is a heartbeat; `success` / `failed` (with
@@ -42,12 +40,7 @@ export class UpdateJobUseCase {
     private readonly processing: PipelineProcessingLine,
     outbox: OutboxService,
   ) {
-    this.updates = new TransactionBatcher(dataSource, {
-      maxBatch: UPDATES_PER_TRANSACTION,
-      batchLockTimeoutMs: 1000,
-      around: (tx, batch) => outbox.collect(tx, batch),
-      run: (tx, command) => this.apply(tx, command),
-    });
+    this.updates = runnerCallBatcher(dataSource, outbox, (tx, command: UpdateJobCommand) => this.apply(tx, command));
   }
 
   async execute(command: UpdateJobCommand): Promise<UpdateJobOutcome> {
