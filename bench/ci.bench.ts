@@ -6,7 +6,9 @@
  * registers BENCH_RUNNERS (default 50)
  * instance runners that long-poll `POST /jobs/request` and report every job they get as
  * `success` at once, and creates BENCH_PIPELINES_PER_SECOND (default 10, so 200 jobs/s) API
- * pipelines for BENCH_SECONDS (default 20). Prints:
+ * pipelines, first for BENCH_WARMUP_SECONDS (default 10) from a cold process ("cold start":
+ * code not yet optimized, caches and pools empty), then for BENCH_SECONDS (default 20) on the
+ * warmed service ("steady", the figures the target is read on). Prints, for each:
  * - jobs assigned per second;
  * - the pick-up delay from `pending` to `running` (the database's `started_at - queued_at`),
  *   p50 and p99;
@@ -16,6 +18,8 @@
  *   the PostgreSQL sessions of its database) above the service's own background work, and
  *   requests.
  * Target: pick-up p99 under 100 ms at 200 jobs/s, idle runners under 2 % of one CPU.
+ * BENCH_CPU_PROF=<dir> runs the gateway with `--cpu-prof` into that directory (the profile is
+ * written when the bench ends it).
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,9 +38,11 @@ const IDLE_RUNNERS = Number(process.env.BENCH_IDLE_RUNNERS ?? 200);
 const RATE = Number(process.env.BENCH_PIPELINES_PER_SECOND ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const JOBS_PER_PIPELINE = 20;
 const LONG_POLL_SECONDS = 10;
 const PREFIX = `bench-ci-${Date.now()}`;
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 let BASE = '';
 
 const agent = new Agent({ connections: IDLE_RUNNERS + RUNNERS + 20, keepAliveTimeout: 60_000, headersTimeout: (LONG_POLL_SECONDS + 30) * 1000, bodyTimeout: (LONG_POLL_SECONDS + 30) * 1000 });
@@ -122,8 +128,10 @@ async function main(): Promise<void> {
     KAFKA_TOPIC_PREFIX: PREFIX,
     REDIS_PREFIX: PREFIX,
     CI_LONG_POLL_SECONDS: String(LONG_POLL_SECONDS),
+    ...(CPU_PROF ? { BENCH_EXIT_ON_SIGHUP: '1' } : {}),
   };
-  const gateway: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const flags = CPU_PROF ? ['--require', join(ROOT, 'dist/bench/instrument.js'), '--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
+  const gateway: ChildProcess = spawn(process.execPath, [...flags, join(ROOT, 'dist/apps/gateway/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   process.on('exit', () => gateway.kill('SIGTERM'));
   const db = new Client({ connectionString: `${SERVER}/${DATABASE}` });
   const work = mkdtempSync(join(tmpdir(), 'bench-ci-repo-'));
@@ -180,41 +188,57 @@ async function main(): Promise<void> {
     const loops = runners.map((runner) => runner.run());
     await sleep(1000);
 
-    const cpuBefore = { gateway: cpuSecondsOf([gatewayPid]), postgres: postgresCpuSeconds() };
-    const started = Date.now();
-    let created = 0;
-    let refused = 0;
-    const creations: Promise<void>[] = [];
-    for (let tick = 0; tick < SECONDS * RATE; tick++) {
-      const due = started + (tick * 1000) / RATE;
-      const wait = due - Date.now();
-      if (wait > 0) await sleep(wait);
-      creations.push(
-        call('POST', `/api/v4/projects/${project.json.id}/pipeline`, { ref: 'main' }).then((answer) => {
-          if (answer.status === 201) created++;
-          else refused++;
-        }),
+    /** Creates RATE pipelines a second for `seconds`, waits until their jobs ran, and measures them. */
+    const phase = async (seconds: number) => {
+      const [{ last }] = (await db.query('SELECT COALESCE(max(id), 0)::int AS last FROM ci_jobs')).rows as { last: number }[];
+      const cpuBefore = { gateway: cpuSecondsOf([gatewayPid]), postgres: postgresCpuSeconds() };
+      const jobsBefore = runners.reduce((sum, runner) => sum + runner.jobs, 0);
+      const started = Date.now();
+      let created = 0;
+      let refused = 0;
+      const creations: Promise<void>[] = [];
+      for (let tick = 0; tick < seconds * RATE; tick++) {
+        const due = started + (tick * 1000) / RATE;
+        const wait = due - Date.now();
+        if (wait > 0) await sleep(wait);
+        creations.push(
+          call('POST', `/api/v4/projects/${project.json.id}/pipeline`, { ref: 'main' }).then((answer) => {
+            if (answer.status === 201) created++;
+            else refused++;
+          }),
+        );
+      }
+      await Promise.all(creations);
+      const expected = created * JOBS_PER_PIPELINE;
+      const deadline = Date.now() + 120_000;
+      let done = 0;
+      while (Date.now() < deadline) {
+        done = runners.reduce((sum, runner) => sum + runner.jobs, 0) - jobsBefore;
+        if (done >= expected) break;
+        await sleep(100);
+      }
+      const elapsed = (Date.now() - started) / 1000;
+      const cpuAfter = { gateway: cpuSecondsOf([gatewayPid]), postgres: postgresCpuSeconds() };
+      const delays = (
+        (await db.query(`SELECT extract(epoch FROM (started_at - queued_at)) * 1000 AS ms FROM ci_jobs WHERE id > $1 AND started_at IS NOT NULL AND queued_at IS NOT NULL ORDER BY 1`, [last]))
+          .rows as { ms: string }[]
+      ).map((row) => Number(row.ms));
+      return { created, refused, expected, done, elapsed, delays, cpuBefore, cpuAfter };
+    };
+    const report = (title: string, r: Awaited<ReturnType<typeof phase>>) => {
+      write(`${title}: pipelines created ${r.created} (refused ${r.refused}), jobs run ${r.done} of ${r.expected} in ${r.elapsed.toFixed(1)} s: ${(r.done / r.elapsed).toFixed(0)} jobs assigned per second`);
+      write(
+        `${title}: pick-up delay pending → running   p50 ${percentile(r.delays, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(r.delays, 99).toFixed(1).padStart(7)} ms   max ${(r.delays[r.delays.length - 1] ?? 0).toFixed(1)} ms`,
       );
-    }
-    await Promise.all(creations);
-    const expected = created * JOBS_PER_PIPELINE;
-    const deadline = Date.now() + 120_000;
-    let done = 0;
-    while (Date.now() < deadline) {
-      done = runners.reduce((sum, runner) => sum + runner.jobs, 0);
-      if (done >= expected) break;
-      await sleep(100);
-    }
-    const elapsed = (Date.now() - started) / 1000;
-    const cpuAfter = { gateway: cpuSecondsOf([gatewayPid]), postgres: postgresCpuSeconds() };
-    const delays = (
-      (await db.query(`SELECT extract(epoch FROM (started_at - queued_at)) * 1000 AS ms FROM ci_jobs WHERE started_at IS NOT NULL AND queued_at IS NOT NULL ORDER BY 1`)).rows as { ms: string }[]
-    ).map((row) => Number(row.ms));
-    write(`pipelines created ${created} (refused ${refused}), jobs run ${done} of ${expected} in ${elapsed.toFixed(1)} s: ${(done / elapsed).toFixed(0)} jobs assigned per second`);
-    const p99 = percentile(delays, 99);
-    write(`pick-up delay pending → running   p50 ${percentile(delays, 50).toFixed(1).padStart(7)} ms   p99 ${p99.toFixed(1).padStart(7)} ms   max ${(delays[delays.length - 1] ?? 0).toFixed(1)} ms`);
-    write(`CPU per job: gateway ${(((cpuAfter.gateway - cpuBefore.gateway) * 1e3) / Math.max(1, done)).toFixed(2)} ms, PostgreSQL ${(((cpuAfter.postgres - cpuBefore.postgres) * 1e3) / Math.max(1, done)).toFixed(2)} ms`);
-
+      write(
+        `${title}: CPU per job: gateway ${(((r.cpuAfter.gateway - r.cpuBefore.gateway) * 1e3) / Math.max(1, r.done)).toFixed(2)} ms, PostgreSQL ${(((r.cpuAfter.postgres - r.cpuBefore.postgres) * 1e3) / Math.max(1, r.done)).toFixed(2)} ms`,
+      );
+    };
+    // From cold: the first pipelines of a fresh process (code not yet optimized, caches and connections empty).
+    report('cold start', await phase(WARMUP_SECONDS));
+    const measured = await phase(SECONDS);
+    report('steady', measured);
+    const p99 = percentile(measured.delays, 99);
     write(`target pick-up p99 < 100 ms at ${RATE * JOBS_PER_PIPELINE} jobs/s: ${p99 < 100 ? 'met' : 'NOT met'}; idle < 2 % of one CPU: ${idleGateway + idlePostgres < 2 ? 'met' : 'NOT met'}`);
   } catch (error) {
     process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
@@ -222,6 +246,10 @@ async function main(): Promise<void> {
   } finally {
     for (const runner of runners) runner.stop();
     await db.end().catch(() => undefined);
+    if (CPU_PROF) {
+      gateway.kill('SIGHUP');
+      await new Promise((done) => gateway.once('exit', done));
+    }
     gateway.kill('SIGTERM');
     await agent.close().catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
