@@ -110,6 +110,8 @@ export class AppConfig {
   readonly hooks: HooksConfig;
   readonly logLevel: LogLevel;
   readonly outboxPollMs: number;
+  /** How long the relay, woken by a commit, waits for more before it publishes. */
+  readonly outboxLingerMs: number;
   readonly ci: CiConfig;
   readonly projectTransfer: ProjectTransferConfig;
   /** Absolute path of DATA_DIR. */
@@ -170,6 +172,7 @@ export class AppConfig {
     };
     this.logLevel = env.LOG_LEVEL;
     this.outboxPollMs = env.OUTBOX_POLL_MS;
+    this.outboxLingerMs = env.OUTBOX_LINGER_MS;
     this.ci = { longPollSeconds: env.CI_LONG_POLL_SECONDS };
     this.projectTransfer = {
       remoteImportEnabled: env.FEATURE_IMPORT_PROJECT_FROM_REMOTE_FILE === 'true',

@@ -93,6 +93,16 @@ export class EnvironmentVariables {
   @Min(10)
   OUTBOX_POLL_MS = 200;
 
+  /**
+   * How long the outbox relay, woken by a commit, waits for more commits before it publishes
+   * (milliseconds): under load, batches of many events instead of a batch per commit.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  OUTBOX_LINGER_MS = 25;
+
   /** Lifetime of OAuth access tokens, in seconds. */
   @Transform(toInt)
   @IsInt()

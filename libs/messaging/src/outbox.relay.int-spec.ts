@@ -1,6 +1,6 @@
 import { AppConfig } from '@app/config';
 import { createDataSource } from '@app/database';
-import { createTestDatabase, KafkaTopicReader, randomKafkaPrefix, ReadMessage, TEST_KAFKA_BROKERS } from '@app/testing';
+import { createTestDatabase, eventually, KafkaTopicReader, randomKafkaPrefix, ReadMessage, TEST_KAFKA_BROKERS } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { DomainEvent, NewDomainEvent } from './domain-event';
@@ -192,5 +192,32 @@ describe(OutboxRelay.name, () => {
 
     await relay.start();
     await reader.waitFor((messages) => messages.some((m) => m.headers['event-id'] === event.id), 10_000, 'the event written while stopped');
+  });
+  it('woken from idle by a commit, lingers so that the commits of the next moments go out in the same batch', async () => {
+    const relay = newRelay({ lingerMs: 3_000 });
+    const batches: number[] = [];
+    const publishBatch = relay.publishBatch.bind(relay);
+    jest.spyOn(relay, 'publishBatch').mockImplementation(async () => {
+      const result = await publishBatch();
+      batches.push(result.published);
+      return result;
+    });
+    // The relay's waits, to know when it lingers (a wait of `lingerMs` that a notification does not cut short).
+    const waits: Array<[number, boolean]> = [];
+    const relayWithSleep = relay as unknown as { sleep: (ms: number, onNotify: boolean) => Promise<void> };
+    const sleep = relayWithSleep.sleep.bind(relay);
+    relayWithSleep.sleep = (ms, onNotify) => {
+      waits.push([ms, onNotify]);
+      return sleep(ms, onNotify);
+    };
+    await relay.start();
+    // Idle: its first claim found nothing and it sleeps until a notification.
+    await eventually(() => (batches.length > 0 ? true : undefined), 'the first, empty claim');
+    const [first] = await append([{ type: 'linger.first', projectId: 31 }]);
+    await eventually(() => (waits.some(([ms, onNotify]) => ms === 3_000 && !onNotify) ? true : undefined), 'the relay lingering after the notification');
+    const [second] = await append([{ type: 'linger.second', projectId: 32 }]);
+    await reader.waitFor((messages) => [first.id, second.id].every((id) => byId(messages).has(id)), 10_000, 'both events');
+    // One claim took both: the relay waited for the second commit instead of publishing the first alone.
+    expect(batches.filter((n) => n > 0)).toEqual([2]);
   });
 });

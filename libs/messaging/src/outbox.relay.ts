@@ -19,6 +19,11 @@ export interface OutboxRelayOptions {
   maxRequestBytes?: number;
   /** Fallback poll interval when idle and no notification arrives. Default `config.outboxPollMs`. */
   pollMs?: number;
+  /**
+   * How long the relay, woken from idle by a notification, waits before it claims, so that the
+   * events committed meanwhile go out in the same batch. Default `config.outboxLingerMs`.
+   */
+  lingerMs?: number;
   /** Delay between attempts while publishing fails. Default 100 ms doubling to 5 s. */
   backoff?: BackoffOptions;
   /** LISTEN for `pg_notify` from `OutboxService.append` (low latency). Default true. */
@@ -99,7 +104,8 @@ const PRODUCER_RESET_EVERY = 10;
  * fails the transaction rolls back, `attempts` is bumped, and the loop retries with exponential
  * backoff; it never gives up and never crashes. It sleeps until `pg_notify` (sent by
  * `OutboxService.append`, delivered at commit, received by its `OutboxListener`) or the poll
- * interval wakes it. The messages are built by the pure functions of `outbox-messages.ts`.
+ * interval wakes it; woken from idle by a notification, it lingers `lingerMs` first, so that
+ * the events committed meanwhile go out with it. The messages are built by the pure functions of `outbox-messages.ts`.
  *
  * Delivery is exactly-once when Kafka is simply unreachable (nothing is sent, nothing is
  * marked) and at-least-once in the ambiguous cases (the broker stored a request whose
@@ -111,6 +117,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly batchSize: number;
   private readonly maxRequestBytes: number;
   private readonly pollMs: number;
+  private readonly lingerMs: number;
   private readonly backoff: BackoffOptions;
 
   private loop: Promise<void> | null = null;
@@ -138,6 +145,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     this.batchSize = options.batchSize ?? 500;
     this.maxRequestBytes = options.maxRequestBytes ?? 512 * 1024;
     this.pollMs = options.pollMs ?? config.outboxPollMs;
+    this.lingerMs = options.lingerMs ?? config.outboxLingerMs;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.listener =
       (options.listen ?? true) ? new OutboxListener({ databaseUrl: config.database.url, backoff: this.backoff, pollMs: this.pollMs, onNotify: () => this.wake() }) : null;
@@ -268,7 +276,11 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
         await this.sleep(computeBackoff(this.consecutiveFailures, this.backoff), false);
         continue;
       }
-      if (!fullBatch) await this.sleep(this.pollMs, true);
+      if (fullBatch) continue;
+      await this.sleep(this.pollMs, true);
+      // Woken by a commit: the commits of the next moments go in the same batch (one claim, one
+      // produce request, one fetch of each consumer group for all of them, instead of one each).
+      if (this.wakeRequested && this.lingerMs > 0) await this.sleep(this.lingerMs, false);
     }
   }
 
