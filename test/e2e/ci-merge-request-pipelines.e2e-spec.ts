@@ -150,6 +150,8 @@ describe('CI merge request pipelines', () => {
       CI_MERGE_REQUEST_REF_PATH: `refs/merge-requests/${mrIid}/head`,
       CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature',
       CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
+      // The default branch gets its protected branch rule when it is created.
+      CI_MERGE_REQUEST_TARGET_BRANCH_PROTECTED: 'true',
       CI_MERGE_REQUEST_TITLE: 'Add feature',
       CI_MERGE_REQUEST_EVENT_TYPE: 'detached',
       CI_MERGE_REQUEST_DIFF_BASE_SHA: expect.stringMatching(/^[0-9a-f]{40}$/),

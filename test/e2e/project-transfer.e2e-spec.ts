@@ -109,7 +109,7 @@ describe('Project export and import', () => {
 
     // A finished pipeline of two stages (through the database: no runner here), and one still running.
     const pipelines = await gw.dataSource.manager.insert(CiPipelineEntity, [
-      { iid: 1, projectId, status: 'failed', source: 'push', ref: 'main', sha: shas.main, beforeSha: '0'.repeat(40), tag: false, userId: owner.id, failureReason: null, startedAt: new Date(), finishedAt: new Date(), duration: 12 },
+      { iid: 1, projectId, status: 'failed', source: 'push', ref: 'main', sha: shas.main, beforeSha: '0'.repeat(40), tag: false, protected: true, userId: owner.id, failureReason: null, startedAt: new Date(), finishedAt: new Date(), duration: 12 },
       { iid: 2, projectId, status: 'running', source: 'web', ref: 'main', sha: shas.main, beforeSha: '0'.repeat(40), tag: false, userId: owner.id },
     ]);
     const [done, running] = pipelines.identifiers.map((i) => i.id as number);
@@ -193,7 +193,10 @@ describe('Project export and import', () => {
     }
     // Pipelines nest their stages, and each stage its jobs as `statuses` with their type, as GitLab writes them.
     const pipelines = entries.get('tree/project/ci_pipelines.ndjson')!.trim().split('\n').map((line) => JSON.parse(line));
-    expect(pipelines.map((p) => [p.iid, p.status])).toEqual([[1, 'failed'], [2, 'running']]);
+    expect(pipelines.map((p) => [p.iid, p.status, p.protected])).toEqual([
+      [1, 'failed', true],
+      [2, 'running', false],
+    ]);
     expect(pipelines[0].stages.map((st: any) => [st.name, st.position, st.status, st.statuses.map((j: any) => [j.type, j.name, j.status])])).toEqual([
       ['build', 0, 'success', [['Ci::Build', 'compile', 'success']]],
       ['test', 1, 'failed', [['Ci::Build', 'unit', 'failed'], ['Ci::Build', 'lint', 'failed']]],
@@ -246,6 +249,11 @@ describe('Project export and import', () => {
       sourcePipelines.map((p) => (p.status === 'running' ? { ...p, status: 'canceled', jobs: p.jobs.map((j) => [j[0], j[1], 'canceled', j[3], j[4], j[5]]) } : p)),
     );
     expect(sourcePipelines.find((p) => p.iid === 1)!.jobs).toHaveLength(3);
+    // Whether a pipeline's ref was protected travels with it.
+    expect(await gw.dataSource.query('SELECT iid, protected FROM ci_pipelines WHERE project_id = $1 ORDER BY iid', [copyId])).toEqual([
+      { iid: 1, protected: true },
+      { iid: 2, protected: false },
+    ]);
     // The counters continue after the imported iids.
     const next = await api(gw.baseUrl, 'POST', `/api/v4/projects/${copyId}/issues`, { ...root(), body: { title: 'after import' } });
     expect(next.body.iid).toBe(4);

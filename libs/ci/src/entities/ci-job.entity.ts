@@ -81,6 +81,10 @@ export class CiJobEntity {
   @Column({ type: 'boolean', default: false })
   tag: boolean;
 
+  /** Whether its ref was protected when its pipeline was created (GitLab's `protected`): only such jobs go to `ref_protected` runners. */
+  @Column({ type: 'boolean', default: false })
+  protected: boolean;
+
   /** A later attempt of the same job exists. */
   @Column({ type: 'boolean', default: false })
   retried: boolean;

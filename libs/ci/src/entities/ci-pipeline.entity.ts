@@ -42,6 +42,10 @@ export class CiPipelineEntity {
   @Column({ type: 'boolean', default: false })
   tag: boolean;
 
+  /** Whether its ref (a branch matched by a protected branch rule) was protected when it was created (GitLab's `protected`). */
+  @Column({ type: 'boolean', default: false })
+  protected: boolean;
+
   /** Why the configuration was refused (the pipeline is then `failed`). */
   @Column({ name: 'yaml_errors', type: 'text', nullable: true })
   yamlErrors: string | null;

@@ -115,6 +115,7 @@ export class JobLifecycleService {
       ref: job.ref,
       sha: job.sha,
       tag: job.tag,
+      protected: job.protected,
       retryCount: job.retryCount + 1,
       userId: actorId ?? job.userId,
       timeout: job.timeout,

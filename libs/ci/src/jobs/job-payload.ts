@@ -146,7 +146,7 @@ export function buildJobPayload(input: JobPayloadInput): Record<string, unknown>
       ref_type: job.tag ? 'tag' : 'branch',
       refspecs,
       depth: input.gitDepth,
-      protected: false,
+      protected: job.protected,
     },
     runner_info: { timeout, runner_session_url: null },
     variables: jobVariables,

@@ -40,6 +40,9 @@ const GROUP_RUNNERS_ENABLED_SQL = (p: string): string => `(${p}.settings->>'grou
  */
 const runnerTakesTagsSql = (jobTags: string, runnerTags: string, runUntagged: string): string => `${jobTags} <@ ${runnerTags} AND (${runUntagged} OR cardinality(${jobTags}) > 0)`;
 
+/** SQL: runner `r` may run job `job` as far as protection goes: a `ref_protected` runner takes only jobs of protected refs (GitLab's `access_level`). */
+const runnerTakesProtectionSql = (job: string): string => `(r.access_level <> 'ref_protected' OR ${job}.protected)`;
+
 /**
  * SQL: runner `r` may run the jobs of project `p` (namespace `n`), as the assignment decides:
  * project runners their projects, group runners the projects below their group unless the
@@ -141,13 +144,13 @@ export class JobsRepository {
       scope = `j.project_id IN (SELECT p.id FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE $6 = ANY(n.traversal_ids) AND ${GROUP_RUNNERS_ENABLED_SQL('p')})`;
     }
     return {
-      name: `ci_claim_v1_${runnerType}`,
+      name: `ci_claim_v2_${runnerType}`,
       text: `WITH claimed AS (
          UPDATE ci_jobs SET status = 'running', runner_id = $3, token_digest = $4, started_at = $5, last_contact_at = $5, updated_at = now()
           WHERE id = (
             SELECT j.id FROM ci_jobs j
              WHERE j.status = 'pending' AND j.type = 'build' AND ${scope}
-               AND EXISTS (SELECT 1 FROM ci_runners r WHERE r.id = $3 AND NOT r.paused)
+               AND EXISTS (SELECT 1 FROM ci_runners r WHERE r.id = $3 AND NOT r.paused AND ${runnerTakesProtectionSql('j')})
                AND ${runnerTakesTagsSql('j.tag_list', '$1::text[]', '$2')}
              ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
          RETURNING ${this.jobColumns('ci_jobs')}),
@@ -209,9 +212,9 @@ export class JobsRepository {
     if (jobIds.length === 0) return new Map();
     const rows = (await this.dataSource.query(
       `SELECT j.id,
-              EXISTS (SELECT 1 FROM ci_runners r WHERE NOT r.paused AND ${runnerServesProjectSql}
+              EXISTS (SELECT 1 FROM ci_runners r WHERE NOT r.paused AND ${runnerServesProjectSql} AND ${runnerTakesProtectionSql('j')}
                         AND r.contacted_at >= $2 AND ${runnerTakesTagsSql('j.tag_list', 'r.tag_list', 'r.run_untagged')}) AS online,
-              EXISTS (SELECT 1 FROM ci_runners r WHERE NOT r.paused AND ${runnerServesProjectSql}) AS available
+              EXISTS (SELECT 1 FROM ci_runners r WHERE NOT r.paused AND ${runnerServesProjectSql} AND ${runnerTakesProtectionSql('j')}) AS available
        FROM ci_jobs j JOIN projects p ON p.id = j.project_id JOIN namespaces n ON n.id = p.namespace_id
        WHERE j.id = ANY($1::int[])`,
       [jobIds, new Date(now.getTime() - RUNNER_ONLINE_SECONDS * 1000)],

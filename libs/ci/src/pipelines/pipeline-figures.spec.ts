@@ -31,7 +31,7 @@ describe(predefinedPipelineVariables.name, () => {
   const input = {
     externalUrl: 'https://ci.example.com',
     project: { id: 7, name: 'My App', path: 'my-app', fullPath: 'acme/My.App', namespaceFullPath: 'acme', defaultBranch: 'main', visibility: 'private' },
-    pipeline: { id: 42, iid: 3, source: 'push' as const, ref: 'feature/Login', tag: false, sha: 'a'.repeat(40), beforeSha: '0'.repeat(40), createdAt: new Date('2026-01-01T00:00:00.123Z') },
+    pipeline: { id: 42, iid: 3, source: 'push' as const, ref: 'feature/Login', tag: false, protected: false, sha: 'a'.repeat(40), beforeSha: '0'.repeat(40), createdAt: new Date('2026-01-01T00:00:00.123Z') },
     commit: { title: 'Add login', message: 'Add login\n\nWith a form.', author: 'Ann <ann@example.com>', timestamp: '2026-01-01T00:00:00+00:00' },
     user: { id: 5, username: 'ann', name: 'Ann', email: 'ann@example.com' },
   };
@@ -55,6 +55,7 @@ describe(predefinedPipelineVariables.name, () => {
       CI_COMMIT_SHORT_SHA: 'aaaaaaaa',
       CI_COMMIT_REF_NAME: 'feature/Login',
       CI_COMMIT_REF_SLUG: 'feature-login',
+      CI_COMMIT_REF_PROTECTED: 'false',
       CI_COMMIT_BRANCH: 'feature/Login',
       CI_COMMIT_TITLE: 'Add login',
       CI_COMMIT_DESCRIPTION: 'With a form.',
@@ -67,5 +68,9 @@ describe(predefinedPipelineVariables.name, () => {
     const variables = predefinedPipelineVariables({ ...input, pipeline: { ...input.pipeline, ref: 'v1.0', tag: true } });
     expect(variables.CI_COMMIT_TAG).toBe('v1.0');
     expect(variables.CI_COMMIT_BRANCH).toBeUndefined();
+  });
+
+  it('says whether the ref is protected', () => {
+    expect(predefinedPipelineVariables({ ...input, pipeline: { ...input.pipeline, protected: true } }).CI_COMMIT_REF_PROTECTED).toBe('true');
   });
 });

@@ -4,7 +4,7 @@ import type { PipelineSource } from '../config/pipeline-seed';
 export interface PredefinedPipelineInput {
   externalUrl: string;
   project: { id: number; name: string; path: string; fullPath: string; namespaceFullPath: string; defaultBranch: string | null; visibility: string };
-  pipeline: { id: number; iid: number; source: PipelineSource; ref: string; tag: boolean; sha: string; beforeSha: string; createdAt: Date };
+  pipeline: { id: number; iid: number; source: PipelineSource; ref: string; tag: boolean; protected: boolean; sha: string; beforeSha: string; createdAt: Date };
   commit: { title: string; message: string; author: string; timestamp: string } | null;
   user: { id: number; username: string; name: string; email: string } | null;
 }
@@ -53,7 +53,7 @@ export function predefinedPipelineVariables(input: PredefinedPipelineInput): Var
     CI_COMMIT_BEFORE_SHA: pipeline.beforeSha,
     CI_COMMIT_REF_NAME: pipeline.ref,
     CI_COMMIT_REF_SLUG: slug(pipeline.ref),
-    CI_COMMIT_REF_PROTECTED: 'false',
+    CI_COMMIT_REF_PROTECTED: String(pipeline.protected),
   };
   if (pipeline.tag) variables.CI_COMMIT_TAG = pipeline.ref;
   // Not for a merge request ref (a child pipeline of a merge request pipeline), as GitLab.

@@ -68,7 +68,7 @@ function withoutBranch(variables: VariableMap): VariableMap {
 }
 
 /** GitLab's `CI_MERGE_REQUEST_*` variables of a merge request pipeline (a detached one: no merged result). */
-function mergeRequestVariables(mr: MergeRequestForPipeline, projectFullPath: string, externalUrl: string, diffBase: string | null): VariableMap {
+function mergeRequestVariables(mr: MergeRequestForPipeline, projectFullPath: string, externalUrl: string, diffBase: string | null, targetProtected: boolean): VariableMap {
   const projectUrl = `${externalUrl.replace(/\/$/, '')}/${projectFullPath}`;
   const variables: VariableMap = {
     CI_MERGE_REQUEST_ID: String(mr.id),
@@ -82,7 +82,7 @@ function mergeRequestVariables(mr: MergeRequestForPipeline, projectFullPath: str
     CI_MERGE_REQUEST_SOURCE_PROJECT_PATH: projectFullPath,
     CI_MERGE_REQUEST_SOURCE_PROJECT_URL: projectUrl,
     CI_MERGE_REQUEST_TARGET_BRANCH_NAME: mr.targetBranch,
-    CI_MERGE_REQUEST_TARGET_BRANCH_PROTECTED: 'false',
+    CI_MERGE_REQUEST_TARGET_BRANCH_PROTECTED: String(targetProtected),
     CI_MERGE_REQUEST_TITLE: mr.title,
     CI_MERGE_REQUEST_EVENT_TYPE: 'detached',
     CI_MERGE_REQUEST_DRAFT: String(/^\s*(\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)/i.test(mr.title)),
@@ -167,15 +167,18 @@ export class CreatePipelineUseCase {
     const targetSha = mergeRequest ? ((await this.reader.resolveRef(project.id, `refs/heads/${mergeRequest.targetBranch}`))?.sha ?? null) : null;
     const diffBase = mergeRequest && targetSha ? await this.reader.mergeBase(project.id, targetSha, ref.sha) : null;
     const projectFullPath = `${project.namespace.fullPath}/${project.path}`;
+    // GitLab's `protected_ref?`: a branch covered by a protected branch rule (a merge request's ref never is).
+    const protectedRef = !mergeRequest && !ref.tag && (await this.pipelines.protectedBranch(project.id, ref.name));
+    const targetProtected = mergeRequest ? await this.pipelines.protectedBranch(project.id, mergeRequest.targetBranch) : false;
     const predefined = (id: number, iid: number): VariableMap => {
       const variables = predefinedPipelineVariables({
         externalUrl: this.config.http.externalUrl,
         project: { id: project.id, name: project.name, path: project.path, fullPath: `${project.namespace.fullPath}/${project.path}`, namespaceFullPath: project.namespace.fullPath, defaultBranch: project.defaultBranch, visibility: project.visibility },
-        pipeline: { id, iid, source: command.source, ref: ref.name, tag: ref.tag, sha: ref.sha, beforeSha, createdAt },
+        pipeline: { id, iid, source: command.source, ref: ref.name, tag: ref.tag, protected: protectedRef, sha: ref.sha, beforeSha, createdAt },
         commit: commit ? { title: commit.title, message: commit.message, author: `${commit.authorName} <${commit.authorEmail}>`, timestamp: commit.authoredDate } : null,
         user,
       });
-      return mergeRequest ? { ...withoutBranch(variables), ...mergeRequestVariables(mergeRequest, projectFullPath, this.config.http.externalUrl, diffBase) } : variables;
+      return mergeRequest ? { ...withoutBranch(variables), ...mergeRequestVariables(mergeRequest, projectFullPath, this.config.http.externalUrl, diffBase, targetProtected) } : variables;
     };
 
     let yamlErrors: string | null = null;
@@ -220,6 +223,7 @@ export class CreatePipelineUseCase {
         sha: ref.sha,
         beforeSha,
         tag: mergeRequest ? false : ref.tag,
+        protected: protectedRef,
         yamlErrors,
         failureReason: yamlErrors ? 'config_error' : null,
         userId: command.actorId,
@@ -267,6 +271,7 @@ export class CreatePipelineUseCase {
         ref: pipeline.ref,
         sha: pipeline.sha,
         tag: pipeline.tag,
+        protected: pipeline.protected,
         userId: actorId,
         timeout: job.definition.timeoutSeconds ?? DEFAULT_JOB_TIMEOUT,
       })),
