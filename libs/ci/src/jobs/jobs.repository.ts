@@ -136,6 +136,11 @@ export class JobsRepository {
     return this.statement(`claim:${runnerType}`, () => this.buildClaimStatement(runnerType));
   }
 
+  /**
+   * The runner's own row is checked in the claim (not paused, and a `ref_protected` runner only
+   * for protected jobs), since the gateway reuses a polling runner for a while; both checks are
+   * uncorrelated subqueries, which PostgreSQL runs once per claim, not once per job it scans.
+   */
   private buildClaimStatement(runnerType: string): PreparedStatement {
     let scope = `(SELECT ${SHARED_RUNNERS_ENABLED_SQL('p')} FROM projects p WHERE p.id = j.project_id)`;
     if (runnerType === 'project_type') {
@@ -150,7 +155,8 @@ export class JobsRepository {
           WHERE id = (
             SELECT j.id FROM ci_jobs j
              WHERE j.status = 'pending' AND j.type = 'build' AND ${scope}
-               AND EXISTS (SELECT 1 FROM ci_runners r WHERE r.id = $3 AND NOT r.paused AND ${runnerTakesProtectionSql('j')})
+               AND EXISTS (SELECT 1 FROM ci_runners r WHERE r.id = $3 AND NOT r.paused)
+               AND (j.protected OR NOT EXISTS (SELECT 1 FROM ci_runners r WHERE r.id = $3 AND r.access_level = 'ref_protected'))
                AND ${runnerTakesTagsSql('j.tag_list', '$1::text[]', '$2')}
              ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
          RETURNING ${this.jobColumns('ci_jobs')}),
