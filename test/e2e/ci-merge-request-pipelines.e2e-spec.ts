@@ -182,12 +182,55 @@ describe('CI merge request pipelines', () => {
     expect(job.variables).toContainEqual(expect.objectContaining({ key: 'CI_COMMIT_SHA', value: next }));
   }, 60_000);
 
+  it('lists a merge request\'s pipelines (its own and its source branch\'s at its commits) and creates one on demand', async () => {
+    const all: Pipeline[] = (await call('GET', '/pipelines?per_page=100')).body;
+    const expected = all.filter((p) => (p.source === 'merge_request_event' && p.ref === `refs/merge-requests/${mrIid}/head`) || (p.source === 'push' && p.ref === 'feature'));
+    // Two merge request pipelines and the push pipelines of its two commits; not those of main or of another branch.
+    expect(expected.map((p) => p.source).sort()).toEqual(['merge_request_event', 'merge_request_event', 'push', 'push']);
+    const listed = await call('GET', `/merge_requests/${mrIid}/pipelines`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((p: Pipeline) => p.id)).toEqual(expected.map((p) => p.id).sort((a, b) => b - a));
+    expect(listed.body[0]).toEqual({
+      id: expect.any(Number),
+      iid: expect.any(Number),
+      project_id: project.id,
+      sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+      ref: expect.any(String),
+      status: expect.any(String),
+      source: expect.any(String),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      web_url: expect.stringContaining(`/${project.path_with_namespace}/-/pipelines/`),
+    });
+    const page = await call('GET', `/merge_requests/${mrIid}/pipelines?per_page=1&page=2`);
+    expect(page.body.map((p: Pipeline) => p.id)).toEqual([listed.body[1].id]);
+    expect(page.headers.get('x-total')).toBe('4');
+
+    // A new merge request pipeline at the source head, even though one exists for it: 200, as GitLab answers.
+    const created = await call('POST', `/merge_requests/${mrIid}/pipelines`);
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ source: 'merge_request_event', ref: `refs/merge-requests/${mrIid}/head`, sha: listed.body[0].sha, user: { username: owner.username } });
+    expect((await call('GET', `/pipelines/${created.body.id}/jobs`)).body.map((job: { name: string }) => job.name)).toEqual(['mr-check']);
+    expect((await call('GET', `/merge_requests/${mrIid}/pipelines`)).body[0].id).toBe(created.body.id);
+    await takeJobs('mr-check');
+
+    expect((await call('GET', '/merge_requests/999/pipelines')).body).toEqual({ message: '404 Merge Request Not Found' });
+    expect((await call('POST', '/merge_requests/999/pipelines')).status).toBe(404);
+    const stranger = await createUserWithToken(gw, 'mrpipestranger');
+    expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/merge_requests/${mrIid}/pipelines`, { token: stranger.token })).status).toBe(404);
+  }, 60_000);
+
   it('creates no merge request pipeline when the configuration has no merge request rules', async () => {
     const mr = await call('POST', '/merge_requests', { source_branch: 'plain', target_branch: 'main', title: 'Plain' });
     expect(mr.status).toBe(201);
     // Handled here, to completion, as the consumer does with the event.
     const event = { id: randomUUID(), type: 'merge_request.opened', actor: owner.id, project_id: project.id, group_id: null, data: { merge_request: { id: mr.body.id } } } as unknown as DomainEvent;
     await gw.app.get(CiPushConsumer, { strict: false }).handle(event);
+    expect((await mergeRequestPipelines()).map((pipeline) => pipeline.ref)).not.toContain(`refs/merge-requests/${mr.body.iid}/head`);
+    // Asked for through the API, it is refused with the configuration's reason.
+    const refused = await call('POST', `/merge_requests/${mr.body.iid}/pipelines`);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ message: { base: ['No stages / jobs for this pipeline.'] } });
     expect((await mergeRequestPipelines()).map((pipeline) => pipeline.ref)).not.toContain(`refs/merge-requests/${mr.body.iid}/head`);
   }, 30_000);
 });

@@ -18,6 +18,7 @@ import { UploadArtifactUseCase } from './use-cases/upload-artifact.use-case';
 import { ListAllowedAgentsUseCase } from './use-cases/list-allowed-agents.use-case';
 import { CiPushConsumer } from './pipelines/ci-push.consumer';
 import { MergeRequestPipelineSources } from './pipelines/merge-request-pipelines';
+import { MergeRequestPipelinesController } from './pipelines/merge-request-pipelines.controller';
 import { PipelineProcessor } from './pipelines/pipeline-processor';
 import { PipelineProcessingLine } from './pipelines/pipeline-processing-line';
 import { PipelinesRepository } from './pipelines/pipelines.repository';
@@ -43,7 +44,7 @@ import { StartScheduledJobsUseCase } from './scheduling/start-scheduled-jobs.use
  */
 @Module({
   imports: [NamespacesModule, CiJobTokenModule, BullModule.registerQueue({ name: CI_MAINTENANCE.name })],
-  controllers: [PipelinesController, JobsController, RunnersController, RunnerProtocolController],
+  controllers: [PipelinesController, JobsController, RunnersController, RunnerProtocolController, MergeRequestPipelinesController],
   providers: [
     CiRepositoryReader,
     PipelinesRepository,

@@ -256,6 +256,25 @@ export class PipelinesRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * A merge request's pipelines (GitLab's `all_pipelines`), newest first: its merge request
+   * pipelines, and the branch pipelines of its source branch at its commits (`shas`). Child
+   * pipelines are left out, as from the pipeline list.
+   */
+  forMergeRequest(projectId: number, mergeRequestRef: string, sourceBranch: string, shas: string[]): SelectQueryBuilder<CiPipelineEntity> {
+    return this.dataSource
+      .getRepository(CiPipelineEntity)
+      .createQueryBuilder('p')
+      .where('p.project_id = :projectId', { projectId })
+      .andWhere('p.parent_pipeline_id IS NULL')
+      .andWhere("((p.source = 'merge_request_event' AND p.ref = :mergeRequestRef) OR (p.source <> 'merge_request_event' AND p.tag = false AND p.ref = :sourceBranch AND p.sha = ANY(:shas)))", {
+        mergeRequestRef,
+        sourceBranch,
+        shas,
+      })
+      .orderBy('p.id', 'DESC');
+  }
+
   /** The pipelines of a project for the list endpoint (child pipelines left out), filtered and ordered. */
   list(projectId: number, filter: ListPipelinesDto): SelectQueryBuilder<CiPipelineEntity> {
     const qb = this.dataSource.getRepository(CiPipelineEntity).createQueryBuilder('p').where('p.project_id = :projectId', { projectId }).andWhere('p.parent_pipeline_id IS NULL');
