@@ -6,7 +6,7 @@ import { ACCESS_LEVELS, projectOf, ProjectWithNamespace } from '@app/namespaces'
 import { CreatePipelineDto, ListPipelinesDto } from './dto/pipeline.dto';
 import { CiPipelineEntity } from './entities/ci-pipeline.entity';
 import { PipelinesRepository } from './pipelines/pipelines.repository';
-import { presentPipeline, presentPipelineBasic, presentPipelineVariable } from './presenters/pipeline.presenter';
+import { presentPipeline, presentPipelineBasic, presentPipelineVariable, projectFullPathOf } from './presenters/pipeline.presenter';
 import { CreatePipelineUseCase } from './use-cases/create-pipeline.use-case';
 import { PipelineActionsUseCase } from './use-cases/pipeline-actions.use-case';
 import { presentTestReport, presentTestReportSummary, TestReportsService } from './reports/test-reports.service';
@@ -24,7 +24,6 @@ export function readablePipelinesOf(access: ResourceAccess): ProjectWithNamespac
   return projectOf(access);
 }
 
-const fullPathOf = (project: ProjectWithNamespace): string => `${project.namespace.fullPath}/${project.path}`;
 
 /** `/projects/:id/pipeline` and `/projects/:id/pipelines/…`. */
 @Controller()
@@ -51,7 +50,7 @@ export class PipelinesController {
     });
     if (!result.created) throw DomainError.invalid({ base: [result.reason] });
     const pipeline = await this.pipelines.find(project.id, result.pipeline.id);
-    return presentPipeline(pipeline ?? result.pipeline, fullPathOf(project), this.config.http.externalUrl);
+    return presentPipeline(pipeline ?? result.pipeline, projectFullPathOf(project), this.config.http.externalUrl);
   }
 
   @Get('projects/:id/pipelines')
@@ -59,14 +58,14 @@ export class PipelinesController {
   async list(@CurrentProject() access: ResourceAccess, @Query() dto: ListPipelinesDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
     const project = readablePipelinesOf(access);
     const rows = await paginateOffset(this.pipelines.list(project.id, dto), req, reply, { externalUrl: this.config.http.externalUrl });
-    return rows.map((pipeline) => presentPipelineBasic(pipeline, fullPathOf(project), this.config.http.externalUrl));
+    return rows.map((pipeline) => presentPipelineBasic(pipeline, projectFullPathOf(project), this.config.http.externalUrl));
   }
 
   @Get('projects/:id/pipelines/:pipeline_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @Param('pipeline_id') rawId: string): Promise<Record<string, unknown>> {
     const project = readablePipelinesOf(access);
-    return presentPipeline(await this.findIn(project, rawId), fullPathOf(project), this.config.http.externalUrl);
+    return presentPipeline(await this.findIn(project, rawId), projectFullPathOf(project), this.config.http.externalUrl);
   }
 
   @Get('projects/:id/pipelines/:pipeline_id/variables')
@@ -98,7 +97,7 @@ export class PipelinesController {
   async retry(@CurrentProject() access: ResourceAccess, @Param('pipeline_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     await this.actions.retry(await this.findIn(project, rawId), principal.user.id);
-    return presentPipeline(await this.findIn(project, rawId), fullPathOf(project), this.config.http.externalUrl);
+    return presentPipeline(await this.findIn(project, rawId), projectFullPathOf(project), this.config.http.externalUrl);
   }
 
   /** Cancels every job that has not finished. */
@@ -108,7 +107,7 @@ export class PipelinesController {
   async cancel(@CurrentProject() access: ResourceAccess, @Param('pipeline_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     await this.actions.cancel(await this.findIn(project, rawId), principal.user.id);
-    return presentPipeline(await this.findIn(project, rawId), fullPathOf(project), this.config.http.externalUrl);
+    return presentPipeline(await this.findIn(project, rawId), projectFullPathOf(project), this.config.http.externalUrl);
   }
 
   /** Owners only: the pipeline, its jobs, logs and artifacts (child pipelines stay). */

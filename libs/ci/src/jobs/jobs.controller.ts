@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentPrincipal, CurrentProject, DomainError, intParam, KeysetListing, paginateQuery, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf, ProjectWithNamespace } from '@app/namespaces';
+import { projectFullPathOf } from '../presenters/pipeline.presenter';
 import { ListJobsDto } from '../dto/job.dto';
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
@@ -21,7 +22,6 @@ export const JOB_KEYSET: KeysetListing<CiJobEntity> = {
 /** Developers run, cancel and retry jobs (GitLab's `update_build`); maintainers erase any job, developers their own. */
 export const UPDATE_BUILD_LEVEL = ACCESS_LEVELS.DEVELOPER;
 
-const fullPathOf = (project: ProjectWithNamespace): string => `${project.namespace.fullPath}/${project.path}`;
 
 /** `/projects/:id/jobs/…` and the job lists of a pipeline (`…/pipelines/:pipeline_id/jobs|bridges`). */
 @Controller()
@@ -42,7 +42,7 @@ export class JobsController {
     // GitLab's project list keeps retried attempts; the pipeline list hides them unless asked.
     const qb = this.jobs.list({ projectId: project.id, type: 'build', statuses: dto.scope, includeRetried: true });
     const rows = await paginateQuery(qb, req, reply, { externalUrl: this.config.http.externalUrl, keyset: JOB_KEYSET });
-    return this.views.present(rows, fullPathOf(project));
+    return this.views.present(rows, projectFullPathOf(project));
   }
 
   @Get('projects/:id/pipelines/:pipeline_id/jobs')
@@ -52,7 +52,7 @@ export class JobsController {
     const pipelineId = await this.pipelineIn(project, rawId);
     const qb = this.jobs.list({ projectId: project.id, pipelineId, type: 'build', statuses: dto.scope, includeRetried: dto.include_retried ?? false });
     const rows = await paginateQuery(qb, req, reply, { externalUrl: this.config.http.externalUrl });
-    return this.views.present(rows, fullPathOf(project));
+    return this.views.present(rows, projectFullPathOf(project));
   }
 
   @Get('projects/:id/pipelines/:pipeline_id/bridges')
@@ -62,14 +62,14 @@ export class JobsController {
     const pipelineId = await this.pipelineIn(project, rawId);
     const qb = this.jobs.list({ projectId: project.id, pipelineId, type: 'bridge', statuses: dto.scope, includeRetried: dto.include_retried ?? false });
     const rows = await paginateQuery(qb, req, reply, { externalUrl: this.config.http.externalUrl });
-    return this.views.present(rows, fullPathOf(project));
+    return this.views.present(rows, projectFullPathOf(project));
   }
 
   @Get('projects/:id/jobs/:job_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
   async get(@CurrentProject() access: ResourceAccess, @Param('job_id') rawId: string): Promise<Record<string, unknown>> {
     const project = readablePipelinesOf(access);
-    return this.views.presentOne(await this.jobIn(project, rawId), fullPathOf(project));
+    return this.views.presentOne(await this.jobIn(project, rawId), projectFullPathOf(project));
   }
 
   /** The log as plain text, streamed from object storage; 404 when the job or its log does not exist. */
@@ -91,7 +91,7 @@ export class JobsController {
   async cancel(@CurrentProject() access: ResourceAccess, @Param('job_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const job = await this.actions.cancel(await this.jobIn(project, rawId), principal.user.id);
-    return this.views.presentOne(job, fullPathOf(project));
+    return this.views.presentOne(job, projectFullPathOf(project));
   }
 
   @Post('projects/:id/jobs/:job_id/retry')
@@ -100,7 +100,7 @@ export class JobsController {
   async retry(@CurrentProject() access: ResourceAccess, @Param('job_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const job = await this.actions.retry(await this.jobIn(project, rawId), principal.user.id);
-    return this.views.presentOne(job, fullPathOf(project));
+    return this.views.presentOne(job, projectFullPathOf(project));
   }
 
   @Post('projects/:id/jobs/:job_id/play')
@@ -109,7 +109,7 @@ export class JobsController {
   async play(@CurrentProject() access: ResourceAccess, @Param('job_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const job = await this.actions.play(await this.jobIn(project, rawId), principal.user.id);
-    return this.views.presentOne(job, fullPathOf(project));
+    return this.views.presentOne(job, projectFullPathOf(project));
   }
 
   @Post('projects/:id/jobs/:job_id/erase')
@@ -119,7 +119,7 @@ export class JobsController {
     const project = projectOf(access);
     const job = await this.jobIn(project, rawId);
     if (access.accessLevel < ACCESS_LEVELS.MAINTAINER && !principal.user.isAdmin && job.userId !== principal.user.id) throw DomainError.forbidden();
-    return this.views.presentOne(await this.actions.erase(job, principal.user.id), fullPathOf(project));
+    return this.views.presentOne(await this.actions.erase(job, principal.user.id), projectFullPathOf(project));
   }
 
   private async jobIn(project: ProjectWithNamespace, rawId: string): Promise<CiJobEntity> {

@@ -5,7 +5,7 @@ import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectFeatureReadable, projectOf, ProjectWithNamespace } from '@app/namespaces';
 import { CiRepositoryReader } from '../git/ci-repository-reader';
 import { CREATE_PIPELINE_LEVEL } from '../pipelines.controller';
-import { presentPipeline, presentPipelineBasic } from '../presenters/pipeline.presenter';
+import { presentPipeline, presentPipelineBasic, projectFullPathOf } from '../presenters/pipeline.presenter';
 import { CreatePipelineUseCase } from '../use-cases/create-pipeline.use-case';
 import { MergeRequestForPipeline, MergeRequestPipelineSources, mergeRequestRef } from './merge-request-pipelines';
 import { PipelinesRepository } from './pipelines.repository';
@@ -13,7 +13,6 @@ import { PipelinesRepository } from './pipelines.repository';
 /** Most commits of a merge request whose branch pipelines it lists (GitLab's `PipelinesForMergeRequestFinder::COMMITS_LIMIT`). */
 const COMMITS_LIMIT = 100;
 
-const fullPathOf = (project: ProjectWithNamespace): string => `${project.namespace.fullPath}/${project.path}`;
 
 /**
  * `/projects/:id/merge_requests/:merge_request_iid/pipelines`: a merge request's pipelines, and a
@@ -45,7 +44,7 @@ export class MergeRequestPipelinesController {
     const rows = await paginateOffset(this.pipelines.forMergeRequest(project.id, mergeRequestRef(mr.iid), mr.sourceBranch, await this.commitsOf(project, mr)), req, reply, {
       externalUrl: this.config.http.externalUrl,
     });
-    return rows.map((pipeline) => presentPipelineBasic(pipeline, fullPathOf(project), this.config.http.externalUrl));
+    return rows.map((pipeline) => presentPipelineBasic(pipeline, projectFullPathOf(project), this.config.http.externalUrl));
   }
 
   /**
@@ -69,7 +68,7 @@ export class MergeRequestPipelinesController {
     });
     if (!result.created) throw DomainError.invalid({ base: [result.reason] });
     const pipeline = await this.pipelines.find(project.id, result.pipeline.id);
-    return presentPipeline(pipeline ?? result.pipeline, fullPathOf(project), this.config.http.externalUrl);
+    return presentPipeline(pipeline ?? result.pipeline, projectFullPathOf(project), this.config.http.externalUrl);
   }
 
   private async find(project: ProjectWithNamespace, rawIid: string): Promise<MergeRequestForPipeline> {

@@ -2,6 +2,9 @@ import { presentUserSummary } from '@app/identity';
 import type { CiVariableType } from '../entities/ci-pipeline-variable.entity';
 import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 
+/** `namespace/path` of a project: the path in the web URLs of its pipelines and jobs. */
+export const projectFullPathOf = (project: { path: string; namespace: { fullPath: string } }): string => `${project.namespace.fullPath}/${project.path}`;
+
 /** Timestamps as GitLab writes them (milliseconds, `Z`). */
 export const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
 
