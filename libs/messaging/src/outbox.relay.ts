@@ -105,7 +105,8 @@ const PRODUCER_RESET_EVERY = 10;
  * backoff; it never gives up and never crashes. It sleeps until `pg_notify` (sent by
  * `OutboxService.append`, delivered at commit, received by its `OutboxListener`) or the poll
  * interval wakes it; woken from idle by a notification, it lingers `lingerMs` first, so that
- * the events committed meanwhile go out with it. The messages are built by the pure functions of `outbox-messages.ts`.
+ * the events committed meanwhile go out with it. The messages are built by the pure functions
+ * of `outbox-messages.ts`.
  *
  * Delivery is exactly-once when Kafka is simply unreachable (nothing is sent, nothing is
  * marked) and at-least-once in the ambiguous cases (the broker stored a request whose
