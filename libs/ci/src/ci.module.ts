@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { NamespacesModule } from '@app/namespaces';
+import { ProtectedBranchesModule } from '@app/repository';
 import { CiJobTokenModule } from './ci-job-token.module';
 import { CiRepositoryReader } from './git/ci-repository-reader';
 import { JobLifecycleService } from './jobs/job-lifecycle.service';
@@ -43,7 +44,7 @@ import { StartScheduledJobsUseCase } from './scheduling/start-scheduled-jobs.use
  * SettingsModule and `QueueModule.forRoot()` (the housekeeping jobs).
  */
 @Module({
-  imports: [NamespacesModule, CiJobTokenModule, BullModule.registerQueue({ name: CI_MAINTENANCE.name })],
+  imports: [NamespacesModule, ProtectedBranchesModule, CiJobTokenModule, BullModule.registerQueue({ name: CI_MAINTENANCE.name })],
   controllers: [PipelinesController, JobsController, RunnersController, RunnerProtocolController, MergeRequestPipelinesController],
   providers: [
     CiRepositoryReader,

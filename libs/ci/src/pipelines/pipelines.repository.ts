@@ -8,7 +8,6 @@ import { CiPipelineVariableEntity, CiVariableType, PIPELINE_VARIABLE_PURPOSE } f
 import { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { CiStageEntity } from '../entities/ci-stage.entity';
 import { PreparedStatement, queryPrepared } from '@app/database';
-import { matchesBranch } from '@app/repository';
 
 /** The `internal_ids` usage of pipeline iids (stored value; never rename). */
 export const PIPELINE_IID_USAGE = 'ci_pipelines';
@@ -239,15 +238,6 @@ export class PipelinesRepository {
       pipelineId,
       rows.map((row) => ({ key: row.key, variable_type: row.variableType, value: row.value, encrypted_value: row.encryptedValue })),
     );
-  }
-
-  /**
-   * Whether a branch is protected in a project (a protected branch rule, exact or wildcard, covers
-   * it), as GitLab's `protected_ref?`. Tags are never protected here: there are no protected tags.
-   */
-  async protectedBranch(projectId: number, branch: string): Promise<boolean> {
-    const rows = (await this.dataSource.query('SELECT name FROM protected_branches WHERE project_id = $1', [projectId])) as { name: string }[];
-    return rows.some((rule) => matchesBranch(rule.name, branch));
   }
 
   /** What the predefined variables tell about the user who starts a pipeline. */

@@ -3,6 +3,7 @@ import { DomainError } from '@app/api';
 import { AppConfig } from '@app/config';
 import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
+import { ProtectedBranchesService } from '@app/repository';
 import { DataSource, EntityManager } from 'typeorm';
 import { CI_CONFIG_PATH, parseCiConfig, yamlErrorsText } from '../config/ci-config-parser';
 import type { VariableMap } from '../config/ci-config.types';
@@ -141,6 +142,7 @@ export class CreatePipelineUseCase {
     private readonly reader: CiRepositoryReader,
     private readonly pipelines: PipelinesRepository,
     private readonly processor: PipelineProcessor,
+    private readonly protectedBranches: ProtectedBranchesService,
   ) {}
 
   private refuse(command: CreatePipelineCommand, errors: string[]): CreatePipelineResult {
@@ -168,8 +170,8 @@ export class CreatePipelineUseCase {
     const diffBase = mergeRequest && targetSha ? await this.reader.mergeBase(project.id, targetSha, ref.sha) : null;
     const projectFullPath = `${project.namespace.fullPath}/${project.path}`;
     // GitLab's `protected_ref?`: a branch covered by a protected branch rule (a merge request's ref never is).
-    const protectedRef = !mergeRequest && !ref.tag && (await this.pipelines.protectedBranch(project.id, ref.name));
-    const targetProtected = mergeRequest ? await this.pipelines.protectedBranch(project.id, mergeRequest.targetBranch) : false;
+    const protectedRef = !mergeRequest && !ref.tag && (await this.protectedBranches.isProtected(project.id, ref.name));
+    const targetProtected = mergeRequest ? await this.protectedBranches.isProtected(project.id, mergeRequest.targetBranch) : false;
     const predefined = (id: number, iid: number): VariableMap => {
       const variables = predefinedPipelineVariables({
         externalUrl: this.config.http.externalUrl,

@@ -35,6 +35,11 @@ export class ProtectedBranchesService {
     return this.repository.list(projectId, {}, manager);
   }
 
+  /** Whether a protected branch rule (exact or wildcard) covers `branch` (GitLab's `ProtectedBranch.protected?`). */
+  async isProtected(projectId: number, branch: string, manager?: EntityManager): Promise<boolean> {
+    return matchingRules(await this.rulesFor(projectId, manager), branch).length > 0;
+  }
+
   /** Whether user and group entries count on this instance (PREMIUM and above). */
   get options(): BranchPermissionOptions {
     return { userAndGroupGrants: tierAtLeast(this.config.tier, 'premium') };
