@@ -114,12 +114,12 @@ export class CiRepositoryReader {
     });
   }
 
-  /** The best common ancestor of two commits; null when they have none. */
   /** The commits of `head` that `base` lacks (newest first, at most `limit`): a merge request's commits. */
   async commitsSince(projectId: number, head: string, base: string | null, limit: number): Promise<string[]> {
     return (await (await this.repository(projectId)).revList(head, base ? [base] : [], { limit })).shas;
   }
 
+  /** The best common ancestor of two commits; null when they have none. */
   async mergeBase(projectId: number, a: string, b: string): Promise<string | null> {
     return (await this.repository(projectId)).mergeBase(a, b);
   }

@@ -5,6 +5,7 @@ import { ACCESS_LEVELS, projectOf, ProjectsRepository } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateRunnerDto, ListRunnersDto, UpdateRunnerDto } from '../dto/runner.dto';
 import { CiRunnerEntity } from '../entities/ci-runner.entity';
+import { projectFullPathOf } from '../presenters/pipeline.presenter';
 import { presentRunner, presentRunnerDetails } from './runner.presenter';
 import { RunnerPermissions } from './runner-permissions';
 import { digestSecret, generateRunnerToken, RUNNER_TOKEN_PREFIX } from './runner-tokens';
@@ -118,7 +119,7 @@ export class RunnersController {
     const projects = [];
     for (const id of await this.runners.projectIds(runner.id)) {
       const project = await this.projects.findById(id);
-      if (project) projects.push({ id: project.id, name: project.name, path: project.path, fullPath: `${project.namespace.fullPath}/${project.path}`, nameWithNamespace: `${project.namespace.name} / ${project.name}` });
+      if (project) projects.push({ id: project.id, name: project.name, path: project.path, fullPath: projectFullPathOf(project), nameWithNamespace: `${project.namespace.name} / ${project.name}` });
     }
     return presentRunnerDetails(runner, projects);
   }

@@ -16,6 +16,7 @@ import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { CiRepositoryReader, ResolvedRef } from '../git/ci-repository-reader';
 import { PipelineProcessor } from '../pipelines/pipeline-processor';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
+import { projectFullPathOf } from '../presenters/pipeline.presenter';
 import { predefinedPipelineVariables } from '../pipelines/predefined-variables';
 import { MergeRequestForPipeline, mergeRequestRef } from '../pipelines/merge-request-pipelines';
 
@@ -168,14 +169,14 @@ export class CreatePipelineUseCase {
     const mergeRequest = command.mergeRequest;
     const targetSha = mergeRequest ? ((await this.reader.resolveRef(project.id, `refs/heads/${mergeRequest.targetBranch}`))?.sha ?? null) : null;
     const diffBase = mergeRequest && targetSha ? await this.reader.mergeBase(project.id, targetSha, ref.sha) : null;
-    const projectFullPath = `${project.namespace.fullPath}/${project.path}`;
+    const projectFullPath = projectFullPathOf(project);
     // GitLab's `protected_ref?`: a branch covered by a protected branch rule (a merge request's ref never is).
     const protectedRef = !mergeRequest && !ref.tag && (await this.protectedBranches.isProtected(project.id, ref.name));
     const targetProtected = mergeRequest ? await this.protectedBranches.isProtected(project.id, mergeRequest.targetBranch) : false;
     const predefined = (id: number, iid: number): VariableMap => {
       const variables = predefinedPipelineVariables({
         externalUrl: this.config.http.externalUrl,
-        project: { id: project.id, name: project.name, path: project.path, fullPath: `${project.namespace.fullPath}/${project.path}`, namespaceFullPath: project.namespace.fullPath, defaultBranch: project.defaultBranch, visibility: project.visibility },
+        project: { id: project.id, name: project.name, path: project.path, fullPath: projectFullPath, namespaceFullPath: project.namespace.fullPath, defaultBranch: project.defaultBranch, visibility: project.visibility },
         pipeline: { id, iid, source: command.source, ref: ref.name, tag: ref.tag, protected: protectedRef, sha: ref.sha, beforeSha, createdAt },
         commit: commit ? { title: commit.title, message: commit.message, author: `${commit.authorName} <${commit.authorEmail}>`, timestamp: commit.authoredDate } : null,
         user,
