@@ -58,7 +58,7 @@ export class ApprovalEligibility {
     const repository = await this.storage.open(project);
     const [source, target] = await Promise.all([repository.refTarget(`refs/heads/${mr.sourceBranch}`), repository.refTarget(`refs/heads/${mr.targetBranch}`)]);
     if (!source) return new Set();
-    const { shas } = await repository.revList(source, target ? [target] : [], { limit: 1000 });
+    const shas = await repository.revListShas(source, target ? [target] : [], { limit: 1000 });
     const emails = [...new Set((await repository.commits(shas)).map((commit) => commit.committerEmail.toLowerCase()))];
     if (emails.length === 0) return new Set();
     const rows = (await manager.query('SELECT id FROM users WHERE lower(email) = ANY($1)', [emails])) as Array<{ id: number }>;

@@ -116,7 +116,7 @@ export class CiRepositoryReader {
 
   /** The commits of `head` that `base` lacks (newest first, at most `limit`): a merge request's commits. */
   async commitsSince(projectId: number, head: string, base: string | null, limit: number): Promise<string[]> {
-    return (await (await this.repository(projectId)).revList(head, base ? [base] : [], { limit })).shas;
+    return (await this.repository(projectId)).revListShas(head, base ? [base] : [], { limit });
   }
 
   /** The best common ancestor of two commits; null when they have none. */

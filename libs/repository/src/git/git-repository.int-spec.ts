@@ -105,6 +105,9 @@ describe(GitRepository.name, () => {
     expect(await sut.isAncestor(a, c)).toBe(true);
     expect(await sut.isAncestor(c, a)).toBe(false);
     expect(await sut.revList(c, [a], { limit: 1 })).toEqual({ shas: [c], total: 2 });
+    expect(await sut.revListShas(c, [a], { limit: 10 })).toEqual([c, b]);
+    expect(await sut.revListShas(c, [a], { limit: 1 })).toEqual([c]);
+    await expect(sut.revListShas('--all', [], { limit: 1 })).rejects.toThrow('Unsafe revision');
     expect(await sut.revList(c, [], { limit: 10, excludeAllRefsBut: ['refs/heads/topic'] })).toEqual({ shas: [c, b], total: 2 });
     expect(await sut.fileChanges(b)).toEqual({ added: ['added'], modified: ['keep'], removed: ['gone'] });
     expect(await sut.fileChanges(a)).toEqual({ added: ['gone', 'keep'], modified: [], removed: [] });

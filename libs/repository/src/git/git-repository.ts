@@ -76,6 +76,21 @@ const assertRevision = (rev: string): void => {
 };
 
 /**
+ * The `git rev-list` range of what `include` reaches and none of `exclude` does (revisions
+ * checked); `excludeAllRefsBut`: also leave out what any other branch or tag reaches.
+ */
+function revListRange(include: string, exclude: string[], excludeAllRefsBut?: string[]): string[] {
+  assertRevision(include);
+  exclude.forEach(assertRevision);
+  const range = [include, '--not', ...exclude];
+  // Other branches and tags (not HEAD, which names a branch that may be the one excluded).
+  // (`--exclude` patterns of --branches/--tags are names without their refs/heads/, refs/tags/ prefix.)
+  const excludes = (prefix: string) => (excludeAllRefsBut ?? []).filter((ref) => ref.startsWith(prefix)).map((ref) => `--exclude=${ref.slice(prefix.length)}`);
+  if (excludeAllRefsBut) range.push(...excludes('refs/heads/'), '--branches', ...excludes('refs/tags/'), '--tags');
+  return range;
+}
+
+/**
  * One bare repository on disk, driven through the `git` CLI. Every call spawns git with an
  * argument array and the clean environment of `gitEnvironment()`.
  */
@@ -228,18 +243,18 @@ export class GitRepository {
    * and their total. `excludeAllRefsBut`: also leave out what any other branch or tag reaches.
    */
   async revList(include: string, exclude: string[], options: { limit: number; excludeAllRefsBut?: string[] }): Promise<{ shas: string[]; total: number }> {
-    assertRevision(include);
-    exclude.forEach(assertRevision);
-    const range = [include, '--not', ...exclude];
-    // Other branches and tags (not HEAD, which names a branch that may be the one excluded).
-    // (`--exclude` patterns of --branches/--tags are names without their refs/heads/, refs/tags/ prefix.)
-    const excludes = (prefix: string) => (options.excludeAllRefsBut ?? []).filter((ref) => ref.startsWith(prefix)).map((ref) => `--exclude=${ref.slice(prefix.length)}`);
-    if (options.excludeAllRefsBut) range.push(...excludes('refs/heads/'), '--branches', ...excludes('refs/tags/'), '--tags');
+    const range = revListRange(include, exclude, options.excludeAllRefsBut);
     const [list, count] = await Promise.all([
       this.text(['rev-list', `--max-count=${options.limit}`, ...range]),
       this.text(['rev-list', '--count', ...range]),
     ]);
     return { shas: list.split('\n').filter(Boolean), total: Number(count.trim()) || 0 };
+  }
+
+  /** The commits of `revList` without their total (one `git` process instead of two). */
+  async revListShas(include: string, exclude: string[], options: { limit: number }): Promise<string[]> {
+    const list = await this.text(['rev-list', `--max-count=${options.limit}`, ...revListRange(include, exclude)]);
+    return list.split('\n').filter(Boolean);
   }
 
   /** Files a commit added, modified and removed compared to its first parent (or to nothing for a root commit). */
