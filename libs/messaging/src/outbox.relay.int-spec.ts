@@ -217,6 +217,8 @@ describe(OutboxRelay.name, () => {
     await eventually(() => (waits.some(([ms, onNotify]) => ms === 3_000 && !onNotify) ? true : undefined), 'the relay lingering after the notification');
     const [second] = await append([{ type: 'linger.second', projectId: 32 }]);
     await reader.waitFor((messages) => [first.id, second.id].every((id) => byId(messages).has(id)), 10_000, 'both events');
+    // The batch that sent them is counted once its transaction commits, just after Kafka has them.
+    await eventually(() => (batches.some((n) => n > 0) ? true : undefined), 'the publishing batch to commit');
     // One claim took both: the relay waited for the second commit instead of publishing the first alone.
     expect(batches.filter((n) => n > 0)).toEqual([2]);
   });
