@@ -33,7 +33,7 @@ describe('Alert notify routes', () => {
     const response = await fx.notify(integration.path, { title: 'with-request-id' }, { token: integration.token, headers: { 'X-Request-Id': 'notify-trace-1' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe('notify-trace-1');
-    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('content-type')).toBe('application/json');
     const row = await outboxRowOf('with-request-id');
     expect(row.headers).toEqual({ 'x-request-id': 'notify-trace-1' });
     expect(row.payload.type).toBe('alert.created');

@@ -31,6 +31,50 @@ describe('Conventions on the gateway', () => {
     }
   });
 
+  it('sends every JSON answer and error as exactly `application/json`, as GitLab (python-gitlab < 3.14 parses only that)', async () => {
+    const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: gw.rootToken, body: { name: 'content-type' } });
+    const id = project.body.id as number;
+    expect(project.headers.get('content-type')).toBe('application/json');
+    const integration = await api(gw.baseUrl, 'POST', `/api/v4/projects/${id}/alert_management/http_integrations`, { token: gw.rootToken, body: { name: 'ct', active: true } });
+    // A route of each lib, answers and errors, objects, arrays and strings.
+    const paths = [
+      '/api/v4/user', // identity
+      '/api/v4/projects', // namespaces
+      `/api/v4/projects/${id}/issues`, // issues
+      `/api/v4/projects/${id}/issues/1/notes`, // notes (404)
+      `/api/v4/projects/${id}/alert_management/alerts`, // alerting
+      `/api/v4/projects/${id}/pipelines`, // ci
+      `/api/v4/projects/${id}/repository/branches`, // repository
+      `/api/v4/projects/${id}/approval_rules`, // approvals
+      `/api/v4/projects/${id}/snippets`, // snippets
+      `/api/v4/projects/${id}/badges`, // badges
+      `/api/v4/projects/${id}/vulnerabilities`, // vulnerabilities
+      `/api/v4/projects/${id}/events`, // events
+      '/api/v4/hooks', // hooks
+      '/api/v4/application/settings', // settings
+      '/api/v4/users/1/custom_attributes', // custom attributes
+      `/api/v4/projects/${id}/export`, // project transfer
+      '/api/v4/no-such-route', // 404 of the router
+      '/api/v4/projects/abc/issues/x', // 400/404 of a pipe
+    ];
+    for (const path of paths) {
+      const res = await api(gw.baseUrl, 'GET', path, { token: gw.rootToken });
+      expect({ path, type: res.headers.get('content-type') }).toEqual({ path, type: 'application/json' });
+    }
+    const unauthenticated = await api(gw.baseUrl, 'GET', '/api/v4/user');
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('content-type')).toBe('application/json');
+    const notify = await fetch(integration.body.url as string, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${integration.body.token as string}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'content type' }),
+    });
+    expect(notify.status).toBe(200);
+    expect(notify.headers.get('content-type')).toBe('application/json');
+    const openapi = await fetch(`${gw.baseUrl}/api/v4/openapi.json`);
+    expect(openapi.headers.get('content-type')).toBe('application/json');
+  });
+
   it('answers 405 for a known path with an unsupported method', async () => {
     const res = await api(gw.baseUrl, 'PATCH', '/api/v4/user', { token: gw.rootToken });
     expect(res.status).toBe(405);

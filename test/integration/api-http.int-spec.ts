@@ -343,7 +343,7 @@ describe('HTTP conventions (createFastifyAdapter + configureHttpApp)', () => {
   describe('responses', () => {
     it('sends JSON with an application/json content type', async () => {
       const res = await call('/api/v4/echo?a=1');
-      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.headers.get('content-type')).toBe('application/json');
     });
 
     it('sends a string result as a JSON string', async () => {

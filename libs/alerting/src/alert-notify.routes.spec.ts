@@ -1,4 +1,4 @@
-import { DomainError } from '@app/api';
+import { DomainError, sendExactJsonContentType } from '@app/api';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAlertNotifyRoutes } from './alert-notify.routes';
 import type { ReceiveAlertNotificationCommand, ReceiveAlertNotificationUseCase } from './use-cases/receive-alert-notification.use-case';
@@ -7,6 +7,7 @@ describe(registerAlertNotifyRoutes.name, () => {
   /** The routes on a bare instance, with a use case that answers `outcome` and records its commands. */
   async function serve(outcome: (command: ReceiveAlertNotificationCommand) => Promise<unknown>) {
     const fastify = Fastify({ genReqId: () => 'req-1' });
+    sendExactJsonContentType(fastify); // as the app's adapter does for every route
     const commands: ReceiveAlertNotificationCommand[] = [];
     const contexts: string[] = [];
     const receive = {
@@ -33,7 +34,7 @@ describe(registerAlertNotifyRoutes.name, () => {
     const { fastify, commands, contexts } = await serve(async () => ({ outcome: 'created', alerts: [{ iid: 3, title: 't' }] }));
     const named = await post(fastify, '/grp/sub/proj/alerts/notify/my-integration/0123abcd.json');
     expect(named.statusCode).toBe(200);
-    expect(named.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(named.headers['content-type']).toBe('application/json');
     expect(JSON.parse(named.body)).toEqual([{ iid: 3, title: 't' }]);
     expect(commands[0]).toMatchObject({ projectPath: 'grp/sub/proj', endpointIdentifier: '0123abcd', authorization: 'Bearer k' });
     expect(commands[0].receivedAt).toBeInstanceOf(Date);

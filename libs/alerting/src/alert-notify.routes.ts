@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { DomainError, internalErrorResponse, isClientDisconnect, sendDomainError } from '@app/api';
+import { DomainError, internalErrorResponse, isClientDisconnect, JSON_CONTENT_TYPE, sendDomainError } from '@app/api';
 import type { ApiRouteConfig } from '@app/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROMETHEUS_INTEGRATION } from './http-integrations.repository';
@@ -14,8 +14,6 @@ export interface AlertNotifyRoutesOptions {
    */
   inRequestContext: <T>(request: FastifyRequest, fn: () => Promise<T>) => Promise<T>;
 }
-
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The body reaches the handler as a Buffer: the use case checks size and depth before parsing. */
 const NOTIFY_DOC = {

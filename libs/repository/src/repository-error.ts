@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { JSON_CONTENT_TYPE } from '@app/api';
 
 /**
  * A refusal whose body is GitLab's exact `{message: <text>}` with its own status (405 `Cannot
@@ -20,6 +21,6 @@ export class RepositoryError extends Error {
 export class RepositoryErrorFilter implements ExceptionFilter<RepositoryError> {
   catch(error: RepositoryError, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    void reply.status(error.status).header('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify({ message: error.message }));
+    void reply.status(error.status).header('Content-Type', JSON_CONTENT_TYPE).send(JSON.stringify({ message: error.message }));
   }
 }

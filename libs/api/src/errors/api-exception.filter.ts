@@ -4,6 +4,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpServer, Logge
 import type { FastifyInstance } from 'fastify';
 import { findAllowedMethods } from '../http/allowed-methods';
 import { getRequestId } from '../http/request-id';
+import { JSON_CONTENT_TYPE } from '../http/json-content-type';
 import { isClientDisconnect } from './client-disconnect';
 import { DomainError } from './domain-error';
 import { ErrorCode } from './error-code';
@@ -97,7 +98,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return;
     }
     for (const [name, value] of Object.entries(resolved.headers)) this.httpAdapter.setHeader(response, name, value);
-    if (resolved.body !== undefined) this.httpAdapter.setHeader(response, 'content-type', 'application/json; charset=utf-8');
+    if (resolved.body !== undefined) this.httpAdapter.setHeader(response, 'content-type', JSON_CONTENT_TYPE);
     this.httpAdapter.reply(response, resolved.body, resolved.status);
   }
 

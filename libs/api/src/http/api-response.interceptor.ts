@@ -3,6 +3,7 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { map, type Observable } from 'rxjs';
 import { API_PREFIX } from './api-prefix';
+import { JSON_CONTENT_TYPE } from './json-content-type';
 
 const isApiRequest = (url: string): boolean => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
 
@@ -12,7 +13,8 @@ const isApiRequest = (url: string): boolean => url === API_PREFIX || url.startsW
  *   content type), unless it declares its status with `@HttpCode()` (e.g. 202);
  * - a string result is sent as JSON (`"text"`), unless the handler set its own
  *   Content-Type (raw file contents, job logs).
- * Objects and arrays are serialized as `application/json; charset=utf-8` by Fastify.
+ * Objects and arrays are serialized by Fastify; every JSON answer is `application/json` exactly
+ * (`json-content-type.ts`).
  */
 @Injectable()
 export class ApiResponseInterceptor implements NestInterceptor {
@@ -32,7 +34,7 @@ export class ApiResponseInterceptor implements NestInterceptor {
           return result;
         }
         if (typeof result === 'string' && reply.getHeader('content-type') === undefined) {
-          reply.type('application/json; charset=utf-8');
+          reply.type(JSON_CONTENT_TYPE);
           return JSON.stringify(result);
         }
         return result;

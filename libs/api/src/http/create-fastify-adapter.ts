@@ -10,6 +10,7 @@ import { containsNullByte } from './hostile-input';
 import { createQuerystringParser, DEFAULT_PARAMETER_LIMITS, queryParseError, type ParameterLimits } from './query-string';
 import { recordRoutes } from '../openapi/route-recorder';
 import { generateRequestId, REQUEST_ID_HEADER } from './request-id';
+import { sendExactJsonContentType } from './json-content-type';
 import { routeConfigOf } from './route-config';
 
 /**
@@ -33,6 +34,7 @@ export const MAX_HEADER_SIZE = 64 * 1024;
  * - header, request, idle and keep-alive timeouts from `http.timeouts` (408 and close);
  * - `request.id` is the caller's `X-Request-Id` (when plain and short) or a new UUID, and
  *   is echoed in the `X-Request-Id` response header;
+ * - every JSON answer is `Content-Type: application/json` exactly, as GitLab's;
  * - a NUL character in any parameter (path, query, body, header): 400, as GitLab's
  *   `HandleNullBytes` middleware (decided here once for every route);
  * - Fastify logs nothing itself (the app's pino logger does).
@@ -86,6 +88,7 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   const instance = adapter.getInstance();
   // Before any route exists: the OpenAPI document lists every route, plain ones included.
   recordRoutes(instance);
+  sendExactJsonContentType(instance);
   // Parses `Cookie` (the `_service_session` credential) and offers reply.setCookie.
   void adapter.register(fastifyCookie as never);
   instance.addHook('onRequest', (request, reply, done) => {

@@ -13,3 +13,4 @@ export * from './validation';
 export * from './hostile-input';
 export * from './last-modified';
 export * from './content-encoding';
+export * from './json-content-type';

@@ -4,6 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../http/api-prefix';
+import { JSON_CONTENT_TYPE } from '../http/json-content-type';
 import { buildOpenApiDocument, type OpenApiDocumentOptions } from './openapi-document';
 import { recordedRoutes, type PlainRouteDoc } from './route-recorder';
 
@@ -57,7 +58,7 @@ export function registerOpenApiRoutes(app: INestApplication, fastify: FastifyIns
   const assets = new Map<string, Buffer>();
 
   fastify.get(OPENAPI_DOCUMENT_PATH, { config: { openapi: { ...PUBLIC, summary: 'This OpenAPI document' } } }, async (_request, reply) =>
-    reply.header('content-type', 'application/json; charset=utf-8').send((json ??= documentJson())),
+    reply.header('content-type', JSON_CONTENT_TYPE).send((json ??= documentJson())),
   );
   fastify.get(OPENAPI_VIEWER_PATH, { config: { openapi: { ...PUBLIC, summary: 'Browse this OpenAPI document', success: { status: 200, mediaType: 'text/html' } } } }, async (_request, reply) =>
     reply.header('content-type', 'text/html; charset=utf-8').send(viewerPage()),
