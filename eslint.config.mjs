@@ -1,18 +1,39 @@
-// Lint: the lib boundaries (README "Layout"). Everything else is left to tsc and review.
+// Lint: the lib order and boundaries (README "Layout"), and the typed rules that keep a request
+// from ending the process (no floating or misused promises). Everything else is left to tsc and review.
 import tseslint from 'typescript-eslint';
 
-const PLATFORM = ['config', 'database', 'messaging', 'queue', 'observability', 'api'];
-const DOMAIN = ['identity', 'namespaces', 'issues', 'events', 'settings', 'alerting', 'hooks', 'repository', 'badges', 'custom-attributes', 'notes', 'snippets', 'ci', 'vulnerabilities', 'project-transfer', 'approvals'];
+// The libs from the bottom up, written once: a lib may import only the libs of the levels below
+// its own (never one of its level, never one above). libs/testing stands apart: test
+// infrastructure above every domain lib, for tests only.
+export const LIB_ORDER = [
+  ['config'],
+  ['api', 'database', 'queue'],
+  ['observability'],
+  ['messaging'],
+  ['settings'],
+  ['identity'],
+  ['namespaces'],
+  ['issues', 'badges', 'snippets'],
+  ['events', 'alerting', 'hooks', 'custom-attributes', 'repository'],
+  ['notes', 'approvals', 'ci'],
+  ['vulnerabilities'],
+  ['project-transfer'],
+];
+const PLATFORM = LIB_ORDER.slice(0, 4).flat();
 const TESTS = ['**/*.spec.ts', '**/*.int-spec.ts'];
 const libs = (names, sub = '**') => names.map((lib) => `libs/${lib}/src/${sub}`);
 
 // Each file gets one `no-restricted-imports` (a later block replaces an earlier one), so every
 // block lists all that applies to its files.
 const deep = { group: ['@app/*/**', '**/libs/**'], message: 'Import another lib through its index: @app/<lib> (export what you need from its index.ts).' };
-const domain = { group: DOMAIN.map((lib) => `@app/${lib}`), message: 'Platform libs never import domain libs.' };
 const testing = { group: ['@app/testing'], message: 'Test infrastructure is for tests only.' };
 const apps = { group: ['**/apps/**'], message: 'Libs never import the apps (the apps pass what a lib needs, e.g. the entity list).' };
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const notAbove = (level) => {
+  const lib = LIB_ORDER[level].join(', ');
+  const upper = LIB_ORDER.slice(level).flat();
+  return { group: upper.map((name) => `@app/${name}`), message: `The lib order (eslint.config.mjs LIB_ORDER): ${lib} may import only the libs of the levels below its own.` };
+};
 
 export default [
   { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'data/**'] },
@@ -21,10 +42,11 @@ export default [
   { files: ['**/*.ts'], rules: restrict(deep) },
   // Production code: no test infrastructure; libs never reach into the apps.
   { files: ['apps/**/*.ts'], ignores: TESTS, rules: restrict(deep, testing) },
-  { files: ['libs/**/*.ts'], ignores: TESTS, rules: restrict(deep, testing, apps) },
-  // Platform libs (tests included): no domain lib; their tests may use libs/testing.
-  { files: libs(PLATFORM), rules: restrict(deep, domain, apps) },
-  { files: libs(PLATFORM), ignores: TESTS, rules: restrict(deep, domain, testing, apps) },
+  // Each lib, its tests included: no lib of its own level or above (tests may also use libs/testing).
+  ...LIB_ORDER.flatMap((names, level) => [
+    { files: libs(names), rules: restrict(deep, apps, notAbove(level)) },
+    { files: libs(names), ignores: TESTS, rules: restrict(deep, testing, apps, notAbove(level)) },
+  ]),
   // libs/testing is test infrastructure above the domain libs (fixtures wire their use cases); it takes the entity list as a parameter.
   { files: libs(['testing']), rules: restrict(deep, apps) },
   // The environment is read by libs/config alone (tests, bench and the test setup read their own knobs).
@@ -32,5 +54,14 @@ export default [
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     ignores: [...TESTS, 'libs/config/**', 'libs/testing/src/test-environment.ts'],
     rules: { 'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through AppConfig (libs/config).' }] },
+  },
+  // Production code: every promise is awaited, returned or handed to a handler; none is given
+  // where a callback's result is ignored (an unhandled rejection ends the process).
+  {
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: [...TESTS, 'apps/web/**'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/no-misused-promises': 'error' },
   },
 ];

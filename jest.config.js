@@ -7,6 +7,8 @@ const shared = {
   testTimeout: 120_000,
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleNameMapper: {
+    // Tests of the libs reach the apps' entity list through this alias (libs never import apps).
+    '^@apps/entities$': '<rootDir>/apps/entities',
     '^@app/([^/]+)$': '<rootDir>/libs/$1/src',
     '^@app/([^/]+)/(.*)$': '<rootDir>/libs/$1/src/$2',
   },

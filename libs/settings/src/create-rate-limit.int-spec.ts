@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { CreateRateLimit, CreateRateLimiter } from './create-rate-limit';
 import { SettingsModule } from './settings.module';
 import { UpdateApplicationSettingsUseCase } from './use-cases/update-application-settings.use-case';
-import { ENTITIES } from '../../../apps/entities';
+import { ENTITIES } from '@apps/entities';
 
 /** Stands in for the API's AuthGuard: the user id comes from a header. */
 @Injectable()

@@ -11,7 +11,7 @@ import { DataSource } from 'typeorm';
 import { SettingsReader } from './settings-reader';
 import { SettingsModule } from './settings.module';
 import { UpdateApplicationSettingsUseCase } from './use-cases/update-application-settings.use-case';
-import { ENTITIES } from '../../../apps/entities';
+import { ENTITIES } from '@apps/entities';
 
 /** One "process": the settings module with its real PostgreSQL, Redis and outbox. */
 @Module({})

@@ -9,7 +9,7 @@ import type { IngestOutcome } from '../alerts.repository';
 import { normalizeAlert } from '../engine/normalize-alert';
 import { AlertBatchRepository, BATCH_STATEMENTS } from './alert-batch.repository';
 import { AlertIngestionBatcher } from './alert-ingestion.batcher';
-import { ENTITIES } from '../../../../apps/entities';
+import { ENTITIES } from '@apps/entities';
 
 /** Group commit of alert ingestion against PostgreSQL: same results as one payload at a time, under concurrency. */
 describe('AlertIngestionBatcher (PostgreSQL)', () => {

@@ -17,7 +17,7 @@ import { DeleteHttpIntegrationUseCase } from '../use-cases/delete-http-integrati
 import { ResetHttpIntegrationTokenUseCase } from '../use-cases/reset-http-integration-token.use-case';
 import { UpdateHttpIntegrationUseCase } from '../use-cases/update-http-integration.use-case';
 import { NotifyTargetCache } from './notify-target.cache';
-import { ENTITIES } from '../../../../apps/entities';
+import { ENTITIES } from '@apps/entities';
 
 /** One "process": the alerting module with its real PostgreSQL, Redis and outbox. */
 @Module({})

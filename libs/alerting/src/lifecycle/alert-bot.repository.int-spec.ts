@@ -3,7 +3,7 @@ import { createDataSource } from '@app/database';
 import { createTestDatabase } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { AlertBotRepository } from './alert-bot.repository';
-import { ENTITIES } from '../../../../apps/entities';
+import { ENTITIES } from '@apps/entities';
 
 /** The alert bot user against PostgreSQL: created once under concurrency, never a person's account. */
 describe('AlertBotRepository (PostgreSQL)', () => {

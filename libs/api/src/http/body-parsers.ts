@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import secureJson from 'secure-json-parse';
 import { DomainError } from '../errors';
 import { JSON_MAX_DEPTH, jsonNestedDeeperThan } from './hostile-input';
 import { parseParameters, type ParameterLimits } from './query-string';
@@ -23,8 +24,10 @@ function isUtf8Charset(contentType: string | undefined): boolean {
   return match === null || ['utf-8', 'utf8'].includes(match[1].toLowerCase());
 }
 
-export function createJsonBodyParser(instance: FastifyInstance, bodyLimit: number): RawBodyParser {
-  const secureParse = instance.getDefaultJsonParser('error', 'error');
+/** As Fastify's own JSON parser is set here: `__proto__` and `constructor.prototype` keys are refused. */
+const SECURE_JSON_OPTIONS = { protoAction: 'error', constructorAction: 'error' } as const;
+
+export function createJsonBodyParser(bodyLimit: number): RawBodyParser {
   return (request, body, done) => {
     if (!isUtf8Charset(request.headers['content-type'])) {
       done(DomainError.unsupportedMediaType());
@@ -48,15 +51,15 @@ export function createJsonBodyParser(instance: FastifyInstance, bodyLimit: numbe
       done(null, {});
       return;
     }
-    secureParse(request, text, (error: Error | null, parsed?: unknown) => {
-      if (error) {
-        done(DomainError.badRequest('The request body is not valid JSON'));
-      } else if (parsed === null || typeof parsed !== 'object') {
-        done(DomainError.badRequest('The request body must be a JSON object or array'));
-      } else {
-        done(null, parsed);
-      }
-    });
+    let parsed: unknown;
+    try {
+      parsed = secureJson.parse(text, undefined, SECURE_JSON_OPTIONS);
+    } catch {
+      done(DomainError.badRequest('The request body is not valid JSON'));
+      return;
+    }
+    if (parsed === null || typeof parsed !== 'object') done(DomainError.badRequest('The request body must be a JSON object or array'));
+    else done(null, parsed);
   };
 }
 

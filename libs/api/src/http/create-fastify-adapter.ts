@@ -74,13 +74,16 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     // Errors of the router itself, raised before any hook runs.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       reply.header(REQUEST_ID_HEADER, request.id);
+      // A reply is thenable: sent, not returned.
       switch (error.code) {
         case 'FST_ERR_BAD_URL':
-          return sendDomainError(reply, DomainError.routeNotFound());
+          sendDomainError(reply, DomainError.routeNotFound());
+          return;
         case 'FST_ERR_MAX_PARAM_LENGTH':
-          return sendDomainError(reply, DomainError.uriTooLong());
+          sendDomainError(reply, DomainError.uriTooLong());
+          return;
         default:
-          return reply.send(error);
+          reply.send(error);
       }
     },
   });
@@ -132,7 +135,7 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     done();
   });
 
-  adapter.useBodyParser('application/json', true, { bodyLimit: Math.max(bodyLimit, RAW_JSON_BODY_LIMIT) }, createJsonBodyParser(instance, bodyLimit));
+  adapter.useBodyParser('application/json', true, { bodyLimit: Math.max(bodyLimit, RAW_JSON_BODY_LIMIT) }, createJsonBodyParser(bodyLimit));
   adapter.useBodyParser('application/x-www-form-urlencoded', true, { bodyLimit }, createFormBodyParser(DEFAULT_PARAMETER_LIMITS));
   adapter.useBodyParser('text/plain', true, { bodyLimit }, textPlainBodyParser);
   // Streaming uploads: the stream stays unread for routes that declare `@StreamsMultipart()`.

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { HookDeliveryLog, NewHookDelivery } from './hook-delivery-log';
 import { HookHealthService } from './hook-health';
-import { ENTITIES } from '../../../../apps/entities';
+import { ENTITIES } from '@apps/entities';
 
 const row = (hookId: number, over: Partial<NewHookDelivery> = {}): NewHookDelivery => ({
   hookId,

@@ -5,7 +5,7 @@ import { createTestDatabase } from '@app/testing';
 import { Queue } from 'bullmq';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ENTITIES } from '../../../../apps/entities';
+import { ENTITIES } from '@apps/entities';
 import { HookDeliveryLog } from './hook-delivery-log';
 import { HookDeliveryRecovery } from './hook-delivery-recovery';
 import { HookEventsRepository } from './hook-events.repository';

@@ -2,7 +2,7 @@ import { ACCESS_LEVELS } from '../entities/member.entity';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { ProjectWithNamespace } from '../repositories/projects.repository';
 import { createNamespacesFixture, dayOffset, NamespacesFixture } from '@app/testing';
-import { ENTITIES } from '../../../../apps/entities';
+import { ENTITIES } from '@apps/entities';
 
 type User = Awaited<ReturnType<NamespacesFixture['factory']['user']>>;
 

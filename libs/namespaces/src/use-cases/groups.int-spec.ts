@@ -3,7 +3,7 @@ import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
 import { createNamespacesFixture, NamespacesFixture, rejectsWithoutEvents } from '@app/testing';
-import { ENTITIES } from '../../../../apps/entities';
+import { ENTITIES } from '@apps/entities';
 
 type User = Awaited<ReturnType<NamespacesFixture['factory']['user']>>;
 

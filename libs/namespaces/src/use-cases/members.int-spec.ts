@@ -4,7 +4,7 @@ import { NamespaceEntity } from '../entities/namespace.entity';
 import { MemberSource } from '../repositories/members.repository';
 import { ProjectWithNamespace } from '../repositories/projects.repository';
 import { createNamespacesFixture, dayOffset, NamespacesFixture, rejectsWithoutEvents } from '@app/testing';
-import { ENTITIES } from '../../../../apps/entities';
+import { ENTITIES } from '@apps/entities';
 
 type User = Awaited<ReturnType<NamespacesFixture['factory']['user']>>;
 

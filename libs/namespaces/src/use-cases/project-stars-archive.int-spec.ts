@@ -6,7 +6,7 @@ import { ProjectStatisticsRepository } from '../repositories/project-statistics.
 import { ArchiveProjectUseCase } from './archive-project.use-case';
 import { StarProjectUseCase } from './star-project.use-case';
 import { createNamespacesFixture, NamespacesFixture } from '@app/testing';
-import { ENTITIES } from '../../../../apps/entities';
+import { ENTITIES } from '@apps/entities';
 
 type User = Awaited<ReturnType<NamespacesFixture['factory']['user']>>;
 

@@ -6,7 +6,7 @@ import { ProjectEntity } from '../entities/project.entity';
 import { featureAccessLevel, projectSetting } from '../project-attributes';
 import { RUNNERS_TOKEN_PREFIX } from './create-project.use-case';
 import { createNamespacesFixture, NamespacesFixture, rejectsWithoutEvents } from '@app/testing';
-import { ENTITIES } from '../../../../apps/entities';
+import { ENTITIES } from '@apps/entities';
 
 type User = Awaited<ReturnType<NamespacesFixture['factory']['user']>>;
 
