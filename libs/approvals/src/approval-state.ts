@@ -1,5 +1,8 @@
 import type { ApprovalRuleType } from './entities';
 
+/** Developer: the lowest role whose group membership makes a user an approver of a group rule (as GitLab). */
+export const APPROVER_MIN_LEVEL = 30;
+
 /** A merge request rule as the state computation sees it. */
 export interface StateRule {
   id: number;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import { PUSH_EVENTS, ZERO_SHA } from '@app/repository';
-import { DataSource } from 'typeorm';
+import { ResetApprovalsOnPushUseCase } from './use-cases/reset-approvals-on-push/reset-approvals-on-push.use-case';
 
 /** The branch whose new commits a push event brings, or null (tags, creations, deletions, other events). */
 export function pushedBranch(event: DomainEvent): { projectId: number; branch: string; occurredAt: Date } | null {
@@ -13,14 +13,13 @@ export function pushedBranch(event: DomainEvent): { projectId: number; branch: s
 }
 
 /**
- * `reset_approvals_on_push`: a push of new commits to the source branch of open merge requests
- * removes their approvals (as GitLab, without approval events or hooks). A consumer of the `push`
- * domain event, so the push answers without waiting. Idempotent and safe on redelivery: only
- * approvals given before the push are removed, so a late redelivery never removes a newer one.
+ * `reset_approvals_on_push` (`ResetApprovalsOnPushUseCase`): a consumer of the `push` domain
+ * event, so the push answers without waiting. Idempotent and safe on redelivery: only approvals
+ * given before the push are removed, so a late redelivery never removes a newer one.
  */
 @Injectable()
 export class ApprovalsPushConsumer extends DomainEventSubscriber {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(private readonly resetApprovalsOnPush: ResetApprovalsOnPushUseCase) {
     super();
   }
 
@@ -31,13 +30,6 @@ export class ApprovalsPushConsumer extends DomainEventSubscriber {
   async handle(event: DomainEvent): Promise<void> {
     const push = pushedBranch(event);
     if (!push) return;
-    await this.dataSource.query(
-      `DELETE FROM merge_request_approvals a
-       USING merge_requests mr
-       LEFT JOIN approval_project_settings s ON s.project_id = mr.project_id
-       WHERE a.merge_request_id = mr.id AND mr.project_id = $1 AND mr.source_branch = $2 AND mr.state = 'opened'
-         AND COALESCE(s.reset_approvals_on_push, true) AND a.created_at < $3`,
-      [push.projectId, push.branch, push.occurredAt],
-    );
+    await this.resetApprovalsOnPush.execute(push);
   }
 }

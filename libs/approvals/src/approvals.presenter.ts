@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
 import { presentUserSummary, UserEntity } from '@app/identity';
 import type { MergeRequestEntity } from '@app/issues';
@@ -6,8 +7,10 @@ import { namespaceWebUrl, NamespaceEntity } from '@app/namespaces';
 import type { AccessUser } from '@app/namespaces';
 import { presentProtectedBranch, ProtectedBranchesRepository } from '@app/repository';
 import type { EntityManager } from 'typeorm';
-import { ApprovalRulesService, MergeRequestApprovalContext } from './approval-rules.service';
+import { ApprovalRulesRepository } from './approval-rules.repository';
+import { APPROVER_MIN_LEVEL } from './approval-state';
 import { ApprovalMergeRequestRuleEntity, ApprovalProjectRuleEntity, ApprovalProjectSettingsEntity } from './entities';
+import type { MergeRequestApprovalContext } from './use-cases/load-approval-contexts/load-approval-contexts.use-case';
 
 type View = Record<string, unknown>;
 
@@ -19,7 +22,7 @@ const sameIds = (a: readonly number[], b: readonly number[]): boolean => JSON.st
 export class ApprovalsPresenter {
   constructor(
     private readonly config: AppConfig,
-    private readonly rules: ApprovalRulesService,
+    private readonly repository: ApprovalRulesRepository,
     private readonly protectedBranches: ProtectedBranchesRepository,
   ) {}
 
@@ -70,9 +73,9 @@ export class ApprovalsPresenter {
     manager?: EntityManager,
   ): Promise<Map<number, View>> {
     const groupIds = rules.flatMap((rule) => rule.groupIds);
-    const [members, visible, groups] = await Promise.all([this.rules.groupMembers(groupIds, manager), this.rules.visibleGroupIds(groupIds, viewer, manager), this.rules.groups(groupIds, manager)]);
+    const [members, visible, groups] = await Promise.all([this.repository.groupMembers(groupIds, APPROVER_MIN_LEVEL, manager), this.repository.visibleGroupIds(groupIds, viewer, manager), this.repository.groups(groupIds, manager)]);
     const eligibleIds = new Map(rules.map((rule) => [rule.id, [...new Set([...rule.userIds, ...rule.groupIds.flatMap((id) => [...(members.get(id) ?? [])])])].filter((id) => !excluded.has(id))]));
-    const users = await this.rules.users([...rules.flatMap((rule) => rule.userIds), ...[...eligibleIds.values()].flat()], manager);
+    const users = await this.repository.users([...rules.flatMap((rule) => rule.userIds), ...[...eligibleIds.values()].flat()], manager);
     const summaries = (ids: number[]) => ids.map((id) => users.get(id)).filter((u): u is UserEntity => !!u).sort(byId).map((u) => presentUserSummary(u, this.externalUrl));
     const views = new Map<number, View>();
     for (const rule of rules) {
@@ -97,7 +100,7 @@ export class ApprovalsPresenter {
     const views = await this.common(rules, viewer);
     const branchIds = [...new Set(rules.flatMap((rule) => rule.protectedBranchIds))];
     const branches = branchIds.length > 0 ? await this.protectedBranches.list(projectId, { ids: branchIds }) : [];
-    const premium = this.rules.enabled;
+    const premium = tierAtLeast(this.config.tier, 'premium');
     return rules.map((rule) => ({
       ...views.get(rule.id)!,
       protected_branches: branches.filter((pb) => rule.protectedBranchIds.includes(pb.id)).map((pb) => presentProtectedBranch(pb, premium)),
@@ -110,8 +113,8 @@ export class ApprovalsPresenter {
     const { mr, settings } = context;
     const excluded = settings.mergeRequestsAuthorApproval ? new Set<number>() : new Set([mr.authorId]);
     const views = await this.common(rules, viewer, excluded);
-    const sources = await this.rules.projectRulesById(rules.map((rule) => rule.sourceRuleId).filter((id): id is number => id !== null));
-    const approvers = withState ? await this.rules.users(context.approvals.map((a) => a.userId)) : new Map<number, UserEntity>();
+    const sources = await this.repository.projectRulesById(rules.map((rule) => rule.sourceRuleId).filter((id): id is number => id !== null));
+    const approvers = withState ? await this.repository.users(context.approvals.map((a) => a.userId)) : new Map<number, UserEntity>();
     return rules.map((rule) => {
       const source = rule.sourceRuleId !== null ? sources.get(rule.sourceRuleId) : undefined;
       const userDefined = rule.ruleType === 'regular' || rule.ruleType === 'any_approver';
@@ -135,7 +138,7 @@ export class ApprovalsPresenter {
   /** `GET …/approvals` (merge request approval status). `mergeStatus`: the merge request's `merge_status`. */
   async approvalStatus(context: MergeRequestApprovalContext, mergeStatus: string, viewer: { id: number } | null, userCanApprove: boolean): Promise<View> {
     const { mr, state } = context;
-    const approvers = await this.rules.users(context.approvals.map((a) => a.userId));
+    const approvers = await this.repository.users(context.approvals.map((a) => a.userId));
     const approvedBy = context.approvals.map((a) => approvers.get(a.userId)).filter((u): u is UserEntity => !!u);
     const left = context.rules.filter((rule) => !state.rules.find((r) => r.id === rule.id)!.approved);
     return {

@@ -1,6 +1,5 @@
 export * from './entities';
 export * from './approval-state';
-export * from './approval-rules.service';
 export * from './approvals.events';
 export * from './approvals.module';
 export * from './approvals-push.consumer';

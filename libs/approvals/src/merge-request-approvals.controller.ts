@@ -1,24 +1,23 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Optional, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { Auth, CurrentPrincipal, CurrentProject, intParam, LastModified, paginateArray, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
 import { AppConfig } from '@app/config';
-import { MERGE_REQUEST_GIT, MergeRequestEntity, MergeRequestGit } from '@app/issues';
+import { MergeRequestEntity } from '@app/issues';
 import { ACCESS_LEVELS, accessUserOf, projectOf, ProjectWithNamespace } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
-import { ApprovalRulesService } from './approval-rules.service';
 import { ApprovalsPresenter } from './approvals.presenter';
 import { ApproveDto, CreateMergeRequestRuleDto, SetApprovalsRequiredDto, UpdateMergeRequestRuleDto } from './dto/approvals.dto';
 import { ApprovalMergeRequestRuleEntity } from './entities';
-import {
-  ApprovalActor,
-  ApprovalEligibility,
-  ApproveMergeRequestUseCase,
-  findMergeRequest,
-  MergeRequestRulesUseCases,
-  ResetApprovalsUseCase,
-  UnapproveMergeRequestUseCase,
-} from './use-cases/merge-request-approvals.use-cases';
-import { ruleNotFound } from './use-cases/project-approvals.use-cases';
+import { ApprovalActor, ruleNotFound } from './use-cases/approval-commands';
+import { ApproveMergeRequestUseCase } from './use-cases/approve-merge-request/approve-merge-request.use-case';
+import { CreateMergeRequestRuleUseCase } from './use-cases/create-merge-request-rule/create-merge-request-rule.use-case';
+import { DeleteMergeRequestRuleUseCase } from './use-cases/delete-merge-request-rule/delete-merge-request-rule.use-case';
+import { GetApprovalStatusUseCase } from './use-cases/get-approval-status/get-approval-status.use-case';
+import { GetMergeRequestApprovalsUseCase } from './use-cases/get-merge-request-approvals/get-merge-request-approvals.use-case';
+import { LoadApprovalContextsUseCase } from './use-cases/load-approval-contexts/load-approval-contexts.use-case';
+import { ResetApprovalsUseCase } from './use-cases/reset-approvals/reset-approvals.use-case';
+import { SetApprovalsRequiredUseCase } from './use-cases/set-approvals-required/set-approvals-required.use-case';
+import { UnapproveMergeRequestUseCase } from './use-cases/unapprove-merge-request/unapprove-merge-request.use-case';
+import { UpdateMergeRequestRuleUseCase } from './use-cases/update-merge-request-rule/update-merge-request-rule.use-case';
 
 type View = Record<string, unknown>;
 
@@ -41,23 +40,22 @@ const actorOf = (principal: Principal, access: ResourceAccess): ApprovalActor =>
 export class MergeRequestApprovalsController {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
-    private readonly rules: ApprovalRulesService,
     private readonly presenter: ApprovalsPresenter,
-    private readonly eligibility: ApprovalEligibility,
+    private readonly contexts: LoadApprovalContextsUseCase,
+    private readonly getApprovals: GetMergeRequestApprovalsUseCase,
+    private readonly getStatus: GetApprovalStatusUseCase,
     private readonly approve: ApproveMergeRequestUseCase,
     private readonly unapprove: UnapproveMergeRequestUseCase,
     private readonly reset: ResetApprovalsUseCase,
-    private readonly mrRules: MergeRequestRulesUseCases,
-    @Optional() @Inject(MERGE_REQUEST_GIT) private readonly git?: MergeRequestGit,
+    private readonly setApprovalsRequired: SetApprovalsRequiredUseCase,
+    private readonly createMergeRequestRule: CreateMergeRequestRuleUseCase,
+    private readonly updateMergeRequestRule: UpdateMergeRequestRuleUseCase,
+    private readonly deleteMergeRequestRule: DeleteMergeRequestRuleUseCase,
   ) {}
 
   /** The approval status (`GET …/approvals`, and the answer of approve, unapprove and `POST …/approvals`). */
-  private async status(project: ProjectWithNamespace, mr: MergeRequestEntity, principal: Principal, access: ResourceAccess): Promise<View> {
-    const context = await this.rules.context(mr);
-    let mergeStatus = 'can_be_merged';
-    if (mr.state === 'opened' && this.git) [{ mergeStatus }] = await this.git.statuses(project, [mr]);
-    const canApprove = await this.eligibility.canApprove(context, project, actorOf(principal, access), this.dataSource.manager);
+  private async status(project: ProjectWithNamespace, mr: MergeRequestEntity | { iid: number }, principal: Principal, access: ResourceAccess): Promise<View> {
+    const { context, mergeStatus, canApprove } = await this.getStatus.execute(project, mr, actorOf(principal, access));
     return this.presenter.approvalStatus(context, mergeStatus, { id: principal.user.id }, canApprove);
   }
 
@@ -65,7 +63,7 @@ export class MergeRequestApprovalsController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   async approvals(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string): Promise<View> {
     const project = projectOf(access);
-    return this.status(project, await findMergeRequest(this.dataSource.manager, project.id, iidOf(rawIid)), principal, access);
+    return this.status(project, { iid: iidOf(rawIid) }, principal, access);
   }
 
   /** `POST …/approvals` (deprecated since 12.0): the merge request's own number of required approvals. */
@@ -73,7 +71,7 @@ export class MergeRequestApprovalsController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   async setRequired(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string, @Body() dto: SetApprovalsRequiredDto): Promise<View> {
     const project = projectOf(access);
-    const mr = await this.mrRules.setApprovalsRequired(project, iidOf(rawIid), actorOf(principal, access), dto.approvals_required);
+    const mr = await this.setApprovalsRequired.execute(project, iidOf(rawIid), actorOf(principal, access), dto.approvals_required);
     return this.status(project, mr, principal, access);
   }
 
@@ -81,8 +79,7 @@ export class MergeRequestApprovalsController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   async approvalState(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string): Promise<View> {
     const project = projectOf(access);
-    const mr = await findMergeRequest(this.dataSource.manager, project.id, iidOf(rawIid));
-    return this.presenter.approvalState(await this.rules.context(mr), accessUserOf(principal));
+    return this.presenter.approvalState(await this.getApprovals.execute(project, iidOf(rawIid)), accessUserOf(principal));
   }
 
   @Get('projects/:id/merge_requests/:merge_request_iid/approval_rules')
@@ -95,7 +92,7 @@ export class MergeRequestApprovalsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<View[]> {
     const project = projectOf(access);
-    const context = await this.rules.context(await findMergeRequest(this.dataSource.manager, project.id, iidOf(rawIid)));
+    const context = await this.getApprovals.execute(project, iidOf(rawIid));
     const page = paginateArray(context.rules, req, reply, { externalUrl: this.config.http.externalUrl });
     return this.presenter.mergeRequestRules(context, page, accessUserOf(principal));
   }
@@ -104,7 +101,7 @@ export class MergeRequestApprovalsController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   async getRule(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string, @Param('approval_rule_id') rawId: string): Promise<View> {
     const project = projectOf(access);
-    const context = await this.rules.context(await findMergeRequest(this.dataSource.manager, project.id, iidOf(rawIid)));
+    const context = await this.getApprovals.execute(project, iidOf(rawIid));
     const rule = context.rules.find((r) => r.id === ruleIdOf(rawId));
     if (!rule) throw ruleNotFound();
     return (await this.presenter.mergeRequestRules(context, [rule], accessUserOf(principal)))[0];
@@ -114,7 +111,7 @@ export class MergeRequestApprovalsController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   async createRule(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string, @Body() dto: CreateMergeRequestRuleDto): Promise<View> {
     const project = projectOf(access);
-    const { mr, rule } = await this.mrRules.create(project, iidOf(rawIid), actorOf(principal, access), dto);
+    const { mr, rule } = await this.createMergeRequestRule.execute(project, iidOf(rawIid), actorOf(principal, access), dto);
     return this.presentRule(mr, rule, principal);
   }
 
@@ -129,7 +126,7 @@ export class MergeRequestApprovalsController {
     @Body() dto: UpdateMergeRequestRuleDto,
   ): Promise<View> {
     const project = projectOf(access);
-    const { mr, rule } = await this.mrRules.update(project, iidOf(rawIid), ruleIdOf(rawId), actorOf(principal, access), dto);
+    const { mr, rule } = await this.updateMergeRequestRule.execute(project, iidOf(rawIid), ruleIdOf(rawId), actorOf(principal, access), dto);
     return this.presentRule(mr, rule, principal);
   }
 
@@ -138,11 +135,11 @@ export class MergeRequestApprovalsController {
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
   async removeRule(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string, @Param('approval_rule_id') rawId: string): Promise<void> {
-    await this.mrRules.remove(projectOf(access), iidOf(rawIid), ruleIdOf(rawId), actorOf(principal, access));
+    await this.deleteMergeRequestRule.execute(projectOf(access), iidOf(rawIid), ruleIdOf(rawId), actorOf(principal, access));
   }
 
   private async presentRule(mr: MergeRequestEntity, rule: ApprovalMergeRequestRuleEntity, principal: Principal): Promise<View> {
-    const context = await this.rules.context(mr);
+    const context = (await this.contexts.execute([mr])).get(mr.id)!;
     return (await this.presenter.mergeRequestRules(context, [rule], accessUserOf(principal)))[0];
   }
 

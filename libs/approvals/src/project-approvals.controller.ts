@@ -3,12 +3,15 @@ import { Auth, CurrentPrincipal, CurrentProject, intParam, LastModified, paginat
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, accessUserOf, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
-import { ApprovalRulesService } from './approval-rules.service';
+import { ApprovalRulesRepository } from './approval-rules.repository';
 import { ApprovalsPresenter } from './approvals.presenter';
 import { CreateProjectRuleDto, UpdateProjectApprovalsDto, UpdateProjectRuleDto } from './dto/approvals.dto';
 import { ApprovalProjectRuleEntity } from './entities';
-import { CreateProjectRuleUseCase, DeleteProjectRuleUseCase, ruleNotFound, UpdateProjectApprovalsUseCase, UpdateProjectRuleUseCase } from './use-cases/project-approvals.use-cases';
+import { ruleNotFound } from './use-cases/approval-commands';
+import { CreateProjectRuleUseCase } from './use-cases/create-project-rule/create-project-rule.use-case';
+import { DeleteProjectRuleUseCase } from './use-cases/delete-project-rule/delete-project-rule.use-case';
+import { UpdateProjectApprovalsUseCase } from './use-cases/update-project-approvals/update-project-approvals.use-case';
+import { UpdateProjectRuleUseCase } from './use-cases/update-project-rule/update-project-rule.use-case';
 
 const ruleIdOf = (raw: string): number => intParam('approval_rule_id', raw, 'Approval Rule');
 
@@ -22,8 +25,7 @@ const ruleIdOf = (raw: string): number => intParam('approval_rule_id', raw, 'App
 export class ProjectApprovalsController {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
-    private readonly rules: ApprovalRulesService,
+    private readonly repository: ApprovalRulesRepository,
     private readonly presenter: ApprovalsPresenter,
     private readonly updateSettings: UpdateProjectApprovalsUseCase,
     private readonly createRule: CreateProjectRuleUseCase,
@@ -35,7 +37,7 @@ export class ProjectApprovalsController {
   @Get('projects/:id/approvals')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   async settings(@CurrentProject() access: ResourceAccess): Promise<Record<string, unknown>> {
-    return this.presenter.settings(await this.rules.settingsOf(projectOf(access).id));
+    return this.presenter.settings(await this.repository.settingsOf(projectOf(access).id));
   }
 
   /** `POST /projects/:id/approvals`: changes the given attributes of the configuration. */
@@ -50,8 +52,7 @@ export class ProjectApprovalsController {
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
   async list(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
     const project = projectOf(access);
-    const qb = this.dataSource.getRepository(ApprovalProjectRuleEntity).createQueryBuilder('rule').where('rule.project_id = :projectId', { projectId: project.id }).orderBy('rule.id', 'ASC');
-    const rows = await paginateOffset(qb, req, reply, { externalUrl: this.config.http.externalUrl });
+    const rows = await paginateOffset(this.repository.projectRulesQuery(project.id), req, reply, { externalUrl: this.config.http.externalUrl });
     return this.presenter.projectRules(project.id, rows, accessUserOf(principal));
   }
 
@@ -59,7 +60,7 @@ export class ProjectApprovalsController {
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
   async get(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('approval_rule_id') rawId: string): Promise<Record<string, unknown>> {
     const project = projectOf(access);
-    const rule = await this.dataSource.getRepository(ApprovalProjectRuleEntity).findOneBy({ id: ruleIdOf(rawId), projectId: project.id });
+    const rule = await this.repository.findProjectRule(project.id, ruleIdOf(rawId));
     if (!rule) throw ruleNotFound();
     return (await this.presenter.projectRules(project.id, [rule], accessUserOf(principal)))[0];
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError, KeysetPagination, KeysetPosition, OffsetPageInfo, OffsetPagination, TOTAL_COUNT_LIMIT } from '@app/api';
 import { confidentialIssueReadableSql } from '@app/issues';
 import type { AccessUser } from '@app/namespaces';
-import { ACCESS_LEVELS, activeMembershipSql, projectAccessLevelSql, projectVisibilitySql } from '@app/namespaces';
+import { ACCESS_LEVELS, restrictToActiveMemberships, restrictToVisibleProjects, whereProjectAccessLevel } from '@app/namespaces';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { ListEventsDto } from './dto/list-events.dto';
 import { EventEntity } from './entities/event.entity';
@@ -122,22 +122,22 @@ export class EventsRepository {
       .innerJoin('namespaces', 'n', 'n.id = p.namespace_id')
       .where(`e.created_at > ${RETENTION_SQL}`)
       .setParameter('uid', viewer?.id ?? 0);
-    const visible = projectVisibilitySql('p', 'n', viewer, ':uid');
-    if (visible) qb.andWhere(visible);
+    restrictToVisibleProjects(qb, 'p', 'n', viewer);
     if (!viewer?.isAdmin) {
-      const level = projectAccessLevelSql('p', 'n', ':uid');
-      const readable = viewer ? confidentialIssueReadableSql('ci', level, ':uid') : 'ci.confidential = false';
-      qb.andWhere(`NOT (e.target_type = 'Issue' AND EXISTS (SELECT 1 FROM issues ci WHERE ci.id = e.target_id AND NOT ${readable}))`);
-      // Comments: as hidden as the issue they are on; internal ones only for Reporter+ and their author.
-      qb.andWhere(
-        `NOT COALESCE(e.target_type = 'Note' AND ((e.note->>'noteable_type' = 'Issue' AND EXISTS (SELECT 1 FROM issues ci WHERE ci.id = (e.note->>'noteable_id')::int AND NOT ${readable})) ` +
-          `OR (e.note->>'internal' = 'true' AND ${viewer ? `e.author_id <> :uid AND ${level} < ${ACCESS_LEVELS.REPORTER}` : 'true'})), false)`,
-      );
-      // Snippets whose own visibility hides them from viewers below Guest.
-      const snippetVisible = viewer ? `(s.visibility = 'public' OR s.author_id = :uid${viewer.external ? '' : ` OR s.visibility = 'internal'`})` : `s.visibility = 'public'`;
-      qb.andWhere(`NOT COALESCE(e.target_type = 'Snippet' AND ${level} < ${ACCESS_LEVELS.GUEST} AND EXISTS (SELECT 1 FROM snippets s WHERE s.id = e.target_id AND NOT ${snippetVisible}), false)`);
-      // Merge requests, their comments and pushes of a private project: not for its guests (they do not read its code).
-      if (viewer) qb.andWhere(`NOT (p.visibility = 'private' AND ${level} < ${ACCESS_LEVELS.REPORTER} AND ${CODE_EVENT_SQL})`);
+      whereProjectAccessLevel(qb, 'p', 'n', viewer, (level) => {
+        const readable = viewer ? confidentialIssueReadableSql('ci', level, ':uid') : 'ci.confidential = false';
+        // Snippets whose own visibility hides them from viewers below Guest.
+        const snippetVisible = viewer ? `(s.visibility = 'public' OR s.author_id = :uid${viewer.external ? '' : ` OR s.visibility = 'internal'`})` : `s.visibility = 'public'`;
+        return [
+          `NOT (e.target_type = 'Issue' AND EXISTS (SELECT 1 FROM issues ci WHERE ci.id = e.target_id AND NOT ${readable}))`,
+          // Comments: as hidden as the issue they are on; internal ones only for Reporter+ and their author.
+          `NOT COALESCE(e.target_type = 'Note' AND ((e.note->>'noteable_type' = 'Issue' AND EXISTS (SELECT 1 FROM issues ci WHERE ci.id = (e.note->>'noteable_id')::int AND NOT ${readable})) ` +
+            `OR (e.note->>'internal' = 'true' AND ${viewer ? `e.author_id <> :uid AND ${level} < ${ACCESS_LEVELS.REPORTER}` : 'true'})), false)`,
+          `NOT COALESCE(e.target_type = 'Snippet' AND ${level} < ${ACCESS_LEVELS.GUEST} AND EXISTS (SELECT 1 FROM snippets s WHERE s.id = e.target_id AND NOT ${snippetVisible}), false)`,
+          // Merge requests, their comments and pushes of a private project: not for its guests (they do not read its code).
+          ...(viewer ? [`NOT (p.visibility = 'private' AND ${level} < ${ACCESS_LEVELS.REPORTER} AND ${CODE_EVENT_SQL})`] : []),
+        ];
+      });
     }
     return this.applyFilter(qb, filter);
   }
@@ -149,11 +149,11 @@ export class EventsRepository {
 
   /** Events of every project the user is a member of (`scope=all` of `GET /events`). */
   ofMemberProjects(user: AccessUser, filter: ListEventsDto): SelectQueryBuilder<EventEntity> {
-    return this.visibleQuery(user, filter).andWhere(
-      `(e.author_id = :uid OR EXISTS (SELECT 1 FROM members sm WHERE sm.user_id = :uid AND ${activeMembershipSql('sm')} ` +
-        `AND ((sm.source_type = 'project' AND sm.source_id = p.id) OR (sm.source_type = 'namespace' AND sm.source_id = ANY(n.traversal_ids)))) ` +
-        `OR (n.kind = 'user' AND n.owner_id = :uid))`,
+    const qb = this.visibleQuery(user, filter);
+    const membership = restrictToActiveMemberships(qb.subQuery().select('1').from('members', 'sm').where('sm.user_id = :uid'), 'sm').andWhere(
+      `((sm.source_type = 'project' AND sm.source_id = p.id) OR (sm.source_type = 'namespace' AND sm.source_id = ANY(n.traversal_ids)))`,
     );
+    return qb.andWhere(`(e.author_id = :uid OR EXISTS ${membership.getQuery()} OR (n.kind = 'user' AND n.owner_id = :uid))`);
   }
 
   /**

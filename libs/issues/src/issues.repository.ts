@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AccessUser } from '@app/namespaces';
-import { ACCESS_LEVELS, projectAccessLevelSql, projectVisibilitySql } from '@app/namespaces';
+import { ACCESS_LEVELS, restrictToVisibleProjects, whereProjectAccessLevel } from '@app/namespaces';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { IssueEntity } from './entities/issue.entity';
 import { MergeRequestEntity } from './entities/merge-request.entity';
@@ -62,12 +62,8 @@ export class IssuesRepository {
       .innerJoin('projects', 'p', 'p.id = i.project_id')
       .innerJoin('namespaces', 'n', 'n.id = p.namespace_id')
       .setParameter('uid', viewer.id);
-    const visible = projectVisibilitySql('p', 'n', viewer, ':uid');
-    if (visible) qb.andWhere(visible);
-    if (!viewer.isAdmin) {
-      const level = projectAccessLevelSql('p', 'n', ':uid');
-      qb.andWhere(confidentialIssueReadableSql('i', level, ':uid'));
-    }
+    restrictToVisibleProjects(qb, 'p', 'n', viewer);
+    if (!viewer.isAdmin) whereProjectAccessLevel(qb, 'p', 'n', viewer, (level) => confidentialIssueReadableSql('i', level, ':uid'));
     if (scope === 'created_by_me') qb.andWhere('i.author_id = :uid');
     if (scope === 'assigned_to_me') qb.andWhere(':uid = ANY(i.assignee_ids)');
     return this.applyFilter(qb, filter);

@@ -27,7 +27,7 @@ export * from './use-cases/remove-member.use-case';
 export * from './use-cases/update-group.use-case';
 export * from './use-cases/update-member.use-case';
 export * from './use-cases/update-project.use-case';
-export * from './access/access-sql';
+export * from './access/access-query';
 export * from './users/create-user.use-case';
 export * from './users/root.bootstrap';
 export * from './dto/transforms';

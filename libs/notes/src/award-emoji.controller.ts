@@ -1,9 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, DomainError, ErrorCode, intParam, LastModified, type LastModifiedResolver, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import { CurrentPrincipal, CurrentProject, DomainError, intParam, LastModified, type LastModifiedResolver, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
 import { AwardEmojiDto } from './dto/note.dto';
 import { AwardEmojiEntity } from './entities/award-emoji.entity';
 import { NotePresenter } from './note.presenter';
@@ -11,16 +10,10 @@ import type { Noteable } from './noteable';
 import { NoteablesService } from './noteables.service';
 import { NotesEndpoints } from './notes-endpoint.service';
 import { NotesRepository } from './notes.repository';
-import { isEmojiName } from './quick-actions/quick-actions';
+import { Awardable, AwardEmojiUseCase } from './use-cases/award-emoji.use-case';
+import { RemoveAwardEmojiUseCase } from './use-cases/remove-award-emoji.use-case';
 
 type Kind = 'issues' | 'merge_requests' | 'snippets';
-/** What the awards hang on: the noteable itself, or one of its notes. */
-interface Awardable {
-  type: string;
-  id: number;
-  /** A system note takes no award. */
-  system: boolean;
-}
 
 const ID_PARAM: Record<Kind, string> = { issues: 'issue_iid', merge_requests: 'merge_request_iid', snippets: 'snippet_id' };
 
@@ -41,12 +34,13 @@ const awardChangedAt: LastModifiedResolver = (request, get) => rowChangedAt(get,
 @Controller()
 export class AwardEmojiController {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly noteables: NoteablesService,
     private readonly endpoints: NotesEndpoints,
     private readonly notes: NotesRepository,
     private readonly presenter: NotePresenter,
+    private readonly awardEmoji: AwardEmojiUseCase,
+    private readonly removeAwardEmoji: RemoveAwardEmojiUseCase,
   ) {}
 
   // One handler per route (each DELETE route is declared on its own for `If-Unmodified-Since`).
@@ -222,31 +216,20 @@ export class AwardEmojiController {
   }
 
   private async listOf(awardable: Awardable, req: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>[]> {
-    const qb = this.dataSource.manager
-      .createQueryBuilder(AwardEmojiEntity, 'a')
-      .where('a.awardable_type = :type AND a.awardable_id = :id', { type: awardable.type, id: awardable.id })
-      .orderBy('a.id', 'ASC');
-    return this.presenter.awards(await paginateOffset(qb, req, reply, { externalUrl: this.config.http.externalUrl }));
+    return this.presenter.awards(await paginateOffset(this.notes.awardsQuery(awardable), req, reply, { externalUrl: this.config.http.externalUrl }));
   }
 
   private async find(awardable: Awardable, rawId: string): Promise<AwardEmojiEntity> {
-    const award = await this.dataSource.manager.findOneBy(AwardEmojiEntity, { id: awardIdOf(rawId), awardableType: awardable.type, awardableId: awardable.id });
+    const award = await this.notes.findAward(awardable, awardIdOf(rawId));
     if (!award) throw DomainError.notFound('Award Emoji');
     return award;
   }
 
-  /** GitLab's `AwardEmojis::AddService`: a known emoji name, once per user (404 `Award Emoji <reason>` otherwise, as GitLab answers). */
   private async award(awardable: Awardable, name: string, principal: Principal): Promise<Record<string, unknown>> {
-    if (awardable.system) throw DomainError.notFound('Award Emoji');
-    if (!isEmojiName(name)) throw DomainError.notFound('Award Emoji Name is not a valid emoji name');
-    const { award, created } = await this.dataSource.transaction((tx) => this.notes.award(tx, awardable, name, principal.user.id));
-    if (!created) throw DomainError.notFound('Award Emoji Name has already been taken');
-    return this.presenter.award(award);
+    return this.presenter.award(await this.awardEmoji.execute({ awardable, name, userId: principal.user.id }));
   }
 
   private async removeFrom(awardable: Awardable, rawId: string, principal: Principal): Promise<void> {
-    const award = await this.find(awardable, rawId);
-    if (award.userId !== principal.user.id && !principal.user.isAdmin) throw new DomainError(ErrorCode.UNAUTHORIZED, '401 Unauthorized');
-    await this.dataSource.manager.delete(AwardEmojiEntity, { id: award.id });
+    await this.removeAwardEmoji.execute({ awardable, awardId: awardIdOf(rawId), actor: { id: principal.user.id, isAdmin: principal.user.isAdmin } });
   }
 }

@@ -17,6 +17,8 @@ import { NotesEndpoints } from './notes-endpoint.service';
 import { NotesRepository } from './notes.repository';
 import { QuickActionsService } from './quick-actions/quick-actions.service';
 import { CreateNoteUseCase } from './use-cases/create-note.use-case';
+import { AwardEmojiUseCase } from './use-cases/award-emoji.use-case';
+import { RemoveAwardEmojiUseCase } from './use-cases/remove-award-emoji.use-case';
 import { DeleteNoteUseCase } from './use-cases/delete-note.use-case';
 import { UpdateNoteUseCase } from './use-cases/update-note.use-case';
 
@@ -28,7 +30,7 @@ import { UpdateNoteUseCase } from './use-cases/update-note.use-case';
 @Module({
   imports: [NamespacesModule, IssuesModule, SettingsModule, SnippetsModule],
   controllers: [IssueNotesController, SnippetNotesController, EpicNotesController, AwardEmojiController, DiscussionsController, EpicDiscussionsController],
-  providers: [Paginator, DiscussionsEndpoints, NotesRepository, NotePresenter, NoteablesService, NotesEndpoints, QuickActionsService, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase],
+  providers: [Paginator, DiscussionsEndpoints, NotesRepository, NotePresenter, NoteablesService, NotesEndpoints, QuickActionsService, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase, AwardEmojiUseCase, RemoveAwardEmojiUseCase],
   exports: [NotesRepository, NotePresenter],
 })
 export class NotesModule {}

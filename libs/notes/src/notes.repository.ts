@@ -278,4 +278,21 @@ export class NotesRepository {
     const award = await manager.findOneByOrFail(AwardEmojiEntity, { awardableType: noteable.type, awardableId: noteable.id, name, userId });
     return { award, created: inserted.length > 0 };
   }
+
+  /** The awards on an awardable (a noteable, or a note: type `Note`), oldest first (for offset pagination). */
+  awardsQuery(awardable: { type: string; id: number }): SelectQueryBuilder<AwardEmojiEntity> {
+    return this.dataSource.manager
+      .createQueryBuilder(AwardEmojiEntity, 'a')
+      .where('a.awardable_type = :type AND a.awardable_id = :id', { type: awardable.type, id: awardable.id })
+      .orderBy('a.id', 'ASC');
+  }
+
+  /** One award, when it is on this awardable. */
+  findAward(awardable: { type: string; id: number }, id: number): Promise<AwardEmojiEntity | null> {
+    return this.dataSource.manager.findOneBy(AwardEmojiEntity, { id, awardableType: awardable.type, awardableId: awardable.id });
+  }
+
+  async deleteAward(id: number, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.delete(AwardEmojiEntity, { id });
+  }
 }

@@ -14,7 +14,7 @@ export class ApprovalProjectSettingsEntity {
   /**
    * Deprecated since 12.0: a floor on the number of approvals of every merge request. Not a
    * column: it is the project attribute `approvals_before_merge` (projects.settings, also set by
-   * `PUT /projects/:id` and shown in the project record), filled in by `ApprovalRulesService`.
+   * `PUT /projects/:id` and shown in the project record), filled in by `ApprovalRulesRepository.settingsOf`.
    */
   approvalsBeforeMerge: number;
 

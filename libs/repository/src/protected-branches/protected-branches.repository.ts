@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { activeMembershipSql } from '@app/namespaces';
+import { restrictToActiveMemberships, restrictToProjectUsers } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ProtectedBranchAction, ProtectedBranchGrant, ProtectedBranchRule } from './branch-permissions';
 import { ProtectedBranchAccessLevelEntity } from './entities/protected-branch-access-level.entity';
@@ -139,11 +139,26 @@ export class ProtectedBranchesRepository {
   /** Among `groupIds`, the groups the user is an active member of (directly or through an ancestor). */
   async memberGroupIds(userId: number, groupIds: number[], manager?: EntityManager): Promise<number[]> {
     if (groupIds.length === 0) return [];
-    const rows = (await (manager ?? this.dataSource.manager).query(
-      `SELECT g.id FROM namespaces g WHERE g.id = ANY($2) AND EXISTS (
-         SELECT 1 FROM members m WHERE m.user_id = $1 AND m.source_type = 'namespace' AND m.source_id = ANY(g.traversal_ids) AND ${activeMembershipSql('m')})`,
-      [userId, groupIds],
-    )) as { id: number }[];
+    const qb = (manager ?? this.dataSource.manager).createQueryBuilder().select('g.id', 'id').from('namespaces', 'g').where('g.id = ANY(:groupIds)', { groupIds });
+    const membership = restrictToActiveMemberships(
+      qb.subQuery().select('1').from('members', 'm').where(`m.user_id = :userId AND m.source_type = 'namespace' AND m.source_id = ANY(g.traversal_ids)`, { userId }),
+      'm',
+    );
+    const rows = await qb.andWhere(`EXISTS ${membership.getQuery()}`).getRawMany<{ id: number }>();
+    return rows.map((row) => row.id);
+  }
+
+  /** Among `userIds`, the active users with access to the project (a direct or inherited membership, or its personal namespace). */
+  async projectUserIds(manager: EntityManager, projectId: number, userIds: number[]): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const qb = manager
+      .createQueryBuilder()
+      .select('u.id', 'id')
+      .from('users', 'u')
+      .addFrom('projects', 'p')
+      .innerJoin('namespaces', 'n', 'n.id = p.namespace_id')
+      .where(`p.id = :projectId AND u.id = ANY(:userIds) AND u.state = 'active'`, { projectId, userIds });
+    const rows = await restrictToProjectUsers(qb, 'p', 'n', 'u.id').getRawMany<{ id: number }>();
     return rows.map((row) => row.id);
   }
 }

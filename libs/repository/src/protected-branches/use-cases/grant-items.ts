@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
-import { projectAccessLevelSql } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { EntityManager } from 'typeorm';
 import type { ProtectedBranchAction } from '../branch-permissions';
 import type { GrantItemDto } from '../dto/protected-branch.dto';
-import type { NewGrant } from '../protected-branches.repository';
+import { type NewGrant, ProtectedBranchesRepository } from '../protected-branches.repository';
 
 const ATTRIBUTE_NAMES: Record<ProtectedBranchAction, string> = { push: 'Push access levels', merge: 'Merge access levels', unprotect: 'Unprotect access levels' };
 
@@ -31,18 +30,13 @@ export function uniqueGrants(grants: NewGrant[]): NewGrant[] {
  */
 @Injectable()
 export class GrantMembershipChecker {
+  constructor(private readonly protectedBranches: ProtectedBranchesRepository) {}
+
   async check(manager: EntityManager, project: ProjectWithNamespace, grants: NewGrant[]): Promise<void> {
     const problems: string[] = [];
     const userIds = [...new Set(grants.filter((grant) => grant.userId !== null).map((grant) => grant.userId as number))];
     let members = new Set<number>();
-    if (userIds.length > 0) {
-      const rows = (await manager.query(
-        `SELECT u.id FROM users u, projects p JOIN namespaces n ON n.id = p.namespace_id
-         WHERE p.id = $1 AND u.id = ANY($2) AND u.state = 'active' AND ${projectAccessLevelSql('p', 'n', 'u.id')} > 0`,
-        [project.id, userIds],
-      )) as { id: number }[];
-      members = new Set(rows.map((row) => row.id));
-    }
+    if (userIds.length > 0) members = new Set(await this.protectedBranches.projectUserIds(manager, project.id, userIds));
     const sharing = new Set(project.namespace.kind === 'group' ? project.namespace.traversalIds : []);
     for (const grant of grants) {
       if (grant.userId !== null && !members.has(grant.userId)) problems.push(`${ATTRIBUTE_NAMES[grant.action]} user is not a member of the project`);
