@@ -136,11 +136,12 @@ describe('CI delayed jobs', () => {
     const timers = (await queue.getDelayed()).filter((job) => (job.data as { ciJobId?: number }).ciJobId === jobs.lost.id);
     expect(timers).toHaveLength(1);
     await timers[0].remove();
-    // Its time comes (an hour passes, by the database's clock): nothing starts it now.
+    // Its time comes (an hour passes, by the database's clock): the sweep starts it from
+    // PostgreSQL. This call, or the sweep's own run if the keeper's periodic check has put its
+    // scheduler back meanwhile: which of the two gets there first is not the test's to assert.
     await gw.dataSource.query(`UPDATE ci_jobs SET scheduled_at = now() - interval '1 second' WHERE id = $1`, [jobs.lost.id]);
-    expect(await statusOf('lost')).toBe('scheduled');
-    expect(await gw.app.get(StartScheduledJobsUseCase, { strict: false }).sweep(100)).toEqual({ started: 1, timers: 0 });
-    expect(await statusOf('lost')).toBe('pending');
+    expect((await gw.app.get(StartScheduledJobsUseCase, { strict: false }).sweep(100)).timers).toBe(0);
+    await eventually(async () => ((await statusOf('lost')) === 'pending' ? true : undefined), 'lost to become pending');
     // The sweep's scheduler is put back from its @OnJob declaration (by this call, or by the
     // keeper's own periodic check if it ran meanwhile), and nothing else is.
     const restored = await gw.app.get(JobScheduleKeeper, { strict: false }).restoreMissing();
