@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { BullRegistrar } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
@@ -31,6 +31,8 @@ export class JobWiringError extends Error {
  */
 @Injectable()
 export class JobHandlerRegistry implements OnModuleInit {
+  private readonly logger = new Logger(JobHandlerRegistry.name);
+
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
@@ -62,6 +64,19 @@ export class JobHandlerRegistry implements OnModuleInit {
     this.schedules.declare(handlers.flatMap(({ queue, name, scheduled }) => (scheduled ? [{ queue, name, scheduled }] : [])));
     // Only now may the workers take jobs (`QueueModule` registers BullMQ's workers manually).
     this.registrar?.register();
+    if (this.registrar) for (const [name, [worker]] of workers) this.logWorkerErrors(name, worker!.instance);
+  }
+
+  /**
+   * A BullMQ worker emits `error` for what fails outside a job (Redis away, a job's keys lost with
+   * Redis when it finishes): logged as a warning, unless the worker listens itself. Without any
+   * listener BullMQ prints them with `console.error`.
+   */
+  private logWorkerErrors(queue: string, instance: JobWorker): void {
+    const worker = instance.worker;
+    worker.on('error', (error: Error) => {
+      if (worker.listenerCount('error') === 1) this.logger.warn(`worker of ${queue}: ${error.message}`);
+    });
   }
 
   private findWorkers(): Map<string, Array<{ queue: JobQueue; instance: JobWorker }>> {
