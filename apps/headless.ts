@@ -1,7 +1,7 @@
 import { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppConfig, ConfigValidationError } from '@app/config';
-import { startObservabilityServer } from '@app/observability';
+import { installCrashHandlers, startObservabilityServer } from '@app/observability';
 import { Logger } from 'nestjs-pino';
 
 /** Boots a headless app (application context); optionally with its own health/metrics server. */
@@ -24,7 +24,11 @@ export async function startHeadlessApp(module: DynamicModule, config: AppConfig,
 /** Entry point of a headless app run alone. */
 export function runHeadlessApp(start: (config: AppConfig, options: { observability?: boolean }) => Promise<unknown>): void {
   Promise.resolve()
-    .then(() => start(AppConfig.fromEnvironment(), { observability: true }))
+    .then(() => {
+      const config = AppConfig.fromEnvironment();
+      installCrashHandlers({ level: config.logLevel });
+      return start(config, { observability: true });
+    })
     .catch((error: unknown) => {
       process.stderr.write(`${error instanceof ConfigValidationError ? error.message : ((error as Error).stack ?? String(error))}\n`);
       process.exit(1);

@@ -5,7 +5,8 @@ import { Gitlab } from '@gitbeaker/rest';
 import { eventually } from '@app/testing';
 import { cloneUrl, GitClient } from './support/git-client';
 import { addProjectMember, api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
-import { CI_MAINTENANCE, CiScheduleKeeper, DropStuckJobsUseCase, ExpireArtifactsUseCase, PipelineProcessingLine } from '@app/ci';
+import { CI_MAINTENANCE, DropStuckJobsUseCase, ExpireArtifactsUseCase, PipelineProcessingLine } from '@app/ci';
+import { JobScheduleKeeper } from '@app/queue';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 
@@ -348,7 +349,9 @@ describe('CI jobs and pipeline actions', () => {
     const queue = gw.app.get<Queue>(getQueueToken(CI_MAINTENANCE.name), { strict: false });
     expect(await queue.getJobScheduler(CI_MAINTENANCE.jobs.DROP_STUCK_JOBS)).toBeDefined();
     await queue.removeJobScheduler(CI_MAINTENANCE.jobs.DROP_STUCK_JOBS);
-    expect(await gw.app.get(CiScheduleKeeper, { strict: false }).restore()).toEqual([CI_MAINTENANCE.jobs.DROP_STUCK_JOBS]);
+    // (By this call, or by the keeper's own periodic check if it ran meanwhile.)
+    const restored = await gw.app.get(JobScheduleKeeper, { strict: false }).restoreMissing();
+    expect(restored.filter((name) => name !== `${CI_MAINTENANCE.name}/${CI_MAINTENANCE.jobs.DROP_STUCK_JOBS}`)).toEqual([]);
     expect(await queue.getJobScheduler(CI_MAINTENANCE.jobs.DROP_STUCK_JOBS)).toBeDefined();
   }, 60_000);
   it('moves a pipeline on from the ends reported at once by its jobs, and from PostgreSQL when its processing was lost', async () => {

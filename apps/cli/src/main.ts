@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { DomainError } from '@app/api';
 import { writeEventDocs } from '@app/messaging';
+import { installCrashHandlers } from '@app/observability';
 import { CliModule } from './cli.module';
 import { CREATE_TOKEN_USAGE, createTokenCommand } from './create-token.command';
 
@@ -28,6 +29,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Standard output is the command's (a token): a crash is told on standard error.
+installCrashHandlers({ level: 'info', fd: 2 });
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {

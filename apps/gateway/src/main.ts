@@ -1,9 +1,12 @@
 import 'reflect-metadata';
 import { AppConfig, ConfigValidationError } from '@app/config';
+import { installCrashHandlers } from '@app/observability';
 import { startGateway } from './bootstrap-gateway';
 
 async function main(): Promise<void> {
-  await startGateway(AppConfig.fromEnvironment());
+  const config = AppConfig.fromEnvironment();
+  installCrashHandlers({ level: config.logLevel });
+  await startGateway(config);
 }
 
 main().catch((error: unknown) => {

@@ -32,7 +32,7 @@ import { JobsController } from './jobs/jobs.controller';
 import { JobViews } from './presenters/job-views.service';
 import { TestReportsService } from './reports/test-reports.service';
 import { CI_MAINTENANCE } from './ci.jobs';
-import { CiMaintenanceProcessor, CiScheduleKeeper } from './maintenance/ci-maintenance.processor';
+import { CiMaintenanceProcessor } from './maintenance/ci-maintenance.processor';
 import { DropStuckJobsUseCase } from './maintenance/drop-stuck-jobs.use-case';
 import { ExpireArtifactsUseCase } from './maintenance/expire-artifacts.use-case';
 import { ScheduledJobTimers } from './scheduling/scheduled-job-timers';
@@ -74,7 +74,6 @@ import { StartScheduledJobsUseCase } from './scheduling/start-scheduled-jobs.use
     ScheduledJobTimers,
     StartScheduledJobsUseCase,
     CiMaintenanceProcessor,
-    CiScheduleKeeper,
     { provide: ObjectStorage, useClass: LocalObjectStorage },
   ],
   exports: [PipelinesRepository, CreatePipelineUseCase, PipelineProcessor, JobsRepository, ObjectStorage],

@@ -2,6 +2,7 @@ export * from './health/health.module';
 export * from './health/health.routes';
 export * from './health/health.service';
 export * from './health/readiness';
+export * from './logging/crash-handlers';
 export * from './logging/logging.module';
 export * from './logging/redact';
 export * from './logging/request-logging';

@@ -1,6 +1,7 @@
 export * from './default-job-options';
 export * from './fixed-window.rate-limiter';
 export * from './job-handler.registry';
+export * from './job-schedule-keeper';
 export * from './job-handlers';
 export * from './job-queue';
 export * from './queue.module';

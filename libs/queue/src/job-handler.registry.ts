@@ -1,9 +1,10 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit, Optional } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
-import { BullRegistrar, getQueueToken } from '@nestjs/bullmq';
-import type { Job, Queue } from 'bullmq';
+import { Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { BullRegistrar } from '@nestjs/bullmq';
+import type { Job } from 'bullmq';
 import { JobHandlerMismatchError, findJobHandlerProblems } from './job-handlers';
-import { JOB_WORKER, JobQueue, JobWorker, ON_JOB, OnJobMetadata, repeatOptionsOf } from './job-queue';
+import { JOB_WORKER, JobQueue, JobWorker, ON_JOB, OnJobMetadata } from './job-queue';
+import { JobScheduleKeeper } from './job-schedule-keeper';
 
 interface FoundHandler extends OnJobMetadata {
   /** `Class.method`, for the error messages. */
@@ -25,19 +26,18 @@ export class JobWiringError extends Error {
  * job name of its job map has exactly one handler and no handler claims an undeclared name; a
  * handler whose queue has no worker here, or a queue with two workers, is an error too. Then it
  * binds the handlers to their worker, starts the workers (BullMQ's registration is manual so
- * that no worker takes a job before the check), and upserts the job schedulers of the
- * scheduled handlers.
+ * that no worker takes a job before the check), and hands the schedules of the scheduled
+ * handlers to the `JobScheduleKeeper`, which keeps their job schedulers in Redis.
  */
 @Injectable()
-export class JobHandlerRegistry implements OnModuleInit, OnApplicationBootstrap {
+export class JobHandlerRegistry implements OnModuleInit {
   private readonly logger = new Logger(JobHandlerRegistry.name);
-  private scheduled: FoundHandler[] = [];
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
-    private readonly moduleRef: ModuleRef,
+    private readonly schedules: JobScheduleKeeper,
     @Optional() private readonly registrar?: BullRegistrar,
   ) {}
 
@@ -61,18 +61,22 @@ export class JobHandlerRegistry implements OnModuleInit, OnApplicationBootstrap 
       if (!workers.has(handler.queue.name)) problems.push(`Queue "${handler.queue.name}": ${handler.where} handles ${handler.name} but the queue has no @QueueWorker in this process`);
     }
     if (problems.length) throw new JobWiringError(problems.join('\n'));
-    this.scheduled = handlers.filter((handler) => handler.scheduled);
+    this.schedules.declare(handlers.flatMap(({ queue, name, scheduled }) => (scheduled ? [{ queue, name, scheduled }] : [])));
     // Only now may the workers take jobs (`QueueModule` registers BullMQ's workers manually).
     this.registrar?.register();
+    if (this.registrar) for (const [name, [worker]] of workers) this.logWorkerErrors(name, worker!.instance);
   }
 
-  /** One BullMQ job scheduler per scheduled handler: idempotent, so one schedule however many replicas start. */
-  async onApplicationBootstrap(): Promise<void> {
-    for (const { queue, name, scheduled } of this.scheduled) {
-      const target = this.moduleRef.get<Queue>(getQueueToken(queue.name), { strict: false });
-      await target.upsertJobScheduler(name, repeatOptionsOf(scheduled!.schedule), { name, data: scheduled!.data, opts: { attempts: scheduled!.attempts ?? 3 } });
-      this.logger.debug(`scheduled ${queue.name}/${name}`);
-    }
+  /**
+   * A BullMQ worker emits `error` for what fails outside a job (Redis away, a job's keys lost with
+   * Redis when it finishes): logged as a warning, unless the worker listens itself. Without any
+   * listener BullMQ prints them with `console.error`.
+   */
+  private logWorkerErrors(queue: string, instance: JobWorker): void {
+    const worker = instance.worker;
+    worker.on('error', (error: Error) => {
+      if (worker.listenerCount('error') === 1) this.logger.warn(`worker of ${queue}: ${error.message}`);
+    });
   }
 
   private findWorkers(): Map<string, Array<{ queue: JobQueue; instance: JobWorker }>> {

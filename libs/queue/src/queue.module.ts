@@ -5,6 +5,7 @@ import { AppConfig } from '@app/config';
 import type { QueueOptions } from 'bullmq';
 import { DEFAULT_JOB_OPTIONS } from './default-job-options';
 import { JobHandlerRegistry } from './job-handler.registry';
+import { JobScheduleKeeper } from './job-schedule-keeper';
 
 /** Longest wait between two reconnection attempts of a BullMQ connection, in milliseconds. */
 export const REDIS_RECONNECT_MAX_DELAY_MS = 1_000;
@@ -33,8 +34,9 @@ export function bullOptions(config: AppConfig): QueueOptions {
 
 /**
  * BullMQ root configuration: the connection from `AppConfig`, every key under
- * `REDIS_PREFIX`, and `DEFAULT_JOB_OPTIONS`; and the `JobHandlerRegistry`, which checks the
- * `@QueueWorker`s against the `@OnJob` handlers before it starts the workers. Import once in
+ * `REDIS_PREFIX`, and `DEFAULT_JOB_OPTIONS`; the `JobHandlerRegistry`, which checks the
+ * `@QueueWorker`s against the `@OnJob` handlers before it starts the workers; and the
+ * `JobScheduleKeeper`, which keeps the schedulers of the scheduled handlers in Redis. Import once in
  * the app module; feature modules then register their queues with
  * `BullModule.registerQueue({ name: MY_QUEUE.name })` (see docs/background-work.md).
  */
@@ -49,8 +51,8 @@ export class QueueModule {
         // Workers start only once the registry has checked them (`JobHandlerRegistry.onModuleInit`).
         BullModule.forRootAsync({ inject: [AppConfig], useFactory: bullOptions, extraOptions: { manualRegistration: true } }),
       ],
-      providers: [JobHandlerRegistry],
-      exports: [BullModule],
+      providers: [JobHandlerRegistry, JobScheduleKeeper],
+      exports: [BullModule, JobScheduleKeeper],
     };
   }
 }

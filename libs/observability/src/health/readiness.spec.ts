@@ -24,6 +24,17 @@ describe(runReadinessChecks.name, () => {
     });
   });
 
+  it('is degraded, not failed, when only optional checks are away', async () => {
+    const kafka: ReadinessCheck = { name: 'kafka', optional: true, check: async () => Promise.reject(new Error('broker gone')) };
+    await expect(runReadinessChecks([check('postgres', async () => {}), kafka])).resolves.toEqual({
+      status: 'degraded',
+      checks: { postgres: { status: 'up' }, kafka: { status: 'degraded', error: 'broker gone' } },
+    });
+    // A required one down as well: failed.
+    const redis = check('redis', async () => Promise.reject(new Error('refused')));
+    await expect(runReadinessChecks([redis, kafka])).resolves.toMatchObject({ status: 'failed', checks: { redis: { status: 'down' }, kafka: { status: 'degraded' } } });
+  });
+
   it('counts a check that throws synchronously as down', async () => {
     const throwing: ReadinessCheck = {
       name: 'kafka',

@@ -4,7 +4,9 @@ import { Admin, Kafka, logLevel } from 'kafkajs';
 import { ReadinessCheck } from '../readiness';
 
 /**
- * The Kafka cluster answers a metadata request (`describeCluster`). The admin client is
+ * The Kafka cluster answers a metadata request (`describeCluster`). Optional: while Kafka is
+ * away writes still commit (the outbox relay publishes them once it is back) and the consumers
+ * wait, so the process is `degraded`, still ready. The admin client is
  * created and connected on the first check and reused; any failure drops it so that the
  * next check reconnects. kafkajs retries (with backoff) by default, which would hold the
  * endpoint for many seconds: here a failed connection or request fails at once.
@@ -12,6 +14,7 @@ import { ReadinessCheck } from '../readiness';
 @Injectable()
 export class KafkaIndicator implements ReadinessCheck, OnApplicationShutdown {
   readonly name = 'kafka';
+  readonly optional = true;
   private readonly kafka: Kafka;
   private admin?: Promise<Admin>;
 
