@@ -37,26 +37,9 @@ export class JobQueueNotifier implements OnModuleInit, OnApplicationShutdown {
   /** Insertion order is the waiting order. */
   private readonly waiters = new Set<Waiter>();
   private closed = false;
-  private readonly connection: PgListenConnection;
+  private connection: PgListenConnection | null = null;
 
-  constructor(config: AppConfig) {
-    this.connection = new PgListenConnection({
-      url: config.database.url,
-      channels: [JOB_QUEUE_CHANNEL],
-      applicationName: JOB_QUEUE_APPLICATION_NAME,
-      onNotification: (_channel, payload) => this.notified(payload),
-      onListening: (reconnected) => {
-        if (reconnected) this.logger.log('job queue LISTEN connection is back');
-        // Jobs enqueued while the connection was down woke nobody.
-        this.wakeAll();
-      },
-      onLost: (error, failures) => {
-        if (failures === 1) this.logger.warn({ err: error }, 'job queue LISTEN connection lost; reconnecting');
-        // Notifications may be lost while it is down: every waiter looks for itself.
-        this.wakeAll();
-      },
-    });
-  }
+  constructor(private readonly config: AppConfig) {}
 
   get version(): string {
     return `${this.boot}-${this.counter}`;
@@ -73,17 +56,33 @@ export class JobQueueNotifier implements OnModuleInit, OnApplicationShutdown {
 
   /** Whether the LISTEN connection is up. */
   get listening(): boolean {
-    return this.connection.listening;
+    return this.connection?.listening ?? false;
   }
 
   async onModuleInit(): Promise<void> {
+    this.connection ??= new PgListenConnection({
+      url: this.config.database.url,
+      channels: [JOB_QUEUE_CHANNEL],
+      applicationName: JOB_QUEUE_APPLICATION_NAME,
+      onNotification: (_channel, payload) => this.notified(payload),
+      onListening: (reconnected) => {
+        if (reconnected) this.logger.log('job queue LISTEN connection is back');
+        // Jobs enqueued while the connection was down woke nobody.
+        this.wakeAll();
+      },
+      onLost: (error, failures) => {
+        if (failures === 1) this.logger.warn({ err: error }, 'job queue LISTEN connection lost; reconnecting');
+        // Notifications may be lost while it is down: every waiter looks for itself.
+        this.wakeAll();
+      },
+    });
     await this.connection.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
     this.wakeAll();
-    await this.connection.close();
+    await this.connection?.close();
   }
 
   /** Tells every replica (on commit) that `count` jobs became pending. */
