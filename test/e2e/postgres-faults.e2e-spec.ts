@@ -70,6 +70,7 @@ describe('PostgreSQL connections cut under the gateway', () => {
 
   /** Both LISTEN connections are back (new backends, not the `killed` ones), one each, and the total is within the bound. */
   const settled = (killed = new Set<number>()) => async () => {
+    if (exited) throw new Error(`the gateway ended (${exited})`);
     const c = await connections(killed);
     const all = await connections();
     return c.outbox === 1 && c.ci === 1 && all.total <= CONNECTION_BOUND ? all : undefined;
