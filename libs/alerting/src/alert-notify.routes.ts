@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DomainError, internalErrorResponse, isClientDisconnect, JSON_CONTENT_TYPE, sendDomainError } from '@app/api';
 import type { ApiRouteConfig } from '@app/api';
+import { isConnectionLost } from '@app/database';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROMETHEUS_INTEGRATION } from './http-integrations.repository';
 import { ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES, ALERT_NOTIFY_INTEGRATION_ROUTES, ALERT_NOTIFY_PROMETHEUS_ROUTES, projectPathOfParams } from './notify-url';
@@ -121,7 +122,7 @@ function hasEmptyParam(params: Record<string, string>): boolean {
   return false;
 }
 
-/** The spec's response for a failure: a DomainError by its code, anything else a 500 with the request id. */
+/** The spec's response for a failure: a DomainError by its code, a cut PostgreSQL connection a 503, anything else a 500 with the request id. */
 function fail(request: FastifyRequest, reply: FastifyReply, error: unknown): void {
   if (reply.sent) return;
   if (error instanceof DomainError) {
@@ -134,6 +135,13 @@ function fail(request: FastifyRequest, reply: FastifyReply, error: unknown): voi
   if (isClientDisconnect(error, request)) {
     // The client hung up: nothing failed on this side.
     logger.debug(`${request.method} ${path}: the client closed the connection (correlation_id ${correlationId}): ${description}`);
+    return;
+  }
+  if (isConnectionLost(error)) {
+    // PostgreSQL cut the batch's connection (restart, failover) as it committed: not
+    // acknowledged, the sender retries (Alertmanager and the like retry a 5xx).
+    logger.warn(`${request.method} ${path}: its PostgreSQL connection was cut (correlation_id ${correlationId}): ${description}`);
+    sendDomainError(reply, DomainError.unavailable());
     return;
   }
   logger.error(`${request.method} ${path} failed (correlation_id ${correlationId}): ${description}`, error instanceof Error ? error.stack : undefined);

@@ -47,7 +47,7 @@ export class AlertingMetrics {
     this.ingestBatchPayloads = metrics.histogram('alert_ingest_batch_payloads', 'Alert payloads written per ingestion batch (one transaction)', [], [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
     this.ingestBatchRetries = metrics.counter(
       'alert_ingest_batch_retries_total',
-      'Ingestion batches run again, by reason (open_alert_created: another batch created an open alert of one of its fingerprints; transaction: deadlock or serialization; prepared_statement)',
+      'Ingestion batches run again, by reason (open_alert_created: another batch created an open alert of one of its fingerprints; transaction: deadlock or serialization; prepared_statement; connection: its connection was cut before its COMMIT was sent)',
       ['reason'],
     );
     this.ingestBatchesInFlight = metrics.histogram('alert_ingest_batches_in_flight', 'Ingestion batches being written when a batch starts (itself included)', [], [1, 2, 3, 4, 6, 8, 12, 16]);

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { SERVICE_APPLICATION_NAME } from './pg-connections';
 
 /** Splits a postgres URL into the server URL (maintenance db) and the database name. */
 export function parseDatabaseUrl(url: string): { database: string; maintenanceUrl: string } {
@@ -8,12 +9,22 @@ export function parseDatabaseUrl(url: string): { database: string; maintenanceUr
   return { database, maintenanceUrl: parsed.toString() };
 }
 
+/**
+ * A short-lived client of the maintenance database. A cut connection fails the statement in
+ * flight; the `error` event it also emits is ignored here (unheard, it would end the process).
+ */
+function maintenanceClient(maintenanceUrl: string): Client {
+  const client = new Client({ connectionString: maintenanceUrl, application_name: `${SERVICE_APPLICATION_NAME}-maintenance` });
+  client.on('error', () => undefined);
+  return client;
+}
+
 export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** Creates the database named in `url` when it does not exist yet (optionally from a template). */
 export async function ensureDatabase(url: string, template?: string): Promise<boolean> {
   const { database, maintenanceUrl } = parseDatabaseUrl(url);
-  const client = new Client({ connectionString: maintenanceUrl });
+  const client = maintenanceClient(maintenanceUrl);
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
@@ -33,7 +44,7 @@ export async function ensureDatabase(url: string, template?: string): Promise<bo
 
 export async function dropDatabase(url: string): Promise<void> {
   const { database, maintenanceUrl } = parseDatabaseUrl(url);
-  const client = new Client({ connectionString: maintenanceUrl });
+  const client = maintenanceClient(maintenanceUrl);
   await client.connect();
   try {
     await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`);

@@ -6,3 +6,5 @@ export * from './unique-violation';
 export * from './transaction-retry';
 export * from './prepared-query';
 export * from './transaction-batcher';
+export * from './pg-connections';
+export * from './pg-listen-connection';

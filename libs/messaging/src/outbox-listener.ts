@@ -1,8 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { Client } from 'pg';
+import { PgListenConnection, SERVICE_APPLICATION_NAME } from '@app/database';
 import { BackoffOptions, computeBackoff } from './backoff';
 import { errorMessage } from './outbox-messages';
 import { OUTBOX_NOTIFY_CHANNEL } from './outbox.service';
+
+/** `application_name` of the relay's LISTEN connection. */
+export const OUTBOX_LISTEN_APPLICATION_NAME = `${SERVICE_APPLICATION_NAME}-outbox-relay`;
 
 export interface OutboxListenerOptions {
   databaseUrl: string;
@@ -16,78 +19,45 @@ export interface OutboxListenerOptions {
 
 /**
  * The outbox relay's dedicated PostgreSQL connection that LISTENs for the notifications of
- * `OutboxService.append` (delivered at commit). Reconnects with backoff when lost, warning once
- * per outage; while it is down the relay polls. Notifications sent while not listening are
- * lost, so `onNotify` is also called each time it listens again.
+ * `OutboxService.append` (delivered at commit): a `PgListenConnection` (one connection at most,
+ * reconnected with backoff when cut), warning once per outage; while it is down the relay
+ * polls. Notifications sent while not listening are lost, so `onNotify` is also called each
+ * time it listens again.
  */
 export class OutboxListener {
   private readonly logger = new Logger('OutboxRelay');
-  private client: Client | null = null;
-  private up = false;
-  private closed = false;
-  private failures = 0;
-  private retry: NodeJS.Timeout | null = null;
+  private readonly connection: PgListenConnection;
 
-  constructor(private readonly options: OutboxListenerOptions) {}
+  constructor(options: OutboxListenerOptions) {
+    this.connection = new PgListenConnection({
+      url: options.databaseUrl,
+      channels: [OUTBOX_NOTIFY_CHANNEL],
+      applicationName: OUTBOX_LISTEN_APPLICATION_NAME,
+      retryDelayMs: (failures) => computeBackoff(failures, options.backoff),
+      onNotification: () => options.onNotify(),
+      onListening: (reconnected) => {
+        if (reconnected) this.logger.log('outbox relay is listening for notifications again');
+        // Notifications sent while we were not listening are lost: look at the table now.
+        options.onNotify();
+      },
+      onLost: (error, failures) => {
+        if (failures === 1) this.logger.warn(`outbox relay lost its LISTEN connection, polling every ${options.pollMs} ms until it is back: ${errorMessage(error)}`);
+      },
+    });
+  }
 
   /** Whether the LISTEN connection is up. */
   get listening(): boolean {
-    return this.up;
+    return this.connection.listening;
   }
 
   /** Connects and LISTENs; a failure is retried in the background (never thrown). */
-  async start(): Promise<void> {
-    this.closed = false;
-    const client = new Client({ connectionString: this.options.databaseUrl, application_name: 'service-api-outbox-relay' });
-    client.on('notification', () => this.options.onNotify());
-    client.on('error', (error) => this.lost(client, error));
-    client.on('end', () => this.lost(client, new Error('connection ended')));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${OUTBOX_NOTIFY_CHANNEL}`);
-    } catch (error) {
-      client.removeAllListeners('end');
-      await client.end().catch(() => undefined);
-      this.lost(client, error);
-      return;
-    }
-    if (this.closed) {
-      client.removeAllListeners('end');
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.client = client;
-    this.up = true;
-    if (this.failures > 0) this.logger.log('outbox relay is listening for notifications again');
-    this.failures = 0;
-    // Notifications sent while we were not listening are lost: look at the table now.
-    this.options.onNotify();
+  start(): Promise<void> {
+    return this.connection.start();
   }
 
   /** Stops reconnecting and closes the connection. */
-  async close(): Promise<void> {
-    this.closed = true;
-    if (this.retry) clearTimeout(this.retry);
-    this.retry = null;
-    const client = this.client;
-    this.client = null;
-    this.up = false;
-    if (client) await client.end().catch(() => undefined);
-  }
-
-  private lost(client: Client, error: unknown): void {
-    if (this.client !== null && this.client !== client) return;
-    this.client = null;
-    this.up = false;
-    if (this.closed || this.retry) return;
-    client.end().catch(() => undefined);
-    this.failures += 1;
-    if (this.failures === 1) {
-      this.logger.warn(`outbox relay lost its LISTEN connection, polling every ${this.options.pollMs} ms until it is back: ${errorMessage(error)}`);
-    }
-    this.retry = setTimeout(() => {
-      this.retry = null;
-      if (!this.closed) void this.start();
-    }, computeBackoff(this.failures, this.options.backoff));
+  close(): Promise<void> {
+    return this.connection.close();
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { OutboxRecord } from '@app/messaging';
+import { takePoolConnection } from '@app/database';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { AlertState } from './alert-batch-plan';
 
 /** A connection of the data source's pool (node-postgres client), used without the ORM on the hot path. */
@@ -210,9 +210,13 @@ export interface BatchWrite {
 export class AlertBatchRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** A connection of the pool, its batch statements prepared, and its release (pass the error to discard a broken connection). */
+  /**
+   * A connection of the pool, its batch statements prepared, and its release (pass the error to
+   * discard a broken connection). A connection cut while held (its backend terminated: a
+   * restart or failover) fails its statements, never the process, and is discarded on release.
+   */
   async connect(): Promise<[BatchConnection, (error?: unknown) => void]> {
-    const [connection, release] = (await (this.dataSource.driver as PostgresDriver).obtainMasterConnection()) as [BatchConnection, (error?: unknown) => void];
+    const [connection, release] = await takePoolConnection<BatchConnection>(this.dataSource);
     if (!preparedConnections.has(connection)) {
       try {
         await prepareBatchStatements(connection);

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { BeforeApplicationShutdown, Injectable, Logger, Optional } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { isRetryableTransactionError, uniqueViolation } from '@app/database';
+import { isConnectionLost, isRetryableTransactionError, uniqueViolation } from '@app/database';
 import { OUTBOX_NOTIFY_CHANNEL, OutboxService } from '@app/messaging';
 import { AlertingMetrics, type AlertIngestStage } from '../alerting.metrics';
 import type { IngestOutcome } from '../alerts.repository';
@@ -29,9 +29,22 @@ export const ALERT_BATCH_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * Attempts of one batch when PostgreSQL aborts it (deadlock, serialization), an open alert
- * appears under it, or its connection lost the prepared statements.
+ * appears under it, its connection lost the prepared statements, or its connection was cut
+ * before its COMMIT was sent.
  */
 const BATCH_ATTEMPTS = 5;
+
+/**
+ * The batch's connection was cut (a PostgreSQL restart or failover terminated its backend)
+ * before its COMMIT was sent: nothing of it was written, it runs again on another connection.
+ * A cut once the COMMIT is sent leaves the outcome unknown: that batch fails (its requests get
+ * an error and are not acknowledged), it is never run twice.
+ */
+class ConnectionLostBeforeCommit extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`connection lost before commit: ${(cause as Error)?.message ?? String(cause)}`);
+  }
+}
 
 /** Errors of one payload's data, not of the database: the batch is retried payload by payload. */
 const isPayloadError = (error: unknown): boolean => {
@@ -199,8 +212,16 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
         return await this.ingest(entries, lockCountersFirst);
       } catch (error) {
         const openAlertCreated = uniqueViolation(error) === 'alerts_open_fingerprint_key';
-        const reason = openAlertCreated ? 'open_alert_created' : isRetryableTransactionError(error) ? 'transaction' : missingPreparedStatement(error) ? 'prepared_statement' : null;
-        if (reason === null || attempt >= BATCH_ATTEMPTS) throw error;
+        const reason = openAlertCreated
+          ? 'open_alert_created'
+          : isRetryableTransactionError(error)
+            ? 'transaction'
+            : missingPreparedStatement(error)
+              ? 'prepared_statement'
+              : error instanceof ConnectionLostBeforeCommit
+                ? 'connection'
+                : null;
+        if (reason === null || attempt >= BATCH_ATTEMPTS) throw error instanceof ConnectionLostBeforeCommit ? error.cause : error;
         this.metrics?.ingestBatchRetries.inc({ reason });
         if (openAlertCreated) {
           // Run again under the counter locks: it then sees every open alert.
@@ -215,12 +236,23 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
   /** One batch, one transaction, two round trips. */
   private async ingest(entries: AlertBatchEntry[], lockCountersFirst: boolean): Promise<IngestOutcome[]> {
     const startedAt = performance.now();
-    const [connection, release] = await this.batches.connect();
+    let taken: Awaited<ReturnType<AlertBatchRepository['connect']>>;
+    try {
+      taken = await this.batches.connect();
+    } catch (error) {
+      throw isConnectionLost(error) ? new ConnectionLostBeforeCommit(error) : error;
+    }
+    const [connection, release] = taken;
     this.observe('connect', startedAt);
     let broken: unknown;
+    const progress = { committing: false };
     try {
-      return await this.ingestOn(connection, entries, lockCountersFirst);
+      return await this.ingestOn(connection, entries, lockCountersFirst, progress);
     } catch (error) {
+      if (isConnectionLost(error)) {
+        broken = error;
+        throw progress.committing ? error : new ConnectionLostBeforeCommit(error);
+      }
       try {
         await this.batches.rollback(connection);
       } catch (rollbackError) {
@@ -232,7 +264,7 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
     }
   }
 
-  private async ingestOn(connection: BatchConnection, entries: AlertBatchEntry[], lockCountersFirst: boolean): Promise<IngestOutcome[]> {
+  private async ingestOn(connection: BatchConnection, entries: AlertBatchEntry[], lockCountersFirst: boolean, progress: { committing: boolean }): Promise<IngestOutcome[]> {
     const inputs = entries.map((e) => e.input);
     const keys = new Map<string, { projectId: number; fingerprint: string }>();
     for (const input of inputs) {
@@ -247,6 +279,7 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
     const plan = planAlertBatch(inputs, open, relativeIids);
     const rows = buildAlertBatchRows(entries, plan, this.outbox.topic);
     at = this.observe('plan', at);
+    progress.committing = true;
     const recoveryIds = await this.batches.commit(connection, {
       created: plan.created,
       updated: plan.updated,

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpServer, Logger, NotFoundException } from '@nestjs/common';
+import { isConnectionLost } from '@app/database';
 import type { FastifyInstance } from 'fastify';
 import { findAllowedMethods } from '../http/allowed-methods';
 import { getRequestId } from '../http/request-id';
@@ -74,6 +75,7 @@ function domainErrorForStatus(status: number, message: string): DomainError | un
  *   with `Allow` for OPTIONS), else 404 `{"error":"404 Not Found"}`;
  * - Fastify body errors (too large, unsupported media type, bad content length) and other
  *   4xx `HttpException`s: the matching spec body;
+ * - a PostgreSQL connection cut under the request (restart, failover): 503 `{"message":"503 Service Unavailable"}`;
  * - anything else: 500 `{"message":"500 Internal Server Error","correlation_id":<request id>}`,
  *   the error itself logged, never sent.
  */
@@ -146,6 +148,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
       // Nothing failed here: the client hung up; the answer cannot reach it anyway.
       this.logger.debug(`${method} ${path}: the client closed the connection (correlation_id ${correlationId}): ${describe(exception)}`);
       return internalErrorResponse(correlationId);
+    }
+    if (isConnectionLost(exception)) {
+      // PostgreSQL cut the connection (restart, failover): nothing of it committed, or the
+      // outcome is unknown; the client may try again (503, as for any unavailable dependency).
+      this.logger.warn(`${method} ${path}: its PostgreSQL connection was cut (correlation_id ${correlationId}): ${describe(exception)}`);
+      return toErrorResponse(DomainError.unavailable());
     }
     const stack = exception instanceof Error ? exception.stack : undefined;
     this.logger.error(`${method} ${path} failed (correlation_id ${correlationId}): ${describe(exception)}`, stack);

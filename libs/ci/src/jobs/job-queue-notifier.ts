@@ -1,11 +1,14 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '@app/config';
+import { PgListenConnection, SERVICE_APPLICATION_NAME } from '@app/database';
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import type { EntityManager } from 'typeorm';
 
 /** The PostgreSQL channel told when jobs become pending (never rename: every replica listens). */
 export const JOB_QUEUE_CHANNEL = 'ci_job_queue';
+
+/** `application_name` of the LISTEN connection. */
+export const JOB_QUEUE_APPLICATION_NAME = `${SERVICE_APPLICATION_NAME}-ci-job-queue`;
 
 /** A long poll waiting for jobs. */
 interface Waiter {
@@ -17,7 +20,8 @@ interface Waiter {
 /**
  * Wakes long-polling runners when jobs become pending. The transaction that enqueues jobs sends
  * `pg_notify` with the number of jobs (delivered on commit, to every gateway replica); each
- * replica holds one LISTEN connection and wakes that many of its waiting requests, oldest first,
+ * replica holds one LISTEN connection (a `PgListenConnection`: one connection at most, reconnected
+ * with back-off when cut) and wakes that many of its waiting requests, oldest first,
  * rather than every idle runner (each woken runner asks PostgreSQL once). A woken runner that
  * finds nothing it may run (another runner was faster, or the job's tags or scope are not its)
  * hands the wake-up on to a runner that has not asked in this round, so a job that only some
@@ -32,8 +36,8 @@ export class JobQueueNotifier implements OnModuleInit, OnApplicationShutdown {
   private counter = 0;
   /** Insertion order is the waiting order. */
   private readonly waiters = new Set<Waiter>();
-  private client: Client | null = null;
   private closed = false;
+  private connection: PgListenConnection | null = null;
 
   constructor(private readonly config: AppConfig) {}
 
@@ -50,38 +54,35 @@ export class JobQueueNotifier implements OnModuleInit, OnApplicationShutdown {
     return this.waiters.size;
   }
 
+  /** Whether the LISTEN connection is up. */
+  get listening(): boolean {
+    return this.connection?.listening ?? false;
+  }
+
   async onModuleInit(): Promise<void> {
-    await this.connect();
+    this.connection ??= new PgListenConnection({
+      url: this.config.database.url,
+      channels: [JOB_QUEUE_CHANNEL],
+      applicationName: JOB_QUEUE_APPLICATION_NAME,
+      onNotification: (_channel, payload) => this.notified(payload),
+      onListening: (reconnected) => {
+        if (reconnected) this.logger.log('job queue LISTEN connection is back');
+        // Jobs enqueued while the connection was down woke nobody.
+        this.wakeAll();
+      },
+      onLost: (error, failures) => {
+        if (failures === 1) this.logger.warn({ err: error }, 'job queue LISTEN connection lost; reconnecting');
+        // Notifications may be lost while it is down: every waiter looks for itself.
+        this.wakeAll();
+      },
+    });
+    await this.connection.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
     this.wakeAll();
-    await this.client?.end().catch(() => undefined);
-    this.client = null;
-  }
-
-  private async connect(): Promise<void> {
-    if (this.closed) return;
-    const client = new Client({ connectionString: this.config.database.url });
-    client.on('notification', (message) => this.notified(message.payload));
-    client.on('error', (error) => {
-      this.logger.warn({ err: error }, 'job queue LISTEN connection lost; reconnecting');
-      this.client = null;
-      this.wakeAll();
-      setTimeout(() => void this.connect().catch(() => undefined), 1000).unref();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${JOB_QUEUE_CHANNEL}`);
-      this.client = client;
-      // Jobs enqueued while the connection was down woke nobody.
-      this.wakeAll();
-    } catch (error) {
-      this.logger.warn({ err: error }, 'job queue LISTEN connection failed; retrying');
-      await client.end().catch(() => undefined);
-      setTimeout(() => void this.connect().catch(() => undefined), 1000).unref();
-    }
+    await this.connection?.close();
   }
 
   /** Tells every replica (on commit) that `count` jobs became pending. */

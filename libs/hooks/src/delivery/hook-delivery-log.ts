@@ -1,8 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { takePoolConnection } from '@app/database';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { PoolClient } from 'pg';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { HookDeliveryEntity, HookDeliveryStatus } from '../entities/hook-delivery.entity';
 
 /** How long delivery log rows are kept. */
@@ -150,11 +150,12 @@ export class HookDeliveryLog implements BeforeApplicationShutdown {
   /**
    * One `COPY ... FROM STDIN` per batch: PostgreSQL neither parses nor plans a statement of
    * thousands of parameters, and the rows travel as one text stream. A failed COPY leaves
-   * nothing behind (it is one statement); its connection is discarded.
+   * nothing behind (it is one statement); its connection is discarded. A connection cut during
+   * the COPY (a restart, a terminated backend) fails this batch's rows, never the process.
    */
   private async insert(rows: NewHookDelivery[]): Promise<void> {
     const text = rows.map(copyLine).join('');
-    const [client, release] = (await (this.dataSource.driver as PostgresDriver).obtainMasterConnection()) as [PoolClient, (error?: unknown) => void];
+    const [client, release] = await takePoolConnection<PoolClient>(this.dataSource);
     try {
       await new Promise<void>((resolve, reject) => {
         const copy = client.query(copyFrom(COPY_SQL));
