@@ -7,8 +7,8 @@ import tseslint from 'typescript-eslint';
 // infrastructure above every domain lib, for tests only.
 export const LIB_ORDER = [
   ['config'],
-  ['api', 'database', 'queue'],
-  ['observability'],
+  ['database', 'queue'],
+  ['api', 'observability'],
   ['messaging'],
   ['settings'],
   ['identity'],
@@ -19,7 +19,6 @@ export const LIB_ORDER = [
   ['vulnerabilities'],
   ['project-transfer'],
 ];
-const PLATFORM = LIB_ORDER.slice(0, 4).flat();
 const TESTS = ['**/*.spec.ts', '**/*.int-spec.ts'];
 const libs = (names, sub = '**') => names.map((lib) => `libs/${lib}/src/${sub}`);
 
