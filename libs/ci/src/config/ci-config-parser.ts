@@ -1,6 +1,7 @@
 import { parseDocument } from 'yaml';
 import type { JobWhen } from '../status/pipeline-processing';
 import { CiExpressionError, parseCiExpression } from './ci-expression';
+import { UntrustedRegexp } from './untrusted-regexp';
 import { parseCiDuration } from './ci-duration';
 import {
   CiArtifacts,
@@ -427,17 +428,31 @@ function rulesOf(value: unknown, where: string, problems: Problems): CiRule[] | 
   return rules;
 }
 
+/** `coverage:` (GitLab's `RegexpValidator`): a `/pattern/flags` that RE2 compiles. */
+function coverageOf(value: unknown, where: string, problems: Problems): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' && UntrustedRegexp.matchesSyntax(value) && UntrustedRegexp.fabricateOrNull(value)) return value;
+  problems.add(`${where} config must be a regular expression with re2 syntax`);
+  return null;
+}
+
+/** GitLab's `ArrayOfStringsOrRegexpsValidator` for one entry: a `/pattern/flags` entry must compile with RE2. */
+const isStringOrRegexp = (entry: string): boolean => !UntrustedRegexp.matchesSyntax(entry) || UntrustedRegexp.fabricateOrNull(entry) !== null;
+
 function refFilterOf(value: unknown, where: string, problems: Problems): CiRefFilter | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') return { refs: [value] };
-  if (isStringArray(value)) return { refs: value };
+  if (isStringArray(value)) {
+    if (!value.every(isStringOrRegexp)) problems.add(`${where} config should be an array of strings or regular expressions using re2 syntax`);
+    return { refs: value };
+  }
   if (isHash(value)) {
     const unknown = Object.keys(value).filter((key) => !['refs', 'variables', 'changes', 'kubernetes'].includes(key));
     if (unknown.length > 0) problems.add(`${where} config contains unknown keys: ${unknown.join(', ')}`);
     const filter: CiRefFilter = {};
     if (value.refs !== undefined) {
-      if (isStringArray(value.refs)) filter.refs = value.refs;
-      else problems.add(`${where} refs should be an array of strings`);
+      if (isStringArray(value.refs) && value.refs.every(isStringOrRegexp)) filter.refs = value.refs;
+      else problems.add(`${where} refs should be an array of strings or regular expressions using re2 syntax`);
     }
     if (value.variables !== undefined) {
       if (isStringArray(value.variables)) {
@@ -690,7 +705,7 @@ function buildJob(name: string, raw: Hash, defaults: Hash, globalVariables: Vari
     artifacts: artifactsOf(pick('artifacts'), `${where}:artifacts`, problems),
     dependencies,
     cache: cache === undefined || cache === null ? [] : Array.isArray(cache) ? cache : [cache],
-    coverage: typeof raw.coverage === 'string' ? raw.coverage : null,
+    coverage: coverageOf(raw.coverage, `${where}:coverage`, problems),
     interruptible: pick('interruptible') === true,
     startIn,
     environment: typeof raw.environment === 'string' ? raw.environment : isHash(raw.environment) && typeof raw.environment.name === 'string' ? raw.environment.name : null,
