@@ -190,4 +190,38 @@ describe('CI against hostile input', () => {
     expect(next.headers.get('range')).toBe('0-9');
     expect(await api(gw.baseUrl, 'PUT', `/api/v4/jobs/${job.id}`, { body: { token: job.token, state: 'success' } })).toMatchObject({ status: 200 });
   }, 120_000);
+
+  it('refuses an artifact expire_in that no date can hold with a 400, as GitLab, and keeps the job running', async () => {
+    await pushConfig('build:\n  script: [make]\n  artifacts:\n    paths: [dist/]\n    expire_in: 1000000000 years\n', 'expire');
+    const job = await runningJob();
+    const upload = async (query: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.alloc(100, 1)]), 'artifacts.zip');
+      const response = await fetch(`${gw.baseUrl}/api/v4/jobs/${job.id}/artifacts?${query}`, { method: 'POST', headers: { 'JOB-TOKEN': job.token }, body: form });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    // From the job's `artifacts:expire_in` (the configuration is valid, as in GitLab), and as the parameter.
+    expect(await upload('artifact_type=archive&artifact_format=zip')).toEqual({ status: 400, body: { message: 'expire_in is out of range' } });
+    expect(await upload(`artifact_type=archive&artifact_format=zip&expire_in=${encodeURIComponent('1000000000 years')}`)).toEqual({ status: 400, body: { message: 'expire_in is out of range' } });
+    expect(await upload(`artifact_type=archive&artifact_format=zip&expire_in=${'9'.repeat(400)}`)).toEqual({ status: 400, body: { error: 'expire_in is invalid' } });
+    expect(await gw.dataSource.query('SELECT id FROM ci_job_artifacts WHERE job_id = $1', [job.id])).toEqual([]);
+    expect(await upload('artifact_type=archive&artifact_format=zip&expire_in=1%20day')).toMatchObject({ status: 201 });
+    expect(await api(gw.baseUrl, 'PUT', `/api/v4/jobs/${job.id}`, { body: { token: job.token, state: 'success' } })).toMatchObject({ status: 200 });
+  }, 120_000);
+
+  it('fails the pipeline of a push whose .gitlab-ci.yml is over 1 MB, with GitLab\'s yaml error', async () => {
+    const sha = await pushConfig(`build:\n  script: [make]\n# ${'x'.repeat(2_500_000)}\n`, 'huge');
+    const pipeline = await eventually(async () => {
+      const listed = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/pipelines?sha=${sha}`, { token: owner.token });
+      return listed.body.length > 0 ? (listed.body[0] as { id: number }) : undefined;
+    }, 'the pipeline of the push', 60_000);
+    const full = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/pipelines/${pipeline.id}`, { token: owner.token });
+    expect(full.body).toMatchObject({ status: 'failed', ref: 'huge', sha, yaml_errors: 'The parsed YAML is too big' });
+    expect(await gw.dataSource.query('SELECT id FROM ci_jobs WHERE pipeline_id = $1', [pipeline.id])).toEqual([]);
+    // Through the API the same configuration is refused with the same words.
+    const created = await api(gw.baseUrl, 'POST', `/api/v4/projects/${project.id}/pipeline`, { token: owner.token, body: { ref: 'huge' } });
+    expect(created.status).toBe(400);
+    expect(JSON.stringify(created.body)).toContain('The parsed YAML is too big');
+    expect(await readiness()).toBe(200);
+  }, 120_000);
 });

@@ -29,7 +29,17 @@ export const MAX_INCLUDES = 150;
 export const MAX_EXTENDS_DEPTH = 11;
 export const MAX_NEEDS = 50;
 export const MAX_RETRY = 2;
+/** GitLab's `max_yaml_size_bytes` default: a configuration file larger than this is refused. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** GitLab's words for a configuration over that size. */
+export const YAML_TOO_BIG = 'The parsed YAML is too big';
+
+/** Thrown by a file reader for a file over `MAX_CONFIG_BYTES` (it is not read). */
+export class CiConfigTooLargeError extends Error {
+  constructor(readonly path: string) {
+    super(`${path}: ${YAML_TOO_BIG}`);
+  }
+}
 
 const ROOT_KEYWORDS = new Set(['default', 'include', 'stages', 'types', 'variables', 'workflow', 'image', 'services', 'before_script', 'after_script', 'cache', 'spec']);
 const DEFAULT_KEYWORDS = new Set(['after_script', 'artifacts', 'before_script', 'cache', 'hooks', 'id_tokens', 'image', 'interruptible', 'retry', 'services', 'tags', 'timeout']);
@@ -117,7 +127,7 @@ export function deepMerge(base: Hash, override: Hash): Hash {
 
 function parseYaml(text: string, problems: Problems, where: string): Hash | null {
   if (Buffer.byteLength(text) > MAX_CONFIG_BYTES) {
-    problems.add(`${where}: configuration is too big (maximum is ${MAX_CONFIG_BYTES} bytes)`);
+    problems.add(`${where}: ${YAML_TOO_BIG}`);
     return null;
   }
   const document = parseDocument(text, { merge: true, uniqueKeys: false, prettyErrors: true, customTags: [referenceTag] });
@@ -196,7 +206,14 @@ async function expandIncludes(root: Hash, readFile: CiFileReader, problems: Prob
       problems.add(`Local file \`${path}\` does not have a valid YAML extension!`);
       continue;
     }
-    const text = await readFile(path);
+    let text: string | null;
+    try {
+      text = await readFile(path);
+    } catch (error) {
+      if (!(error instanceof CiConfigTooLargeError)) throw error;
+      problems.add(`Local file \`${path}\`: ${YAML_TOO_BIG}`);
+      continue;
+    }
     if (text === null) {
       problems.add(`Local file \`${path}\` does not exist!`);
       continue;

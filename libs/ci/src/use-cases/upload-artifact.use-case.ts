@@ -26,7 +26,7 @@ export interface UploadArtifactCommand {
   expireIn?: string;
 }
 
-export type UploadArtifactOutcome = { status: 201 } | { status: 400; message: string } | { status: 403 } | { status: 413; message: string };
+export type UploadArtifactOutcome = { status: 201 } | { status: 400; message: string; shape?: 'error' | 'message' } | { status: 403 } | { status: 413; message: string };
 
 /**
  * `POST /jobs/:id/artifacts`: streams the multipart `file` (and an optional `metadata` file)
@@ -56,6 +56,9 @@ export class UploadArtifactUseCase {
     const expireText = command.expireIn ?? job.options.artifacts?.expireIn ?? DEFAULT_ARTIFACTS_EXPIRE_IN;
     const expireSeconds = expireText === 'never' ? null : parseCiDuration(expireText);
     if (expireText !== 'never' && expireSeconds === null) return { status: 400, message: 'expire_in is invalid' };
+    // A date no timestamp holds (`1000000000 years`): GitLab's save fails and it answers 400 with the reason.
+    const expireAt = expireSeconds === null ? null : new Date(Date.now() + expireSeconds * 1000);
+    if (expireAt !== null && Number.isNaN(expireAt.getTime())) return { status: 400, message: 'expire_in is out of range', shape: 'message' };
     const maxBytes = (await this.settings.get()).number('max_artifacts_size') * 1024 * 1024;
     const contentType = String(command.headers['content-type'] ?? '');
     if (!contentType.toLowerCase().startsWith('multipart/form-data')) return { status: 400, message: 'file is missing' };
@@ -124,7 +127,6 @@ export class UploadArtifactUseCase {
       await Promise.all(stored.map((file) => this.storage.delete(file.key)));
       return failure ?? { status: 400, message: 'file is missing' };
     }
-    const expireAt = expireSeconds === null ? null : new Date(Date.now() + expireSeconds * 1000);
     const replaced: string[] = [];
     const outcome = await this.dataSource.transaction(async (tx): Promise<UploadArtifactOutcome> => {
       const current = await this.jobs.lock(tx, job.id);
