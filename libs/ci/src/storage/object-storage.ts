@@ -75,7 +75,7 @@ export class LocalObjectStorage extends ObjectStorage {
     } catch (error) {
       // The partial object goes: once the file is closed (it may still be opening when the body
       // fails at once), so that no half-written file is left behind.
-      if (!file.closed) await new Promise((resolve) => file.once('close', resolve).destroy());
+      if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()).destroy());
       await rm(temporary, { force: true });
       throw error;
     }
