@@ -1,6 +1,7 @@
 import { parseDocument } from 'yaml';
 import type { JobWhen } from '../status/pipeline-processing';
 import { CiExpressionError, parseCiExpression } from './ci-expression';
+import { UntrustedRegexp } from './untrusted-regexp';
 import { parseCiDuration } from './ci-duration';
 import {
   CiArtifacts,
@@ -28,7 +29,17 @@ export const MAX_INCLUDES = 150;
 export const MAX_EXTENDS_DEPTH = 11;
 export const MAX_NEEDS = 50;
 export const MAX_RETRY = 2;
+/** GitLab's `max_yaml_size_bytes` default: a configuration file larger than this is refused. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** GitLab's words for a configuration over that size. */
+export const YAML_TOO_BIG = 'The parsed YAML is too big';
+
+/** Thrown by a file reader for a file over `MAX_CONFIG_BYTES` (it is not read). */
+export class CiConfigTooLargeError extends Error {
+  constructor(readonly path: string) {
+    super(`${path}: ${YAML_TOO_BIG}`);
+  }
+}
 
 const ROOT_KEYWORDS = new Set(['default', 'include', 'stages', 'types', 'variables', 'workflow', 'image', 'services', 'before_script', 'after_script', 'cache', 'spec']);
 const DEFAULT_KEYWORDS = new Set(['after_script', 'artifacts', 'before_script', 'cache', 'hooks', 'id_tokens', 'image', 'interruptible', 'retry', 'services', 'tags', 'timeout']);
@@ -116,7 +127,7 @@ export function deepMerge(base: Hash, override: Hash): Hash {
 
 function parseYaml(text: string, problems: Problems, where: string): Hash | null {
   if (Buffer.byteLength(text) > MAX_CONFIG_BYTES) {
-    problems.add(`${where}: configuration is too big (maximum is ${MAX_CONFIG_BYTES} bytes)`);
+    problems.add(`${where}: ${YAML_TOO_BIG}`);
     return null;
   }
   const document = parseDocument(text, { merge: true, uniqueKeys: false, prettyErrors: true, customTags: [referenceTag] });
@@ -195,7 +206,14 @@ async function expandIncludes(root: Hash, readFile: CiFileReader, problems: Prob
       problems.add(`Local file \`${path}\` does not have a valid YAML extension!`);
       continue;
     }
-    const text = await readFile(path);
+    let text: string | null;
+    try {
+      text = await readFile(path);
+    } catch (error) {
+      if (!(error instanceof CiConfigTooLargeError)) throw error;
+      problems.add(`Local file \`${path}\`: ${YAML_TOO_BIG}`);
+      continue;
+    }
     if (text === null) {
       problems.add(`Local file \`${path}\` does not exist!`);
       continue;
@@ -427,17 +445,31 @@ function rulesOf(value: unknown, where: string, problems: Problems): CiRule[] | 
   return rules;
 }
 
+/** `coverage:` (GitLab's `RegexpValidator`): a `/pattern/flags` that RE2 compiles. */
+function coverageOf(value: unknown, where: string, problems: Problems): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' && UntrustedRegexp.matchesSyntax(value) && UntrustedRegexp.fabricateOrNull(value)) return value;
+  problems.add(`${where} config must be a regular expression with re2 syntax`);
+  return null;
+}
+
+/** GitLab's `ArrayOfStringsOrRegexpsValidator` for one entry: a `/pattern/flags` entry must compile with RE2. */
+const isStringOrRegexp = (entry: string): boolean => !UntrustedRegexp.matchesSyntax(entry) || UntrustedRegexp.fabricateOrNull(entry) !== null;
+
 function refFilterOf(value: unknown, where: string, problems: Problems): CiRefFilter | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') return { refs: [value] };
-  if (isStringArray(value)) return { refs: value };
+  if (isStringArray(value)) {
+    if (!value.every(isStringOrRegexp)) problems.add(`${where} config should be an array of strings or regular expressions using re2 syntax`);
+    return { refs: value };
+  }
   if (isHash(value)) {
     const unknown = Object.keys(value).filter((key) => !['refs', 'variables', 'changes', 'kubernetes'].includes(key));
     if (unknown.length > 0) problems.add(`${where} config contains unknown keys: ${unknown.join(', ')}`);
     const filter: CiRefFilter = {};
     if (value.refs !== undefined) {
-      if (isStringArray(value.refs)) filter.refs = value.refs;
-      else problems.add(`${where} refs should be an array of strings`);
+      if (isStringArray(value.refs) && value.refs.every(isStringOrRegexp)) filter.refs = value.refs;
+      else problems.add(`${where} refs should be an array of strings or regular expressions using re2 syntax`);
     }
     if (value.variables !== undefined) {
       if (isStringArray(value.variables)) {
@@ -690,7 +722,7 @@ function buildJob(name: string, raw: Hash, defaults: Hash, globalVariables: Vari
     artifacts: artifactsOf(pick('artifacts'), `${where}:artifacts`, problems),
     dependencies,
     cache: cache === undefined || cache === null ? [] : Array.isArray(cache) ? cache : [cache],
-    coverage: typeof raw.coverage === 'string' ? raw.coverage : null,
+    coverage: coverageOf(raw.coverage, `${where}:coverage`, problems),
     interruptible: pick('interruptible') === true,
     startIn,
     environment: typeof raw.environment === 'string' ? raw.environment : isHash(raw.environment) && typeof raw.environment.name === 'string' ? raw.environment.name : null,

@@ -40,7 +40,7 @@ export function parseCiDuration(input: string | number): number | null {
   if (typeof input === 'number') return Number.isFinite(input) && input >= 0 ? Math.floor(input) : null;
   const text = input.trim().toLowerCase().replace(/,|\band\b/g, ' ');
   if (text === '') return null;
-  if (/^\d+$/.test(text)) return Number(text);
+  if (/^\d+$/.test(text)) return Number.isFinite(Number(text)) ? Number(text) : null;
   const part = /(\d+(?:\.\d+)?)\s*([a-z]+)/g;
   let total = 0;
   let consumed = '';
@@ -52,5 +52,6 @@ export function parseCiDuration(input: string | number): number | null {
     consumed += match[0];
   }
   if (consumed.replace(/\s/g, '') !== text.replace(/\s/g, '')) return null;
-  return Math.floor(total);
+  // Hundreds of digits overflow to Infinity: no duration.
+  return Number.isFinite(total) ? Math.floor(total) : null;
 }

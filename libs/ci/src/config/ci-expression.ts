@@ -1,4 +1,5 @@
 import type { VariableMap } from './ci-config.types';
+import { UntrustedRegexp, UntrustedRegexpError } from './untrusted-regexp';
 
 /** Thrown for an expression that does not parse. */
 export class CiExpressionError extends Error {}
@@ -6,7 +7,7 @@ export class CiExpressionError extends Error {}
 type Token =
   | { kind: 'var'; name: string }
   | { kind: 'string'; value: string }
-  | { kind: 'regex'; source: string; flags: string }
+  | { kind: 'regex'; regexp: UntrustedRegexp }
   | { kind: 'null' }
   | { kind: 'op'; op: '==' | '!=' | '=~' | '!~' | '&&' | '||' }
   | { kind: 'paren'; open: boolean };
@@ -49,8 +50,16 @@ function tokenize(input: string): Token[] {
       let j = i + 1;
       while (j < input.length && input[j] !== '/') j += input[j] === '\\' ? 2 : 1;
       if (j >= input.length) throw new CiExpressionError('unterminated regular expression');
-      const flags = /^[a-z]*/.exec(input.slice(j + 1))![0];
-      tokens.push({ kind: 'regex', source: input.slice(i + 1, j), flags });
+      // GitLab's flags (`Lexeme::Pattern`): i, s, m, U; any other letter after the pattern is a syntax error.
+      const flags = /^[ismU]*/.exec(input.slice(j + 1))![0];
+      // `\/` is a slash of the pattern, as GitLab reads it; RE2 compiles it here, so a pattern it
+      // refuses (a backreference, a lookaround) makes the expression invalid, as GitLab's lexer does.
+      try {
+        tokens.push({ kind: 'regex', regexp: UntrustedRegexp.compile(input.slice(i + 1, j).replace(/\\\//g, '/'), flags) });
+      } catch (error) {
+        if (error instanceof UntrustedRegexpError) throw new CiExpressionError('Invalid regular expression!');
+        throw error;
+      }
       i = j + 1 + flags.length;
       continue;
     }
@@ -122,7 +131,7 @@ export function parseCiExpression(expression: string): void {
   parse(tokens);
 }
 
-type Value = string | null | RegExp;
+type Value = string | null | UntrustedRegexp;
 
 function valueOf(node: Node, variables: VariableMap): Value | boolean {
   if (node.kind === 'value') {
@@ -135,26 +144,25 @@ function valueOf(node: Node, variables: VariableMap): Value | boolean {
       case 'null':
         return null;
       case 'regex':
-        return toRegExp(token.source, token.flags);
+        return token.regexp;
     }
   }
   return evaluateNode(node, variables);
 }
 
-function toRegExp(source: string, flags: string): RegExp | null {
-  try {
-    return new RegExp(source, flags.replace(/[^imsu]/g, ''));
-  } catch {
-    return null;
-  }
-}
-
-/** A variable holding `/pattern/flags` used on the right of `=~`. */
-function patternOf(value: Value | boolean): RegExp | null {
-  if (value instanceof RegExp) return value;
-  if (typeof value !== 'string') return null;
-  const match = /^\/(.*)\/([a-z]*)$/s.exec(value);
-  return match ? toRegExp(match[1], match[2]) : null;
+/**
+ * `left =~ right` as GitLab's `Lexeme::Matches`: the left is text (an undefined variable is the
+ * empty text); the right is a pattern, or a string holding `/pattern/flags` (a variable), compiled
+ * by RE2. A string that is not a valid pattern (not of that form, or refused by RE2) is searched
+ * for the left text instead (Ruby's `String#scan`: whether the left occurs in it). No right: false.
+ */
+function matches(left: Value | boolean, right: Value | boolean): boolean {
+  if (right === null || typeof right === 'boolean') return false;
+  if (left !== null && typeof left !== 'string') return false;
+  const text = left ?? '';
+  if (right instanceof UntrustedRegexp) return right.test(text);
+  const pattern = UntrustedRegexp.fabricateOrNull(right.replace(/\\\//g, '/'));
+  return pattern ? pattern.test(text) : right.includes(text);
 }
 
 const truthy = (value: Value | boolean): boolean => (typeof value === 'boolean' ? value : typeof value === 'string' ? value.length > 0 : value !== null);
@@ -169,12 +177,11 @@ function evaluateNode(node: Node, variables: VariableMap): boolean {
       const left = valueOf(node.left, variables);
       const right = valueOf(node.right, variables);
       if (node.op === '==' || node.op === '!=') {
-        const equal = left instanceof RegExp || right instanceof RegExp ? false : left === right;
+        const equal = left instanceof UntrustedRegexp || right instanceof UntrustedRegexp ? false : left === right;
         return node.op === '==' ? equal : !equal;
       }
-      const pattern = patternOf(right);
-      const matches = pattern !== null && typeof left === 'string' && pattern.test(left);
-      return node.op === '=~' ? matches : !matches;
+      const found = matches(left, right);
+      return node.op === '=~' ? found : !found;
     }
   }
 }

@@ -1,7 +1,7 @@
-import picomatch from 'picomatch';
 import type { JobWhen } from '../status/pipeline-processing';
 import type { CiConfig, CiJobDefinition, CiRefFilter, CiRule, VariableMap } from './ci-config.types';
 import { evaluateCiExpression } from './ci-expression';
+import { globToUntrustedRegexp, UntrustedRegexp, UntrustedRegexpError } from './untrusted-regexp';
 
 export const PIPELINE_SOURCES = [
   'push',
@@ -58,8 +58,16 @@ export const NO_JOBS = 'No stages / jobs for this pipeline.';
 
 function globMatches(patterns: readonly string[], paths: readonly string[] | null, variables: VariableMap): boolean {
   if (paths === null) return true;
-  const matchers = patterns.map((pattern) => picomatch(expandVariables(pattern, variables), { dot: true }));
-  return paths.some((path) => matchers.some((matches) => matches(path)));
+  const matchers = patterns.flatMap((pattern) => {
+    try {
+      return [globToUntrustedRegexp(expandVariables(pattern, variables))];
+    } catch (error) {
+      // A glob RE2 cannot hold (far too long) matches nothing.
+      if (error instanceof UntrustedRegexpError) return [];
+      throw error;
+    }
+  });
+  return paths.some((path) => matchers.some((glob) => glob.test(path)));
 }
 
 /** `$VAR` / `${VAR}` in a path pattern. */
@@ -98,14 +106,10 @@ function refMatches(pattern: string, context: SeedContext): boolean {
   const keyword = REF_KEYWORDS[pattern];
   if (keyword) return keyword(context);
   const name = pattern.split('@')[0];
-  const regex = /^\/(.+)\/([a-z]*)$/.exec(name);
-  if (regex) {
-    try {
-      return new RegExp(regex[1], regex[2].replace(/[^imsu]/g, '')).test(context.ref);
-    } catch {
-      return false;
-    }
-  }
+  // GitLab's `Policy::Refs`: `/pattern/flags` runs with RE2 against the ref; anything else, an
+  // invalid pattern included (the configuration check refuses those), is the ref's exact name.
+  const regexp = UntrustedRegexp.fabricateOrNull(name);
+  if (regexp) return context.ref.length > 0 && regexp.test(context.ref);
   return name === context.ref;
 }
 

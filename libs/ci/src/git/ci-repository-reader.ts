@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GitCommit, OBJECT_ID_PATTERN, RepositoryStorage, ZERO_SHA } from '@app/repository';
 import { LRUCache } from 'lru-cache';
+import { CiConfigTooLargeError, MAX_CONFIG_BYTES } from '../config/ci-config-parser';
 
 /** A ref a pipeline can run for. */
 export interface ResolvedRef {
@@ -10,7 +11,6 @@ export interface ResolvedRef {
   sha: string;
 }
 
-const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 const SAFE_PATH = /^(?!.*(?:^|\/)\.\.(?:\/|$))[^\x00-\x1f\x7f:]+$/;
 /** Bytes of file texts, file lists and commits kept (their UTF-16 length, a bound of their size in memory). */
 const IMMUTABLE_CACHE_BYTES = 32 * 1024 * 1024;
@@ -79,7 +79,10 @@ export class CiRepositoryReader {
     return tag ? { name, tag: true, sha: tag } : null;
   }
 
-  /** The file's text at the commit; null when it does not exist, is not a file or is too big. */
+  /**
+   * The file's text at the commit; null when it does not exist or is not a file. A file over
+   * `MAX_CONFIG_BYTES` is not read: CiConfigTooLargeError, so that the pipeline reports it.
+   */
   async readFile(projectId: number, sha: string, path: string): Promise<string | null> {
     if (!SAFE_PATH.test(path)) return null;
     return this.atCommit(projectId, [sha], `file:${path}`, () => this.readFileFromGit(projectId, sha, path));
@@ -88,7 +91,8 @@ export class CiRepositoryReader {
   private async readFileFromGit(projectId: number, sha: string, path: string): Promise<string | null> {
     const repository = await this.repository(projectId);
     const size = await repository.git(['cat-file', '-s', `${sha}:${path}`], { okExitCodes: [128] });
-    if (size.exitCode !== 0 || Number(size.stdout.toString().trim()) > MAX_CONFIG_FILE_BYTES) return null;
+    if (size.exitCode !== 0) return null;
+    if (Number(size.stdout.toString().trim()) > MAX_CONFIG_BYTES) throw new CiConfigTooLargeError(path);
     const type = await repository.objectType(`${sha}:${path}`);
     if (type !== 'blob') return null;
     const blob = await repository.git(['cat-file', 'blob', `${sha}:${path}`], { okExitCodes: [128] });

@@ -203,7 +203,8 @@ export class RunnerProtocolController {
         forbidden(reply);
         return;
       case 400:
-        reply.status(400).send({ error: outcome.message });
+        // A parameter Grape refuses is `{"error"}`; a failure of the upload service is `{"message"}`, as GitLab's.
+        reply.status(400).send(outcome.shape === 'message' ? { message: outcome.message } : { error: outcome.message });
         return;
       case 413:
         reply.header('connection', 'close').status(413).send({ message: outcome.message });

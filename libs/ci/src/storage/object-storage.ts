@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
+import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -12,7 +13,10 @@ import { pipeline } from 'node:stream/promises';
  * local directory without touching them.
  */
 export abstract class ObjectStorage {
-  /** Writes the object from a stream (replacing it); resolves with its size in bytes. */
+  /**
+   * Writes the object from a stream (replacing it); resolves with its size in bytes. Rejects when
+   * the stream fails (an `error` at any time from the call on is handled) and then leaves no object.
+   */
   abstract put(key: string, body: Readable, options?: { maxBytes?: number }): Promise<number>;
   /** Appends bytes at `offset`, which must be the object's current size (traces); returns the new size. */
   abstract append(key: string, offset: number, body: Buffer): Promise<number>;
@@ -42,9 +46,17 @@ export class LocalObjectStorage extends ObjectStorage {
   }
 
   async put(key: string, body: Readable, options: { maxBytes?: number } = {}): Promise<number> {
+    // The body can fail at any moment (an upload cut short), also while the directory is made and
+    // before the pipeline below listens: its error is held from now on, never left unhandled.
+    let failed: Error | undefined;
+    body.on('error', (error: Error) => {
+      failed ??= error;
+    });
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
-    const temporary = `${path}.${process.pid}.${Date.now()}.part`;
+    if (failed || body.destroyed) throw failed ?? new Error('the stream closed before it was stored');
+    const temporary = `${path}.${process.pid}.${Date.now()}.${randomBytes(4).toString('hex')}.part`;
+    const file = createWriteStream(temporary);
     let size = 0;
     try {
       await pipeline(
@@ -56,11 +68,14 @@ export class LocalObjectStorage extends ObjectStorage {
             yield chunk;
           }
         },
-        createWriteStream(temporary),
+        file,
       );
       await rename(temporary, path);
       return size;
     } catch (error) {
+      // The partial object goes: once the file is closed (it may still be opening when the body
+      // fails at once), so that no half-written file is left behind.
+      if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()).destroy());
       await rm(temporary, { force: true });
       throw error;
     }

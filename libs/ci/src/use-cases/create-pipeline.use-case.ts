@@ -5,8 +5,8 @@ import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { ProtectedBranchesService } from '@app/repository';
 import { DataSource, EntityManager } from 'typeorm';
-import { CI_CONFIG_PATH, parseCiConfig, yamlErrorsText } from '../config/ci-config-parser';
-import type { VariableMap } from '../config/ci-config.types';
+import { CI_CONFIG_PATH, CiConfigTooLargeError, parseCiConfig, YAML_TOO_BIG, yamlErrorsText } from '../config/ci-config-parser';
+import type { CiConfigResult, VariableMap } from '../config/ci-config.types';
 import { PipelineSource, SeededJob, seedPipeline } from '../config/pipeline-seed';
 import { CI_EVENTS, CiEventScope, pipelineEvent } from '../ci.events';
 import type { CiJobEntity } from '../entities/ci-job.entity';
@@ -158,9 +158,17 @@ export class CreatePipelineUseCase {
     const ref: ResolvedRef = command.sha ? { ...resolved, sha: command.sha } : resolved;
     const variables = this.checkVariables(command.variables ?? []);
 
-    const text = command.configPaths ? childConfigText(command.configPaths) : await this.reader.readFile(project.id, ref.sha, CI_CONFIG_PATH);
-    if (text === null) return this.refuse(command, ['Missing CI config file']);
-    const parsed = await parseCiConfig(text, (path) => this.reader.readFile(project.id, ref.sha, path));
+    let text: string | null;
+    let tooBig = false;
+    try {
+      text = command.configPaths ? childConfigText(command.configPaths) : await this.reader.readFile(project.id, ref.sha, CI_CONFIG_PATH);
+    } catch (error) {
+      if (!(error instanceof CiConfigTooLargeError)) throw error;
+      // Over the size limit: the pipeline fails with GitLab's yaml error (a push), or the call is refused.
+      [text, tooBig] = [null, true];
+    }
+    if (text === null && !tooBig) return this.refuse(command, ['Missing CI config file']);
+    const parsed: CiConfigResult = text === null ? { ok: false, errors: [YAML_TOO_BIG] } : await parseCiConfig(text, (path) => this.reader.readFile(project.id, ref.sha, path));
 
     const commit = await this.reader.commit(project.id, ref.sha);
     const user = command.actorId ? await this.pipelines.userSummary(command.actorId) : null;

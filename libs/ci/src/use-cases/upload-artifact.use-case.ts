@@ -26,7 +26,7 @@ export interface UploadArtifactCommand {
   expireIn?: string;
 }
 
-export type UploadArtifactOutcome = { status: 201 } | { status: 400; message: string } | { status: 403 } | { status: 413; message: string };
+export type UploadArtifactOutcome = { status: 201 } | { status: 400; message: string; shape?: 'error' | 'message' } | { status: 403 } | { status: 413; message: string };
 
 /**
  * `POST /jobs/:id/artifacts`: streams the multipart `file` (and an optional `metadata` file)
@@ -56,6 +56,9 @@ export class UploadArtifactUseCase {
     const expireText = command.expireIn ?? job.options.artifacts?.expireIn ?? DEFAULT_ARTIFACTS_EXPIRE_IN;
     const expireSeconds = expireText === 'never' ? null : parseCiDuration(expireText);
     if (expireText !== 'never' && expireSeconds === null) return { status: 400, message: 'expire_in is invalid' };
+    // A date no timestamp holds (`1000000000 years`): GitLab's save fails and it answers 400 with the reason.
+    const expireAt = expireSeconds === null ? null : new Date(Date.now() + expireSeconds * 1000);
+    if (expireAt !== null && Number.isNaN(expireAt.getTime())) return { status: 400, message: 'expire_in is out of range', shape: 'message' };
     const maxBytes = (await this.settings.get()).number('max_artifacts_size') * 1024 * 1024;
     const contentType = String(command.headers['content-type'] ?? '');
     if (!contentType.toLowerCase().startsWith('multipart/form-data')) return { status: 400, message: 'file is missing' };
@@ -70,23 +73,38 @@ export class UploadArtifactUseCase {
         settled = true;
         void Promise.allSettled(writes).then(() => resolve());
       };
-      /** Stops parsing and discards the rest of the body, so that the answer can be sent at once. */
+      let parser: busboy.Busboy | undefined;
+      /**
+       * Stops parsing and discards the rest of the body, so that the answer can be sent at once.
+       * Destroying the parser ends the file stream it is writing (with an error), so every write
+       * settles and its partial object is removed.
+       */
       const abandon = (outcome: UploadArtifactOutcome) => {
         failure ??= outcome;
-        command.body.unpipe(parser);
+        if (parser) {
+          command.body.unpipe(parser);
+          parser.destroy();
+        }
         command.body.resume();
         finish();
       };
-      let parser: busboy.Busboy;
+      // Every stream of the upload has its `error` handled from its creation on: an upload cut
+      // short (no closing boundary, a dropped connection) is a 400, never an unhandled error.
+      command.body.on('error', () => abandon({ status: 400, message: 'upload interrupted' }));
+      command.body.once('close', () => {
+        if (!command.body.readableEnded) abandon({ status: 400, message: 'upload interrupted' });
+      });
       try {
         parser = busboy({ headers: command.headers, limits: { files: 2, fields: 50, fieldSize: 64 * 1024 } });
       } catch {
-        failure = { status: 400, message: 'file is missing' };
-        command.body.resume();
-        resolve();
+        abandon({ status: 400, message: 'file is missing' });
         return;
       }
+      parser.on('error', () => abandon({ status: 400, message: 'malformed multipart body: the form ends before its closing boundary or is not valid' }));
       parser.on('file', (field, stream, info) => {
+        // A file stream fails with the form (`Unexpected end of form`): the parser's own error and
+        // the storage's rejection report it; this listener only keeps the failure handled.
+        stream.on('error', () => undefined);
         if (failure || (field !== 'file' && field !== 'metadata')) {
           stream.resume();
           return;
@@ -102,16 +120,13 @@ export class UploadArtifactUseCase {
           ),
         );
       });
-      parser.on('error', () => abandon({ status: 400, message: 'malformed multipart body' }));
       parser.on('close', finish);
-      command.body.on('error', () => abandon({ status: 400, message: 'upload interrupted' }));
       command.body.pipe(parser);
     });
     if (failure || !stored.some((file) => file.field === 'file')) {
       await Promise.all(stored.map((file) => this.storage.delete(file.key)));
       return failure ?? { status: 400, message: 'file is missing' };
     }
-    const expireAt = expireSeconds === null ? null : new Date(Date.now() + expireSeconds * 1000);
     const replaced: string[] = [];
     const outcome = await this.dataSource.transaction(async (tx): Promise<UploadArtifactOutcome> => {
       const current = await this.jobs.lock(tx, job.id);
