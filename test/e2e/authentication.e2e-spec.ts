@@ -121,7 +121,8 @@ describe('Authentication', () => {
 
       // Signing out is a write of the session too: without its CSRF token (or with another) it is
       // refused like the API's writes, and the session stays.
-      for (const headers of [{ Cookie: cookie }, { Cookie: cookie, 'X-CSRF-Token': `${csrf.slice(1)}x` }, { Cookie: cookie, 'X-CSRF-Token': '' }]) {
+      const attempts: Array<Record<string, string>> = [{ Cookie: cookie }, { Cookie: cookie, 'X-CSRF-Token': `${csrf.slice(1)}x` }, { Cookie: cookie, 'X-CSRF-Token': '' }];
+      for (const headers of attempts) {
         const refused = await api(gw.baseUrl, 'DELETE', '/users/sign_out', { headers });
         expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: { message: '401 Unauthorized' } });
         expect(refused.headers.get('set-cookie')).toBeNull();
