@@ -119,8 +119,19 @@ describe('Authentication', () => {
       expect(wrong.status).toBe(401);
       expect(wrong.body).toEqual({ message: '401 Unauthorized' });
 
-      expect((await api(gw.baseUrl, 'DELETE', '/users/sign_out', { headers: { Cookie: cookie } })).status).toBe(204);
+      // Signing out is a write of the session too: without its CSRF token (or with another) it is
+      // refused like the API's writes, and the session stays.
+      const attempts: Array<Record<string, string>> = [{ Cookie: cookie }, { Cookie: cookie, 'X-CSRF-Token': `${csrf.slice(1)}x` }, { Cookie: cookie, 'X-CSRF-Token': '' }];
+      for (const headers of attempts) {
+        const refused = await api(gw.baseUrl, 'DELETE', '/users/sign_out', { headers });
+        expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: { message: '401 Unauthorized' } });
+        expect(refused.headers.get('set-cookie')).toBeNull();
+        expect((await api(gw.baseUrl, 'GET', '/api/v4/user', { headers: { Cookie: cookie } })).status).toBe(200);
+      }
+      expect((await api(gw.baseUrl, 'DELETE', '/users/sign_out', { headers: { Cookie: cookie, 'X-CSRF-Token': csrf } })).status).toBe(204);
       expect((await api(gw.baseUrl, 'GET', '/api/v4/user', { headers: { Cookie: cookie } })).status).toBe(401);
+      // Without a session there is nothing to end (and nothing to forge).
+      expect((await api(gw.baseUrl, 'DELETE', '/users/sign_out', { headers: { Cookie: cookie } })).status).toBe(204);
       const bogus = await api(gw.baseUrl, 'GET', '/api/v4/users/alice', { headers: { Cookie: '_service_session=forged' } });
       expect(bogus.status).toBe(401);
     });

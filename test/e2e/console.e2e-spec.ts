@@ -306,6 +306,20 @@ describe('web console (browser)', () => {
     }
   });
 
+  it('signs out with the session\'s CSRF token: the session ends', async () => {
+    const page = await newPage();
+    await signInThroughForm(page, gw.baseUrl, 'dev', USER_PASSWORD);
+    const signedIn = await page.evaluate(async () => (await fetch('/users/session', { credentials: 'same-origin' })).status);
+    expect(signedIn).toBe(200);
+    const signOut = page.waitForResponse((response) => response.url().endsWith('/users/sign_out'));
+    await page.getByRole('button', { name: /Sign out @dev/ }).click();
+    // The server refuses a sign-out without the token (401): 204 shows the console sent it.
+    expect((await signOut).status()).toBe(204);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor(UI_WAIT);
+    const afterwards = await page.evaluate(async () => (await fetch('/users/session', { credentials: 'same-origin' })).status);
+    expect(afterwards).toBe(401);
+  });
+
   it('fits a 360 px wide phone screen without horizontal scrolling, and passes the accessibility scan', async () => {
     const page = await newPage({ width: 360, height: 740 });
     await signInThroughForm(page, gw.baseUrl, 'dev', USER_PASSWORD);

@@ -6,9 +6,11 @@ import { AccessTokensRepository } from './access-tokens.repository';
 import { OAuthController } from './oauth.controller';
 import { SessionStore } from './sessions/session.store';
 import { SessionsController } from './sessions/sessions.controller';
+import { ProtectedPathThrottleGuard } from './throttle/protected-path-throttle.guard';
 import { TokenAuthenticator } from './token-authenticator';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
+import { AuthenticateWithPasswordUseCase } from './use-cases/authenticate-with-password.use-case';
 import { CreateAccessTokenUseCase } from './use-cases/create-access-token.use-case';
 import { CreateUserAccountUseCase } from './use-cases/create-user-account.use-case';
 import { IssueOAuthTokenUseCase } from './use-cases/issue-oauth-token.use-case';
@@ -21,6 +23,7 @@ const USE_CASES = [
   CreateAccessTokenUseCase,
   RevokeAccessTokenUseCase,
   IssueOAuthTokenUseCase,
+  AuthenticateWithPasswordUseCase,
 ];
 
 /**
@@ -36,9 +39,10 @@ const USE_CASES = [
     UsersRepository,
     AccessTokensRepository,
     SessionStore,
+    ProtectedPathThrottleGuard,
     TokenAuthenticator,
     { provide: AUTHENTICATOR, useExisting: TokenAuthenticator },
   ],
-  exports: [AUTHENTICATOR, UsersRepository, AccessTokensRepository, CreateUserAccountUseCase, CreateAccessTokenUseCase, RevokeAccessTokenUseCase],
+  exports: [AUTHENTICATOR, AuthenticateWithPasswordUseCase, UsersRepository, AccessTokensRepository, CreateUserAccountUseCase, CreateAccessTokenUseCase, RevokeAccessTokenUseCase],
 })
 export class IdentityModule {}

@@ -9,6 +9,8 @@ export * from './token-authenticator';
 export * from './token-digest';
 export * from './user.presenter';
 export * from './users.repository';
+export * from './lockout/account-lockout';
+export * from './use-cases/authenticate-with-password.use-case';
 export * from './use-cases/create-access-token.use-case';
 export * from './use-cases/create-user-account.use-case';
 export * from './use-cases/revoke-access-token.use-case';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UserEntity } from './entities';
+import { isAccessLocked } from './lockout/account-lockout';
 
 export type UserView = 'basic' | 'public' | 'self' | 'admin';
 
@@ -13,7 +14,8 @@ export function presentUserSummary(user: UserEntity, externalUrl: string): Recor
     username: user.username,
     name: user.name,
     state: user.state,
-    locked: false,
+    // GitLab's `access_locked?`: locked after too many wrong passwords, until the unlock period ends.
+    locked: isAccessLocked(user.lockedAt),
     avatar_url: avatarUrl(user.email),
     web_url: `${externalUrl}/${user.username}`,
   };

@@ -4,6 +4,10 @@ import { DataSource, In, SelectQueryBuilder } from 'typeorm';
 import { ListUsersDto } from './dto/list-users.dto';
 import { UserEntity } from './entities';
 
+/** Raw `UPDATE ... RETURNING` answers come as `[rows, count]` from the PostgreSQL driver. */
+const returnedRows = <T>(result: unknown): T[] =>
+  Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number' ? (result[0] as T[]) : (result as T[]);
+
 /** Users are paged by keyset by id (newest first by default), name or username. */
 export const USER_KEYSET: KeysetListing<UserEntity> = {
   keyset: { allowedOrderBy: ['id', 'name', 'username'], defaultOrderBy: 'id', defaultSort: 'desc' },
@@ -37,6 +41,46 @@ export class UsersRepository {
       .where('(lower(u.username) = lower(:login) OR lower(u.email) = lower(:login))', { login })
       .andWhere("u.user_type = 'human'")
       .getOne();
+  }
+
+  /**
+   * A right password: clears the failure count and an expired lock, in one statement that the
+   * row lock orders with concurrent attempts. False (nothing changed) while the account is locked.
+   */
+  async recordPasswordSuccess(userId: number, unlockInSeconds: number): Promise<boolean> {
+    const result = await this.dataSource.query(
+      `UPDATE users SET failed_attempts = 0, locked_at = NULL
+       WHERE id = $1 AND (locked_at IS NULL OR locked_at <= now() - make_interval(secs => $2::double precision))
+       RETURNING id`,
+      [userId, unlockInSeconds],
+    );
+    return returnedRows(result).length > 0;
+  }
+
+  /**
+   * A wrong password (or any password while locked), as Devise's `valid_for_authentication?`:
+   * an expired lock is lifted first (the count starts again at 1), the count grows, and the
+   * account is locked when it reaches `maxAttempts`; a running lock keeps its start.
+   * Returns the new count and whether the account is now locked (null when the user no longer exists).
+   */
+  async recordPasswordFailure(userId: number, maxAttempts: number, unlockInSeconds: number): Promise<{ failedAttempts: number; locked: boolean } | null> {
+    const result = await this.dataSource.query(
+      `UPDATE users u
+       SET failed_attempts = n.attempts,
+           locked_at = CASE WHEN n.locked THEN u.locked_at WHEN n.attempts >= $2 THEN now() ELSE NULL END
+       FROM (
+         SELECT id,
+                locked_at IS NOT NULL AND locked_at > now() - make_interval(secs => $3::double precision) AS locked,
+                CASE WHEN locked_at IS NOT NULL AND locked_at <= now() - make_interval(secs => $3::double precision) THEN 1
+                     ELSE failed_attempts + 1 END AS attempts
+         FROM users WHERE id = $1 FOR UPDATE
+       ) n
+       WHERE u.id = n.id
+       RETURNING u.failed_attempts, u.locked_at, u.locked_at IS NOT NULL AND u.locked_at > now() - make_interval(secs => $3::double precision) AS locked`,
+      [userId, maxAttempts, unlockInSeconds],
+    );
+    const [row] = returnedRows<{ failed_attempts: number; locked: boolean }>(result);
+    return row ? { failedAttempts: row.failed_attempts, locked: row.locked } : null;
   }
 
   findById(id: number): Promise<UserEntity | null> {

@@ -234,6 +234,10 @@ export const SETTING_DEFINITIONS = {
   require_admin_approval_after_user_signup: bool(true),
   personal_access_token_prefix: str('svcpat-', { format: 'token_prefix', maxLength: 20 }),
   rate_limiting_response_text: text(),
+  /** GitLab's protected paths throttle (Rack::Attack): POST requests per IP and period to the sign-in paths; 429 beyond. */
+  throttle_protected_paths_enabled: bool(true),
+  throttle_protected_paths_requests_per_period: int(10, { min: 1 }),
+  throttle_protected_paths_period_in_seconds: int(60, { min: 1 }),
   keep_latest_artifact: bool(true),
   floc_enabled: bool(false),
 } satisfies Record<string, SettingDefinition>;

@@ -73,6 +73,14 @@ export class UserEntity {
   @Column({ name: 'confirmed_at', type: 'timestamptz', nullable: true })
   confirmedAt: Date | null;
 
+  /** Wrong passwords since the last successful sign-in (Devise `lockable`). */
+  @Column({ name: 'failed_attempts', type: 'int', default: 0 })
+  failedAttempts: number;
+
+  /** When the account was locked after too many wrong passwords; see `isAccessLocked`. */
+  @Column({ name: 'locked_at', type: 'timestamptz', nullable: true })
+  lockedAt: Date | null;
+
   @Column({ name: 'last_activity_on', type: 'date', nullable: true })
   lastActivityOn: string | null;
 

@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { DomainError, LastModified, SESSION_COOKIE, SkipAuth } from '@app/api';
+import { DomainError, extractCredentials, LastModified, SESSION_COOKIE, SkipAuth } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { presentUser } from '../user.presenter';
 import { UsersRepository } from '../users.repository';
-import { verifyPassword } from '../token-digest';
+import { ACCOUNT_LOCKED_MESSAGE } from '../lockout/account-lockout';
+import { ProtectedPath } from '../throttle/protected-path-throttle.guard';
+import { AuthenticateWithPasswordUseCase } from '../use-cases/authenticate-with-password.use-case';
 import { SessionStore } from './session.store';
 
 interface SignInBody {
@@ -24,18 +26,29 @@ export class SessionsController {
     private readonly config: AppConfig,
     private readonly users: UsersRepository,
     private readonly sessions: SessionStore,
+    private readonly authenticateWithPassword: AuthenticateWithPasswordUseCase,
   ) {}
 
+  /**
+   * A protected path (at most 10 requests a minute per IP by default). Wrong passwords count
+   * against the account: the 10th locks it for 10 minutes, and while it is locked every attempt
+   * is answered 401 `Your account is locked.`
+   */
   @Post('sign_in')
   @SkipAuth()
+  @ProtectedPath()
   async signIn(@Body() body: SignInBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
     const login = body?.user?.login ?? body?.login;
     const password = body?.user?.password ?? body?.password;
     if (typeof login !== 'string' || login === '') throw DomainError.missing('user[login]');
     if (typeof password !== 'string' || password === '') throw DomainError.missing('user[password]');
-    const user = await this.users.findByLoginWithPassword(login);
-    const valid = await verifyPassword(password, user?.passwordDigest);
-    if (!user || !valid || user.state !== 'active') throw DomainError.unauthorized();
+    const result = await this.authenticateWithPassword.execute({ login, password });
+    if (result.outcome === 'locked') {
+      reply.status(401);
+      return { message: ACCOUNT_LOCKED_MESSAGE };
+    }
+    if (result.outcome !== 'authenticated') throw DomainError.unauthorized();
+    const user = result.user;
     const { cookie, session, maxAgeSeconds } = await this.sessions.create(user.id);
     reply.setCookie(SESSION_COOKIE, cookie, {
       path: '/',
@@ -64,13 +77,23 @@ export class SessionsController {
     return { ...presentUser(user, user.isAdmin ? 'admin' : 'self', this.config.http.externalUrl), csrf_token: session.csrfToken };
   }
 
+  /**
+   * Ends the session of the cookie. Like every other write made with the session cookie, it needs
+   * the session's CSRF token in `X-CSRF-Token` (otherwise any site could sign the user out):
+   * without it, 401 and the session stays. Without a session there is nothing to end: 204.
+   */
   @Delete('sign_out')
   @LastModified.notApplicable('ends the caller\'s web session, no API resource')
   @SkipAuth()
   @HttpCode(204)
   async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     const cookie = request.cookies?.[SESSION_COOKIE];
-    if (cookie) await this.sessions.destroy(cookie);
+    const session = cookie ? await this.sessions.find(cookie) : null;
+    if (session) {
+      const presented = extractCredentials(request).csrfToken;
+      if (!SessionStore.csrfMatches(session, presented)) throw DomainError.unauthorized();
+      await this.sessions.destroy(cookie!);
+    }
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
   }
 }

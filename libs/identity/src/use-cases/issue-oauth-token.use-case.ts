@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { DataSource } from 'typeorm';
 import { OAuthTokenEntity, UserEntity } from '../entities';
-import { UsersRepository } from '../users.repository';
-import { digestToken, generateOpaqueToken, verifyPassword } from '../token-digest';
+import { digestToken, generateOpaqueToken } from '../token-digest';
+import { AuthenticateWithPasswordUseCase } from './authenticate-with-password.use-case';
 
 /** OAuth 2.0 error (RFC 6749 §5.2); presented as `{error, error_description}`, not in the API's error shape. */
 export class OAuthError extends Error {
@@ -36,7 +36,7 @@ export class IssueOAuthTokenUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
-    private readonly users: UsersRepository,
+    private readonly authenticateWithPassword: AuthenticateWithPasswordUseCase,
   ) {}
 
   async execute(params: Record<string, unknown>): Promise<OAuthTokenResponse> {
@@ -55,10 +55,11 @@ export class IssueOAuthTokenUseCase {
     if (scopes.some((s) => !OAUTH_SCOPES.includes(s))) {
       throw new OAuthError('invalid_scope', 'The requested scope is invalid, unknown, or malformed.');
     }
-    const user = await this.users.findByLoginWithPassword(username);
-    const valid = await verifyPassword(password, user?.passwordDigest);
-    if (!user || !valid || user.state !== 'active') throw new OAuthError('invalid_grant', INVALID_GRANT);
-    return this.issue(user.id, scopes);
+    // Wrong passwords count towards the account lockout; a locked account is refused like a
+    // wrong password (GitLab's Doorkeeper answers `invalid_grant` either way).
+    const result = await this.authenticateWithPassword.execute({ login: username, password });
+    if (result.outcome !== 'authenticated') throw new OAuthError('invalid_grant', INVALID_GRANT);
+    return this.issue(result.user.id, scopes);
   }
 
   private async refreshGrant(refreshToken?: string): Promise<OAuthTokenResponse> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AUTHENTICATOR, Authenticator, JOB_TOKEN_GIT_USER, JOB_TOKEN_RESOLVER, JobTokenResolver, Principal } from '@app/api';
-import { toPrincipalUser, UsersRepository, verifyPassword } from '@app/identity';
+import { AuthenticateWithPasswordUseCase, toPrincipalUser } from '@app/identity';
 import { ACCESS_LEVELS, AccessService, projectFeatureReadable, ProjectsRepository, ProjectWithNamespace, toAccessUser } from '@app/namespaces';
 
 export type GitService = 'git-upload-pack' | 'git-receive-pack';
@@ -46,7 +46,7 @@ const SCOPES: Record<GitService, string[]> = {
 export class GitAccessService {
   constructor(
     @Inject(AUTHENTICATOR) private readonly authenticator: Authenticator,
-    private readonly users: UsersRepository,
+    private readonly passwords: AuthenticateWithPasswordUseCase,
     private readonly access: AccessService,
     private readonly projects: ProjectsRepository,
     @Optional() @Inject(JOB_TOKEN_RESOLVER) private readonly jobTokens?: JobTokenResolver,
@@ -104,10 +104,10 @@ export class GitAccessService {
     const byToken = await this.authenticator.authenticate({ bearer: password }, { jobTokenAllowed: false, safeMethod: true });
     if (byToken) return byToken;
     if (login) {
-      const user = await this.users.findByLoginWithPassword(login);
-      if (user && user.state === 'active' && (await verifyPassword(password, user.passwordDigest))) {
-        return { user: toPrincipalUser(user), credential: 'session', scopes: [], tokenId: null };
-      }
+      // The user's own password: wrong ones count towards the account lockout (as GitLab's
+      // `increment_failed_attempts`), and a locked account is refused with the same 401.
+      const result = await this.passwords.execute({ login, password });
+      if (result.outcome === 'authenticated') return { user: toPrincipalUser(result.user), credential: 'session', scopes: [], tokenId: null };
     }
     throw new GitAccessDenied(401, UNAUTHORIZED);
   }
