@@ -1,5 +1,5 @@
 import { avatarUrl } from '@app/identity';
-import type { DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { NamespaceEntity, ProjectEntity } from '@app/namespaces';
 import { pathWithNamespace, projectUrls } from '@app/namespaces';
 import { GitRepository, RefUpdate, ZERO_SHA } from './git/git-repository';
@@ -22,14 +22,14 @@ export const PROTECTED_BRANCH_EVENTS = {
 export type ProtectedBranchEventType = (typeof PROTECTED_BRANCH_EVENTS)[keyof typeof PROTECTED_BRANCH_EVENTS];
 
 /** The event of a rule change; `data` is the rule as the API shows it (full detail). */
-export function protectedBranchEvent(type: ProtectedBranchEventType, actorId: number, project: { id: number; groupId: number | null }, rule: ProtectedBranchView): NewDomainEvent {
+export function protectedBranchEvent(type: ProtectedBranchEventType, actorId: number, project: { id: number; groupId: number | null }, rule: ProtectedBranchView): NewDomainEvent<ProtectedBranchEventType> {
   return {
     type,
     actor: actorId,
     projectId: project.id,
     groupId: project.groupId,
     target: { type: 'protected_branch', id: rule.id, title: rule.name },
-    data: { protected_branch: rule },
+    data: { protected_branch: { ...rule } },
   };
 }
 
