@@ -1,5 +1,5 @@
 import { avatarUrl } from '@app/identity';
-import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { CataloguedEvent, DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { NamespaceEntity, ProjectEntity } from '@app/namespaces';
 import { pathWithNamespace, projectUrls } from '@app/namespaces';
 import { GitRepository, RefUpdate, ZERO_SHA } from './git/git-repository';
@@ -165,4 +165,37 @@ async function pushCommits(repository: GitRepository, update: RefUpdate, updated
     })),
   );
   return { list, total };
+}
+
+/** What a `push` / `tag_push` event says, parsed once for its consumers. */
+export interface Push {
+  projectId: number | null;
+  /** The full ref (`refs/heads/main`, `refs/tags/v1`). */
+  ref: string;
+  /** The branch name of a branch push, null for a tag. */
+  branch: string | null;
+  before: string;
+  after: string;
+  /** The ref was created (`before` is the zero SHA) or deleted (`after` is). */
+  created: boolean;
+  deleted: boolean;
+  /** The last commits the event carries (at most `PUSH_COMMITS_LIMIT`, oldest first). */
+  commits: DomainEventData<'push'>['commits'];
+  occurredAt: Date;
+}
+
+/** The push of a `push` or `tag_push` event (its data checked against the catalogue by the consumer). */
+export function pushOf(event: CataloguedEvent<typeof PUSH_EVENTS.PUSH | typeof PUSH_EVENTS.TAG_PUSH>): Push {
+  const { ref, before, after, commits } = event.data;
+  return {
+    projectId: event.project_id,
+    ref,
+    branch: event.type === PUSH_EVENTS.PUSH && isBranch(ref) ? ref.slice('refs/heads/'.length) : null,
+    before,
+    after,
+    created: before === ZERO_SHA,
+    deleted: after === ZERO_SHA,
+    commits,
+    occurredAt: new Date(event.occurred_at),
+  };
 }
