@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { ApprovalsPushConsumer } from '@app/approvals';
 import { EventsProjector } from '@app/events';
-import { buildDomainEvent } from '@app/messaging';
+import { buildDomainEvent, type CataloguedEvent } from '@app/messaging';
 import { eventually } from '@app/testing';
 import { startProjector } from '../../apps/projector/src/main';
 import { cloneUrl, GitClient } from './support/git-client';
@@ -364,7 +364,7 @@ describe('Merge request approvals (premium)', () => {
 
     it('keeps approvals on push when reset_approvals_on_push is off', async () => {
       await ok('alice', 'POST', `/projects/${project}/approvals`, { reset_approvals_on_push: false });
-      const push = buildDomainEvent({ type: 'push', actor: users.alice.id, projectId: project, data: { ref: 'refs/heads/work', before: 'a'.repeat(40), after: 'b'.repeat(40) } });
+      const push = buildDomainEvent({ type: 'push', actor: users.alice.id, projectId: project, data: { ref: 'refs/heads/work', before: 'a'.repeat(40), after: 'b'.repeat(40) } }) as CataloguedEvent<'push'>;
       await gw.app.get(ApprovalsPushConsumer).handle(push);
       expect((await ok('bob', 'GET', `${mrPath()}/approvals`)).approved_by).toHaveLength(1);
       await ok('alice', 'POST', `/projects/${project}/approvals`, { reset_approvals_on_push: true });

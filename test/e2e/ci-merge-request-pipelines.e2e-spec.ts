@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DomainEvent } from '@app/messaging';
+import type { CataloguedEvent } from '@app/messaging';
 import { eventually } from '@app/testing';
 import { CiPushConsumer } from '@app/ci';
 import { cloneUrl, GitClient } from './support/git-client';
@@ -224,8 +224,8 @@ describe('CI merge request pipelines', () => {
     const mr = await call('POST', '/merge_requests', { source_branch: 'plain', target_branch: 'main', title: 'Plain' });
     expect(mr.status).toBe(201);
     // Handled here, to completion, as the consumer does with the event.
-    const event = { id: randomUUID(), type: 'merge_request.opened', actor: owner.id, project_id: project.id, group_id: null, data: { merge_request: { id: mr.body.id } } } as unknown as DomainEvent;
-    await gw.app.get(CiPushConsumer, { strict: false }).handle(event);
+    const event = { id: randomUUID(), type: 'merge_request.opened', actor: owner.id, project_id: project.id, group_id: null, data: { merge_request: { id: mr.body.id } } } as unknown as CataloguedEvent<'merge_request.opened'>;
+    await gw.app.get(CiPushConsumer, { strict: false }).onMergeRequest(event);
     expect((await mergeRequestPipelines()).map((pipeline) => pipeline.ref)).not.toContain(`refs/merge-requests/${mr.body.iid}/head`);
     // Asked for through the API, it is refused with the configuration's reason.
     const refused = await call('POST', `/merge_requests/${mr.body.iid}/pipelines`);

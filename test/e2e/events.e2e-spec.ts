@@ -196,9 +196,9 @@ describe('Contribution events and resource events (projector through Kafka)', ()
   });
 
   it('projects an event published twice once, and skips unknown types', async () => {
-    const event = buildDomainEvent({ type: 'milestone.created', actor: ids.owen, projectId: ids.pager, target: { type: 'milestone', id: 777001, iid: 77, title: 'from another service' } });
+    const event = buildDomainEvent({ data: { milestone: null }, type: 'milestone.created', actor: ids.owen, projectId: ids.pager, target: { type: 'milestone', id: 777001, iid: 77, title: 'from another service' } });
     const unknown = buildDomainEvent({ type: 'something.new', actor: ids.owen, projectId: ids.pager });
-    const sentinel = buildDomainEvent({ type: 'milestone.closed', actor: ids.owen, projectId: ids.pager, target: { type: 'milestone', id: 777001, iid: 77, title: 'from another service' } });
+    const sentinel = buildDomainEvent({ data: { milestone: null }, type: 'milestone.closed', actor: ids.owen, projectId: ids.pager, target: { type: 'milestone', id: 777001, iid: 77, title: 'from another service' } });
     await publish(event, event, unknown);
     await publish(event, sentinel);
     await eventually(() => gw.dataSource.query('SELECT 1 FROM events WHERE source_event_id = $1', [sentinel.id]), (rows) => rows.length === 1);
@@ -211,8 +211,15 @@ describe('Contribution events and resource events (projector through Kafka)', ()
   it('dead-letters a poison message with its reason and projects the next good one', async () => {
     const dlq = await KafkaTopicReader.start(TEST_KAFKA_BROKERS, prefixed(gw.config.kafka.topicPrefix, TOPICS.DOMAIN_EVENTS_DLQ));
     try {
-      const good = buildDomainEvent({ type: 'milestone.created', actor: ids.owen, projectId: ids.pager, target: { type: 'milestone', id: 777002, iid: 78, title: 'after poison' } });
-      const unprojectable = buildDomainEvent({ type: 'issue.closed', actor: ids.owen, projectId: ids.pager, target: { type: 'issue', id: 'not-a-number' } });
+      const good = buildDomainEvent({ data: { milestone: null }, type: 'milestone.created', actor: ids.owen, projectId: ids.pager, target: { type: 'milestone', id: 777002, iid: 78, title: 'after poison' } });
+      const unprojectable = buildDomainEvent({
+        type: 'issue.closed',
+        actor: ids.owen,
+        projectId: ids.pager,
+        target: { type: 'issue', id: 'not-a-number' },
+        // Valid data (the catalogue's schema): the projection is what fails.
+        data: { issue: { id: 1, iid: 1, title: 't', state: 'closed', issue_type: 'issue', confidential: false, author_id: null, assignee_ids: [], labels: [], milestone_id: null, iteration_id: null, weight: null, severity: 'UNKNOWN' } },
+      });
       await publish('{not json', { ...good, id: 'not-a-uuid' }, unprojectable, good);
       await eventually(() => gw.dataSource.query('SELECT 1 FROM events WHERE source_event_id = $1', [good.id]), (rows) => rows.length === 1);
       // The projector's dead letters (other consumers of the stream dead-letter into the same topic), each once: distinct by
@@ -277,9 +284,9 @@ describe('Contribution events and resource events (projector through Kafka)', ()
 
   it('filters the three lists by action, target_type, before/after (exclusive days), sort, scope and pages', async () => {
     const at = (day: string, type: string, title: string) =>
-      buildDomainEvent({ type, actor: ids.rhea, projectId: ids.pager, occurredAt: new Date(`${day}T12:00:00Z`), target: { type: 'milestone', id: 888000 + Number(day.slice(8)), iid: 1, title } });
+      buildDomainEvent({ type, data: { milestone: null }, actor: ids.rhea, projectId: ids.pager, occurredAt: new Date(`${day}T12:00:00Z`), target: { type: 'milestone', id: 888000 + Number(day.slice(8)), iid: 1, title } });
     const old = [at('2025-03-09', 'milestone.created', 'day9'), at('2025-03-10', 'milestone.created', 'day10'), at('2025-03-11', 'milestone.closed', 'day11')];
-    const expired = buildDomainEvent({ type: 'milestone.created', actor: ids.rhea, projectId: ids.pager, occurredAt: new Date(Date.now() - 4 * 365 * 86_400_000), target: { type: 'milestone', id: 1, iid: 1, title: 'too old' } });
+    const expired = buildDomainEvent({ data: { milestone: null }, type: 'milestone.created', actor: ids.rhea, projectId: ids.pager, occurredAt: new Date(Date.now() - 4 * 365 * 86_400_000), target: { type: 'milestone', id: 1, iid: 1, title: 'too old' } });
     await publish(...old, expired);
     await eventually(() => gw.dataSource.query('SELECT count(*)::int AS n FROM projected_events WHERE event_id = ANY($1)', [[...old, expired].map((e) => e.id)]), (r) => r[0].n === 4);
 
@@ -347,7 +354,7 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     const runner = projector.get(EventsProjector);
     const total = 2000;
     const burst = Array.from({ length: total }, (_, n) =>
-      buildDomainEvent({ type: 'milestone.created', actor: ids.owen, projectId: n % 2 === 0 ? ids.pager : ids.site, target: { type: 'milestone', id: 900000 + n, iid: n + 1, title: `burst ${n}` } }),
+      buildDomainEvent({ data: { milestone: null }, type: 'milestone.created', actor: ids.owen, projectId: n % 2 === 0 ? ids.pager : ids.site, target: { type: 'milestone', id: 900000 + n, iid: n + 1, title: `burst ${n}` } }),
     );
     const burstRows = () => gw.dataSource.query('SELECT count(*)::int AS n FROM events WHERE target_id >= 900000');
     // Stopped as soon as the first rows land: the rest of the burst waits in Kafka, uncommitted.

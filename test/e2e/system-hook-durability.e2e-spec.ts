@@ -68,7 +68,7 @@ const stopRedis = (redis: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Pro
   });
 
 function groupEvent(i: number): NewDomainEvent {
-  return { type: 'group_create', actor: 1, groupId: 100_000 + i, target: { type: 'group', id: 100_000 + i, title: `g${i}` }, data: { name: `g${i}`, path: `g${i}`, full_path: `g${i}`, group_id: 100_000 + i, owner_name: null, owner_email: null } };
+  return { type: 'group_create', actor: 1, groupId: 100_000 + i, target: { type: 'group', id: 100_000 + i, title: `g${i}` }, data: { event_name: 'group_create', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', name: `g${i}`, path: `g${i}`, full_path: `g${i}`, group_id: 100_000 + i, owner_name: null, owner_email: null } };
 }
 
 /**

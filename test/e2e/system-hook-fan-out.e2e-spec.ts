@@ -11,7 +11,7 @@ import { api, startTestGateway } from './support/test-gateway';
 const ROOT = resolve(__dirname, '../..');
 
 function groupEvent(i: number): NewDomainEvent {
-  return { type: 'group_create', actor: 1, groupId: 200_000 + i, target: { type: 'group', id: 200_000 + i, title: `f${i}` }, data: { name: `f${i}`, path: `f${i}`, full_path: `f${i}`, group_id: 200_000 + i, owner_name: null, owner_email: null } };
+  return { type: 'group_create', actor: 1, groupId: 200_000 + i, target: { type: 'group', id: 200_000 + i, title: `f${i}` }, data: { event_name: 'group_create', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', name: `f${i}`, path: `f${i}`, full_path: `f${i}`, group_id: 200_000 + i, owner_name: null, owner_email: null } };
 }
 
 /** The distinct groups created (group_create deliveries) a receiver path got. */

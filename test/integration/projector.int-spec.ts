@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { AppConfig } from '@app/config';
 import { createDataSource } from '@app/database';
 import { planProjection, ProjectionsRepository, PruneEventsUseCase } from '@app/events';
-import { buildDomainEvent, NewDomainEvent } from '@app/messaging';
+import { buildDomainEvent, UncheckedNewDomainEvent } from '@app/messaging';
 import { createTestDatabase } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { ENTITIES } from '../../apps/entities';
@@ -13,7 +13,7 @@ describe('Projector projections (PostgreSQL)', () => {
   let dataSource: DataSource;
   let sut: ProjectionsRepository;
 
-  const event = (e: Partial<NewDomainEvent> = {}) =>
+  const event = (e: Partial<UncheckedNewDomainEvent> = {}) =>
     buildDomainEvent({ type: 'issue.closed', actor: 1, projectId: 10, target: { type: 'issue', id: 5, iid: 1, title: 'Disk' }, ...e });
   const count = async (table: string) => (await dataSource.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n as number;
   const project = (e: ReturnType<typeof event>) => sut.apply(e, planProjection(e));

@@ -1,15 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
-import { PUSH_EVENTS, ZERO_SHA } from '@app/repository';
+import { CataloguedEvent, CONSUMER_GROUPS, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
+import { Push, pushOf } from '@app/repository';
 import { ResetApprovalsOnPushUseCase } from './use-cases/reset-approvals-on-push/reset-approvals-on-push.use-case';
 
-/** The branch whose new commits a push event brings, or null (tags, creations, deletions, other events). */
-export function pushedBranch(event: DomainEvent): { projectId: number; branch: string; occurredAt: Date } | null {
-  if (event.type !== PUSH_EVENTS.PUSH || event.project_id === null) return null;
-  const { ref, before, after } = event.data as { ref?: unknown; before?: unknown; after?: unknown };
-  if (typeof ref !== 'string' || !ref.startsWith('refs/heads/') || typeof before !== 'string' || typeof after !== 'string') return null;
-  if (before === ZERO_SHA || after === ZERO_SHA) return null;
-  return { projectId: event.project_id, branch: ref.slice('refs/heads/'.length), occurredAt: new Date(event.occurred_at) };
+/** The branch whose new commits a push brings, or null (tags, creations, deletions). */
+export function pushedBranch(push: Push): { projectId: number; branch: string; occurredAt: Date } | null {
+  if (push.projectId === null || push.branch === null || push.created || push.deleted) return null;
+  return { projectId: push.projectId, branch: push.branch, occurredAt: push.occurredAt };
 }
 
 /**
@@ -24,11 +21,11 @@ export class ApprovalsPushConsumer extends DomainEventSubscriber {
   }
 
   protected consumerOptions(): DomainEventConsumerOptions {
-    return { groupId: CONSUMER_GROUPS.APPROVALS, handler: (event) => this.handle(event) };
+    return { groupId: CONSUMER_GROUPS.APPROVALS, handlers: { push: (event) => this.handle(event) } };
   }
 
-  async handle(event: DomainEvent): Promise<void> {
-    const push = pushedBranch(event);
+  async handle(event: CataloguedEvent<'push'>): Promise<void> {
+    const push = pushedBranch(pushOf(event));
     if (!push) return;
     await this.resetApprovalsOnPush.execute(push);
   }

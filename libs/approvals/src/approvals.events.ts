@@ -1,11 +1,11 @@
 import type { MergeRequestEntity } from '@app/issues';
-import type { NewDomainEvent } from '@app/messaging';
+import type { DomainEventType, NewDomainEvent } from '@app/messaging';
 
 /** Event types of libs/approvals (catalogue part `approvals`). Never rename: they are on the stream. */
 export const APPROVALS_EVENTS = {
   APPROVED: 'merge_request.approved',
   UNAPPROVED: 'merge_request.unapproved',
-} as const;
+} as const satisfies Record<string, DomainEventType>;
 
 export type ApprovalsEventType = (typeof APPROVALS_EVENTS)[keyof typeof APPROVALS_EVENTS];
 
@@ -20,7 +20,7 @@ export function approvalEvent(
   mr: MergeRequestEntity,
   groupId: number | null,
   data: { action: 'approved' | 'approval' | 'unapproved' | 'unapproval'; approvalsLeft: number },
-): NewDomainEvent {
+): NewDomainEvent<ApprovalsEventType> {
   return {
     type,
     actor: actorId,

@@ -1,4 +1,4 @@
-import type { DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { BadgeEntity } from './entities/badge.entity';
 
 /** Domain event types of badges. Never rename: consumers match on them. */
@@ -11,7 +11,7 @@ export const BADGE_EVENTS = {
 export type BadgeEventType = (typeof BADGE_EVENTS)[keyof typeof BADGE_EVENTS];
 
 /** The event of a badge change; `project_id` for project badges, `group_id` for group badges (and a project's group). */
-export function badgeEvent(type: BadgeEventType, actorId: number, badge: BadgeEntity, owner: { projectId: number | null; groupId: number | null }, extra: Record<string, unknown> = {}): NewDomainEvent {
+export function badgeEvent(type: BadgeEventType, actorId: number, badge: BadgeEntity, owner: { projectId: number | null; groupId: number | null }, extra: Pick<DomainEventData<BadgeEventType>, 'changed'> = {}): NewDomainEvent<BadgeEventType> {
   return {
     type,
     actor: actorId,

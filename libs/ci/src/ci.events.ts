@@ -1,4 +1,4 @@
-import type { DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { CiJobEntity } from './entities/ci-job.entity';
 import type { CiPipelineEntity } from './entities/ci-pipeline.entity';
 import type { JobStatus } from './status/ci-status';
@@ -13,13 +13,15 @@ export const CI_EVENTS = {
 } as const satisfies Record<string, DomainEventType>;
 
 export type CiEventType = (typeof CI_EVENTS)[keyof typeof CI_EVENTS];
+type PipelineEventType = Extract<CiEventType, `pipeline.${string}`>;
+type PipelineEventData = DomainEventData<PipelineEventType>;
 
 export interface CiEventScope {
   projectId: number;
   groupId: number | null;
 }
 
-function pipelineData(pipeline: CiPipelineEntity): Record<string, unknown> {
+function pipelineData(pipeline: CiPipelineEntity): PipelineEventData {
   return {
     pipeline_id: pipeline.id,
     iid: pipeline.iid,
@@ -34,7 +36,13 @@ function pipelineData(pipeline: CiPipelineEntity): Record<string, unknown> {
   };
 }
 
-export function pipelineEvent(type: CiEventType, actorId: number | null, pipeline: CiPipelineEntity, scope: CiEventScope, extra: Record<string, unknown> = {}): NewDomainEvent {
+export function pipelineEvent(
+  type: PipelineEventType,
+  actorId: number | null,
+  pipeline: CiPipelineEntity,
+  scope: CiEventScope,
+  extra: Pick<PipelineEventData, 'from' | 'to'> = {},
+): NewDomainEvent<PipelineEventType> {
   return {
     type,
     actor: actorId,
@@ -45,7 +53,7 @@ export function pipelineEvent(type: CiEventType, actorId: number | null, pipelin
   };
 }
 
-export function jobStatusEvent(actorId: number | null, job: CiJobEntity, from: JobStatus, scope: CiEventScope): NewDomainEvent {
+export function jobStatusEvent(actorId: number | null, job: CiJobEntity, from: JobStatus, scope: CiEventScope): NewDomainEvent<typeof CI_EVENTS.JOB_STATUS_CHANGED> {
   return {
     type: CI_EVENTS.JOB_STATUS_CHANGED,
     actor: actorId,

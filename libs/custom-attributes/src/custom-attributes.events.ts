@@ -1,4 +1,4 @@
-import type { DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { CustomAttributeResource } from '@app/settings';
 
 /** Domain event types of custom attributes (declared in the catalogue, `@app/messaging`). Never rename: consumers match on them. */
@@ -10,7 +10,7 @@ export const CUSTOM_ATTRIBUTE_EVENTS = {
 
 export type CustomAttributeEventType = (typeof CUSTOM_ATTRIBUTE_EVENTS)[keyof typeof CUSTOM_ATTRIBUTE_EVENTS];
 
-export function customAttributeEvent(type: CustomAttributeEventType, actorId: number, resource: CustomAttributeResource, data: Record<string, unknown>): NewDomainEvent {
+export function customAttributeEvent(type: CustomAttributeEventType, actorId: number, resource: CustomAttributeResource, data: Omit<DomainEventData<CustomAttributeEventType>, 'resource_type' | 'resource_id'>): NewDomainEvent<CustomAttributeEventType> {
   return {
     type,
     actor: actorId,

@@ -1,4 +1,4 @@
-import type { DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { SystemHookEntity } from './entities/system-hook.entity';
 import { redactHookUrl } from './hook-url';
 
@@ -15,7 +15,7 @@ export type SystemHookEventType = (typeof SYSTEM_HOOK_EVENTS)[keyof typeof SYSTE
  * The event of a hook change. It never carries the token (only whether one is set) nor the
  * URL's credentials.
  */
-export function systemHookEvent(type: SystemHookEventType, actorId: number, hook: SystemHookEntity, hasToken: boolean, extra: Record<string, unknown> = {}): NewDomainEvent {
+export function systemHookEvent(type: SystemHookEventType, actorId: number, hook: SystemHookEntity, hasToken: boolean, extra: Pick<DomainEventData<SystemHookEventType>, 'changed_attributes'> = {}): NewDomainEvent<SystemHookEventType> {
   const url = redactHookUrl(hook.url);
   return {
     type,

@@ -1,4 +1,4 @@
-import type { DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { EpicEntity } from './entities/epic.entity';
 
 /** Domain event types of epics. Never rename: they are stored in the stream. */
@@ -13,7 +13,7 @@ export const EPIC_EVENTS = {
 export type EpicEventType = (typeof EPIC_EVENTS)[keyof typeof EPIC_EVENTS];
 
 /** The event of an epic change (group-level: no project; events cannot be linked to epics in the API). */
-export function epicEvent(type: EpicEventType, actorId: number, epic: EpicEntity, data: Record<string, unknown> = {}): NewDomainEvent {
+export function epicEvent(type: EpicEventType, actorId: number, epic: EpicEntity, data: Omit<DomainEventData<EpicEventType>, 'epic'> = {}): NewDomainEvent<EpicEventType> {
   return {
     type,
     actor: actorId,

@@ -1,4 +1,4 @@
-import type { DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { IssueEntity } from './entities/issue.entity';
 import type { IterationEntity } from './entities/iteration.entity';
 import type { MergeRequestEntity } from './entities/merge-request.entity';
@@ -25,33 +25,16 @@ export const ISSUES_EVENTS = {
 } as const satisfies Record<string, DomainEventType>;
 
 export type IssuesEventType = (typeof ISSUES_EVENTS)[keyof typeof ISSUES_EVENTS];
+export type IssueEventType = Extract<IssuesEventType, `issue.${string}`>;
+export type MergeRequestEventType = Extract<IssuesEventType, `merge_request.${string}`>;
+export type MilestoneEventType = Extract<IssuesEventType, `milestone.${string}`>;
+type IssueEventData = DomainEventData<IssueEventType>;
+type MergeRequestEventData = DomainEventData<MergeRequestEventType>;
 
-/** A milestone as carried in events (what a resource milestone event shows). */
-export interface MilestoneSnapshot {
-  id: number;
-  iid: number;
-  project_id: number | null;
-  group_id: number | null;
-  title: string;
-  description: string | null;
-  state: string;
-  created_at: string;
-  updated_at: string;
-  due_date: string | null;
-  start_date: string | null;
-}
+/** A milestone as carried in events (what a resource milestone event shows): the catalogue's schema. */
+export type MilestoneSnapshot = NonNullable<DomainEventData<MilestoneEventType>['milestone']>;
 
-export interface IterationSnapshot {
-  id: number;
-  iid: number;
-  group_id: number;
-  title: string | null;
-  description: string | null;
-  start_date: string;
-  due_date: string;
-  created_at: string;
-  updated_at: string;
-}
+export type IterationSnapshot = NonNullable<DomainEventData<'iteration.created'>['iteration']>;
 
 /** `{previous, current}` of one changed attribute. */
 export interface Change<T> {
@@ -88,7 +71,7 @@ export const iterationSnapshot = (i: IterationEntity | null): IterationSnapshot 
   };
 
 /** The attributes of an issue every issue event carries. */
-function issueAttributes(issue: IssueEntity): Record<string, unknown> {
+function issueAttributes(issue: IssueEntity): IssueEventData['issue'] {
   return {
     id: issue.id,
     iid: issue.iid,
@@ -107,12 +90,12 @@ function issueAttributes(issue: IssueEntity): Record<string, unknown> {
 }
 
 export function issueEvent(
-  type: IssuesEventType,
+  type: IssueEventType,
   actorId: number,
   issue: IssueEntity,
   groupId: number | null,
-  data: Record<string, unknown> = {},
-): NewDomainEvent {
+  data: Omit<IssueEventData, 'issue'> = {},
+): NewDomainEvent<IssueEventType> {
   return {
     type,
     actor: actorId,
@@ -124,12 +107,12 @@ export function issueEvent(
 }
 
 export function mergeRequestEvent(
-  type: IssuesEventType,
+  type: MergeRequestEventType,
   actorId: number,
   mr: MergeRequestEntity,
   groupId: number | null,
-  data: Record<string, unknown> = {},
-): NewDomainEvent {
+  data: Omit<MergeRequestEventData, 'merge_request'> = {},
+): NewDomainEvent<MergeRequestEventType> {
   return {
     type,
     actor: actorId,
@@ -152,7 +135,12 @@ export function mergeRequestEvent(
   };
 }
 
-export function milestoneEvent(type: IssuesEventType, actorId: number, milestone: MilestoneEntity, data: Record<string, unknown> = {}): NewDomainEvent {
+export function milestoneEvent(
+  type: MilestoneEventType,
+  actorId: number,
+  milestone: MilestoneEntity,
+  data: Omit<DomainEventData<MilestoneEventType>, 'milestone'> = {},
+): NewDomainEvent<MilestoneEventType> {
   return {
     type,
     actor: actorId,

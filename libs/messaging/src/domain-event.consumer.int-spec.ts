@@ -124,6 +124,38 @@ describe(DomainEventConsumer.name, () => {
     while (!seen.includes(later.id) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     expect(seen).toEqual([later.id]);
   });
+  it('hands typed handlers only the types they list, and dead-letters a listed event whose data does not match the catalogue', async () => {
+    const target = { type: 'badge', id: 1, title: 'b' };
+    const data = { badge_id: 1, kind: 'project', name: 'b', link_url: 'http://l', image_url: 'http://i' };
+    const misshapen = buildDomainEvent({ type: 'badge.created', projectId: 5, target, data: { ...data, badge_id: 'one' } });
+    const unlisted = buildDomainEvent({ type: 'issue.opened', projectId: 5, data: { not: 'an issue' } });
+    const good = buildDomainEvent({ type: 'badge.created', projectId: 5, target, data });
+    const handled: string[] = [];
+    consumer = new DomainEventConsumer(kafka, {
+      groupId: CONSUMER_GROUPS.ALERT_ENGINE,
+      handlers: {
+        'badge.created': async (event) => {
+          // Typed by the catalogue: no cast.
+          const id: number = event.data.badge_id;
+          handled.push(`${event.id}:${id}`);
+        },
+      },
+    });
+    await produce(misshapen, unlisted, good);
+    await consumer.start();
+
+    const isMisshapen = (value: string | null) => value !== null && value.includes(misshapen.id);
+    await dlqReader.waitFor((messages) => messages.some((m) => isMisshapen(m.value)), 20_000, 'the misshapen event dead-lettered');
+    const until = Date.now() + 20_000;
+    while (!handled.includes(`${good.id}:1`) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+
+    expect(handled).toEqual([`${good.id}:1`]);
+    // (The group also reads what the other tests left on the topic: only this test's events count here.)
+    const dead = dlqReader.messages.filter((m) => m.value !== null && (isMisshapen(m.value) || m.value.includes(unlisted.id) || m.value.includes(good.id)));
+    expect(dead).toHaveLength(1);
+    expect(dead[0].headers[DLQ_HEADERS.REASON]).toMatch(/^invalid data of badge\.created: data\.badge_id /);
+    expect(dead[0].headers[DLQ_HEADERS.CONSUMER_GROUP]).toBe(kafka.groupId(CONSUMER_GROUPS.ALERT_ENGINE));
+  });
 });
 
 describe(`${DomainEventConsumer.name} in batch mode`, () => {

@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { Consumer, EachBatchPayload, EachMessagePayload, IHeaders, KafkaMessage, Producer } from 'kafkajs';
 import { BackoffOptions, computeBackoff, DEFAULT_BACKOFF } from './backoff';
+import type { CataloguedEvent, DomainEventType } from './catalogue/domain-event-catalogue';
 import { DomainEvent } from './domain-event';
-import { parseDomainEvent } from './domain-event.validator';
+import { eventDataProblems, parseDomainEvent } from './domain-event.validator';
 import { KAFKA_RETRY, KafkaClient } from './kafka.factory';
 import { TOPICS } from './topics.constants';
 import { isTransientError } from './transient-error';
@@ -36,6 +37,12 @@ export interface DomainEventContext {
 
 export type DomainEventHandler = (event: DomainEvent, context: DomainEventContext) => Promise<void>;
 
+/** The handler of one catalogued type: its event's `data` has been checked against the catalogue's schema. */
+export type CataloguedEventHandler<TType extends DomainEventType> = (event: CataloguedEvent<TType>, context: DomainEventContext) => Promise<void>;
+
+/** Typed handlers by event type: a consumer given these receives only the types it lists. */
+export type DomainEventHandlers = { readonly [TType in DomainEventType]?: CataloguedEventHandler<TType> };
+
 /** Where a batch came from: every event of a batch is from one partition, in offset order. */
 export interface DomainEventBatchContext {
   topic: string;
@@ -55,20 +62,34 @@ export interface DomainEventBatchContext {
  */
 export type DomainEventBatchHandler = (events: DomainEvent[], context: DomainEventBatchContext) => Promise<void>;
 
-export interface DomainEventConsumerOptions {
+/**
+ * What a consumer hands its events to: either typed `handlers` for the types it acts on (the
+ * others are skipped unread), or one `handler` (and optionally a `batchHandler`) for every valid
+ * event, for the consumers whose job covers every event (the projector, system hooks).
+ */
+export type DomainEventConsumerOptions = DomainEventConsumerTuning &
+  (
+    | { handlers: DomainEventHandlers; handler?: never; batchHandler?: never }
+    | {
+        /** Every valid event (catalogued ones with their `data` checked, and types the catalogue does not know). */
+        handler: DomainEventHandler;
+        /**
+         * Batch mode: the valid events of each fetched batch go to this handler (in chunks of at most
+         * `maxBatchSize`, per partition) instead of one by one to `handler`; `handler` stays the
+         * fallback for a batch that fails.
+         */
+        batchHandler?: DomainEventBatchHandler;
+        handlers?: never;
+      }
+  );
+
+export interface DomainEventConsumerTuning {
   /** Consumer group, unprefixed (e.g. `CONSUMER_GROUPS.PROJECTOR`); the configured prefix is added. */
   groupId: string;
   /** Topic, unprefixed. Default `TOPICS.DOMAIN_EVENTS`. */
   topic?: string;
   /** Dead-letter topic, unprefixed. Default `TOPICS.DOMAIN_EVENTS_DLQ`. */
   dlqTopic?: string;
-  handler: DomainEventHandler;
-  /**
-   * Batch mode: the valid events of each fetched batch go to this handler (in chunks of at most
-   * `maxBatchSize`, per partition) instead of one by one to `handler`; `handler` stays the
-   * fallback for a batch that fails.
-   */
-  batchHandler?: DomainEventBatchHandler;
   /** Most messages per `batchHandler` call. Default 2,000. */
   maxBatchSize?: number;
   /** Tries of a failing handler before the message goes to the DLQ. Default 3. */
@@ -118,13 +139,24 @@ export function messageContextOf(payload: EachMessagePayload, attempt = 1): Doma
   };
 }
 
+const invalidDataReason = (event: DomainEvent, problems: string[]): string => `invalid data of ${event.type}: ${problems.join('; ')}`;
+
 const RETRY_BACKOFF: BackoffOptions = { initialMs: 100, maxMs: 2_000, factor: 2, jitter: 0.2 };
 const MAX_REASON_LENGTH = 2_000;
 
+/** The handler of an event of a type `handlers` lists (its `data` checked before). */
+const dispatcherOf =
+  (handlers: DomainEventHandlers): DomainEventHandler =>
+  (event, context) =>
+    // The one place an event becomes typed: its type is listed and its data matched the type's schema.
+    (handlers[event.type as DomainEventType] as CataloguedEventHandler<DomainEventType>)(event as CataloguedEvent, context);
+
 /**
- * Runs one kafkajs consumer that hands every valid domain event of `topic` to `handler`.
+ * Runs one kafkajs consumer that hands every valid domain event of `topic` to `handler` (or, with
+ * `handlers`, each event of a listed type to its handler; other types are skipped).
  *
- * - An invalid envelope (not JSON, missing fields) goes straight to the dead-letter topic.
+ * - An invalid envelope (not JSON, missing fields), or an event of a catalogued type whose `data`
+ *   does not match the catalogue's schema, goes straight to the dead-letter topic.
  * - A failing handler is retried `maxAttempts` times, then the original message (key, value,
  *   headers) is copied to the dead-letter topic with `dlq-*` headers and consumption moves on.
  *   Transient failures (`isTransient`) are retried until they succeed instead.
@@ -140,6 +172,9 @@ export class DomainEventConsumer {
   private readonly maxAttempts: number;
   private readonly retryBackoff: BackoffOptions;
   private readonly isTransient: (error: unknown) => boolean;
+  private readonly handler: DomainEventHandler;
+  /** Whether events of a type go to the handler (with `handlers`: the listed types only). */
+  private readonly accepts: (type: string) => boolean;
 
   private consumer: Consumer | null = null;
   private producer: Producer | null = null;
@@ -164,6 +199,9 @@ export class DomainEventConsumer {
     this.retryBackoff = options.retryBackoff ?? RETRY_BACKOFF;
     this.isTransient = options.isTransient ?? isTransientError;
     this.logger = new Logger(`DomainEventConsumer:${options.groupId}`);
+    const { handlers } = options;
+    this.handler = handlers ? dispatcherOf(handlers) : options.handler;
+    this.accepts = handlers ? (type) => Object.hasOwn(handlers, type) : () => true;
   }
 
   get running(): boolean {
@@ -260,10 +298,20 @@ export class DomainEventConsumer {
       await this.deadLetter(payload, `invalid envelope: ${parsed.problems.join('; ')}`);
       return;
     }
+    if (!this.accepts(parsed.event.type)) {
+      // Not a type this consumer lists: passed over unread.
+      this.handled += 1;
+      return;
+    }
+    const dataProblems = eventDataProblems(parsed.event);
+    if (dataProblems.length > 0) {
+      await this.deadLetter(payload, invalidDataReason(parsed.event, dataProblems));
+      return;
+    }
     let failures = 0;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.options.handler(parsed.event, messageContextOf(payload, attempt));
+        await this.handler(parsed.event, messageContextOf(payload, attempt));
         this.handled += 1;
         if (this.reportedFailure) this.logger.log(`handler of ${this.topic} succeeds again`);
         this.reportedFailure = false;
@@ -312,8 +360,10 @@ export class DomainEventConsumer {
     const valid: Array<{ event: DomainEvent; message: KafkaMessage }> = [];
     for (const message of messages) {
       const parsed = parseDomainEvent(message.value);
-      if (parsed.valid) valid.push({ event: parsed.event, message });
-      else await this.deadLetter({ topic: batch.topic, partition: batch.partition, message }, `invalid envelope: ${parsed.problems.join('; ')}`);
+      const dataProblems = parsed.valid ? eventDataProblems(parsed.event) : [];
+      if (!parsed.valid) await this.deadLetter({ topic: batch.topic, partition: batch.partition, message }, `invalid envelope: ${parsed.problems.join('; ')}`);
+      else if (dataProblems.length > 0) await this.deadLetter({ topic: batch.topic, partition: batch.partition, message }, invalidDataReason(parsed.event, dataProblems));
+      else valid.push({ event: parsed.event, message });
     }
     if (valid.length === 0) return;
     const batchHandler = this.options.batchHandler!;

@@ -26,17 +26,22 @@ export interface DomainEvent<TData extends Record<string, unknown> = Record<stri
   data: TData;
 }
 
-export interface NewDomainEvent<TData extends Record<string, unknown> = Record<string, unknown>> {
+/**
+ * What becomes an envelope, unchecked: any type, any `data`. Producers write the checked
+ * `NewDomainEvent<T>` of the catalogue (`OutboxService.append` takes nothing else); this is the
+ * envelope builder's input, and the shape of events of types the catalogue does not know (tests).
+ */
+export interface UncheckedNewDomainEvent {
   type: string;
   actor?: number | null;
   projectId?: number | null;
   groupId?: number | null;
   target?: DomainEventTarget | null;
-  data?: TData;
+  data?: object;
   occurredAt?: Date;
 }
 
-export function buildDomainEvent<T extends Record<string, unknown>>(event: NewDomainEvent<T>): DomainEvent<T> {
+export function buildDomainEvent(event: UncheckedNewDomainEvent): DomainEvent {
   return {
     id: randomUUID(),
     type: event.type,
@@ -46,7 +51,7 @@ export function buildDomainEvent<T extends Record<string, unknown>>(event: NewDo
     project_id: event.projectId ?? null,
     group_id: event.groupId ?? null,
     target: event.target ?? null,
-    data: (event.data ?? {}) as T,
+    data: (event.data ?? {}) as Record<string, unknown>,
   };
 }
 

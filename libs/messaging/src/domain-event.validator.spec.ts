@@ -1,5 +1,5 @@
 import { buildDomainEvent, DomainEvent } from './domain-event';
-import { parseDomainEvent, validateDomainEvent } from './domain-event.validator';
+import { eventDataProblems, parseDomainEvent, validateDomainEvent } from './domain-event.validator';
 
 const valid = (): DomainEvent =>
   buildDomainEvent({
@@ -106,5 +106,22 @@ describe(parseDomainEvent.name, () => {
 
   it('validates the decoded value', () => {
     expect(parseDomainEvent('{"type":"push"}')).toMatchObject({ valid: false });
+  });
+});
+
+describe(eventDataProblems.name, () => {
+  const data = { badge_id: 1, kind: 'project', name: null, link_url: 'http://l', image_url: 'http://i' };
+
+  it('accepts data that matches the catalogue, with fields it does not list, and any data of a type it does not know', () => {
+    expect(eventDataProblems(buildDomainEvent({ type: 'badge.created', data: { ...data, extra: true } }))).toEqual([]);
+    expect(eventDataProblems(buildDomainEvent({ type: 'deployment.created', data: { anything: 1 } }))).toEqual([]);
+  });
+
+  it('names what does not match the schema of the type', () => {
+    expect(eventDataProblems(buildDomainEvent({ type: 'badge.created', data: { ...data, badge_id: 'one' } }))).toEqual([expect.stringMatching(/^data\.badge_id /)]);
+    expect(eventDataProblems(buildDomainEvent({ type: 'badge.created', data: {} })).length).toBeGreaterThan(1);
+    const note = { id: 1, body: 'b', attachment: null, author: null, created_at: '2026-11-25T00:00:00.000Z', updated_at: '2026-11-25T00:00:00Z', system: false, noteable_id: 2, noteable_type: 'Issue', noteable_iid: 1, confidential: false, internal: false };
+    expect(eventDataProblems(buildDomainEvent({ type: 'note.created', data: { note } }))).toEqual([]);
+    expect(eventDataProblems(buildDomainEvent({ type: 'note.created', data: { note: { ...note, created_at: 'yesterday' } } }))).toEqual([expect.stringMatching(/^data\.note\.created_at .*date-time/)]);
   });
 });

@@ -1,3 +1,6 @@
+import { FormatRegistry, type TSchema } from '@sinclair/typebox';
+import { TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import { type CataloguedEvent, DOMAIN_EVENT_CATALOGUE, type DomainEventType, isDomainEventType } from './catalogue/domain-event-catalogue';
 import { DomainEvent, DomainEventTarget } from './domain-event';
 
 /** Outcome of checking an untrusted value against the domain event envelope. */
@@ -91,3 +94,39 @@ export function parseDomainEvent(raw: Buffer | string | null | undefined): Domai
   }
   return validateDomainEvent(decoded);
 }
+
+// The formats the catalogue's schemas use (TypeBox checks only registered formats).
+if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
+
+const MAX_DATA_PROBLEMS = 5;
+const dataChecks = new Map<DomainEventType, TypeCheck<TSchema>>();
+
+/** The compiled check of a type's `data` schema (compiled at its first use). */
+function dataCheckOf(type: DomainEventType): TypeCheck<TSchema> {
+  let check = dataChecks.get(type);
+  if (!check) {
+    check = TypeCompiler.Compile(DOMAIN_EVENT_CATALOGUE[type].data);
+    dataChecks.set(type, check);
+  }
+  return check;
+}
+
+/**
+ * Checks the `data` of a valid envelope against the catalogue's schema of its type: the
+ * problems (at most a few, by JSON pointer), none when it matches. An event of a type the
+ * catalogue does not know has nothing to check (consumers skip it). Pure: never throws.
+ */
+export function eventDataProblems(event: DomainEvent): string[] {
+  if (!isDomainEventType(event.type)) return [];
+  const check = dataCheckOf(event.type);
+  if (check.Check(event.data)) return [];
+  const problems: string[] = [];
+  for (const error of check.Errors(event.data)) {
+    problems.push(`data${error.path.replaceAll('/', '.')} ${error.message.toLowerCase()}`);
+    if (problems.length === MAX_DATA_PROBLEMS) break;
+  }
+  return problems;
+}
+
+/** Whether a valid envelope is a catalogued event whose `data` matches its schema: then handlers may read it typed. */
+export const isValidCataloguedEvent = (event: DomainEvent): event is CataloguedEvent => isDomainEventType(event.type) && dataCheckOf(event.type).Check(event.data);

@@ -6,12 +6,16 @@ import { DatabaseModule } from '@app/database';
 import { createTestDatabase, randomKafkaPrefix } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { OutboxEventEntity } from './outbox-event.entity';
-import { DomainEvent } from './domain-event';
+import type { NewDomainEvent } from './catalogue/domain-event-catalogue';
+import { DomainEvent, UncheckedNewDomainEvent } from './domain-event';
 import { DomainEventConsumerFactory } from './domain-event-consumer.factory';
 import { MessagingModule } from './messaging.module';
 import { OutboxRelay } from './outbox.relay';
 import { OutboxService } from './outbox.service';
 import { CONSUMER_GROUPS } from './topics.constants';
+
+/** The outbox carries any type; this test writes events the catalogue does not check (their data is beside the point). */
+const unchecked = (event: UncheckedNewDomainEvent): NewDomainEvent => event as NewDomainEvent;
 
 jest.setTimeout(60_000);
 
@@ -49,7 +53,7 @@ describe(MessagingModule.name, () => {
       expect(consumer.running).toBe(true);
 
       const outbox = app.get(OutboxService);
-      const [event] = await app.get(DataSource).transaction((manager) => outbox.append(manager, { type: 'module.test', projectId: 3, data: { ok: true } }));
+      const [event] = await app.get(DataSource).transaction((manager) => outbox.append(manager, unchecked({ type: 'module.test', projectId: 3, data: { ok: true } })));
       const deadline = Date.now() + 20_000;
       while (!received.some((e) => e.id === event.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(received).toEqual([event]);
@@ -67,7 +71,7 @@ describe(MessagingModule.name, () => {
     const app = await boot(false);
     try {
       expect(app.get(OutboxRelay).running).toBe(false);
-      const [event] = await app.get(DataSource).transaction((manager) => app.get(OutboxService).append(manager, { type: 'module.test' }));
+      const [event] = await app.get(DataSource).transaction((manager) => app.get(OutboxService).append(manager, unchecked({ type: 'module.test' })));
       const rows = await app.get(DataSource).query('SELECT published_at FROM outbox_events WHERE id = $1', [event.id]);
       expect(rows).toEqual([{ published_at: null }]);
     } finally {
@@ -82,10 +86,10 @@ describe(MessagingModule.name, () => {
       const dataSource = app.get(DataSource);
       const ids = await dataSource.transaction((manager) =>
         outbox.collect(manager, async () => {
-          const [a] = await outbox.append(manager, { type: 'module.collect', data: { n: 1 } });
+          const [a] = await outbox.append(manager, unchecked({ type: 'module.collect', data: { n: 1 } }));
           // Not written yet: the rows wait for the end of the work.
           expect(await manager.query('SELECT count(*)::int AS n FROM outbox_events WHERE id = $1', [a.id])).toEqual([{ n: 0 }]);
-          const [b, c] = await outbox.append(manager, [{ type: 'module.collect', data: { n: 2 } }, { type: 'module.collect', data: { n: 3 } }]);
+          const [b, c] = await outbox.append(manager, [unchecked({ type: 'module.collect', data: { n: 2 } }), unchecked({ type: 'module.collect', data: { n: 3 } })]);
           return [a.id, b.id, c.id];
         }),
       );
@@ -96,7 +100,7 @@ describe(MessagingModule.name, () => {
       await expect(
         dataSource.transaction((manager) =>
           outbox.collect(manager, async () => {
-            [{ id: lost }] = await outbox.append(manager, { type: 'module.collect' });
+            [{ id: lost }] = await outbox.append(manager, unchecked({ type: 'module.collect' }));
             throw new Error('work failed');
           }),
         ),

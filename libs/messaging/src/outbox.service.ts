@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { PreparedStatement, queryPrepared } from '@app/database';
 import { EntityManager } from 'typeorm';
-import { DomainEvent, NewDomainEvent } from './domain-event';
+import type { DomainEventType, NewDomainEvent } from './catalogue/domain-event-catalogue';
+import { DomainEvent } from './domain-event';
 import { currentOutboxContext, OutboxRecord, outboxRecordsOf } from './outbox-rows';
 import { prefixed, TOPICS } from './topics.constants';
 
@@ -23,6 +24,8 @@ const APPEND_STATEMENT: PreparedStatement = {
          SELECT pg_notify($2, '') FROM (SELECT count(*) FROM inserted) AS written`,
 };
 
+const isList = <T>(events: T | readonly T[]): events is readonly T[] => Array.isArray(events);
+
 /** Writes domain events into the outbox inside the caller's transaction. */
 @Injectable()
 export class OutboxService {
@@ -35,8 +38,14 @@ export class OutboxService {
     return prefixed(this.config.kafka.topicPrefix, TOPICS.DOMAIN_EVENTS);
   }
 
-  async append(manager: EntityManager, events: NewDomainEvent | NewDomainEvent[], headers: Record<string, string> = {}): Promise<DomainEvent[]> {
-    const list = Array.isArray(events) ? events : [events];
+  /**
+   * Appends events in the caller's transaction. Each is of a catalogued type with the `data` its
+   * catalogue entry declares (`NewDomainEvent<T>`): a type or a shape the catalogue does not
+   * have does not compile.
+   */
+  async append<T extends DomainEventType>(manager: EntityManager, events: NewDomainEvent<T> | readonly NewDomainEvent<T>[], headers: Record<string, string> = {}): Promise<DomainEvent[]> {
+    // Each event is one of the catalogue's (`T` is a union of its types): the rows take any.
+    const list = (isList(events) ? events : [events]) as readonly NewDomainEvent[];
     if (list.length === 0) return [];
     const records = outboxRecordsOf(list, this.topic, currentOutboxContext(), headers);
     const collected = this.collecting.get(manager);

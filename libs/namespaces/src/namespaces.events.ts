@@ -1,4 +1,4 @@
-import type { DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { MemberEntity } from './entities/member.entity';
 import type { NamespaceEntity } from './entities/namespace.entity';
 import type { ProjectEntity } from './entities/project.entity';
@@ -23,6 +23,10 @@ export const NAMESPACE_EVENTS = {
 } as const satisfies Record<string, DomainEventType>;
 
 export type NamespaceEventType = (typeof NAMESPACE_EVENTS)[keyof typeof NAMESPACE_EVENTS];
+export type ProjectEventType = Extract<NamespaceEventType, `project_${string}`>;
+export type GroupEventType = Extract<NamespaceEventType, `group_${string}`>;
+export type ProjectMemberEventType = Extract<NamespaceEventType, `${string}_team`>;
+export type GroupMemberEventType = Extract<NamespaceEventType, `${string}_group`>;
 
 /** Timestamps in system hook payloads are `xmlschema` (no fractional seconds). */
 export const hookTime = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -54,11 +58,11 @@ export interface ProjectHookContext {
 }
 
 export function projectEvent(
-  type: NamespaceEventType,
+  type: ProjectEventType,
   actorId: number | null,
   context: ProjectHookContext,
-  extra: Record<string, unknown> = {},
-): NewDomainEvent {
+  extra: Pick<DomainEventData<ProjectEventType>, 'old_path_with_namespace'> = {},
+): NewDomainEvent<ProjectEventType> {
   const { project, namespace } = context;
   return {
     type,
@@ -85,13 +89,13 @@ export function projectEvent(
 }
 
 export function projectMemberEvent(
-  type: NamespaceEventType,
+  type: ProjectMemberEventType,
   actorId: number | null,
   project: ProjectEntity,
   namespace: NamespaceEntity,
   member: MemberEntity,
   user: UserRef,
-): NewDomainEvent {
+): NewDomainEvent<ProjectMemberEventType> {
   return {
     type,
     actor: actorId,
@@ -117,7 +121,12 @@ export function projectMemberEvent(
   };
 }
 
-export function groupEvent(type: NamespaceEventType, actorId: number | null, group: NamespaceEntity, extra: Record<string, unknown> = {}): NewDomainEvent {
+export function groupEvent(
+  type: GroupEventType,
+  actorId: number | null,
+  group: NamespaceEntity,
+  extra: Pick<DomainEventData<GroupEventType>, 'old_path' | 'old_full_path'> = {},
+): NewDomainEvent<GroupEventType> {
   return {
     type,
     actor: actorId,
@@ -139,7 +148,7 @@ export function groupEvent(type: NamespaceEventType, actorId: number | null, gro
   };
 }
 
-export function groupMemberEvent(type: NamespaceEventType, actorId: number | null, group: NamespaceEntity, member: MemberEntity, user: UserRef): NewDomainEvent {
+export function groupMemberEvent(type: GroupMemberEventType, actorId: number | null, group: NamespaceEntity, member: MemberEntity, user: UserRef): NewDomainEvent<GroupMemberEventType> {
   return {
     type,
     actor: actorId,

@@ -1,4 +1,4 @@
-import type { DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { NoteEntity } from './entities/note.entity';
 import type { Noteable } from './noteable';
 
@@ -17,7 +17,7 @@ export type NoteEventType = (typeof NOTE_EVENTS)[keyof typeof NOTE_EVENTS];
  * and `internal`, which the event lists use to hide internal notes from those who may not
  * read them (GitLab's event note entity has both fields).
  */
-export function noteSnapshot(note: NoteEntity, noteable: Noteable, author: Record<string, unknown> | null): Record<string, unknown> {
+export function noteSnapshot(note: NoteEntity, noteable: Noteable, author: Record<string, unknown> | null): DomainEventData<NoteEventType>['note'] {
   return {
     id: note.id,
     body: note.body,
@@ -39,7 +39,7 @@ export function noteSnapshot(note: NoteEntity, noteable: Noteable, author: Recor
  * noteable's title: GitLab's `target_title` of a comment); `project_id` is the noteable's
  * project (null for epic notes), `group_id` its group.
  */
-export function noteEvent(type: NoteEventType, actorId: number, note: NoteEntity, noteable: Noteable, author: Record<string, unknown> | null): NewDomainEvent {
+export function noteEvent(type: NoteEventType, actorId: number, note: NoteEntity, noteable: Noteable, author: Record<string, unknown> | null): NewDomainEvent<NoteEventType> {
   return {
     type,
     actor: actorId,

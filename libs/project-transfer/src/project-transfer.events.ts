@@ -17,13 +17,13 @@ export function projectTransferEvent<T extends TransferEventType>(
   actorId: number,
   project: ProjectWithNamespace,
   data: DomainEventData<T>,
-): NewDomainEvent {
+): NewDomainEvent<T> {
   return {
     type,
     actor: actorId,
     projectId: project.id,
     groupId: project.namespace.kind === 'group' ? project.namespace.id : null,
     target: { type: 'project', id: project.id, title: project.name },
-    data: data as unknown as Record<string, unknown>,
-  };
+    data,
+  } as NewDomainEvent<T>;
 }

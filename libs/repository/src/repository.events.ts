@@ -1,5 +1,5 @@
 import { avatarUrl } from '@app/identity';
-import type { DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { CataloguedEvent, DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { NamespaceEntity, ProjectEntity } from '@app/namespaces';
 import { pathWithNamespace, projectUrls } from '@app/namespaces';
 import { GitRepository, RefUpdate, ZERO_SHA } from './git/git-repository';
@@ -22,14 +22,14 @@ export const PROTECTED_BRANCH_EVENTS = {
 export type ProtectedBranchEventType = (typeof PROTECTED_BRANCH_EVENTS)[keyof typeof PROTECTED_BRANCH_EVENTS];
 
 /** The event of a rule change; `data` is the rule as the API shows it (full detail). */
-export function protectedBranchEvent(type: ProtectedBranchEventType, actorId: number, project: { id: number; groupId: number | null }, rule: ProtectedBranchView): NewDomainEvent {
+export function protectedBranchEvent(type: ProtectedBranchEventType, actorId: number, project: { id: number; groupId: number | null }, rule: ProtectedBranchView): NewDomainEvent<ProtectedBranchEventType> {
   return {
     type,
     actor: actorId,
     projectId: project.id,
     groupId: project.groupId,
     target: { type: 'protected_branch', id: rule.id, title: rule.name },
-    data: { protected_branch: rule },
+    data: { protected_branch: { ...rule } },
   };
 }
 
@@ -165,4 +165,37 @@ async function pushCommits(repository: GitRepository, update: RefUpdate, updated
     })),
   );
   return { list, total };
+}
+
+/** What a `push` / `tag_push` event says, parsed once for its consumers. */
+export interface Push {
+  projectId: number | null;
+  /** The full ref (`refs/heads/main`, `refs/tags/v1`). */
+  ref: string;
+  /** The branch name of a branch push, null for a tag. */
+  branch: string | null;
+  before: string;
+  after: string;
+  /** The ref was created (`before` is the zero SHA) or deleted (`after` is). */
+  created: boolean;
+  deleted: boolean;
+  /** The last commits the event carries (at most `PUSH_COMMITS_LIMIT`, oldest first). */
+  commits: DomainEventData<'push'>['commits'];
+  occurredAt: Date;
+}
+
+/** The push of a `push` or `tag_push` event (its data checked against the catalogue by the consumer). */
+export function pushOf(event: CataloguedEvent<typeof PUSH_EVENTS.PUSH | typeof PUSH_EVENTS.TAG_PUSH>): Push {
+  const { ref, before, after, commits } = event.data;
+  return {
+    projectId: event.project_id,
+    ref,
+    branch: event.type === PUSH_EVENTS.PUSH && isBranch(ref) ? ref.slice('refs/heads/'.length) : null,
+    before,
+    after,
+    created: before === ZERO_SHA,
+    deleted: after === ZERO_SHA,
+    commits,
+    occurredAt: new Date(event.occurred_at),
+  };
 }

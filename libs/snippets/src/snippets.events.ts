@@ -1,4 +1,4 @@
-import type { DomainEventType, NewDomainEvent } from '@app/messaging';
+import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { SnippetEntity } from './entities/snippet.entity';
 
 /** Domain event types of project snippets. Never rename: they are stored in the stream. */
@@ -11,7 +11,7 @@ export const SNIPPET_EVENTS = {
 export type SnippetEventType = (typeof SNIPPET_EVENTS)[keyof typeof SNIPPET_EVENTS];
 
 /** The event of a snippet change (target `snippet`; `visibility` lets event lists hide private snippets). */
-export function snippetEvent(type: SnippetEventType, actorId: number, snippet: SnippetEntity, groupId: number | null, extra: Record<string, unknown> = {}): NewDomainEvent {
+export function snippetEvent(type: SnippetEventType, actorId: number, snippet: SnippetEntity, groupId: number | null, extra: Omit<DomainEventData<SnippetEventType>, 'snippet'> = {}): NewDomainEvent<SnippetEventType> {
   return {
     type,
     actor: actorId,

@@ -25,7 +25,7 @@ export function vulnerabilityEvent(
   findingId: number | null,
   from: VulnerabilityState | null,
   scope: ProjectScope,
-): NewDomainEvent {
+): NewDomainEvent<VulnerabilityEventType> {
   return {
     type,
     actor: actorId,

@@ -1,4 +1,4 @@
-import { outboxHeaders, outboxRecordOf, type NewDomainEvent, type OutboxContext } from '@app/messaging';
+import { outboxHeaders, outboxRecordOf, type DomainEventData, type NewDomainEvent, type OutboxContext } from '@app/messaging';
 import { ALERT_EVENTS } from '../alerting.events';
 import type { AlertRow, IngestOutcome } from '../alerts.repository';
 import type { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
@@ -29,7 +29,7 @@ export interface AlertBatchRows {
   events: OutboxRow[];
 }
 
-export const alertEventData = (alert: AlertRow, integration: IngestIntegration): Record<string, unknown> => ({
+export const alertEventData = (alert: AlertRow, integration: IngestIntegration): DomainEventData<'alert.created'> => ({
   alert_id: alert.id,
   iid: alert.iid,
   title: alert.title,
@@ -101,7 +101,7 @@ export function buildAlertBatchRows(entries: readonly AlertBatchEntry[], plan: A
     if (step.kind !== 'unmatched_recovery') lastStepOf.set(step.state, ord);
   });
   // Repeats of loaded alerts, by project: one `alert.repeats` each, after the batch's other events.
-  const repeats = new Map<number, { entry: AlertBatchEntry; alerts: Array<Record<string, unknown>> }>();
+  const repeats = new Map<number, { entry: AlertBatchEntry; alerts: DomainEventData<'alert.repeats'>['alerts'] }>();
   const pushRow = (event: NewDomainEvent, entry: AlertBatchEntry, alertRef: number | null, recoveryRef: number | null) => {
     const context = entry.outboxContext ?? NO_CONTEXT;
     const row = outboxRecordOf(event, topic, context, outboxHeaders(context)) as OutboxRow;

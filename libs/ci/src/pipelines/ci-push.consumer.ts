@@ -1,34 +1,28 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@app/api';
-import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
+import { CataloguedEvent, CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import { ProjectsRepository } from '@app/namespaces';
-import { PUSH_EVENTS, ZERO_SHA } from '@app/repository';
-import { CI_EVENTS } from '../ci.events';
+import { Push, pushOf } from '@app/repository';
 import { CreatePipelineUseCase } from '../use-cases/create-pipeline.use-case';
 import { TriggerDownstreamUseCase } from '../use-cases/trigger-downstream.use-case';
 import { MergeRequestForPipeline, MergeRequestPipelineSources, mergeRequestPipelineRequest, mergeRequestTriggerId, pushedBranch } from './merge-request-pipelines';
 
-/** The pipeline a push event asks for, or null (deletions, events that are not pushes). */
-export function pushPipelineRequest(event: DomainEvent): { projectId: number; ref: string; before: string; after: string } | null {
-  if (event.type !== PUSH_EVENTS.PUSH && event.type !== PUSH_EVENTS.TAG_PUSH) return null;
-  const { ref, before, after } = event.data as { ref?: unknown; before?: unknown; after?: unknown };
-  if (typeof ref !== 'string' || typeof after !== 'string' || typeof before !== 'string' || event.project_id === null) return null;
-  if (after === ZERO_SHA) return null;
-  return { projectId: event.project_id, ref, before, after };
+/** The pipeline a push asks for, or null (deletions). */
+export function pushPipelineRequest(push: Push): { projectId: number; ref: string; before: string; after: string } | null {
+  if (push.projectId === null || push.deleted) return null;
+  return { projectId: push.projectId, ref: push.ref, before: push.before, after: push.after };
 }
 
 /** The bridge whose downstream pipeline is due: a bridge job that became `pending`. */
-export function bridgeTriggerRequest(event: DomainEvent): number | null {
-  if (event.type !== CI_EVENTS.JOB_STATUS_CHANGED) return null;
-  const data = event.data as { type?: unknown; to?: unknown; job_id?: unknown };
-  return data.type === 'bridge' && data.to === 'pending' && typeof data.job_id === 'number' ? data.job_id : null;
+export function bridgeTriggerRequest(event: CataloguedEvent<'job.status_changed'>): number | null {
+  const { type, to, job_id: jobId } = event.data;
+  return type === 'bridge' && to === 'pending' ? jobId : null;
 }
 
 /** The downstream pipeline whose status a `strategy: depend` bridge follows. */
-export function downstreamStatusChange(event: DomainEvent): number | null {
-  if (event.type !== CI_EVENTS.PIPELINE_STATUS_CHANGED && event.type !== CI_EVENTS.PIPELINE_CREATED) return null;
-  const data = event.data as { source?: unknown; pipeline_id?: unknown };
-  return (data.source === 'parent_pipeline' || data.source === 'pipeline') && typeof data.pipeline_id === 'number' ? data.pipeline_id : null;
+export function downstreamStatusChange(event: CataloguedEvent<'pipeline.status_changed' | 'pipeline.created'>): number | null {
+  const { source, pipeline_id: pipelineId } = event.data;
+  return source === 'parent_pipeline' || source === 'pipeline' ? pipelineId : null;
 }
 
 /**
@@ -58,24 +52,43 @@ export class CiPushConsumer extends DomainEventSubscriber {
   }
 
   protected consumerOptions(): DomainEventConsumerOptions {
-    return { groupId: CONSUMER_GROUPS.CI_PIPELINES, handler: (event) => this.handle(event) };
+    const downstream = (event: CataloguedEvent<'pipeline.status_changed' | 'pipeline.created'>) => this.onDownstreamStatus(event);
+    const mergeRequest = (event: CataloguedEvent<'merge_request.opened' | 'merge_request.reopened'>) => this.onMergeRequest(event);
+    return {
+      groupId: CONSUMER_GROUPS.CI_PIPELINES,
+      handlers: {
+        push: (event) => this.onPush(event),
+        tag_push: (event) => this.onPush(event),
+        'job.status_changed': (event) => this.onJobStatus(event),
+        'pipeline.status_changed': downstream,
+        'pipeline.created': downstream,
+        'merge_request.opened': mergeRequest,
+        'merge_request.reopened': mergeRequest,
+      },
+    };
   }
 
-  async handle(event: DomainEvent): Promise<void> {
+  async onJobStatus(event: CataloguedEvent<'job.status_changed'>): Promise<void> {
     const bridgeId = bridgeTriggerRequest(event);
-    if (bridgeId !== null) return this.downstream.execute(bridgeId, event.id);
+    if (bridgeId !== null) await this.downstream.execute(bridgeId, event.id);
+  }
+
+  async onDownstreamStatus(event: CataloguedEvent<'pipeline.status_changed' | 'pipeline.created'>): Promise<void> {
     const downstreamId = downstreamStatusChange(event);
-    if (downstreamId !== null) return this.downstream.mirror(downstreamId);
-    const mergeRequestId = mergeRequestPipelineRequest(event);
-    if (mergeRequestId !== null) {
-      const mr = await this.mergeRequests.openById(mergeRequestId);
-      if (mr) await this.mergeRequestPipeline(mr, event);
-      return;
-    }
-    const request = pushPipelineRequest(event);
+    if (downstreamId !== null) await this.downstream.mirror(downstreamId);
+  }
+
+  async onMergeRequest(event: CataloguedEvent<'merge_request.opened' | 'merge_request.reopened'>): Promise<void> {
+    const mr = await this.mergeRequests.openById(mergeRequestPipelineRequest(event));
+    if (mr) await this.mergeRequestPipeline(mr, event);
+  }
+
+  async onPush(event: CataloguedEvent<'push' | 'tag_push'>): Promise<void> {
+    const push = pushOf(event);
+    const request = pushPipelineRequest(push);
     if (!request) return;
     await this.pushPipeline(request, event);
-    const pushed = pushedBranch(event);
+    const pushed = pushedBranch(push);
     if (pushed) for (const mr of await this.mergeRequests.openWithSourceBranch(pushed.projectId, pushed.branch)) await this.mergeRequestPipeline(mr, event, pushed.sha);
   }
 

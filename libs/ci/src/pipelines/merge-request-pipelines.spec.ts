@@ -1,7 +1,9 @@
-import type { DomainEvent } from '@app/messaging';
+import type { CataloguedEvent } from '@app/messaging';
+import { pushOf } from '@app/repository';
 import { mergeRequestPipelineRequest, mergeRequestRef, mergeRequestTriggerId, pushedBranch } from './merge-request-pipelines';
 
-const event = (type: string, data: Record<string, unknown>, projectId: number | null = 7) => ({ id: 'e1', type, data, project_id: projectId }) as unknown as DomainEvent;
+const event = <T extends 'merge_request.opened' | 'merge_request.reopened' | 'push' | 'tag_push'>(type: T, data: Record<string, unknown>, projectId: number | null = 7) =>
+  ({ id: 'e1', type, data, project_id: projectId, occurred_at: '2026-11-25T00:00:00Z' }) as unknown as CataloguedEvent<T>;
 
 describe('merge request pipelines', () => {
   it('derives one valid, stable trigger id per event and merge request', () => {
@@ -12,18 +14,16 @@ describe('merge request pipelines', () => {
     expect(mergeRequestTriggerId('0b7c3f8e-1d2a-4c5b-9e6f-7a8b9c0d1e2f', 3)).not.toBe('0b7c3f8e-1d2a-4c5b-9e6f-7a8b9c0d1e2f');
   });
 
-  it('reads the merge requests opened or reopened, not other changes', () => {
+  it('reads the merge request opened or reopened (the consumer subscribes to these two only)', () => {
     expect(mergeRequestPipelineRequest(event('merge_request.opened', { merge_request: { id: 5 } }))).toBe(5);
     expect(mergeRequestPipelineRequest(event('merge_request.reopened', { merge_request: { id: 6 } }))).toBe(6);
-    expect(mergeRequestPipelineRequest(event('merge_request.updated', { merge_request: { id: 5 } }))).toBeNull();
-    expect(mergeRequestPipelineRequest(event('merge_request.closed', { merge_request: { id: 5 } }))).toBeNull();
   });
 
   it('reads pushed branches, not tags or deletions', () => {
     const sha = 'a'.repeat(40);
-    expect(pushedBranch(event('push', { ref: 'refs/heads/feature/x', after: sha }))).toEqual({ projectId: 7, branch: 'feature/x', sha });
-    expect(pushedBranch(event('push', { ref: 'refs/heads/x', after: '0'.repeat(40) }))).toBeNull();
-    expect(pushedBranch(event('tag_push', { ref: 'refs/tags/v1', after: sha }))).toBeNull();
+    expect(pushedBranch(pushOf(event('push', { ref: 'refs/heads/feature/x', before: sha, after: sha })))).toEqual({ projectId: 7, branch: 'feature/x', sha });
+    expect(pushedBranch(pushOf(event('push', { ref: 'refs/heads/x', before: sha, after: '0'.repeat(40) })))).toBeNull();
+    expect(pushedBranch(pushOf(event('tag_push', { ref: 'refs/tags/v1', before: sha, after: sha })))).toBeNull();
     expect(mergeRequestRef(12)).toBe('refs/merge-requests/12/head');
   });
 });

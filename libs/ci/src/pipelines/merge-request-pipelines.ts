@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { DomainEvent } from '@app/messaging';
-import { PUSH_EVENTS, ZERO_SHA } from '@app/repository';
+import type { CataloguedEvent } from '@app/messaging';
+import type { Push } from '@app/repository';
 
 /** What a merge request pipeline needs of its merge request (same-project merge requests). */
 export interface MergeRequestForPipeline {
@@ -18,22 +18,13 @@ export interface MergeRequestForPipeline {
   milestoneTitle: string | null;
 }
 
-/** The merge request events that create a merge request pipeline: opened and reopened (GitLab's `MergeRequests::CreatePipelineService` callers). */
-const MERGE_REQUEST_PIPELINE_EVENTS: ReadonlySet<string> = new Set(['merge_request.opened', 'merge_request.reopened']);
-
-/** The merge request an event asks a pipeline for (by id), or null. */
-export function mergeRequestPipelineRequest(event: DomainEvent): number | null {
-  if (!MERGE_REQUEST_PIPELINE_EVENTS.has(event.type)) return null;
-  const id = (event.data as { merge_request?: { id?: unknown } }).merge_request?.id;
-  return typeof id === 'number' ? id : null;
-}
+/** The merge request an event asks a pipeline for (by id): opened and reopened ones (GitLab's `MergeRequests::CreatePipelineService` callers). */
+export const mergeRequestPipelineRequest = (event: CataloguedEvent<'merge_request.opened' | 'merge_request.reopened'>): number => event.data.merge_request.id;
 
 /** The branch a push created or moved (a deletion is not a push that updates a merge request), or null. */
-export function pushedBranch(event: DomainEvent): { projectId: number; branch: string; sha: string } | null {
-  if (event.type !== PUSH_EVENTS.PUSH || event.project_id === null) return null;
-  const { ref, after } = event.data as { ref?: unknown; after?: unknown };
-  if (typeof ref !== 'string' || !ref.startsWith('refs/heads/') || typeof after !== 'string' || after === ZERO_SHA) return null;
-  return { projectId: event.project_id, branch: ref.slice('refs/heads/'.length), sha: after };
+export function pushedBranch(push: Push): { projectId: number; branch: string; sha: string } | null {
+  if (push.projectId === null || push.branch === null || push.deleted) return null;
+  return { projectId: push.projectId, branch: push.branch, sha: push.after };
 }
 
 /**

@@ -95,7 +95,7 @@ export class PipelineProcessor {
    * when the job started it (`startedFrom`, its status before), in one outbox write.
    */
   async jobStarted(tx: EntityManager, job: CiJobEntity, scope: CiEventScope, startedFrom: JobStatus | null): Promise<void> {
-    const events = [jobStatusEvent(null, job, 'pending', scope)];
+    const events: NewDomainEvent[] = [jobStatusEvent(null, job, 'pending', scope)];
     if (startedFrom !== null) {
       const pipeline = await this.pipelines.findById(tx, job.pipelineId);
       if (pipeline) events.push(pipelineEvent(CI_EVENTS.PIPELINE_STATUS_CHANGED, null, pipeline, scope, { from: startedFrom, to: 'running' }));

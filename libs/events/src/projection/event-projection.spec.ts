@@ -1,7 +1,7 @@
-import { buildDomainEvent, NewDomainEvent } from '@app/messaging';
+import { buildDomainEvent, UncheckedNewDomainEvent } from '@app/messaging';
 import { actionNameOf, planProjection, UnprojectableEventError } from './event-projection';
 
-const event = (e: NewDomainEvent) => buildDomainEvent({ actor: 7, projectId: 42, groupId: 3, ...e });
+const event = (e: UncheckedNewDomainEvent) => buildDomainEvent({ actor: 7, projectId: 42, groupId: 3, ...e });
 const milestone = (id: number, title: string) => ({ id, iid: id, project_id: 42, group_id: null, title, description: null, state: 'active', created_at: 'x', updated_at: 'x', due_date: null, start_date: null });
 
 describe(planProjection.name, () => {

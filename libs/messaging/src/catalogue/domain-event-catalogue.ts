@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { DomainEvent } from '../domain-event';
+import type { DomainEvent, UncheckedNewDomainEvent } from '../domain-event';
 import { ALERTING_EVENT_PART } from './alerting.events';
 import { APPROVALS_EVENT_PART } from './approvals.events';
 import { BADGES_EVENT_PART } from './badges.events';
@@ -54,8 +54,23 @@ export type DomainEventType = KeysOf<Part> & string;
 /** The `data` of events of `TType`, as its catalogue entry declares it. */
 export type DomainEventData<TType extends DomainEventType> = DefinitionOf<TType> extends EventDefinition<infer S> ? Static<S> : never;
 
-/** A domain event of a catalogued type: a union discriminated by `type` (switch on it exhaustively). */
-export type CataloguedEvent = { [TType in DomainEventType]: DomainEvent<DomainEventData<TType> & Record<string, unknown>> & { type: TType } }[DomainEventType];
+/**
+ * A domain event of a catalogued type, its `data` typed by the catalogue (checked against its
+ * schema by the consumer before any handler sees it). Without `TType`: the union of all,
+ * discriminated by `type` (switch on it exhaustively).
+ */
+export type CataloguedEvent<TType extends DomainEventType = DomainEventType> = {
+  [T in TType]: DomainEvent<DomainEventData<T> & Record<string, unknown>> & { type: T };
+}[TType];
+
+/**
+ * An event to append to the outbox (`OutboxService.append`), of a catalogued type with the
+ * `data` its catalogue entry declares: a producer cannot write a type or a shape the catalogue
+ * does not have. Without `TType`: any catalogued event (a union discriminated by `type`).
+ */
+export type NewDomainEvent<TType extends DomainEventType = DomainEventType> = {
+  [T in TType]: Omit<UncheckedNewDomainEvent, 'type' | 'data'> & { type: T; data: DomainEventData<T> };
+}[TType];
 
 /** Every entry of the catalogue, by type. */
 export const DOMAIN_EVENT_CATALOGUE: Readonly<Record<DomainEventType, EventDefinition>> = (() => {

@@ -3,7 +3,7 @@ import { DomainError, ErrorCode, tierAtLeast, ValidationMessages } from '@app/ap
 import { AppConfig } from '@app/config';
 import { digestToken, UserEntity } from '@app/identity';
 import { uniqueViolation } from '@app/database';
-import { OutboxService } from '@app/messaging';
+import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { defaultVisibilityWithin, SettingsEncryption, SettingsReader } from '@app/settings';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
@@ -131,7 +131,7 @@ export class CreateProjectUseCase {
     const project = (await this.projects.findById(id, tx))!;
 
     const memberUser = owner ?? (await this.creatorToAdd(tx, actor, namespace));
-    const events = [projectEvent(NAMESPACE_EVENTS.PROJECT_CREATE, actor.id, await this.projects.hookContext(project, namespace, tx))];
+    const events: NewDomainEvent[] = [projectEvent(NAMESPACE_EVENTS.PROJECT_CREATE, actor.id, await this.projects.hookContext(project, namespace, tx))];
     if (memberUser) {
       const member = await tx.save(
         tx.create(MemberEntity, {

@@ -2,35 +2,14 @@ import { Injectable, Logger } from '@nestjs/common';
 import { tierAtLeast } from '@app/api';
 import { COMPLETED_STATUSES, isJobStatus } from '@app/ci';
 import { AppConfig } from '@app/config';
-import { assertNever, CI_EVENT_PART, CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
+import { CataloguedEvent, CONSUMER_GROUPS, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import { IngestSecurityReportsUseCase } from '../use-cases/ingest-security-reports.use-case';
 
-/** What the ingestion does with each event of libs/ci (exhaustive: a new CI event does not compile until given a role). */
-const SECURITY_REPORT_ROUTES = {
-  'pipeline.status_changed': 'pipeline_status',
-  'pipeline.created': 'ignored',
-  'pipeline.deleted': 'ignored',
-  'job.status_changed': 'ignored',
-  'job.erased': 'ignored',
-} as const satisfies Record<keyof typeof CI_EVENT_PART, 'pipeline_status' | 'ignored'>;
-
-const isCiEventType = (type: string): type is keyof typeof SECURITY_REPORT_ROUTES => Object.hasOwn(SECURITY_REPORT_ROUTES, type);
-
-/** The pipeline whose reports an event asks to ingest: a pipeline that has just finished (success, failed, canceled, skipped). */
-export function finishedPipelineOf(event: DomainEvent): number | null {
-  if (!isCiEventType(event.type)) return null;
-  const route = SECURITY_REPORT_ROUTES[event.type];
-  switch (route) {
-    case 'pipeline_status': {
-      const { pipeline_id: pipelineId, to } = event.data as { pipeline_id?: unknown; to?: unknown };
-      if (typeof pipelineId !== 'number' || !Number.isSafeInteger(pipelineId) || pipelineId <= 0) return null;
-      return isJobStatus(to) && COMPLETED_STATUSES.has(to) ? pipelineId : null;
-    }
-    case 'ignored':
-      return null;
-    default:
-      return assertNever(route, 'security report route');
-  }
+/** The pipeline whose reports a status change asks to ingest: a pipeline that has just finished (success, failed, canceled, skipped). */
+export function finishedPipelineOf(event: CataloguedEvent<'pipeline.status_changed'>): number | null {
+  const { pipeline_id: pipelineId, to } = event.data;
+  if (pipelineId <= 0) return null;
+  return isJobStatus(to) && COMPLETED_STATUSES.has(to) ? pipelineId : null;
 }
 
 /**
@@ -54,10 +33,10 @@ export class SecurityReportsConsumer extends DomainEventSubscriber {
   }
 
   protected consumerOptions(): DomainEventConsumerOptions {
-    return { groupId: CONSUMER_GROUPS.SECURITY_REPORTS, handler: (event) => this.handle(event) };
+    return { groupId: CONSUMER_GROUPS.SECURITY_REPORTS, handlers: { 'pipeline.status_changed': (event) => this.handle(event) } };
   }
 
-  async handle(event: DomainEvent): Promise<void> {
+  async handle(event: CataloguedEvent<'pipeline.status_changed'>): Promise<void> {
     const pipelineId = finishedPipelineOf(event);
     if (pipelineId === null || !tierAtLeast(this.config.tier, 'ultimate')) return;
     const outcome = await this.ingest.execute(pipelineId);
