@@ -129,6 +129,74 @@ describe('Hostile input', () => {
     });
   });
 
+  describe('lone UTF-16 surrogates', () => {
+    const LONE_SURROGATE = { message: '400 Bad request - Invalid UTF-8 in parameter' };
+    const postRaw = (method: string, path: string, body: string) =>
+      fetch(`${gw.baseUrl}${path}`, { method, headers: { 'PRIVATE-TOKEN': gw.rootToken, 'content-type': 'application/json' }, body });
+
+    it('in a JSON body are refused with 400 on every route, never a 500 of PostgreSQL', async () => {
+      const issue = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/issues`, { token: gw.rootToken, body: { title: 'surrogates' } });
+      expect(issue.status).toBe(201);
+      const requests: Array<[string, string, string]> = [
+        ['POST', `/api/v4/projects/${projectId}/issues`, '{"title":"a\\ud800"}'],
+        ['PUT', `/api/v4/projects/${projectId}/issues/${issue.body.iid}`, '{"description":"\\udc00 alone"}'],
+        ['POST', `/api/v4/projects/${projectId}/issues/${issue.body.iid}/notes`, '{"body":"x\\ud800"}'],
+        ['POST', '/api/v4/users', '{"username":"lone","name":"\\ud800","email":"lone@example.com","password":"secret-password-1"}'],
+        ['POST', '/api/v4/hooks', '{"url":"http://127.0.0.1:9/\\ud800"}'],
+        ['PUT', '/api/v4/users/1/custom_attributes/k', '{"value":"\\ud800"}'],
+        ['PUT', '/api/v4/users/1/custom_attributes/k', '{"value":"ok","\\ud800":1}'],
+      ];
+      for (const [method, path, body] of requests) {
+        const res = await postRaw(method, path, body);
+        expect({ method, path, status: res.status, body: await res.json() }).toEqual({ method, path, status: 400, body: LONE_SURROGATE });
+      }
+      expect((await get('/api/v4/users?username=lone')).body).toEqual([]);
+    });
+
+    it('in a form body too', async () => {
+      // A form body is percent-encoded UTF-8: a lone surrogate cannot be encoded; what arrives is text.
+      const res = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/issues`, { token: gw.rootToken, form: { title: 'form %ED%A0%80' } });
+      expect(res.status).toBe(201);
+    });
+
+    it('a surrogate pair (an astral character) is accepted', async () => {
+      const res = await postRaw('POST', `/api/v4/projects/${projectId}/issues`, '{"title":"pair \\ud83d\\ude00"}');
+      expect(res.status).toBe(201);
+      expect((await res.json()).title).toBe('pair \u{1F600}');
+    });
+
+    it('percent-encoded in a query string or a path never reaches the database as one', async () => {
+      // The escapes of a lone surrogate are not UTF-8: the query keeps them as text, the path matches no route.
+      const search = await get(`/api/v4/projects/${projectId}/issues?search=%ED%A0%80`);
+      expect(search.status).toBe(200);
+      expect((await get('/api/v4/users/%ED%A0%80')).status).toBe(404);
+      expect((await get(`/api/v4/projects/${projectId}/issues/%ED%A0%80`)).status).toBe(404);
+    });
+  });
+
+  describe('a lookup started before a parameter check', () => {
+    it('does not outlive the 400: every resource event route answers and the process stays up', async () => {
+      const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: gw.rootToken, body: { name: 'public-events', visibility: 'public' } });
+      expect(project.status).toBe(201);
+      const routes = [
+        'issues/999/resource_state_events',
+        'issues/999/resource_milestone_events',
+        'issues/999/resource_weight_events',
+        'merge_requests/1/resource_state_events',
+        'merge_requests/1/resource_milestone_events',
+      ];
+      for (const route of routes) {
+        // Anonymous: the project is public. The issue and merge request do not exist.
+        const res = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.body.id}/${route}/abc`);
+        expect({ route, status: res.status }).toEqual({ route, status: 400 });
+        expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.body.id}/${route}/1`)).status).toBe(404);
+      }
+      // The lookups that were not started cannot reject later; the gateway still answers.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect((await api(gw.baseUrl, 'GET', '/-/readiness')).status).toBe(200);
+    });
+  });
+
   describe('deeply nested JSON', () => {
     const nested = (levels: number): string => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
