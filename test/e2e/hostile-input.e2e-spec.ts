@@ -37,6 +37,22 @@ describe('Hostile input', () => {
       expect((await get(`/api/v4/projects/${projectId}/members/99999999999`)).status).toBe(404);
     });
 
+    it('a note or snippet id beyond the range is a 404 of that resource; a word is still a 400', async () => {
+      // Its own project: the NUL tests below expect no issue in the shared one.
+      const own = (await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: gw.rootToken, body: { name: 'range' } })).body.id;
+      const issue = await api(gw.baseUrl, 'POST', `/api/v4/projects/${own}/issues`, { token: gw.rootToken, body: { title: 'noted' } });
+      expect(issue.status).toBe(201);
+      const notes = `/api/v4/projects/${own}/issues/${issue.body.iid}/notes`;
+      for (const id of ['2147483648', '99999999999999999999']) {
+        expect(await get(`${notes}/${id}`).then((r) => [r.status, r.body])).toEqual([404, { message: '404 Note Not Found' }]);
+        expect(await get(`/api/v4/projects/${projectId}/snippets/${id}`).then((r) => [r.status, r.body])).toEqual([404, { message: '404 Snippet Not Found' }]);
+      }
+      expect((await get(`${notes}/abc`)).body).toEqual({ error: 'note_id is invalid' });
+      expect((await get(`/api/v4/projects/${projectId}/snippets/abc`)).body).toEqual({ error: 'snippet_id is invalid' });
+      expect((await get('/api/v4/users/2147483648/custom_attributes/k')).body).toEqual({ message: '404 User Not Found' });
+      expect((await get('/api/v4/projects/2147483648')).body).toEqual({ message: '404 Project Not Found' });
+    });
+
     it('a Sudo user id beyond the range is an unknown user (404)', async () => {
       const res = await get('/api/v4/user', { Sudo: '99999999999999999999' });
       expect(res.status).toBe(404);
@@ -162,7 +178,7 @@ describe('Hostile input', () => {
     it('a surrogate pair (an astral character) is accepted', async () => {
       const res = await postRaw('POST', `/api/v4/projects/${projectId}/issues`, '{"title":"pair \\ud83d\\ude00"}');
       expect(res.status).toBe(201);
-      expect((await res.json()).title).toBe('pair \u{1F600}');
+      expect(((await res.json()) as { title: string }).title).toBe('pair \u{1F600}');
     });
 
     it('percent-encoded in a query string or a path never reaches the database as one', async () => {

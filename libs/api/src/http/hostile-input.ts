@@ -45,6 +45,9 @@ function isParsedObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Buffer.isBuffer(value) && !(value instanceof EventEmitter);
 }
 
+/** A surrogate code unit outside a pair (with the `u` flag, a pair is one code point and does not match). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
 /** Why a string cannot be a parameter: a NUL character, or a lone UTF-16 surrogate. */
 export type MalformedString = 'null-byte' | 'lone-surrogate';
 
@@ -56,7 +59,7 @@ export type MalformedString = 'null-byte' | 'lone-surrogate';
  */
 export function malformedString(value: string): MalformedString | null {
   if (value.includes('\u0000')) return 'null-byte';
-  if (!value.isWellFormed()) return 'lone-surrogate';
+  if (LONE_SURROGATE.test(value)) return 'lone-surrogate';
   return null;
 }
 
