@@ -190,6 +190,20 @@ describe('Hostile input', () => {
     });
   });
 
+  describe('JSON null for a required column', () => {
+    it('is a 400 naming the attribute, as a blank attribute in GitLab, not a 500 of PostgreSQL', async () => {
+      const issue = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/issues`, { token: gw.rootToken, body: { title: 'nulls' } });
+      const path = `/api/v4/projects/${projectId}/issues/${issue.body.iid}`;
+      for (const attribute of ['title', 'confidential', 'issue_type']) {
+        const res = await api(gw.baseUrl, 'PUT', path, { token: gw.rootToken, body: { [attribute]: null } });
+        expect({ attribute, status: res.status, body: res.body }).toEqual({ attribute, status: 400, body: { message: { [attribute]: ["can't be blank"] } } });
+      }
+      expect((await get(path)).body).toMatchObject({ title: 'nulls', confidential: false, issue_type: 'issue' });
+      // A null that clears stays a clear.
+      expect((await api(gw.baseUrl, 'PUT', path, { token: gw.rootToken, body: { description: null } })).status).toBe(200);
+    });
+  });
+
   describe('a lookup started before a parameter check', () => {
     it('does not outlive the 400: every resource event route answers and the process stays up', async () => {
       const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: gw.rootToken, body: { name: 'public-events', visibility: 'public' } });
