@@ -37,6 +37,22 @@ describe('Hostile input', () => {
       expect((await get(`/api/v4/projects/${projectId}/members/99999999999`)).status).toBe(404);
     });
 
+    it('a note or snippet id beyond the range is a 404 of that resource; a word is still a 400', async () => {
+      // Its own project: the NUL tests below expect no issue in the shared one.
+      const own = (await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: gw.rootToken, body: { name: 'range' } })).body.id;
+      const issue = await api(gw.baseUrl, 'POST', `/api/v4/projects/${own}/issues`, { token: gw.rootToken, body: { title: 'noted' } });
+      expect(issue.status).toBe(201);
+      const notes = `/api/v4/projects/${own}/issues/${issue.body.iid}/notes`;
+      for (const id of ['2147483648', '99999999999999999999']) {
+        expect(await get(`${notes}/${id}`).then((r) => [r.status, r.body])).toEqual([404, { message: '404 Note Not Found' }]);
+        expect(await get(`/api/v4/projects/${projectId}/snippets/${id}`).then((r) => [r.status, r.body])).toEqual([404, { message: '404 Snippet Not Found' }]);
+      }
+      expect((await get(`${notes}/abc`)).body).toEqual({ error: 'note_id is invalid' });
+      expect((await get(`/api/v4/projects/${projectId}/snippets/abc`)).body).toEqual({ error: 'snippet_id is invalid' });
+      expect((await get('/api/v4/users/2147483648/custom_attributes/k')).body).toEqual({ message: '404 User Not Found' });
+      expect((await get('/api/v4/projects/2147483648')).body).toEqual({ message: '404 Project Not Found' });
+    });
+
     it('a Sudo user id beyond the range is an unknown user (404)', async () => {
       const res = await get('/api/v4/user', { Sudo: '99999999999999999999' });
       expect(res.status).toBe(404);
@@ -126,6 +142,97 @@ describe('Hostile input', () => {
       const form = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/issues`, { token: gw.rootToken, form: { title: 'a\u0000b' } });
       expect(form.status).toBe(400);
       expect((await get(`/api/v4/projects/${projectId}/issues`)).body).toEqual([]);
+    });
+  });
+
+  describe('lone UTF-16 surrogates', () => {
+    const LONE_SURROGATE = { message: '400 Bad request - Invalid UTF-8 in parameter' };
+    const postRaw = (method: string, path: string, body: string) =>
+      fetch(`${gw.baseUrl}${path}`, { method, headers: { 'PRIVATE-TOKEN': gw.rootToken, 'content-type': 'application/json' }, body });
+
+    it('in a JSON body are refused with 400 on every route, never a 500 of PostgreSQL', async () => {
+      const issue = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/issues`, { token: gw.rootToken, body: { title: 'surrogates' } });
+      expect(issue.status).toBe(201);
+      const requests: Array<[string, string, string]> = [
+        ['POST', `/api/v4/projects/${projectId}/issues`, '{"title":"a\\ud800"}'],
+        ['PUT', `/api/v4/projects/${projectId}/issues/${issue.body.iid}`, '{"description":"\\udc00 alone"}'],
+        ['POST', `/api/v4/projects/${projectId}/issues/${issue.body.iid}/notes`, '{"body":"x\\ud800"}'],
+        ['POST', '/api/v4/users', '{"username":"lone","name":"\\ud800","email":"lone@example.com","password":"secret-password-1"}'],
+        ['POST', '/api/v4/hooks', '{"url":"http://127.0.0.1:9/\\ud800"}'],
+        ['PUT', '/api/v4/users/1/custom_attributes/k', '{"value":"\\ud800"}'],
+        ['PUT', '/api/v4/users/1/custom_attributes/k', '{"value":"ok","\\ud800":1}'],
+      ];
+      for (const [method, path, body] of requests) {
+        const res = await postRaw(method, path, body);
+        expect({ method, path, status: res.status, body: await res.json() }).toEqual({ method, path, status: 400, body: LONE_SURROGATE });
+      }
+      expect((await get('/api/v4/users?username=lone')).body).toEqual([]);
+    });
+
+    it('percent-encoded in a form body stays text', async () => {
+      // A form body is percent-encoded UTF-8: the bytes of a lone surrogate are not UTF-8, the value is kept undecoded.
+      const res = await fetch(`${gw.baseUrl}/api/v4/projects/${projectId}/issues`, {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': gw.rootToken, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'title=form%ED%A0%80',
+      });
+      expect(res.status).toBe(201);
+      expect(((await res.json()) as { title: string }).title).toBe('form%ED%A0%80');
+    });
+
+    it('a surrogate pair (an astral character) is accepted', async () => {
+      const res = await postRaw('POST', `/api/v4/projects/${projectId}/issues`, '{"title":"pair \\ud83d\\ude00"}');
+      expect(res.status).toBe(201);
+      expect(((await res.json()) as { title: string }).title).toBe('pair \u{1F600}');
+    });
+
+    it('percent-encoded in a query string or a path never reaches the database as one', async () => {
+      // The escapes of a lone surrogate are not UTF-8: the query keeps them as text, the path matches no route.
+      const search = await get(`/api/v4/projects/${projectId}/issues?search=%ED%A0%80`);
+      expect(search.status).toBe(200);
+      // The literal text: it finds the issue of the form body above, whose title kept it.
+      expect(search.body.map((issue: { title: string }) => issue.title)).toEqual(['form%ED%A0%80']);
+      for (const path of ['/api/v4/users/%ED%A0%80', `/api/v4/projects/${projectId}/issues/%ED%A0%80`]) {
+        const res = await get(path);
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: { error: '404 Not Found' } });
+      }
+    });
+  });
+
+  describe('JSON null for a required column', () => {
+    it('is a 400 naming the attribute, as a blank attribute in GitLab, not a 500 of PostgreSQL', async () => {
+      const issue = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/issues`, { token: gw.rootToken, body: { title: 'nulls' } });
+      const path = `/api/v4/projects/${projectId}/issues/${issue.body.iid}`;
+      for (const attribute of ['title', 'confidential', 'issue_type']) {
+        const res = await api(gw.baseUrl, 'PUT', path, { token: gw.rootToken, body: { [attribute]: null } });
+        expect({ attribute, status: res.status, body: res.body }).toEqual({ attribute, status: 400, body: { message: { [attribute]: ["can't be blank"] } } });
+      }
+      expect((await get(path)).body).toMatchObject({ title: 'nulls', confidential: false, issue_type: 'issue' });
+      // A null that clears stays a clear.
+      expect((await api(gw.baseUrl, 'PUT', path, { token: gw.rootToken, body: { description: null } })).status).toBe(200);
+    });
+  });
+
+  describe('a lookup started before a parameter check', () => {
+    it('does not outlive the 400: every resource event route answers and the process stays up', async () => {
+      const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: gw.rootToken, body: { name: 'public-events', visibility: 'public' } });
+      expect(project.status).toBe(201);
+      const routes = [
+        'issues/999/resource_state_events',
+        'issues/999/resource_milestone_events',
+        'issues/999/resource_weight_events',
+        'merge_requests/1/resource_state_events',
+        'merge_requests/1/resource_milestone_events',
+      ];
+      for (const route of routes) {
+        // Anonymous: the project is public. The issue and merge request do not exist.
+        const res = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.body.id}/${route}/abc`);
+        expect({ route, status: res.status }).toEqual({ route, status: 400 });
+        expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.body.id}/${route}/1`)).status).toBe(404);
+      }
+      // The lookups that were not started cannot reject later; the gateway still answers.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect((await api(gw.baseUrl, 'GET', '/-/readiness')).status).toBe(200);
     });
   });
 

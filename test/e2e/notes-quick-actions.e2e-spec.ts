@@ -78,6 +78,15 @@ describe('Quick actions and award emoji in notes', () => {
     expect(await noteCount()).toBe(before);
   });
 
+  it('fails an iteration command naming an id beyond the integer range as an unknown iteration', async () => {
+    for (const id of ['99999999999', '2147483648', '99999999999999999999999']) {
+      const res = await call('rhea', 'POST', project('/issues/1/notes'), { body: `/iteration *iteration:${id}` });
+      expect({ id, status: res.status, body: res.body }).toEqual({ id, status: 400, body: { message: '400 Bad request - Could not apply iteration command.' } });
+    }
+    const unknown = await call('rhea', 'POST', project('/issues/1/notes'), { body: '/iteration *iteration:2147483647' });
+    expect(unknown.body).toEqual({ message: '400 Bad request - Could not apply iteration command.' });
+  });
+
   it('removes labels with /unlabel and replaces them with /relabel', async () => {
     expect((await call('rhea', 'PUT', project('/issues/1'), { labels: 'bug,on call' })).body.labels).toEqual(['bug', 'on call']);
     const removed = await call('rhea', 'POST', project('/issues/1/notes'), { body: '/unlabel ~bug ~nope' });

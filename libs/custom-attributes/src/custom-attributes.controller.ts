@@ -120,7 +120,6 @@ export class CustomAttributesController {
 
   /** A user by id or (case-insensitive) username; 404 otherwise. */
   private async user(ref: string): Promise<CustomAttributeResource> {
-    if (/^\d+$/.test(ref) && Number(ref) > 2_147_483_647) throw DomainError.notFound('User');
     const user = await this.users.findByIdOrUsername(ref);
     if (!user) throw DomainError.notFound('User');
     return { type: 'user', id: user.id, title: user.username };

@@ -24,64 +24,64 @@ export class ResourceEventsController {
 
   @Get('issues/:issue_iid/resource_milestone_events')
   issueMilestones(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
-    return this.list('milestone', this.issue(a, p, iid), rq, rp);
+    return this.list('milestone', () => this.issue(a, p, iid), rq, rp);
   }
 
   @Get('issues/:issue_iid/resource_milestone_events/:event_id')
   issueMilestone(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('milestone', this.issue(a, p, iid), intParam('resource_milestone_event_id', id, RESOURCE_EVENT_NAMES.milestone));
+    return this.one('milestone', intParam('resource_milestone_event_id', id, RESOURCE_EVENT_NAMES.milestone), () => this.issue(a, p, iid));
   }
 
   @Get('issues/:issue_iid/resource_state_events')
   issueStates(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
-    return this.list('state', this.issue(a, p, iid), rq, rp);
+    return this.list('state', () => this.issue(a, p, iid), rq, rp);
   }
 
   @Get('issues/:issue_iid/resource_state_events/:event_id')
   issueState(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('state', this.issue(a, p, iid), intParam('resource_state_event_id', id, RESOURCE_EVENT_NAMES.state));
+    return this.one('state', intParam('resource_state_event_id', id, RESOURCE_EVENT_NAMES.state), () => this.issue(a, p, iid));
   }
 
   @Get('issues/:issue_iid/resource_iteration_events')
   @Auth({ tier: 'premium' })
   issueIterations(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
-    return this.list('iteration', this.issue(a, p, iid), rq, rp);
+    return this.list('iteration', () => this.issue(a, p, iid), rq, rp);
   }
 
   @Get('issues/:issue_iid/resource_iteration_events/:event_id')
   @Auth({ tier: 'premium' })
   issueIteration(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('iteration', this.issue(a, p, iid), intParam('resource_iteration_event_id', id, RESOURCE_EVENT_NAMES.iteration));
+    return this.one('iteration', intParam('resource_iteration_event_id', id, RESOURCE_EVENT_NAMES.iteration), () => this.issue(a, p, iid));
   }
 
   @Get('issues/:issue_iid/resource_weight_events')
   issueWeights(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
-    return this.list('weight', this.issue(a, p, iid), rq, rp);
+    return this.list('weight', () => this.issue(a, p, iid), rq, rp);
   }
 
   @Get('issues/:issue_iid/resource_weight_events/:event_id')
   issueWeight(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('weight', this.issue(a, p, iid), intParam('resource_weight_event_id', id, RESOURCE_EVENT_NAMES.weight));
+    return this.one('weight', intParam('resource_weight_event_id', id, RESOURCE_EVENT_NAMES.weight), () => this.issue(a, p, iid));
   }
 
   @Get('merge_requests/:merge_request_iid/resource_milestone_events')
   mrMilestones(@CurrentProject() a: ResourceAccess, @Param('merge_request_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
-    return this.list('milestone', this.mergeRequest(a, iid), rq, rp);
+    return this.list('milestone', () => this.mergeRequest(a, iid), rq, rp);
   }
 
   @Get('merge_requests/:merge_request_iid/resource_milestone_events/:event_id')
   mrMilestone(@CurrentProject() a: ResourceAccess, @Param('merge_request_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('milestone', this.mergeRequest(a, iid), intParam('resource_milestone_event_id', id, RESOURCE_EVENT_NAMES.milestone));
+    return this.one('milestone', intParam('resource_milestone_event_id', id, RESOURCE_EVENT_NAMES.milestone), () => this.mergeRequest(a, iid));
   }
 
   @Get('merge_requests/:merge_request_iid/resource_state_events')
   mrStates(@CurrentProject() a: ResourceAccess, @Param('merge_request_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
-    return this.list('state', this.mergeRequest(a, iid), rq, rp);
+    return this.list('state', () => this.mergeRequest(a, iid), rq, rp);
   }
 
   @Get('merge_requests/:merge_request_iid/resource_state_events/:event_id')
   mrState(@CurrentProject() a: ResourceAccess, @Param('merge_request_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('state', this.mergeRequest(a, iid), intParam('resource_state_event_id', id, RESOURCE_EVENT_NAMES.state));
+    return this.one('state', intParam('resource_state_event_id', id, RESOURCE_EVENT_NAMES.state), () => this.mergeRequest(a, iid));
   }
 
   private async issue(access: ResourceAccess, principal: Principal | null, rawIid: string): Promise<ResourceOwner> {
@@ -98,15 +98,18 @@ export class ResourceEventsController {
     return { kind: 'MergeRequest', id: mr.id, project };
   }
 
-  private async list(kind: ResourceEventKind, owner: Promise<ResourceOwner>, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>[]> {
-    const resolved = await owner;
+  // The owner is looked up by a function called here, after every parameter was validated: a
+  // lookup started before a parameter check that throws would be a promise nobody awaits (its
+  // 404 an unhandled rejection, which ends the process).
+  private async list(kind: ResourceEventKind, owner: () => Promise<ResourceOwner>, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>[]> {
+    const resolved = await owner();
     const qb = this.resourceEvents.query(kind, resolved);
     const rows = await paginateOffset(qb, request, reply, { externalUrl: this.config.http.externalUrl });
     return this.presenter.present(kind, rows, resolved);
   }
 
-  private async one(kind: ResourceEventKind, owner: Promise<ResourceOwner>, eventId: number): Promise<Record<string, unknown>> {
-    const resolved = await owner;
+  private async one(kind: ResourceEventKind, eventId: number, owner: () => Promise<ResourceOwner>): Promise<Record<string, unknown>> {
+    const resolved = await owner();
     const row = await this.resourceEvents.query(kind, resolved).andWhere('r.id = :eventId', { eventId }).getOne();
     if (!row) throw DomainError.notFound(RESOURCE_EVENT_NAMES[kind]);
     const [view] = await this.presenter.present(kind, [row], resolved);

@@ -1,10 +1,7 @@
-import { parseProjectOrGroupRef } from '@app/api';
+import { isDbInt, parseProjectOrGroupRef } from '@app/api';
 
 /** A `:id` path parameter: a numeric id or a full path. */
 export type ResourceRef = { id: number } | { fullPath: string };
-
-/** Largest `integer` key of PostgreSQL: beyond it nothing exists (and the query would fail). */
-const MAX_ID = 2_147_483_647;
 
 /**
  * Parses a `:id` value with the API's rules (already decoded once by the router; never
@@ -13,7 +10,7 @@ const MAX_ID = 2_147_483_647;
 export function parseResourceRef(raw: string | number): ResourceRef | null {
   const ref = parseProjectOrGroupRef(String(raw));
   if (!ref) return null;
-  if (ref.kind === 'id') return ref.id <= MAX_ID ? { id: ref.id } : null;
+  if (ref.kind === 'id') return isDbInt(ref.id) ? { id: ref.id } : null;
   return { fullPath: ref.path };
 }
 

@@ -64,7 +64,7 @@ export class UserProjectsController {
 
   /** By id or username (case-insensitive); blocked users exist only for administrators. */
   private async findUser(ref: string, viewer: AccessUser | null): Promise<UserEntity> {
-    const user = /^\d+$/.test(ref) && !Number.isSafeInteger(Number(ref)) ? null : await this.users.findByIdOrUsername(ref);
+    const user = await this.users.findByIdOrUsername(ref);
     if (!user || (user.state === 'blocked' && !viewer?.isAdmin)) throw DomainError.notFound('User');
     return user;
   }

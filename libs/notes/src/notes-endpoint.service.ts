@@ -5,7 +5,7 @@ import {
   applyOffsetPaginationHeaders,
   dbIntOrNull,
   DomainError,
-  ErrorCode,
+  intParam,
   isKeysetPaginationRequested,
   KeysetOptions,
   KeysetPagination,
@@ -51,12 +51,6 @@ function notesCursorPosition(pagination: KeysetPagination): { id: number; value:
     throw DomainError.badRequest('Invalid cursor parameter');
   }
   return { id, value };
-}
-
-/** A `:note_id` path parameter: 400 `note_id is invalid` unless an integer, as Grape. */
-export function noteIdOf(raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) > 2_147_483_647) throw new DomainError(ErrorCode.BAD_REQUEST, 'note_id is invalid', { errorKey: true });
-  return Number(raw);
 }
 
 const readersOf = (viewer: NoteViewer | null, accessLevel: number): NoteListViewer => ({ readsAllInternal: readsAllInternalNotes(viewer, accessLevel), id: viewer?.id ?? null });
@@ -169,7 +163,7 @@ export class NotesEndpoints {
 
   /** The note, if it belongs to the noteable and the viewer may read it; 404 otherwise. */
   async find(noteable: Noteable, rawId: string, principal: Principal | null, accessLevel: number): Promise<NoteEntity> {
-    const note = await this.notes.find(noteable, noteIdOf(rawId));
+    const note = await this.notes.find(noteable, intParam('note_id', rawId, 'Note'));
     if (!note || !canReadNote(note, viewerOf(principal), accessLevel)) throw DomainError.notFound('Note');
     return note;
   }

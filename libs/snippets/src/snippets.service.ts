@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode } from '@app/api';
+import { DomainError, intParam } from '@app/api';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import type { SelectQueryBuilder } from 'typeorm';
 import type { SnippetFileEntity } from './entities/snippet-file.entity';
 import type { SnippetEntity } from './entities/snippet.entity';
 import { snippetReadable, snippetsFeatureOpen, SnippetViewer } from './snippet-access';
 import { SnippetsRepository } from './snippets.repository';
-
-/** A `:snippet_id` path parameter: 400 unless an integer, as Grape. */
-export function snippetIdOf(raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) > 2_147_483_647) throw new DomainError(ErrorCode.BAD_REQUEST, 'snippet_id is invalid', { errorKey: true });
-  return Number(raw);
-}
 
 /** Finds project snippets the caller may read (404 otherwise, as GitLab), for the snippets and notes routes. */
 @Injectable()
@@ -30,7 +24,7 @@ export class SnippetsService {
 
   async readable(project: ProjectWithNamespace, rawId: string, viewer: SnippetViewer | null, accessLevel: number): Promise<SnippetEntity> {
     this.checkFeature(project, viewer, accessLevel);
-    const snippet = await this.snippets.find(project.id, snippetIdOf(rawId));
+    const snippet = await this.snippets.find(project.id, intParam('snippet_id', rawId, 'Snippet'));
     if (!snippet || !snippetReadable(snippet, viewer, accessLevel)) throw DomainError.notFound('Snippet');
     snippet.files?.sort((a, b) => a.position - b.position);
     return snippet;

@@ -106,6 +106,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private resolve(exception: unknown, request: unknown): Resolved {
     if (exception instanceof DomainError) return toErrorResponse(exception);
+    const blank = notNullColumn(exception);
+    if (blank !== undefined) {
+      // A null the route's validation let through (an optional attribute sent as JSON null):
+      // GitLab's model validation answer, not a 500. Logged: the DTO should refuse it itself.
+      this.logger.warn(`${this.safely(() => this.httpAdapter.getRequestMethod?.(request) ?? '?')} ${this.safely(() => (this.httpAdapter.getRequestUrl?.(request) ?? '?').split('?')[0])}: null for the NOT NULL column ${blank}`);
+      return toErrorResponse(DomainError.invalid({ [blank]: ["can't be blank"] }));
+    }
     if (exception instanceof HttpException) {
       if (exception instanceof NotFoundException && this.isRouterNotFound(exception, request)) {
         return this.routeNotFound(request);
@@ -167,6 +174,16 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return '?';
     }
   }
+}
+
+/**
+ * The column of a PostgreSQL not-null violation (SQLSTATE 23502) raised by a query, if the
+ * exception is one: a request that set a required attribute to null.
+ */
+export function notNullColumn(exception: unknown): string | undefined {
+  if (!(exception instanceof Error) || exception.name !== 'QueryFailedError') return undefined;
+  const driverError = (exception as { driverError?: { code?: unknown; column?: unknown } }).driverError;
+  return driverError?.code === '23502' && typeof driverError.column === 'string' ? driverError.column : undefined;
 }
 
 function describe(exception: unknown): string {

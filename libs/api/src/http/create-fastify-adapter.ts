@@ -6,7 +6,7 @@ import { DomainError } from '../errors/domain-error';
 import { createFormBodyParser, createJsonBodyParser, otherBodyParser, RAW_JSON_BODY_LIMIT, textPlainBodyParser } from './body-parsers';
 import { sendDomainError } from './error-reply';
 import { decodeContentEncoding } from './content-encoding';
-import { containsNullByte } from './hostile-input';
+import { findMalformedString, type MalformedString } from './hostile-input';
 import { createQuerystringParser, DEFAULT_PARAMETER_LIMITS, queryParseError, type ParameterLimits } from './query-string';
 import { recordRoutes } from '../openapi/route-recorder';
 import { generateRequestId, REQUEST_ID_HEADER } from './request-id';
@@ -35,8 +35,9 @@ export const MAX_HEADER_SIZE = 64 * 1024;
  * - `request.id` is the caller's `X-Request-Id` (when plain and short) or a new UUID, and
  *   is echoed in the `X-Request-Id` response header;
  * - every JSON answer is `Content-Type: application/json` exactly, as GitLab's;
- * - a NUL character in any parameter (path, query, body, header): 400, as GitLab's
- *   `HandleNullBytes` middleware (decided here once for every route);
+ * - a NUL character or a lone UTF-16 surrogate (`"\ud800"` in JSON) in any parameter (path,
+ *   query, body, header): 400, as GitLab's `HandleMalformedStrings` middleware (decided here
+ *   once for every route; PostgreSQL would refuse both);
  * - Fastify logs nothing itself (the app's pino logger does).
  */
 export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
@@ -105,8 +106,9 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
       sendDomainError(reply, DomainError.badRequest(queryError));
       return;
     }
-    if (containsNullByte(request.query) || containsNullByte(request.headers)) {
-      sendDomainError(reply, nullByteError());
+    const malformed = findMalformedString(request.query) ?? findMalformedString(request.headers);
+    if (malformed !== null) {
+      sendDomainError(reply, malformedStringError(malformed));
       return;
     }
     done();
@@ -117,8 +119,9 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
 
   // Path parameters and parsed bodies are known from here on.
   instance.addHook('preValidation', (request, reply, done) => {
-    if (containsNullByte(request.params) || containsNullByte(request.body)) {
-      sendDomainError(reply, nullByteError());
+    const malformed = findMalformedString(request.params) ?? findMalformedString(request.body);
+    if (malformed !== null) {
+      sendDomainError(reply, malformedStringError(malformed));
       return;
     }
     done();
@@ -147,7 +150,8 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   return adapter;
 }
 
-const nullByteError = (): DomainError => DomainError.badRequest('Invalid null byte in parameter');
+const malformedStringError = (malformed: MalformedString): DomainError =>
+  DomainError.badRequest(malformed === 'null-byte' ? 'Invalid null byte in parameter' : 'Invalid UTF-8 in parameter');
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);

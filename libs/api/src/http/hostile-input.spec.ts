@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { containsNullByte, JSON_MAX_DEPTH, jsonNestedDeeperThan } from './hostile-input';
+import { containsLoneSurrogate, containsNullByte, findMalformedString, JSON_MAX_DEPTH, jsonNestedDeeperThan } from './hostile-input';
 
 describe(jsonNestedDeeperThan.name, () => {
   const nested = (levels: number): Buffer => Buffer.from(`${'['.repeat(levels)}${']'.repeat(levels)}`);
@@ -55,5 +55,29 @@ describe(containsNullByte.name, () => {
     const cyclic: Record<string, unknown> = { a: 'b' };
     cyclic.self = cyclic;
     expect(containsNullByte(cyclic)).toBe(false);
+  });
+});
+
+describe(findMalformedString.name, () => {
+  it('finds a lone surrogate in strings, nested values and keys', () => {
+    expect(containsLoneSurrogate(JSON.parse('{"title":"a\\ud800"}'))).toBe(true);
+    expect(containsLoneSurrogate({ a: [{ b: ['x', 'y\udc00z'] }] })).toBe(true);
+    expect(containsLoneSurrogate({ 'k\ud800': 1 })).toBe(true);
+    expect(findMalformedString(['\udfff'])).toBe('lone-surrogate');
+  });
+
+  it('passes a surrogate pair (an astral character) and U+FFFD', () => {
+    expect(findMalformedString({ emoji: '\ud83d\ude00', parsed: JSON.parse('"\\ud83d\\ude00"'), replacement: '\ufffd' })).toBeNull();
+  });
+
+  it('names a NUL first, wherever it is', () => {
+    expect(findMalformedString(['\u0000', '\ud800'])).toBe('null-byte');
+    expect(findMalformedString(['\ud800', '\u0000'])).toBe('null-byte');
+    expect(containsNullByte({ a: '\ud800', b: 'x\u0000' })).toBe(true);
+    expect(containsLoneSurrogate({ a: '\ud800', b: 'x\u0000' })).toBe(false);
+  });
+
+  it('does not look into raw buffers', () => {
+    expect(findMalformedString(Buffer.from([0xed, 0xa0, 0x80]))).toBeNull();
   });
 });

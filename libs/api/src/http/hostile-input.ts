@@ -45,14 +45,39 @@ function isParsedObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Buffer.isBuffer(value) && !(value instanceof EventEmitter);
 }
 
+/** A surrogate code unit outside a pair (with the `u` flag, a pair is one code point and does not match). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** Why a string cannot be a parameter: a NUL character, or a lone UTF-16 surrogate. */
+export type MalformedString = 'null-byte' | 'lone-surrogate';
+
 /**
- * Whether a parameter value (a string, or arrays and objects of them, keys included) holds
- * a NUL character. Iterative, so that no input can exhaust the stack; only what
- * parsers produce is looked into (see `isParsedObject`).
+ * What is wrong with a string, if anything: a NUL character (PostgreSQL refuses it in text,
+ * GitLab's `HandleMalformedStrings` refuses it everywhere), or a lone UTF-16 surrogate (a JSON
+ * escape such as `\ud800` without its pair: no UTF-8 encodes it, and PostgreSQL refuses it in
+ * `json` and `jsonb` values, "invalid input syntax for type json").
  */
-export function containsNullByte(value: unknown): boolean {
+export function malformedString(value: string): MalformedString | null {
+  if (value.includes('\u0000')) return 'null-byte';
+  if (LONE_SURROGATE.test(value)) return 'lone-surrogate';
+  return null;
+}
+
+/**
+ * What is malformed in a parameter value (a string, or arrays and objects of them, keys
+ * included): `null-byte` when any string holds NUL, else `lone-surrogate` when any holds a lone
+ * surrogate, else null. Iterative, so that no input can exhaust the stack; only what parsers
+ * produce is looked into (see `isParsedObject`).
+ */
+export function findMalformedString(value: unknown): MalformedString | null {
+  let found: MalformedString | null = null;
   const pending: unknown[] = [value];
   const seen = new Set<object>();
+  const check = (text: string): boolean => {
+    const problem = malformedString(text);
+    if (problem !== null) found = problem;
+    return problem === 'null-byte';
+  };
   while (pending.length > 0) {
     const item = pending.pop();
     if (typeof item === 'object' && item !== null) {
@@ -60,15 +85,21 @@ export function containsNullByte(value: unknown): boolean {
       seen.add(item);
     }
     if (typeof item === 'string') {
-      if (item.includes('\u0000')) return true;
+      if (check(item)) return 'null-byte';
     } else if (Array.isArray(item)) {
       for (const element of item) pending.push(element);
     } else if (isParsedObject(item)) {
       for (const [key, element] of Object.entries(item)) {
-        if (key.includes('\u0000')) return true;
+        if (check(key)) return 'null-byte';
         pending.push(element);
       }
     }
   }
-  return false;
+  return found;
 }
+
+/** Whether a parameter value holds a NUL character (see `findMalformedString`). */
+export const containsNullByte = (value: unknown): boolean => findMalformedString(value) === 'null-byte';
+
+/** Whether a parameter value holds a lone UTF-16 surrogate and no NUL (see `findMalformedString`). */
+export const containsLoneSurrogate = (value: unknown): boolean => findMalformedString(value) === 'lone-surrogate';

@@ -1,5 +1,6 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
+import { isDbInt } from './int-param';
 
 /** A project or group addressed by a path parameter `:id`: numeric id or full path. */
 export type ProjectOrGroupRef = { kind: 'id'; id: number } | { kind: 'path'; path: string };
@@ -21,7 +22,7 @@ export function parseProjectOrGroupRef(id: string): ProjectOrGroupRef | null {
   if (value.length === 0 || value.length > MAX_FULL_PATH_LENGTH) return null;
   if (NUMERIC_ID.test(value)) {
     const numeric = Number(value);
-    return Number.isSafeInteger(numeric) && numeric > 0 ? { kind: 'id', id: numeric } : null;
+    return isDbInt(numeric) && numeric > 0 ? { kind: 'id', id: numeric } : null;
   }
   const segments = value.split('/');
   const valid = segments.every((segment) => segment !== '.' && segment !== '..' && PATH_SEGMENT.test(segment));

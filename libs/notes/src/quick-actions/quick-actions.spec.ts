@@ -45,6 +45,10 @@ describe('quick action arguments', () => {
     expect(parseIterationReference('*iteration:"Sprint 1"')).toEqual({ title: 'Sprint 1' });
     expect(parseIterationReference('*iteration:12')).toEqual({ id: 12 });
     expect(parseIterationReference('')).toBeNull();
+    // Beyond the integer range no iteration can have the id (and the query must not be sent).
+    expect(parseIterationReference('*iteration:2147483647')).toEqual({ id: 2147483647 });
+    expect(parseIterationReference('*iteration:2147483648')).toBeNull();
+    expect(parseIterationReference('*iteration:99999999999999999999999')).toBeNull();
   });
 
   it('reads weights', () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { dbIntOrNull } from '@app/api';
 
 /** The quick actions this service runs. Each applies to some noteable types only. */
 export const QUICK_ACTIONS = {
@@ -101,11 +102,17 @@ export function parseLabelReferences(argument: string): string[] {
   return titles;
 }
 
-/** `*iteration:"Sprint 1"`, `*iteration:12` (its id) or a plain title. */
+/**
+ * `*iteration:"Sprint 1"`, `*iteration:12` (its id) or a plain title. An id beyond the integer
+ * range names no iteration: null (the command fails as for an unknown iteration).
+ */
 export function parseIterationReference(argument: string): { id: number } | { title: string } | null {
   const text = argument.trim().replace(/^\*iteration:/, '');
   if (text === '') return null;
-  if (/^\d+$/.test(text)) return { id: Number(text) };
+  if (/^\d+$/.test(text)) {
+    const id = dbIntOrNull(text);
+    return id === null ? null : { id };
+  }
   const quoted = /^"([^"]+)"$/.exec(text);
   return { title: quoted ? quoted[1] : text };
 }
