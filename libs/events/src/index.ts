@@ -2,7 +2,7 @@ export * from './entities';
 export * from './events.module';
 export * from './events.repository';
 export * from './projection/event-projection';
-export * from './projection/events-projection.module';
+export * from './events-projection.module';
 export * from './projection/events.projector';
 export * from './projection/projections.repository';
 export * from './projection/rebuild-projections.use-case';

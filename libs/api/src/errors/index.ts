@@ -1,4 +1,3 @@
-export * from './api-exception.filter';
 export * from './domain-error';
 export * from './error-code';
 export * from './error-response';

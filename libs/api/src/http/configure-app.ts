@@ -2,7 +2,7 @@ import type { RouteInfo } from '@nestjs/common/interfaces';
 import { ModuleRef, Reflector } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@app/config';
-import { ApiExceptionFilter } from '../errors/api-exception.filter';
+import { ApiExceptionFilter } from './api-exception.filter';
 import { API_PREFIX } from './api-prefix';
 import { ApiResponseInterceptor } from './api-response.interceptor';
 import { IfUnmodifiedSinceInterceptor } from './last-modified';

@@ -8,7 +8,7 @@ import { sendDomainError } from './error-reply';
 import { decodeContentEncoding } from './content-encoding';
 import { findMalformedString, type MalformedString } from './hostile-input';
 import { createQuerystringParser, DEFAULT_PARAMETER_LIMITS, queryParseError, type ParameterLimits } from './query-string';
-import { recordRoutes } from '../openapi/route-recorder';
+import { recordRoutes } from './route-recorder';
 import { generateRequestId, REQUEST_ID_HEADER } from './request-id';
 import { sendExactJsonContentType } from './json-content-type';
 import { routeConfigOf } from './route-config';

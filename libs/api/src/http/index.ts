@@ -14,3 +14,5 @@ export * from './hostile-input';
 export * from './last-modified';
 export * from './content-encoding';
 export * from './json-content-type';
+export * from './api-exception.filter';
+export * from './route-recorder';

@@ -1,5 +1,5 @@
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
-import type { PlainRouteDoc } from '../openapi/route-recorder';
+import type { PlainRouteDoc } from './route-recorder';
 
 /** What a route may declare about the request bodies it accepts (Fastify route config). */
 export interface ApiRouteConfig {

@@ -1,3 +1,2 @@
 export * from './openapi-document';
 export * from './openapi.routes';
-export * from './route-recorder';

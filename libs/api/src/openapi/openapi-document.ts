@@ -11,7 +11,7 @@ import type { ValidationMetadata } from 'class-validator/types/metadata/Validati
 import { validationMetadataArrayToSchemas } from 'class-validator-jsonschema';
 import { AUTH_POLICY, type AuthPolicy } from '../auth/auth.decorators';
 import { API_PREFIX } from '../http/api-prefix';
-import type { RecordedRoute } from './route-recorder';
+import type { RecordedRoute } from '../http/route-recorder';
 
 export interface OpenApiDocumentOptions {
   title: string;

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../http/api-prefix';
 import { JSON_CONTENT_TYPE } from '../http/json-content-type';
 import { buildOpenApiDocument, type OpenApiDocumentOptions } from './openapi-document';
-import { recordedRoutes, type PlainRouteDoc } from './route-recorder';
+import { recordedRoutes, type PlainRouteDoc } from '../http/route-recorder';
 
 export const OPENAPI_DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
 export const OPENAPI_VIEWER_PATH = `${API_PREFIX}/docs`;

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { EventsRetentionModule } from '../retention/events-retention.module';
-import { EventsProjector } from './events.projector';
-import { ProjectionsRebuildModule } from './projections-rebuild.module';
+import { EventsRetentionModule } from './retention/events-retention.module';
+import { EventsProjector } from './projection/events.projector';
+import { ProjectionsRebuildModule } from './projection/projections-rebuild.module';
 
 /**
  * The write side of the projections (projector app): consumes the domain event stream and

@@ -3,13 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpServer, Logger, NotFoundException } from '@nestjs/common';
 import { isConnectionLost } from '@app/database';
 import type { FastifyInstance } from 'fastify';
-import { findAllowedMethods } from '../http/allowed-methods';
-import { getRequestId } from '../http/request-id';
-import { JSON_CONTENT_TYPE } from '../http/json-content-type';
-import { isClientDisconnect } from './client-disconnect';
-import { DomainError } from './domain-error';
-import { ErrorCode } from './error-code';
-import { ErrorResponse, internalErrorResponse, toErrorResponse } from './error-response';
+import { findAllowedMethods } from './allowed-methods';
+import { getRequestId } from './request-id';
+import { JSON_CONTENT_TYPE } from './json-content-type';
+import { isClientDisconnect } from '../errors/client-disconnect';
+import { DomainError } from '../errors/domain-error';
+import { ErrorCode } from '../errors/error-code';
+import { ErrorResponse, internalErrorResponse, toErrorResponse } from '../errors/error-response';
 
 export interface ApiExceptionFilterOptions {
   /** The body limit, named in the 413 message. */
