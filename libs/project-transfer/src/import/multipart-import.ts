@@ -35,6 +35,8 @@ export async function readImportMultipart(headers: IncomingHttpHeaders, body: Re
   const fields: Record<string, string> = {};
   const overrideParams: Record<string, string> = {};
   let fileBytes: number | null = null;
+  // Closed (or refused by the HTTP parser) before this handler got to it: no event will come again.
+  if (body.destroyed) throw new MultipartError(400, 'upload interrupted');
   let parser: busboy.Busboy;
   try {
     parser = busboy({ headers, limits: { files: 1, fields: 100, fieldSize: 64 * 1024, parts: 101 } });
