@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { createGzip } from 'node:zlib';
 import * as tar from 'tar-stream';
@@ -81,7 +81,7 @@ describe('Project import: hostile input never stops the service', () => {
     const gz = buffer(pack.pipe(createGzip()));
     pack.entry({ name: 'VERSION' }, '0.2.4');
     pack.entry({ name: 'tree/project.json' }, '{"description":"huge line"}');
-    const entry = pack.entry({ name: 'tree/project/issues.ndjson', size: 100 * 1024 * 1024 });
+    const entry = pack.entry({ name: 'tree/project/issues.ndjson', size: 100 * 1024 * 1024 }) as unknown as Writable;
     const block = Buffer.alloc(1024 * 1024, 0x61);
     for (let i = 0; i < 100; i++) if (!entry.write(block)) await new Promise((resolve) => entry.once('drain', resolve));
     entry.end();

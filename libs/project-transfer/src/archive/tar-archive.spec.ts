@@ -15,7 +15,7 @@ const LIMITS = { maxBytes: 64 * 1024 * 1024, maxEntries: 100 };
 async function archive(entries: Array<{ name: string; content?: string; type?: 'file' | 'directory' | 'symlink'; size?: number }>): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
-  pack.on('data', (chunk: Buffer) => void chunks.push(chunk));
+  pack.on('data', (chunk) => void chunks.push(chunk as Buffer));
   const ended = new Promise<void>((resolve) => pack.on('end', () => resolve()));
   for (const entry of entries) {
     if (entry.type === 'directory') pack.entry({ name: entry.name, type: 'directory' });
@@ -84,7 +84,7 @@ describe('project archive extraction', () => {
     const entryBytes = 100 * 1024 * 1024;
     const pack = tar.pack();
     const gz = pack.pipe(createGzip());
-    const entry = pack.entry({ name: './tree/project/issues.ndjson', size: entryBytes });
+    const entry = pack.entry({ name: './tree/project/issues.ndjson', size: entryBytes }) as unknown as Writable;
     const block = Buffer.alloc(1024 * 1024, 0x61);
     void (async () => {
       for (let i = 0; i < 100; i++) if (!entry.write(block)) await new Promise((resolve) => entry.once('drain', resolve));
