@@ -17,7 +17,10 @@ import { api, createUserWithToken, startTestGateway, TestGateway } from './suppo
 describe('Project import: hostile input never stops the service', () => {
   let gw: TestGateway;
   let dataDir: string;
+  // Imports are limited to 6 a minute per user: each test that sends many has its own users.
   let uploader: { id: number; token: string };
+  let leaver: { id: number; token: string };
+  let after: { id: number; token: string };
   const port = () => Number(new URL(gw.baseUrl).port);
   const transferDir = (kind: 'imports' | 'work') => join(dataDir, 'project-transfer', kind);
   const list = (kind: 'imports' | 'work') => (existsSync(transferDir(kind)) ? readdirSync(transferDir(kind)) : []);
@@ -60,14 +63,16 @@ describe('Project import: hostile input never stops the service', () => {
   const boundary = 'cutShortBoundary';
   const formHead = (fileBytes: string) =>
     `--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\ncut-short\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="export.tar.gz"\r\nContent-Type: application/gzip\r\n\r\n${fileBytes}`;
-  const requestHead = (framing: string) =>
-    `POST /api/v4/projects/import HTTP/1.1\r\nHost: 127.0.0.1\r\nPRIVATE-TOKEN: ${uploader.token}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nConnection: close\r\n${framing}\r\n`;
+  const requestHead = (framing: string, token = uploader.token) =>
+    `POST /api/v4/projects/import HTTP/1.1\r\nHost: 127.0.0.1\r\nPRIVATE-TOKEN: ${token}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nConnection: close\r\n${framing}\r\n`;
   const chunked = (data: string) => `${Buffer.byteLength(data, 'latin1').toString(16)}\r\n${data}\r\n`;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'svc-transfer-hostile-'));
     gw = await startTestGateway('project-transfer-hostile', { DATA_DIR: dataDir });
     uploader = await createUserWithToken(gw, 'uploader');
+    leaver = await createUserWithToken(gw, 'leaver');
+    after = await createUserWithToken(gw, 'after');
   }, 120_000);
 
   afterAll(async () => {
@@ -143,7 +148,7 @@ describe('Project import: hostile input never stops the service', () => {
       [`Content-Length: ${10 * 1024 * 1024}\r\n`, partial],
       ['Transfer-Encoding: chunked\r\n', Buffer.from(`${chunked(partial.toString('latin1'))}${(1024 * 1024).toString(16)}\r\nzzzz`, 'latin1')],
     ] as const) {
-      await raw(requestHead(framing), payload, 'close');
+      await raw(requestHead(framing, leaver.token), payload, 'close');
       // The handler ends (its partial file is removed) rather than waiting forever.
       await until(() => list('imports'), (left) => left.length === 0, 'the partial upload removed');
       expect(await ready()).toBe(200);
@@ -152,15 +157,15 @@ describe('Project import: hostile input never stops the service', () => {
     const broken = partial.toString('latin1');
     const small = formHead('\x1f\x8b'.padEnd(500, 'w'));
     for (const payload of [`${(Buffer.byteLength(small, 'latin1') + 1).toString(16)}\r\n${small}\r\n0\r\n\r\n`, `${(Buffer.byteLength(broken, 'latin1') + 10).toString(16)}\r\n${broken}XYZXYZXYZX\r\nnot-hex\r\n`, `${chunked(broken)}zz\r\n`]) {
-      const answer = await raw(requestHead('Transfer-Encoding: chunked\r\n'), Buffer.from(payload, 'latin1'), 'wait');
+      const answer = await raw(requestHead('Transfer-Encoding: chunked\r\n', leaver.token), Buffer.from(payload, 'latin1'), 'wait');
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
       // The handler ends (its partial file is removed) rather than waiting forever.
       await until(() => list('imports'), (left) => left.length === 0, 'the partial upload removed');
       expect(await ready()).toBe(200);
     }
-    expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${encodeURIComponent('uploader/cut-short')}`, { token: gw.rootToken })).status).toBe(404);
+    expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${encodeURIComponent('leaver/cut-short')}`, { token: gw.rootToken })).status).toBe(404);
     // The gateway still takes a complete upload.
-    const started = await upload(Buffer.from('not an archive'), { path: 'after-cut' }, uploader.token);
+    const started = await upload(Buffer.from('not an archive'), { path: 'after-cut' }, after.token);
     expect(started.status).toBe(201);
     expect(await waitImport(started.body.id)).toMatchObject({ import_status: 'failed', import_error: 'The file is not a gzip archive' });
     await until(() => list('imports'), (left) => left.length === 0, 'the upload consumed');
