@@ -2,7 +2,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import { S3Client } from '@aws-sdk/client-s3';
 import { PROJECT_TRANSFER, ProjectExportEntity, ProjectImportStateEntity, ProjectTransferRecovery, S3ArchiveSource, TransferFiles, exportJobId, importJobId } from '@app/project-transfer';
 import type { Queue } from 'bullmq';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -179,6 +179,68 @@ describe('Project export and import: Redis loss and S3', () => {
     expect(done).toMatchObject({ import_status: 'failed', import_error: 'The archive is missing' });
     expect(await eventsOf('project_import.failed', projectId)).toEqual([expect.objectContaining({ data: { project_id: projectId, import_type: 'gitlab_project', correlation_id: 'gone-request', import_error: 'The archive is missing' } })]);
     expect(await eventsOf('project_import.finished', projectId)).toEqual([]);
+  });
+
+  /**
+   * A process that ended in the middle of an import, as PostgreSQL keeps it: the record still
+   * `started` after `attempts` starts, its work directory (named in `work_key`) left on disk
+   * with what it had extracted, and the job gone (Redis restarted empty, or BullMQ gave up the
+   * stalled job).
+   */
+  const diedDuringImport = async (path: string, attempts: number) => {
+    const projectId = await newProject(path);
+    const files = gw.app.get(TransferFiles, { strict: false });
+    const stored = await files.newDirectory('imports', path);
+    writeFileSync(join(stored.path, 'archive.tar.gz'), await archiveWithIssue(`Imported after ${attempts} interruption`));
+    const work = await files.newDirectory('work', `import-${projectId}`);
+    mkdirSync(join(work.path, 'tree', 'project'), { recursive: true });
+    writeFileSync(join(work.path, 'tree', 'project', 'issues.ndjson'), Buffer.alloc(1024 * 1024, 0x61));
+    await gw.dataSource.manager.insert(ProjectImportStateEntity, {
+      projectId,
+      status: 'started',
+      importType: 'gitlab_project',
+      userId: rootId,
+      correlationId: `${path}-request`,
+      error: null,
+      fileKey: `${stored.key}/archive.tar.gz`,
+      sourceUrl: null,
+      overrideParams: {},
+      replacesProjectId: null,
+      finalPath: null,
+      finalName: null,
+      skippedRelations: {},
+      attempts,
+      workKey: work.key,
+    });
+    return { projectId, upload: stored.path, work: work.path };
+  };
+  const INTERRUPTED_TWICE = 'The import was interrupted 2 times (its process ended while it ran): it is not started again';
+  const attemptsOf = async (projectId: number) => (await gw.dataSource.manager.findOneByOrFail(ProjectImportStateEntity, { projectId })).attempts;
+
+  it('starts again, once, an import whose process ended while it ran, removing what the dead run left', async () => {
+    const { projectId, upload, work } = await diedDuringImport('died-once', 1);
+    expect(existsSync(work)).toBe(true);
+    await expect(recovery.rebuild(new Date(Date.now() + 1_000))).resolves.toBe(1);
+    const done = await until(() => importStatus(projectId), (s) => ['finished', 'failed'].includes(s.import_status), 'the retried import');
+    expect(done).toMatchObject({ import_status: 'finished', import_error: null });
+    expect(await issueTitles(projectId)).toEqual(['Imported after 1 interruption']);
+    expect(await attemptsOf(projectId)).toBe(2);
+    expect(existsSync(work)).toBe(false);
+    expect(existsSync(upload)).toBe(false);
+    expect((await gw.dataSource.manager.findOneByOrFail(ProjectImportStateEntity, { projectId })).workKey).toBeNull();
+  });
+
+  it('fails, and does not start a third time, an import whose process ended twice while it ran; nothing of it stays on disk', async () => {
+    const { projectId, upload, work } = await diedDuringImport('died-twice', 2);
+    await expect(recovery.rebuild(new Date(Date.now() + 1_000))).resolves.toBe(1);
+    const done = await until(() => importStatus(projectId), (s) => ['finished', 'failed'].includes(s.import_status), 'the poison import');
+    expect(done).toMatchObject({ import_status: 'failed', import_error: INTERRUPTED_TWICE, correlation_id: 'died-twice-request' });
+    expect(await issueTitles(projectId)).toEqual([]);
+    expect(existsSync(work)).toBe(false);
+    expect(existsSync(upload)).toBe(false);
+    expect(await eventsOf('project_import.failed', projectId)).toEqual([expect.objectContaining({ data: expect.objectContaining({ project_id: projectId, import_error: INTERRUPTED_TWICE }) })]);
+    // Failed: never enqueued again.
+    await expect(recovery.rebuild(new Date(Date.now() + 1_000))).resolves.toBe(0);
   });
 
   it('imports from an S3-compatible endpoint with the flag on; the credentials are used for the request and kept nowhere', async () => {

@@ -26,6 +26,18 @@ export class ProjectTransferRepository {
     return tx.findOne(ProjectImportStateEntity, { where: { projectId }, lock: { mode: 'pessimistic_write' } });
   }
 
+  /**
+   * Marks an import `started` and counts the start, if it still waits or runs; resolves with the
+   * number of starts so far, or null when the import is no longer pending.
+   */
+  async startImport(projectId: number): Promise<number | null> {
+    const rows = (await this.dataSource.query(
+      `UPDATE project_import_states SET status = 'started', attempts = attempts + 1, updated_at = now() WHERE project_id = $1 AND status IN ('scheduled', 'started') RETURNING attempts`,
+      [projectId],
+    )) as [Array<{ attempts: number }>, number];
+    return rows[0][0]?.attempts ?? null;
+  }
+
   failures(projectId: number): Promise<ProjectImportFailureEntity[]> {
     return this.dataSource.manager.find(ProjectImportFailureEntity, { where: { projectId }, order: { id: 'ASC' }, take: MAX_FAILED_RELATIONS });
   }

@@ -55,6 +55,18 @@ export class ProjectImportStateEntity {
   @Column({ name: 'skipped_relations', type: 'jsonb', default: () => "'{}'" })
   skippedRelations: Record<string, number>;
 
+  /**
+   * How many times the job started this import. A run ends by recording `finished` or `failed`;
+   * a start that finds the import still `started` follows a run whose process ended under it.
+   * The job starts an import at most `MAX_IMPORT_STARTS` times (the first run and one retry).
+   */
+  @Column({ type: 'int', default: 0 })
+  attempts: number;
+
+  /** The work directory (key under DATA_DIR/project-transfer) of the run under way; removed by the next start if that run died. */
+  @Column({ name: 'work_key', type: 'text', nullable: true })
+  workKey: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

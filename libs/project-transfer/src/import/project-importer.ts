@@ -9,11 +9,11 @@ import { AwardEmojiEntity, NoteEntity } from '@app/notes';
 import { ProtectedBranchAccessLevelEntity, ProtectedBranchEntity } from '@app/repository';
 import { SnippetEntity, SnippetFileEntity } from '@app/snippets';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EntityManager, EntityTarget, ILike, ObjectLiteral } from 'typeorm';
 import { PROJECT_JSON, RELATIONS, RELATIONS_DIR, relationFile, visibilityOfLevel } from '../archive/archive-format';
-import { readNdjson } from '../archive/ndjson';
+import { countLines, jsonTooLargeMessage, MAX_LINE_BYTES, readNdjson } from '../archive/ndjson';
 import { ArchiveError } from '../archive/tar-archive';
 
 /** Records inserted per statement. */
@@ -122,6 +122,8 @@ class ImportRun {
   async readProjectJson(): Promise<void> {
     const path = join(this.ctx.dir, PROJECT_JSON);
     if (!existsSync(path)) throw new ArchiveError('The archive has no tree/project.json');
+    // Read whole: bounded as GitLab bounds it (the extraction already refused a larger one).
+    if ((await stat(path)).size > MAX_LINE_BYTES) throw new ArchiveError(jsonTooLargeMessage(path, MAX_LINE_BYTES));
     try {
       const parsed = JSON.parse(await readFile(path, 'utf8')) as unknown;
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
@@ -201,9 +203,7 @@ class ImportRun {
     const known = new Set<string>(RELATIONS.map((r) => `${r}.ndjson`));
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       if (!entry.isFile() || known.has(entry.name) || !entry.name.endsWith('.ndjson')) continue;
-      let lines = 0;
-      for await (const line of readNdjson(join(dir, entry.name))) if (line.lineNumber >= 0) lines += 1;
-      this.skip(entry.name.replace(/\.ndjson$/, ''), lines);
+      this.skip(entry.name.replace(/\.ndjson$/, ''), await countLines(join(dir, entry.name)));
     }
   }
 

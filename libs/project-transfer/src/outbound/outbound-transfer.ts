@@ -3,6 +3,7 @@ import { checkOutbound, OutboundSettings, ResolvedAddress, Resolver, systemResol
 import { SettingsReader } from '@app/settings';
 import { createReadStream, createWriteStream } from 'node:fs';
 import type { LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, Dispatcher, request } from 'undici';
 import { byteLimit } from '../archive/tar-archive';
@@ -61,18 +62,22 @@ export class OutboundTransfer implements OnApplicationShutdown {
   async upload(rawUrl: string, method: 'PUT' | 'POST', file: string, size: number): Promise<void> {
     const { url, pinned } = await this.check(rawUrl);
     const dispatcher = this.dispatcher(pinned);
+    // undici reports the file's errors by failing the request; this listener only keeps an error
+    // of a body undici never read (the connection failed first) from being an uncaught one.
+    const body = createReadStream(file).on('error', () => undefined);
     try {
       const response = await request(url, {
         method,
         headers: { 'content-type': 'application/gzip', 'content-length': String(size) },
-        body: createReadStream(file),
+        body,
         dispatcher,
         headersTimeout: TRANSFER_TIMEOUT_MS,
         bodyTimeout: TRANSFER_TIMEOUT_MS,
       });
-      response.body.resume();
+      discard(response.body);
       if (response.statusCode < 200 || response.statusCode >= 300) throw new OutboundTransferError(`The upload answered HTTP ${response.statusCode}`);
     } finally {
+      body.destroy();
       await this.release(dispatcher);
     }
   }
@@ -86,7 +91,7 @@ export class OutboundTransfer implements OnApplicationShutdown {
     const dispatcher = this.dispatcher(pinned);
     try {
       const response = await request(url, { method: 'HEAD', dispatcher, headersTimeout: HEADERS_TIMEOUT_MS, bodyTimeout: HEADERS_TIMEOUT_MS });
-      response.body.resume();
+      discard(response.body);
       if (response.statusCode < 200 || response.statusCode >= 300) throw new OutboundTransferError(`The remote file answered HTTP ${response.statusCode}`);
       return validateRemoteHeaders(response.headers, maxBytes);
     } catch (error) {
@@ -104,7 +109,7 @@ export class OutboundTransfer implements OnApplicationShutdown {
     try {
       const response = await request(url, { method: 'GET', dispatcher, headersTimeout: HEADERS_TIMEOUT_MS, bodyTimeout: TRANSFER_TIMEOUT_MS });
       if (response.statusCode < 200 || response.statusCode >= 300) {
-        response.body.resume();
+        discard(response.body);
         throw new OutboundTransferError(`The remote file answered HTTP ${response.statusCode}`);
       }
       let length: number;
@@ -141,6 +146,15 @@ export class OutboundTransfer implements OnApplicationShutdown {
     this.agents.delete(dispatcher as Agent);
     await dispatcher.close().catch(() => undefined);
   }
+}
+
+/**
+ * Reads and drops an answer's body. The remote end is not trusted: a body it cuts short fails
+ * the stream, and that 'error' must have a listener (without one it would end the process).
+ */
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.resume();
 }
 
 /** The announced length of a remote archive, or why its headers are refused (GitLab's remote file validation). */

@@ -30,9 +30,15 @@ export class S3ArchiveSource {
     const client = this.clientFor(location);
     try {
       const object = await client.send(new GetObjectCommand({ Bucket: location.bucket, Key: location.key }));
+      const body = object.Body as Readable | undefined;
+      if (!body) throw new OutboundTransferError('The file could not be fetched from S3');
       const length = object.ContentLength ?? 0;
-      if (length > MAX_REMOTE_IMPORT_BYTES || (maxBytes > 0 && length > maxBytes)) throw new OutboundTransferError('Content length is too big');
-      await pipeline(object.Body as Readable, byteLimit(maxBytes > 0 ? maxBytes : MAX_REMOTE_IMPORT_BYTES, 'Content length is too big'), createWriteStream(join(dir, 'archive.tar.gz'), { flags: 'wx', mode: 0o600 }));
+      if (length > MAX_REMOTE_IMPORT_BYTES || (maxBytes > 0 && length > maxBytes)) {
+        // Not read: closed at once (with a listener, so a late socket error is no crash).
+        body.on('error', () => undefined).destroy();
+        throw new OutboundTransferError('Content length is too big');
+      }
+      await pipeline(body, byteLimit(maxBytes > 0 ? maxBytes : MAX_REMOTE_IMPORT_BYTES, 'Content length is too big'), createWriteStream(join(dir, 'archive.tar.gz'), { flags: 'wx', mode: 0o600 }));
       return length;
     } finally {
       client.destroy();

@@ -11,8 +11,9 @@ import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { BUNDLE_FILE, supportedVersion, VERSION_FILE } from '../archive/archive-format';
-import { ArchiveError, extractArchive } from '../archive/tar-archive';
+import { BUNDLE_FILE, PROJECT_JSON, RELATIONS_DIR, supportedVersion, VERSION_FILE } from '../archive/archive-format';
+import { jsonTooLargeMessage, MAX_LINE_BYTES } from '../archive/ndjson';
+import { ArchiveError, EntryLimit, extractArchive } from '../archive/tar-archive';
 import { ProjectImportStateEntity } from '../entities/project-import-state.entity';
 import { ProjectImporter, RelationFailure } from '../import/project-importer';
 import { OutboundTransfer } from '../outbound/outbound-transfer';
@@ -106,7 +107,7 @@ export class RequestImportUseCase {
       await enqueueImport(this.queue, project.id).catch(() => undefined);
       return project;
     } catch (error) {
-      if ('fileKey' in command.source) await this.files.remove(command.source.fileKey.split('/').slice(0, 2).join('/'));
+      if ('fileKey' in command.source) await this.files.remove(uploadDirectoryOf(command.source.fileKey));
       throw error;
     }
   }
@@ -119,6 +120,33 @@ export function pickOverrides(params: Record<string, unknown>): Record<string, u
   for (const key of ['issues_enabled', 'merge_requests_enabled'] as const) if (typeof picked[key] === 'string') picked[key] = picked[key] === 'true';
   if (typeof picked.topics === 'string') picked.topics = picked.topics.split(',').map((t) => t.trim()).filter(Boolean);
   return picked;
+}
+
+/**
+ * Times the job starts one import: its run, and one more when the process ended while it ran
+ * (a restart, or a crash the import itself may have caused). A third start fails the import
+ * instead, so that an archive that ends its process cannot do it again after every restart.
+ */
+export const MAX_IMPORT_STARTS = 2;
+
+/** The `import_error` of an import failed by that rule. */
+export const interruptedMessage = (interruptions: number): string =>
+  `The import was interrupted ${interruptions} times (its process ended while it ran): it is not started again`;
+
+/** The upload directory (`imports/<name>`) of a stored archive key. */
+const uploadDirectoryOf = (fileKey: string): string => fileKey.split('/').slice(0, 2).join('/');
+
+/**
+ * Limits of the archive's entries the import reads, applied while extracting (GitLab's
+ * `MAX_JSON_DOCUMENT_SIZE` rule, with this service's 64 MiB): `tree/project.json` is read whole,
+ * so it may not be larger; the NDJSON files are read line by line, so no line may be longer;
+ * `VERSION` holds a version number.
+ */
+export function importEntryLimits(name: string): EntryLimit | null {
+  if (name === PROJECT_JSON) return { maxBytes: MAX_LINE_BYTES, error: jsonTooLargeMessage(name, MAX_LINE_BYTES) };
+  if (name.startsWith(`${RELATIONS_DIR}/`) && name.endsWith('.ndjson')) return { maxLineBytes: MAX_LINE_BYTES, error: jsonTooLargeMessage(name, MAX_LINE_BYTES) };
+  if (name === VERSION_FILE) return { maxBytes: 1024, error: 'The archive has a VERSION file larger than 1 KB: it is not a GitLab project export' };
+  return null;
 }
 
 export const enqueueImport = (queue: Queue, projectId: number) =>
@@ -153,9 +181,25 @@ export class RunImportUseCase {
     if (!state || !['scheduled', 'started'].includes(state.status)) return { status: 'done' };
     const project = await this.projects.findById(projectId);
     if (!project) return { status: 'gone' };
-    await this.dataSource.manager.update(ProjectImportStateEntity, { projectId }, { status: 'started' });
-    const work = await this.files.newDirectory('work', `import-${projectId}`);
+    const attempts = await this.transfers.startImport(projectId);
+    if (attempts === null) return { status: 'done' };
+    // A run whose process ended under it left its work directory (and maybe a partial download).
+    if (state.workKey) await this.files.remove(state.workKey);
     let fileKey = state.fileKey;
+    if (state.sourceUrl && fileKey) {
+      await this.files.remove(uploadDirectoryOf(fileKey));
+      fileKey = null;
+    }
+    if (attempts > MAX_IMPORT_STARTS) {
+      const message = interruptedMessage(attempts - 1);
+      this.logger.error({ projectId, attempts }, 'project import not started again: its process ended while it ran, more than once');
+      await this.storage.create(projectId, project.defaultBranch ?? 'main').catch(() => undefined);
+      await this.recordFailure(project, state, message, []);
+      if (fileKey) await this.files.remove(uploadDirectoryOf(fileKey));
+      return { status: 'failed' };
+    }
+    const work = await this.files.newDirectory('work', `import-${projectId}`);
+    await this.dataSource.manager.update(ProjectImportStateEntity, { projectId }, { workKey: work.key });
     const failures: RelationFailure[] = [];
     let removedRepository: number | null = null;
     try {
@@ -168,7 +212,11 @@ export class RunImportUseCase {
       if (!fileKey || !existsSync(this.files.pathOf(fileKey))) throw new ArchiveError('The archive is missing');
       const tree = join(work.path, 'tree');
       await mkdir(tree);
-      await extractArchive(createReadStream(this.files.pathOf(fileKey)), tree, { maxBytes: this.config.projectTransfer.maxDecompressedBytes, maxEntries: MAX_ARCHIVE_ENTRIES });
+      await extractArchive(createReadStream(this.files.pathOf(fileKey)), tree, {
+        maxBytes: this.config.projectTransfer.maxDecompressedBytes,
+        maxEntries: MAX_ARCHIVE_ENTRIES,
+        entryLimits: importEntryLimits,
+      });
       const versionFile = join(tree, VERSION_FILE);
       if (!existsSync(versionFile)) throw new ArchiveError('The archive has no VERSION file: it is not a GitLab project export');
       const version = (await readFile(versionFile, 'utf8')).trim().slice(0, 50);
@@ -191,7 +239,7 @@ export class RunImportUseCase {
           await tx.update(ProjectEntity, { id: projectId }, { path: state.finalPath!, name: state.finalName! });
         }
         await this.outbox.append(tx, result.events);
-        await tx.update(ProjectImportStateEntity, { projectId }, { status: 'finished', error: null, fileKey: null, skippedRelations: result.skipped });
+        await tx.update(ProjectImportStateEntity, { projectId }, { status: 'finished', error: null, fileKey: null, workKey: null, skippedRelations: result.skipped });
         await this.outbox.append(
           tx,
           projectTransferEvent(PROJECT_TRANSFER_EVENTS.IMPORT_FINISHED, state.userId, state.replacesProjectId ? { ...project, path: state.finalPath!, name: state.finalName! } : project, {
@@ -213,19 +261,26 @@ export class RunImportUseCase {
       const message = error instanceof ArchiveError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
       this.logger.warn({ projectId, err: error }, 'project import failed');
       await this.storage.create(projectId, project.defaultBranch ?? 'main').catch(() => undefined);
-      await this.dataSource.transaction(async (tx) => {
-        await this.transfers.addFailures(tx, projectId, failures);
-        await tx.update(ProjectImportStateEntity, { projectId }, { status: 'failed', error: message.slice(0, 2000), fileKey: null });
-        await this.outbox.append(
-          tx,
-          projectTransferEvent(PROJECT_TRANSFER_EVENTS.IMPORT_FAILED, state.userId, project, { project_id: projectId, import_type: state.importType, correlation_id: state.correlationId, import_error: message.slice(0, 2000) }),
-        );
-      });
+      await this.recordFailure(project, state, message, failures);
       return { status: 'failed' };
     } finally {
+      // Always, whatever happened (a failed import keeps nothing on disk).
       await this.files.remove(work.key);
-      if (fileKey) await this.files.remove(fileKey.split('/').slice(0, 2).join('/'));
+      if (fileKey) await this.files.remove(uploadDirectoryOf(fileKey));
     }
+  }
+
+  /** Records `failed` with its `import_error`, the failed relations and the `project_import.failed` event, in one transaction. */
+  private async recordFailure(project: ProjectWithNamespace, state: ProjectImportStateEntity, message: string, failures: RelationFailure[]): Promise<void> {
+    const projectId = project.id;
+    await this.dataSource.transaction(async (tx) => {
+      await this.transfers.addFailures(tx, projectId, failures);
+      await tx.update(ProjectImportStateEntity, { projectId }, { status: 'failed', error: message.slice(0, 2000), fileKey: null, workKey: null });
+      await this.outbox.append(
+        tx,
+        projectTransferEvent(PROJECT_TRANSFER_EVENTS.IMPORT_FAILED, state.userId, project, { project_id: projectId, import_type: state.importType, correlation_id: state.correlationId, import_error: message.slice(0, 2000) }),
+      );
+    });
   }
 
   /** Verifies the bundle against the (empty) repository, then fetches every ref of it; HEAD follows the archive's default branch. */
