@@ -87,6 +87,7 @@ describe('HTTP server timeouts', () => {
   it('closes a connection that announces a body and sends one byte of it', async () => {
     const { received } = await holdOpen('POST /api/v4/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
     expect(received).toMatch(/^HTTP\/1\.1 408/);
+    expect(received.slice(received.indexOf('\r\n\r\n') + 4)).toBe('{"message":"408 Request Timeout"}');
   });
 
   it('closes a connection that announces an endless chunked body', async () => {

@@ -11,6 +11,7 @@ import { createQuerystringParser, DEFAULT_PARAMETER_LIMITS, queryParseError, typ
 import { recordRoutes } from './route-recorder';
 import { generateRequestId, REQUEST_ID_HEADER } from './request-id';
 import { sendExactJsonContentType } from './json-content-type';
+import { answerClientError } from './client-error';
 import { routeConfigOf } from './route-config';
 
 /**
@@ -66,6 +67,9 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(timeouts.headersMs / 4))),
     },
     genReqId: generateRequestId,
+    // A request Node's parser refuses (bad chunked framing, headers too large) or one that timed
+    // out before reaching a route: the spec's error shape, then close.
+    clientErrorHandler: answerClientError,
     routerOptions: {
       ignoreTrailingSlash: true,
       querystringParser: createQuerystringParser(queryLimits),

@@ -16,3 +16,4 @@ export * from './content-encoding';
 export * from './json-content-type';
 export * from './api-exception.filter';
 export * from './route-recorder';
+export * from './client-error';
