@@ -2,6 +2,8 @@ export * from './entities';
 export * from './issues.events';
 export * from './issues.module';
 export * from './issues.repository';
+export * from './iterations.repository';
+export * from './milestones.repository';
 export * from './presenters/issuables-presenter.service';
 export * from './presenters/iteration.presenter';
 export * from './presenters/milestone.presenter';
