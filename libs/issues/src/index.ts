@@ -3,6 +3,7 @@ export * from './issues.events';
 export * from './issues.module';
 export * from './issues.repository';
 export * from './iterations.repository';
+export * from './merge-requests.repository';
 export * from './milestones.repository';
 export * from './presenters/issuables-presenter.service';
 export * from './presenters/iteration.presenter';
