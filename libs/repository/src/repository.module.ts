@@ -20,6 +20,8 @@ import { MergeRequestGitService } from './merge/merge-request-git.service';
 import { MergeMergeRequestUseCase } from './merge/merge-merge-request.use-case';
 import { ProjectRepositories } from './project-repositories';
 import { PushRecorder } from './push/push-recorder';
+import { PushesRepository } from './push/pushes.repository';
+import { ProjectLanguagesRepository } from './languages/project-languages.repository';
 import { RepositoryStorage } from './repository-storage';
 
 /**
@@ -35,7 +37,9 @@ import { RepositoryStorage } from './repository-storage';
   controllers: [GitHttpController, BranchesController, LanguagesController, MergeController],
   providers: [
     RepositoryStorage,
+    PushesRepository,
     PushRecorder,
+    ProjectLanguagesRepository,
     LanguagesService,
     ProjectRepositories,
     { provide: PROJECT_REPOSITORY_LIFECYCLE, useExisting: ProjectRepositories },
