@@ -19,7 +19,7 @@ import { MergeController } from './merge/merge.controller';
 import { MergeRequestGitService } from './merge/merge-request-git.service';
 import { MergeMergeRequestUseCase } from './merge/merge-merge-request.use-case';
 import { ProjectRepositories } from './project-repositories';
-import { PushRecorder } from './push/push-recorder';
+import { RecordPushUseCase } from './push/record-push.use-case';
 import { PushesRepository } from './push/pushes.repository';
 import { ProjectLanguagesRepository } from './languages/project-languages.repository';
 import { RepositoryStorage } from './repository-storage';
@@ -38,7 +38,7 @@ import { RepositoryStorage } from './repository-storage';
   providers: [
     RepositoryStorage,
     PushesRepository,
-    PushRecorder,
+    RecordPushUseCase,
     ProjectLanguagesRepository,
     LanguagesService,
     ProjectRepositories,
@@ -55,6 +55,6 @@ import { RepositoryStorage } from './repository-storage';
     MergeRequestGitService,
     { provide: MERGE_REQUEST_GIT, useExisting: MergeRequestGitService },
   ],
-  exports: [PROJECT_REPOSITORY_LIFECYCLE, MERGE_REQUEST_GIT, RepositoryStorage, PushRecorder, LanguagesService, BranchesService, MergeMergeRequestUseCase],
+  exports: [PROJECT_REPOSITORY_LIFECYCLE, MERGE_REQUEST_GIT, RepositoryStorage, RecordPushUseCase, LanguagesService, BranchesService, MergeMergeRequestUseCase],
 })
 export class RepositoryModule {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Pusher } from '../repository.events';
 
-/** The statements of recording pushes (`PushRecorder`). */
+/** The statements of recording pushes (`RecordPushUseCase`). */
 @Injectable()
 export class PushesRepository {
   constructor(private readonly dataSource: DataSource) {}

@@ -16,8 +16,8 @@ import { PushesRepository } from './pushes.repository';
  * does), in one transaction. Then refreshes the language statistics when the default branch moved.
  */
 @Injectable()
-export class PushRecorder {
-  private readonly logger = new Logger(PushRecorder.name);
+export class RecordPushUseCase {
+  private readonly logger = new Logger(RecordPushUseCase.name);
 
   constructor(
     private readonly dataSource: DataSource,
