@@ -42,7 +42,7 @@ import Redis from 'ioredis';
 import { cpus } from 'node:os';
 import { Agent, request } from 'undici';
 import { DataSource } from 'typeorm';
-import { deliveryHeaders, HookDeliveryLog, NewHookDelivery, redactHeaders } from '@app/hooks';
+import { deliveryHeaders, HookDeliveriesRepository, HookDeliveryLog, NewHookDelivery, redactHeaders } from '@app/hooks';
 import { cpuPerUnit, fixed, machine, ownCpuSeconds, percentile, postgresCpuSeconds, serviceCpuSeconds, sleep, waitForHttp, write } from './support';
 
 const ROOT = resolve(__dirname, '../..');
@@ -261,7 +261,7 @@ const LOG_ALONE_TRIGGER = 'bench-log-alone';
 async function logAlone(total: number, body: string, hookId: number, db: Client): Promise<{ rate: number; self: number; postgres: number }> {
   const dataSource = new DataSource({ type: 'postgres', url: `${SERVER}/${DATABASE}`, poolSize: 10 });
   await dataSource.initialize();
-  const log = new HookDeliveryLog(dataSource);
+  const log = new HookDeliveryLog(new HookDeliveriesRepository(dataSource));
   const cpu = () => ({ self: ownCpuSeconds(), postgres: postgresCpuSeconds() });
   const row = (): NewHookDelivery => {
     const eventId = randomUUID();

@@ -1,18 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { presentUserSummary, UserEntity } from '@app/identity';
+import { presentUserSummary, UsersRepository } from '@app/identity';
 import {
-  IterationEntity,
   IterationSnapshot,
   iterationSnapshot,
-  loadGroupPaths,
-  MilestoneEntity,
+  IterationsRepository,
   MilestoneSnapshot,
   milestoneSnapshot,
   presentIterationSnapshot,
+  MilestonesRepository,
   presentMilestoneSnapshot,
 } from '@app/issues';
-import { DataSource, In, ObjectLiteral } from 'typeorm';
+import type { ObjectLiteral } from 'typeorm';
 import type { ResourceIterationEventEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceWeightEventEntity } from './entities/resource-events.entity';
 import type { ResourceEventKind, ResourceOwner } from './resource-events.repository';
 
@@ -23,23 +22,23 @@ import type { ResourceEventKind, ResourceOwner } from './resource-events.reposit
 @Injectable()
 export class ResourceEventPresenter {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly milestones: MilestonesRepository,
+    private readonly iterations: IterationsRepository,
     private readonly config: AppConfig,
   ) {}
 
   async present(kind: ResourceEventKind, rows: ObjectLiteral[], owner: ResourceOwner): Promise<Record<string, unknown>[]> {
     const externalUrl = this.config.http.externalUrl;
-    const manager = this.dataSource.manager;
-    const userIds = [...new Set(rows.map((r) => r.userId as number | null).filter((id): id is number => id !== null))];
-    const users = new Map((userIds.length ? await manager.findBy(UserEntity, { id: In(userIds) }) : []).map((u) => [u.id, presentUserSummary(u, externalUrl)]));
+    const userIds = rows.map((r) => r.userId as number | null).filter((id): id is number => id !== null);
+    const users = new Map([...(await this.users.mapByIds(userIds)).values()].map((u) => [u.id, presentUserSummary(u, externalUrl)]));
     const common = (r: ObjectLiteral) => ({ id: r.id as number, user: (r.userId !== null && users.get(r.userId)) || null, created_at: (r.createdAt as Date).toISOString() });
     const resource = { resource_type: owner.kind, resource_id: owner.id };
 
     switch (kind) {
       case 'milestone': {
         const events = rows as ResourceMilestoneEventEntity[];
-        const ids = [...new Set(events.map((e) => e.milestoneId))];
-        const current = new Map((ids.length ? await manager.findBy(MilestoneEntity, { id: In(ids) }) : []).map((m) => [m.id, milestoneSnapshot(m)!]));
+        const current = new Map((await this.milestones.findByIds(events.map((e) => e.milestoneId))).map((m) => [m.id, milestoneSnapshot(m)!]));
         const projectPath = `${owner.project.namespace.fullPath}/${owner.project.path}`;
         return events.map((e) => {
           const snapshot = current.get(e.milestoneId) ?? (e.milestoneSnapshot as MilestoneSnapshot | null);
@@ -59,10 +58,9 @@ export class ResourceEventPresenter {
         }));
       case 'iteration': {
         const events = rows as ResourceIterationEventEntity[];
-        const ids = [...new Set(events.map((e) => e.iterationId))];
-        const current = new Map((ids.length ? await manager.findBy(IterationEntity, { id: In(ids) }) : []).map((i) => [i.id, iterationSnapshot(i)!]));
+        const current = new Map((await this.iterations.findByIds(events.map((e) => e.iterationId))).map((i) => [i.id, iterationSnapshot(i)!]));
         const snapshots = events.map((e) => current.get(e.iterationId) ?? (e.iterationSnapshot as IterationSnapshot | null));
-        const paths = await loadGroupPaths(manager, snapshots.flatMap((snapshot) => (snapshot ? [snapshot.group_id] : [])));
+        const paths = await this.iterations.groupPaths(snapshots.flatMap((snapshot) => (snapshot ? [snapshot.group_id] : [])));
         return events.map((e, index) => {
           const snapshot = snapshots[index];
           return { ...common(e), ...resource, iteration: snapshot ? presentIterationSnapshot(snapshot, externalUrl, paths) : null, action: e.action };

@@ -5,6 +5,7 @@ import { AppConfig } from '@app/config';
 import { AttemptLimiter } from './delivery/attempt-limiter';
 import { HookCache } from './delivery/hook-cache';
 import { HookChainInterceptor } from './delivery/hook-chain.interceptor';
+import { HookDeliveriesRepository } from './delivery/hook-deliveries.repository';
 import { HookDeliveryRecovery } from './delivery/hook-delivery-recovery';
 import { HookDeliveryLog } from './delivery/hook-delivery-log';
 import { HookDeliveryProcessor } from './delivery/hook-delivery.processor';
@@ -19,6 +20,7 @@ import { MaintenanceProcessor } from './delivery/hook-maintenance.processor';
 import { HookMetrics } from './delivery/hook-metrics';
 import { HookRedelivery } from './delivery/hook-redelivery';
 import { MergeRequestHookData } from './delivery/merge-request-hook-data';
+import { MergeRequestHookDataRepository } from './delivery/merge-request-hook-data.repository';
 import { OutboundUrlPolicy } from './delivery/outbound-url-policy';
 import { HookTokenCipher } from './hook-token-cipher';
 import { HOOK_DELIVERIES, HOOK_MAINTENANCE } from './hooks.jobs';
@@ -34,6 +36,7 @@ const API_PROVIDERS: Provider[] = [
   SystemHooksRepository,
   HookTokenCipher,
   HookHttpClient,
+  HookDeliveriesRepository,
   HookDeliveryLog,
   // Resends are recorded in PostgreSQL by the API, with or without the delivery pipeline in this process.
   HookEventsRepository,
@@ -55,6 +58,7 @@ const API_PROVIDERS: Provider[] = [
  * sharing one attempt limit), the queue's recovery from PostgreSQL and the log retention.
  */
 const DELIVERY_PROVIDERS: Provider[] = [
+  MergeRequestHookDataRepository,
   MergeRequestHookData,
   HookCache,
   { provide: AttemptLimiter, useFactory: (config: AppConfig) => new AttemptLimiter(config.hooks.concurrency), inject: [AppConfig] },

@@ -1,4 +1,5 @@
 export * from './delivery/hook-chain.interceptor';
+export * from './delivery/hook-deliveries.repository';
 export * from './delivery/hook-delivery-log';
 export * from './delivery/hook-deliverer';
 export * from './delivery/hook-delivery-recovery';

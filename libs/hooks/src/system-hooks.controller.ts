@@ -3,7 +3,7 @@ import { SystemHookEntity } from './entities/system-hook.entity';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HookDeliveryLog } from './delivery/hook-delivery-log';
+import { HookDeliveriesRepository } from './delivery/hook-deliveries.repository';
 import { CreateSystemHookDto, ListHookDeliveriesDto, UpdateSystemHookDto } from './dto/system-hook.dto';
 import { HookDeliveryRecord, presentHookDelivery, presentSystemHook, SystemHookRecord } from './system-hook.presenter';
 import { SystemHooksRepository } from './system-hooks.repository';
@@ -23,7 +23,7 @@ export class SystemHooksController {
   constructor(
     private readonly config: AppConfig,
     private readonly hooks: SystemHooksRepository,
-    private readonly deliveries: HookDeliveryLog,
+    private readonly deliveries: HookDeliveriesRepository,
     private readonly resendDelivery: ResendHookDeliveryUseCase,
     private readonly createHook: CreateSystemHookUseCase,
     private readonly updateHook: UpdateSystemHookUseCase,
@@ -68,7 +68,7 @@ export class SystemHooksController {
   ): Promise<HookDeliveryRecord[]> {
     const hook = await this.hooks.find(hookId(id));
     if (!hook) throw DomainError.notFound('System hook');
-    const rows = await paginateOffset(this.deliveries.query(hook.id, filter.status), request, reply, { externalUrl: this.config.http.externalUrl });
+    const rows = await paginateOffset(this.deliveries.listQuery(hook.id, filter.status), request, reply, { externalUrl: this.config.http.externalUrl });
     return rows.map(presentHookDelivery);
   }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdentityModule } from '@app/identity';
 import { NamespacesModule } from '@app/namespaces';
 import { InternalIdsRepository } from './internal-ids.repository';
 import { IssuesController } from './issues.controller';
@@ -46,9 +47,9 @@ const USE_CASES = [
  * and MessagingModule. `CreateIssueUseCase` is exported for the alert lifecycle (incidents).
  */
 @Module({
-  imports: [NamespacesModule],
+  imports: [IdentityModule, NamespacesModule],
   controllers: [IssuesController, MilestonesController, IterationsController, MergeRequestsController, LabelsController, EpicsController],
   providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, MergeRequestsRepository, MilestonesRepository, IterationsRepository, IssuablesPresenter, EpicsRepository, LabelsRepository],
-  exports: [CreateIssueUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase, IssuesRepository, IssuablesPresenter, InternalIdsRepository, EpicsRepository, UpdateEpicUseCase],
+  exports: [CreateIssueUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase, IssuesRepository, MergeRequestsRepository, MilestonesRepository, IterationsRepository, IssuablesPresenter, InternalIdsRepository, EpicsRepository, UpdateEpicUseCase],
 })
 export class IssuesModule {}

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { NamespaceEntity } from '@app/namespaces';
+import { DataSource, In, SelectQueryBuilder } from 'typeorm';
 import { ListIterationsDto } from './dto/iteration.dto';
 import { IterationEntity } from './entities/iteration.entity';
-import { type GroupPaths, loadGroupPaths } from './presenters/iteration.presenter';
+import type { GroupPaths } from './presenters/iteration.presenter';
 
 const TODAY = "CAST(timezone('UTC', now()) AS date)";
 
@@ -33,8 +34,18 @@ export class IterationsRepository {
     return qb.orderBy('it.due_date', 'ASC').addOrderBy('it.id', 'ASC');
   }
 
-  /** Full paths of the groups `groupIds` (an iteration's `web_url` names its group's path). */
-  groupPaths(groupIds: Iterable<number>): Promise<GroupPaths> {
-    return loadGroupPaths(this.dataSource.manager, groupIds);
+  /** The iterations among `ids` that exist. */
+  findByIds(ids: Iterable<number>): Promise<IterationEntity[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return Promise.resolve([]);
+    return this.dataSource.manager.findBy(IterationEntity, { id: In(unique) });
+  }
+
+  /** Full paths of the groups `groupIds`, in one query (an iteration's `web_url` names its group's path). */
+  async groupPaths(groupIds: Iterable<number>): Promise<GroupPaths> {
+    const ids = [...new Set(groupIds)];
+    if (ids.length === 0) return new Map();
+    const groups = await this.dataSource.manager.find(NamespaceEntity, { where: { id: In(ids) }, select: { id: true, fullPath: true } });
+    return new Map(groups.map((group) => [group.id, group.fullPath]));
   }
 }

@@ -7,6 +7,11 @@ import { MergeRequestEntity } from './entities/merge-request.entity';
 export class MergeRequestsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** A project's merge request by its iid. */
+  findByIid(projectId: number, iid: number): Promise<MergeRequestEntity | null> {
+    return this.dataSource.manager.findOneBy(MergeRequestEntity, { projectId, iid });
+  }
+
   /** The filtered list query of a project's merge requests (pagination is applied by the caller). */
   listQuery(projectId: number, dto: ListMergeRequestsDto): SelectQueryBuilder<MergeRequestEntity> {
     const qb = this.dataSource.manager.createQueryBuilder(MergeRequestEntity, 'mr').where('mr.project_id = :projectId', { projectId });

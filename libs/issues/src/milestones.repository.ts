@@ -1,11 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { DataSource, In, SelectQueryBuilder } from 'typeorm';
 import { ListMilestonesDto } from './dto/milestone.dto';
 import { MilestoneEntity } from './entities/milestone.entity';
 
 @Injectable()
 export class MilestonesRepository {
   constructor(private readonly dataSource: DataSource) {}
+
+  /** The milestones among `ids` that exist. */
+  findByIds(ids: Iterable<number>): Promise<MilestoneEntity[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return Promise.resolve([]);
+    return this.dataSource.manager.findBy(MilestoneEntity, { id: In(unique) });
+  }
 
   findInProject(projectId: number, id: number): Promise<MilestoneEntity | null> {
     return this.dataSource.manager.findOneBy(MilestoneEntity, { id, projectId });

@@ -32,6 +32,7 @@ import { CreateUserUseCase } from './users/create-user.use-case';
 import { DeleteUserUseCase } from './users/delete-user.use-case';
 import { ResourceAccessTokensController } from './users/resource-access-tokens.controller';
 import { RootUserBootstrap } from './users/root.bootstrap';
+import { RootUserRepository } from './users/root-user.repository';
 import { UserAccountsController } from './users/user-accounts.controller';
 
 const USE_CASES = [
@@ -72,6 +73,7 @@ const USE_CASES = [
     TopicsRepository,
     ProjectViewsService,
     ProjectListService,
+    RootUserRepository,
     RootUserBootstrap,
   ],
   exports: [AccessService, ACCESS_RESOLVER, GroupsRepository, ProjectsRepository, MembersRepository, ProjectStatisticsRepository, ProjectViewsService, CreateProjectUseCase, CreateGroupUseCase, CreateUserUseCase, RootUserBootstrap],

@@ -4,7 +4,6 @@ import { DomainError, ErrorCode, paginateOffset } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
 import type { CreateDiscussionDto, UpdateDiscussionNoteDto } from './dto/note.dto';
 import { NoteEntity } from './entities/note.entity';
 import { readsAllInternalNotes } from './note-rules';
@@ -28,7 +27,6 @@ const DISCUSSION_ID = /^[0-9a-f]{40}$/;
 @Injectable()
 export class DiscussionsEndpoints {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly notes: NotesRepository,
     private readonly presenter: NotePresenter,
@@ -75,7 +73,7 @@ export class DiscussionsEndpoints {
     const created = await this.endpoints.create(noteable, principal, accessLevel, dto, reply, quickActions, { discussionId: null, internal: false });
     // A body of quick actions or one award emoji stores no note: GitLab answers as the notes API does.
     if (typeof created.id !== 'number' || created.awardable_type !== undefined) return created;
-    const note = await this.dataSource.manager.findOneByOrFail(NoteEntity, { id: created.id });
+    const note = await this.notes.get(created.id);
     return this.present(noteable, [note], principal);
   }
 
@@ -116,7 +114,7 @@ export class DiscussionsEndpoints {
     if (!isResolvable(note, noteable)) throw DomainError.badRequest('Note is not resolvable');
     this.checkResolver(noteable, principal, accessLevel);
     await this.resolve([note], dto.resolved, principal.user.id);
-    return this.presenter.note((await this.dataSource.manager.findOneByOrFail(NoteEntity, { id: note.id }))!, noteable, viewerOf(principal));
+    return this.presenter.note(await this.notes.get(note.id), noteable, viewerOf(principal));
   }
 
   async deleteNote(noteable: Noteable, discussionId: string, rawNoteId: string, principal: Principal, accessLevel: number): Promise<void> {
@@ -142,8 +140,8 @@ export class DiscussionsEndpoints {
   /** Resolves the notes not yet resolved (keeping who resolved the others and when), or unresolves them. */
   private async resolve(notes: NoteEntity[], resolved: boolean, userId: number): Promise<void> {
     const ids = notes.map((n) => n.id);
-    if (resolved) await this.dataSource.query(`UPDATE notes SET resolved_at = now(), resolved_by_id = $2 WHERE id = ANY($1) AND resolved_at IS NULL`, [ids, userId]);
-    else await this.dataSource.query(`UPDATE notes SET resolved_at = NULL, resolved_by_id = NULL WHERE id = ANY($1)`, [ids]);
+    if (resolved) await this.notes.resolve(ids, userId);
+    else await this.notes.unresolve(ids);
   }
 
   private async present(noteable: Noteable, notes: NoteEntity[], principal: Principal | null): Promise<Record<string, unknown>> {

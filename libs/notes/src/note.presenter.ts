@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { presentUserSummary, UserEntity } from '@app/identity';
-import { DataSource, In } from 'typeorm';
+import { presentUserSummary, UserEntity, UsersRepository } from '@app/identity';
 import type { AwardEmojiEntity } from './entities/award-emoji.entity';
 import type { NoteEntity } from './entities/note.entity';
 import type { Noteable } from './noteable';
@@ -25,15 +24,12 @@ export const isResolvable = (note: Pick<NoteEntity, 'type' | 'system'>, noteable
 @Injectable()
 export class NotePresenter {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly usersRepository: UsersRepository,
     private readonly config: AppConfig,
   ) {}
 
   async users(ids: number[]): Promise<Map<number, UserEntity>> {
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return new Map();
-    const users = await this.dataSource.manager.findBy(UserEntity, { id: In(unique) });
-    return new Map(users.map((user) => [user.id, user]));
+    return this.usersRepository.mapByIds(ids);
   }
 
   /** The user summary with `created_at`, and `email` for administrators and the user themself. */

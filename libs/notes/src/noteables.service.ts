@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, intParam } from '@app/api';
-import { EpicEntity, EpicsRepository, IssueEntity, IssuesRepository, MergeRequestEntity } from '@app/issues';
+import { EpicEntity, EpicsRepository, IssueEntity, IssuesRepository, MergeRequestEntity, MergeRequestsRepository } from '@app/issues';
 import { ACCESS_LEVELS, NamespaceEntity, ProjectWithNamespace } from '@app/namespaces';
 import { SnippetsService } from '@app/snippets';
-import { DataSource } from 'typeorm';
 import { featureReadable } from './feature-access';
 import type { Noteable } from './noteable';
 import type { ListedIssue } from './notes.repository';
@@ -64,8 +63,8 @@ export const mergeRequestNoteable = (mr: MergeRequestEntity, project: ProjectWit
 @Injectable()
 export class NoteablesService {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly issues: IssuesRepository,
+    private readonly mergeRequests: MergeRequestsRepository,
     private readonly snippets: SnippetsService,
     private readonly epics: EpicsRepository,
   ) {}
@@ -117,7 +116,7 @@ export class NoteablesService {
 
   async mergeRequest(project: ProjectWithNamespace, iid: number, viewer: NoteableViewer | null, accessLevel: number): Promise<ProjectNoteable & { kind: 'merge_request' }> {
     const mr = featureReadable(project, 'merge_requests', accessLevel, Boolean(viewer?.isAdmin))
-      ? await this.dataSource.manager.findOneBy(MergeRequestEntity, { projectId: project.id, iid })
+      ? await this.mergeRequests.findByIid(project.id, iid)
       : null;
     if (!mr) throw DomainError.notFound('Merge Request');
     return { kind: 'merge_request', mergeRequest: mr, noteable: mergeRequestNoteable(mr, project) };

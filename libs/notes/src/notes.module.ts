@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Paginator } from '@app/api';
+import { IdentityModule } from '@app/identity';
 import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
 import { SettingsModule } from '@app/settings';
@@ -28,7 +29,7 @@ import { UpdateNoteUseCase } from './use-cases/update-note.use-case';
  * (global) RepositoryModule for `/merge`.
  */
 @Module({
-  imports: [NamespacesModule, IssuesModule, SettingsModule, SnippetsModule],
+  imports: [IdentityModule, NamespacesModule, IssuesModule, SettingsModule, SnippetsModule],
   controllers: [IssueNotesController, SnippetNotesController, EpicNotesController, AwardEmojiController, DiscussionsController, EpicDiscussionsController],
   providers: [Paginator, DiscussionsEndpoints, NotesRepository, NotePresenter, NoteablesService, NotesEndpoints, QuickActionsService, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase, AwardEmojiUseCase, RemoveAwardEmojiUseCase],
   exports: [NotesRepository, NotePresenter],

@@ -259,6 +259,25 @@ export class NotesRepository {
     return manager.findOneBy(NoteEntity, { id, noteableType: noteable.type, noteableId: noteable.id });
   }
 
+  /** A note by id (it exists: read back after a write). */
+  get(id: number): Promise<NoteEntity> {
+    return this.dataSource.manager.findOneByOrFail(NoteEntity, { id });
+  }
+
+  /** Replying to an individual note makes it the first note of a thread (`DiscussionNote`). */
+  async makeThread(tx: EntityManager, discussionId: string): Promise<void> {
+    await tx.query(`UPDATE notes SET type = 'DiscussionNote' WHERE discussion_id = $1 AND type IS NULL`, [discussionId]);
+  }
+
+  /** Resolves the notes not yet resolved (keeping who resolved the others and when). */
+  async resolve(ids: number[], userId: number): Promise<void> {
+    await this.dataSource.query(`UPDATE notes SET resolved_at = now(), resolved_by_id = $2 WHERE id = ANY($1) AND resolved_at IS NULL`, [ids, userId]);
+  }
+
+  async unresolve(ids: number[]): Promise<void> {
+    await this.dataSource.query(`UPDATE notes SET resolved_at = NULL, resolved_by_id = NULL WHERE id = ANY($1)`, [ids]);
+  }
+
   save(manager: EntityManager, note: NoteEntity): Promise<NoteEntity> {
     return manager.getRepository(NoteEntity).save(note);
   }

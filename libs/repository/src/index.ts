@@ -4,7 +4,7 @@ export * from './git/git-repository';
 export { presentCommit } from './branches/branches.service';
 export * from './git-http/git-http-routes';
 export * from './repository.events';
-export * from './push/push-recorder';
+export * from './push/record-push.use-case';
 export * from './repository-storage';
 export * from './repository.module';
 export * from './merge/merge-merge-request.use-case';

@@ -4,7 +4,7 @@ import type { ProjectRepositoryLifecycle, ProjectWithNamespace } from '@app/name
 import { SettingsReader } from '@app/settings';
 import { EntityManager } from 'typeorm';
 import { isValidBranchName, ZERO_SHA } from './git/git-repository';
-import { PushRecorder } from './push/push-recorder';
+import { RecordPushUseCase } from './push/record-push.use-case';
 import { FALLBACK_DEFAULT_BRANCH, RepositoryStorage } from './repository-storage';
 
 /** The README of `initialize_with_readme`. */
@@ -22,7 +22,7 @@ export class ProjectRepositories implements ProjectRepositoryLifecycle {
   constructor(
     private readonly storage: RepositoryStorage,
     private readonly settings: SettingsReader,
-    private readonly pushes: PushRecorder,
+    private readonly pushes: RecordPushUseCase,
   ) {}
 
   async created(tx: EntityManager, project: ProjectWithNamespace, options: { actorId: number; initializeWithReadme: boolean }): Promise<void> {

@@ -19,7 +19,9 @@ import { MergeController } from './merge/merge.controller';
 import { MergeRequestGitService } from './merge/merge-request-git.service';
 import { MergeMergeRequestUseCase } from './merge/merge-merge-request.use-case';
 import { ProjectRepositories } from './project-repositories';
-import { PushRecorder } from './push/push-recorder';
+import { RecordPushUseCase } from './push/record-push.use-case';
+import { PushesRepository } from './push/pushes.repository';
+import { ProjectLanguagesRepository } from './languages/project-languages.repository';
 import { RepositoryStorage } from './repository-storage';
 
 /**
@@ -35,7 +37,9 @@ import { RepositoryStorage } from './repository-storage';
   controllers: [GitHttpController, BranchesController, LanguagesController, MergeController],
   providers: [
     RepositoryStorage,
-    PushRecorder,
+    PushesRepository,
+    RecordPushUseCase,
+    ProjectLanguagesRepository,
     LanguagesService,
     ProjectRepositories,
     { provide: PROJECT_REPOSITORY_LIFECYCLE, useExisting: ProjectRepositories },
@@ -51,6 +55,6 @@ import { RepositoryStorage } from './repository-storage';
     MergeRequestGitService,
     { provide: MERGE_REQUEST_GIT, useExisting: MergeRequestGitService },
   ],
-  exports: [PROJECT_REPOSITORY_LIFECYCLE, MERGE_REQUEST_GIT, RepositoryStorage, PushRecorder, LanguagesService, BranchesService, MergeMergeRequestUseCase],
+  exports: [PROJECT_REPOSITORY_LIFECYCLE, MERGE_REQUEST_GIT, RepositoryStorage, RecordPushUseCase, LanguagesService, BranchesService, MergeMergeRequestUseCase],
 })
 export class RepositoryModule {}

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { presentUserSummary, UserEntity } from '@app/identity';
+import { presentUserSummary, UsersRepository } from '@app/identity';
 import { pathWithNamespace, ProjectWithNamespace } from '@app/namespaces';
-import { DataSource, In } from 'typeorm';
 import type { SnippetFileEntity } from './entities/snippet-file.entity';
 import type { SnippetEntity } from './entities/snippet.entity';
 
@@ -10,7 +9,7 @@ import type { SnippetEntity } from './entities/snippet.entity';
 @Injectable()
 export class SnippetPresenter {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
     private readonly config: AppConfig,
   ) {}
 
@@ -19,12 +18,11 @@ export class SnippetPresenter {
   }
 
   async present(snippets: SnippetEntity[], files: Map<number, SnippetFileEntity[]>, project: ProjectWithNamespace): Promise<Record<string, unknown>[]> {
-    const authorIds = [...new Set(snippets.map((s) => s.authorId))];
-    const authors = authorIds.length > 0 ? await this.dataSource.manager.findBy(UserEntity, { id: In(authorIds) }) : [];
+    const authors = await this.users.mapByIds(snippets.map((s) => s.authorId));
     const repoUrl = `${this.config.http.externalUrl}/${pathWithNamespace(project, project.namespace)}/snippets`;
     return snippets.map((snippet) => {
       const own = files.get(snippet.id) ?? snippet.files ?? [];
-      const author = authors.find((u) => u.id === snippet.authorId);
+      const author = authors.get(snippet.authorId);
       const webUrl = this.webUrl(project, snippet.id);
       return {
         id: snippet.id,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Paginator } from '@app/api';
+import { IdentityModule } from '@app/identity';
 import { SnippetPresenter } from './snippet.presenter';
 import { SnippetsController } from './snippets.controller';
 import { SnippetsRepository } from './snippets.repository';
@@ -8,6 +9,7 @@ import { CreateSnippetUseCase, DeleteSnippetUseCase, UpdateSnippetUseCase } from
 
 /** Project snippets. Needs the global ConfigModule, DatabaseModule and MessagingModule. `SnippetsService` is exported for snippet notes. */
 @Module({
+  imports: [IdentityModule],
   controllers: [SnippetsController],
   providers: [Paginator, SnippetsRepository, SnippetsService, SnippetPresenter, CreateSnippetUseCase, UpdateSnippetUseCase, DeleteSnippetUseCase],
   exports: [SnippetsService],

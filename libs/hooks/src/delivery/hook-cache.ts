@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { SystemHookEntity } from '../entities/system-hook.entity';
+import type { SystemHookEntity } from '../entities/system-hook.entity';
+import { SystemHooksRepository } from '../system-hooks.repository';
 
 const HOOK_CACHE_MS = 1_000;
 
@@ -12,7 +12,7 @@ const HOOK_CACHE_MS = 1_000;
 export class HookCache {
   private cached: { at: number; hooks: Promise<Map<number, SystemHookEntity>> } | null = null;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly hooks: SystemHooksRepository) {}
 
   /**
    * The hooks, read again when the cached read is a second old or lacks one of `needed` (a hook
@@ -30,11 +30,8 @@ export class HookCache {
 
   private read(): Promise<Map<number, SystemHookEntity>> {
     const now = Date.now();
-    const hooks = this.dataSource
-      .getRepository(SystemHookEntity)
-      .createQueryBuilder('h')
-      .addSelect('h.encryptedToken')
-      .getMany()
+    const hooks = this.hooks
+      .listWithTokens()
       .then((rows) => new Map(rows.map((hook) => [hook.id, hook])));
     const entry = { at: now, hooks };
     this.cached = entry;

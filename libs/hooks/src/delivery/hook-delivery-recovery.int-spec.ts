@@ -6,6 +6,7 @@ import { Queue } from 'bullmq';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ENTITIES } from '@apps/entities';
+import { HookDeliveriesRepository } from './hook-deliveries.repository';
 import { HookDeliveryLog } from './hook-delivery-log';
 import { HookDeliveryRecovery } from './hook-delivery-recovery';
 import { HookEventsRepository } from './hook-events.repository';
@@ -28,7 +29,7 @@ describe(HookDeliveryRecovery.name, () => {
     dataSource = await createDataSource(config, ENTITIES).initialize();
     queue = new Queue('hook-deliveries', { connection: { url: config.redis.url }, prefix: `t${randomBytes(4).toString('hex')}` });
     events = new HookEventsRepository(dataSource);
-    sut = new HookDeliveryRecovery(config, events, new HookDeliveryLog(dataSource), queue);
+    sut = new HookDeliveryRecovery(config, events, new HookDeliveriesRepository(dataSource), queue);
   });
   afterAll(async () => {
     await queue?.obliterate({ force: true }).catch(() => undefined);
@@ -85,7 +86,7 @@ describe(HookDeliveryRecovery.name, () => {
   it('tells which first attempts already have their outcome: a success or skip in the log, or a retry recorded', async () => {
     const e = event([1, 2, 3, 4]);
     await events.insert([{ ...e, jobId: fanOutJobId(e.eventId) }]);
-    const log = new HookDeliveryLog(dataSource);
+    const log = new HookDeliveryLog(new HookDeliveriesRepository(dataSource));
     const row = { eventId: e.eventId, trigger: 'group_create', url: 'http://127.0.0.1:1/h', requestHeaders: {}, requestBody: null, responseStatus: 200, responseHeaders: null, responseBody: null, error: null, durationMs: 1, idempotencyKey: randomUUID(), webhookUuid: null, attempt: 1, eventOccurredAt: e.occurredAt };
     await log.recordMany([
       { ...row, hookId: 1, status: 'successful' },
@@ -95,7 +96,7 @@ describe(HookDeliveryRecovery.name, () => {
     await events.scheduleRetries([{ eventId: e.eventId, hookId: 2, attempt: 2, dueAt: new Date() }]);
     await expect(events.handled([e.eventId], new Date(Date.now() - 60_000))).resolves.toEqual(new Set([`${e.eventId}_1`, `${e.eventId}_2`, `${e.eventId}_3`]));
     // The log entry shows the event's body, stored once.
-    const [entry] = await log.query(1).getMany();
+    const [entry] = await new HookDeliveriesRepository(dataSource).listQuery(1).getMany();
     expect(HookDeliveryLog.bodyOf(entry)).toBe(e.body);
   });
 
@@ -106,10 +107,10 @@ describe(HookDeliveryRecovery.name, () => {
     const e = event([5]);
     await events.insert([{ ...e, jobId: fanOutJobId(e.eventId) }]);
     await events.markFannedOut([e.eventId]);
-    const log = new HookDeliveryLog(dataSource);
+    const log = new HookDeliveryLog(new HookDeliveriesRepository(dataSource));
     const key = randomUUID();
     await log.recordMany([{ eventId: e.eventId, hookId: 5, status: 'server_failure', trigger: 'group_create', url: 'http://127.0.0.1:1/h', requestHeaders: {}, requestBody: null, responseStatus: 500, responseHeaders: null, responseBody: null, error: null, durationMs: 1, idempotencyKey: key, webhookUuid: null, attempt: 1, eventOccurredAt: e.occurredAt }]);
-    const [entry] = await log.query(5).getMany();
+    const [entry] = await new HookDeliveriesRepository(dataSource).listQuery(5).getMany();
     const [kept, orphan] = [randomUUID(), randomUUID()];
     await events.recordResend({ id: kept, hookId: 5, deliveryId: entry.id, requestId: 'req-resend' });
     await events.recordResend({ id: orphan, hookId: 5, deliveryId: '999999999', requestId: null });

@@ -3,7 +3,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional }
 import { AppConfig } from '@app/config';
 import { HOOK_DELIVERIES, HookDeliveryJob, HookFanOutJob } from '../hooks.jobs';
 import type { Queue } from 'bullmq';
-import { HookDeliveryLog } from './hook-delivery-log';
+import { HookDeliveriesRepository } from './hook-deliveries.repository';
 import { HookEventsRepository } from './hook-events.repository';
 import { resendJobId, resendJobOf } from './hook-resend-job';
 import { HookFanOut } from './hook-fan-out';
@@ -32,7 +32,7 @@ export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDes
   constructor(
     private readonly config: AppConfig,
     private readonly events: HookEventsRepository,
-    private readonly log: HookDeliveryLog,
+    private readonly deliveries: HookDeliveriesRepository,
     @InjectQueue(HOOK_DELIVERIES.name) private readonly queue: Queue,
     @Optional() private readonly fanOut?: HookFanOut,
   ) {}
@@ -85,7 +85,7 @@ export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDes
       const still = await this.events.stillResending(lost.map((r) => r.id));
       const jobs = [];
       for (const resend of lost.filter((r) => still.has(r.id))) {
-        const entry = await this.log.find(resend.hookId, resend.deliveryId);
+        const entry = await this.deliveries.find(resend.hookId, resend.deliveryId);
         if (!entry) {
           await this.events.finishResend(resend.id);
           continue;

@@ -3,9 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import type { JobsOptions, Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { SystemHookEntity } from '../entities/system-hook.entity';
 import { HOOK_DELIVERIES, HookFanOutEvent, HookFanOutJob } from '../hooks.jobs';
+import { SystemHooksRepository } from '../system-hooks.repository';
 import { HookDeliverer } from './hook-deliverer';
 import { HookEventsRepository } from './hook-events.repository';
 import { fanOutJobId, fanOutJobOptions } from './hook-jobs';
@@ -52,7 +51,7 @@ export function fanOutBatches(events: HookFanOutEvent[], deliveries = FAN_OUT_DE
 export class HookDispatcher extends DomainEventSubscriber {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly systemHooks: SystemHooksRepository,
     private readonly deliverer: HookDeliverer,
     private readonly mergeRequests: MergeRequestHookData,
     private readonly events: HookEventsRepository,
@@ -76,7 +75,7 @@ export class HookDispatcher extends DomainEventSubscriber {
   async dispatch(events: DomainEvent[]): Promise<void> {
     const candidates = events.map((event) => ({ event, hookEvent: hookEventOf(event) })).filter((c) => c.hookEvent !== null);
     if (candidates.length === 0) return;
-    const hooks = await this.dataSource.getRepository(SystemHookEntity).find({ order: { id: 'ASC' } });
+    const hooks = await this.systemHooks.list();
     if (hooks.length === 0) return;
 
     // Merge request payloads are completed from the database, once per batch (only those some hook receives).

@@ -2,14 +2,14 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { MetricsService } from '@app/observability';
 import { HOOK_DELIVERIES, HookDeliveryJob } from '../hooks.jobs';
+import { SystemHooksRepository } from '../system-hooks.repository';
 import type { Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
 
 /** Gauges read at scrape time: deliveries waiting in the queue and hooks disabled. */
 @Injectable()
 export class HookGauges implements OnModuleInit {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly hooks: SystemHooksRepository,
     @InjectQueue(HOOK_DELIVERIES.name) private readonly queue: Queue<HookDeliveryJob>,
     @Optional() private readonly metrics?: MetricsService,
   ) {}
@@ -29,11 +29,9 @@ export class HookGauges implements OnModuleInit {
     });
     Object.assign(disabled, {
       collect: async () => {
-        const rows: Array<{ status: string; count: string }> = await this.dataSource
-          .query(`SELECT alert_status AS status, count(*)::text AS count FROM system_hooks WHERE alert_status <> 'executable' GROUP BY 1`)
-          .catch(() => []);
-        disabled.set({ status: 'temporarily_disabled' }, Number(rows.find((r) => r.status === 'temporarily_disabled')?.count ?? 0));
-        disabled.set({ status: 'disabled' }, Number(rows.find((r) => r.status === 'disabled')?.count ?? 0));
+        const counts = await this.hooks.countNotExecutable().catch(() => new Map<string, number>());
+        disabled.set({ status: 'temporarily_disabled' }, counts.get('temporarily_disabled') ?? 0);
+        disabled.set({ status: 'disabled' }, counts.get('disabled') ?? 0);
       },
     });
   }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { HookAlertStatus } from '../entities/system-hook.entity';
-import { SystemHookEntity } from '../entities/system-hook.entity';
+import { SystemHooksRepository } from '../system-hooks.repository';
 
 /** From this many consecutive failures a hook is disabled temporarily... */
 export const TEMPORARILY_DISABLE_AFTER = 4;
@@ -45,28 +44,18 @@ export function disabledReason(state: HookHealthState, now: Date): string | null
   return null;
 }
 
-/** Reads and writes the health columns of `system_hooks`. */
+/** Records the outcome of attempts in the health columns of `system_hooks`. */
 @Injectable()
 export class HookHealthService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly hooks: SystemHooksRepository) {}
 
   /** Records a failed attempt atomically and answers the new state (null when the hook is gone). */
-  async recordFailure(hookId: number, now = new Date()): Promise<HookHealthState | null> {
-    return this.dataSource.transaction(async (tx) => {
-      const row = await tx.getRepository(SystemHookEntity).createQueryBuilder('h').setLock('pessimistic_write').where('h.id = :hookId', { hookId }).getOne();
-      if (!row) return null;
-      const next = afterFailure(row, now);
-      await tx.update(SystemHookEntity, { id: hookId }, next);
-      return next;
-    });
+  recordFailure(hookId: number, now = new Date()): Promise<HookHealthState | null> {
+    return this.hooks.updateHealth(hookId, (state) => afterFailure(state, now));
   }
 
   /** Records a success: the hook is executable again with no failure counted. */
-  async recordSuccess(hookId: number): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE system_hooks SET alert_status = 'executable', disabled_until = NULL, recent_failures = 0, backoff_count = 0
-        WHERE id = $1 AND (alert_status <> 'executable' OR recent_failures <> 0 OR backoff_count <> 0)`,
-      [hookId],
-    );
+  recordSuccess(hookId: number): Promise<void> {
+    return this.hooks.resetHealth(hookId);
   }
 }

@@ -1,7 +1,8 @@
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { JobWorker, OnJob, QueueWorker } from '@app/queue';
 import { HOOK_MAINTENANCE } from '../hooks.jobs';
-import { HOOK_LOG_RETENTION_DAYS, HookDeliveryLog } from './hook-delivery-log';
+import { HookDeliveriesRepository } from './hook-deliveries.repository';
+import { HOOK_LOG_RETENTION_DAYS } from './hook-delivery-rows';
 
 /** When the delivery log is pruned: every day at 03:41 UTC (off the hour, away from other jobs). */
 export const PRUNE_HOOK_LOGS_SCHEDULE = '41 3 * * *';
@@ -11,7 +12,7 @@ export const PRUNE_HOOK_LOGS_SCHEDULE = '41 3 * * *';
 export class MaintenanceProcessor extends JobWorker implements OnApplicationBootstrap {
   private readonly logger = new Logger(MaintenanceProcessor.name);
 
-  constructor(private readonly log: HookDeliveryLog) {
+  constructor(private readonly deliveries: HookDeliveriesRepository) {
     super();
   }
 
@@ -21,7 +22,7 @@ export class MaintenanceProcessor extends JobWorker implements OnApplicationBoot
 
   @OnJob(HOOK_MAINTENANCE, HOOK_MAINTENANCE.jobs.PRUNE_HOOK_LOGS, { schedule: { cron: PRUNE_HOOK_LOGS_SCHEDULE }, data: { olderThanDays: HOOK_LOG_RETENTION_DAYS } })
   async pruneHookLogs({ olderThanDays }: { olderThanDays: number }): Promise<{ removed: number }> {
-    const removed = await this.log.prune(olderThanDays);
+    const removed = await this.deliveries.prune(olderThanDays);
     if (removed > 0) this.logger.log(`removed ${removed} system hook delivery log rows older than ${olderThanDays} days`);
     return { removed };
   }

@@ -1,34 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { DataSource } from 'typeorm';
+import { MergeRequestHookDataRepository } from './merge-request-hook-data.repository';
 
 const VISIBILITY_LEVELS: Record<string, number> = { private: 0, internal: 10, public: 20 };
 const hookTime = (date: Date | null): string | null => (date ? date.toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
-
-interface Row {
-  mr_id: number;
-  iid: number;
-  project_id: number;
-  title: string;
-  description: string | null;
-  state: string;
-  source_branch: string;
-  target_branch: string;
-  author_id: number;
-  assignee_ids: number[];
-  labels: string[];
-  milestone_id: number | null;
-  merge_commit_sha: string | null;
-  created_at: Date;
-  updated_at: Date;
-  project_name: string;
-  project_path: string;
-  project_description: string | null;
-  visibility: string;
-  default_branch: string | null;
-  namespace_name: string;
-  namespace_full_path: string;
-}
 
 /**
  * Completes merge request hook payloads (GitLab's `user`, `project`, `object_attributes`,
@@ -38,7 +13,7 @@ interface Row {
 @Injectable()
 export class MergeRequestHookData {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly rows: MergeRequestHookDataRepository,
     private readonly config: AppConfig,
   ) {}
 
@@ -46,20 +21,7 @@ export class MergeRequestHookData {
     if (payloads.length === 0) return;
     const mrIds = [...new Set(payloads.map((p) => Number((p.payload.object_attributes as Record<string, unknown>)?.id)).filter(Number.isSafeInteger))];
     const actorIds = [...new Set(payloads.map((p) => p.actor).filter((id): id is number => id !== null))];
-    const [rows, users]: [Row[], Array<{ id: number; name: string; username: string; email: string }>] = await Promise.all([
-      mrIds.length === 0
-        ? Promise.resolve([])
-        : this.dataSource.query(
-            `SELECT m.id AS mr_id, m.iid, m.project_id, m.title, m.description, m.state, m.source_branch, m.target_branch, m.author_id, m.assignee_ids,
-                    m.labels, m.milestone_id, m.merge_commit_sha, m.created_at, m.updated_at,
-                    p.name AS project_name, p.path AS project_path, p.description AS project_description, p.visibility, p.default_branch,
-                    n.name AS namespace_name, n.full_path AS namespace_full_path
-               FROM merge_requests m JOIN projects p ON p.id = m.project_id JOIN namespaces n ON n.id = p.namespace_id
-              WHERE m.id = ANY($1)`,
-            [mrIds],
-          ),
-      actorIds.length === 0 ? Promise.resolve([]) : this.dataSource.query(`SELECT id, name, username, email FROM users WHERE id = ANY($1)`, [actorIds]),
-    ]);
+    const [rows, users] = await Promise.all([this.rows.mergeRequests(mrIds), this.rows.users(actorIds)]);
     const byMr = new Map(rows.map((row) => [row.mr_id, row]));
     const byUser = new Map(users.map((user) => [user.id, user]));
     const base = this.config.http.externalUrl;

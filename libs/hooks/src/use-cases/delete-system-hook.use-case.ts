@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
+import { HookDeliveriesRepository } from '../delivery/hook-deliveries.repository';
 import { redactHookUrl } from '../hook-url';
 import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../hooks.events';
 import { SystemHooksRepository } from '../system-hooks.repository';
@@ -20,6 +21,7 @@ export class DeleteSystemHookUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly hooks: SystemHooksRepository,
+    private readonly deliveries: HookDeliveriesRepository,
   ) {}
 
   async execute({ hookId, actorId }: DeleteSystemHookCommand): Promise<void> {
@@ -27,7 +29,7 @@ export class DeleteSystemHookUseCase {
       const hook = await this.hooks.findWithToken(hookId, tx, true);
       if (!hook) throw DomainError.notFound('System hook');
       await this.hooks.delete(hook.id, tx);
-      await tx.query('DELETE FROM system_hook_deliveries WHERE hook_id = $1', [hook.id]);
+      await this.deliveries.deleteOfHook(tx, hook.id);
       await this.outbox.append(tx, systemHookEvent(SYSTEM_HOOK_EVENTS.DESTROY, actorId, hook, hook.encryptedToken !== null));
       return hook.url;
     });

@@ -5,7 +5,7 @@ import { currentRequestId } from '@app/observability';
 import { HOOK_DELIVERIES, HookDeliveryJob } from '../hooks.jobs';
 import type { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
-import { HookDeliveryLog } from '../delivery/hook-delivery-log';
+import { HookDeliveriesRepository } from '../delivery/hook-deliveries.repository';
 import { HookEventsRepository } from '../delivery/hook-events.repository';
 import { deliveryJobOptions } from '../delivery/hook-jobs';
 import { resendJobId, resendJobOf } from '../delivery/hook-resend-job';
@@ -30,7 +30,7 @@ export class ResendHookDeliveryUseCase {
 
   constructor(
     private readonly hooks: SystemHooksRepository,
-    private readonly log: HookDeliveryLog,
+    private readonly deliveries: HookDeliveriesRepository,
     private readonly events: HookEventsRepository,
     @InjectQueue(HOOK_DELIVERIES.name) private readonly queue: Queue<HookDeliveryJob>,
   ) {}
@@ -39,7 +39,7 @@ export class ResendHookDeliveryUseCase {
     const hook = await this.hooks.find(hookId);
     if (!hook) throw DomainError.notFound('System hook');
     if (!/^\d{1,18}$/.test(deliveryId)) throw DomainError.notFound('Hook event');
-    const entry = await this.log.find(hookId, deliveryId);
+    const entry = await this.deliveries.find(hookId, deliveryId);
     if (!entry) throw DomainError.notFound('Hook event');
     const resendId = randomUUID();
     const requestId = currentRequestId() ?? null;

@@ -1,16 +1,16 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { tierAtLeast } from '@app/api';
-import { presentUserSummary, UserEntity } from '@app/identity';
+import { presentUserSummary, UsersRepository } from '@app/identity';
 import type { ProjectWithNamespace } from '@app/namespaces';
-import { DataSource, In } from 'typeorm';
 import { IssueEntity } from '../entities/issue.entity';
-import { IterationEntity } from '../entities/iteration.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { MilestoneEntity } from '../entities/milestone.entity';
 import { MERGE_REQUEST_APPROVALS, MergeRequestApprovals } from '../merge-request-approvals';
 import { MERGE_REQUEST_GIT, MergeRequestGit, MergeRequestGitStatus } from '../merge-request-git';
-import { loadGroupPaths, presentIteration } from './iteration.presenter';
+import { IterationsRepository } from '../iterations.repository';
+import { MilestonesRepository } from '../milestones.repository';
+import { presentIteration } from './iteration.presenter';
 import { presentMilestone } from './milestone.presenter';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
@@ -28,7 +28,9 @@ function detailedMergeStatus(mr: MergeRequestEntity, draft: boolean, status: Mer
 @Injectable()
 export class IssuablesPresenter {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly milestones: MilestonesRepository,
+    private readonly iterations: IterationsRepository,
     private readonly config: AppConfig,
     @Optional() @Inject(MERGE_REQUEST_GIT) private readonly git?: MergeRequestGit,
     @Optional() @Inject(MERGE_REQUEST_APPROVALS) private readonly approvals?: MergeRequestApprovals,
@@ -190,17 +192,12 @@ export class IssuablesPresenter {
       if (row.milestoneId) milestoneIds.add(row.milestoneId);
       if ('iterationId' in row && row.iterationId) iterationIds.add(row.iterationId);
     }
-    const manager = this.dataSource.manager;
-    const [users, milestones, iterations] = await Promise.all([
-      userIds.size ? manager.findBy(UserEntity, { id: In([...userIds]) }) : [],
-      milestoneIds.size ? manager.findBy(MilestoneEntity, { id: In([...milestoneIds]) }) : [],
-      iterationIds.size ? manager.findBy(IterationEntity, { id: In([...iterationIds]) }) : [],
-    ]);
+    const [users, milestones, iterations] = await Promise.all([this.users.mapByIds([...userIds]), this.milestones.findByIds(milestoneIds), this.iterations.findByIds(iterationIds)]);
     return {
-      users: new Map(users.map((u) => [u.id, presentUserSummary(u, this.externalUrl)])),
+      users: new Map([...users.values()].map((u) => [u.id, presentUserSummary(u, this.externalUrl)])),
       milestones: new Map(milestones.map((m) => [m.id, m])),
       iterations: new Map(iterations.map((i) => [i.id, i])),
-      iterationGroupPaths: await loadGroupPaths(manager, iterations.map((i) => i.groupId)),
+      iterationGroupPaths: await this.iterations.groupPaths(iterations.map((i) => i.groupId)),
     };
   }
 }

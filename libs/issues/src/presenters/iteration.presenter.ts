@@ -1,5 +1,3 @@
-import { NamespaceEntity } from '@app/namespaces';
-import { EntityManager, In } from 'typeorm';
 import type { IterationEntity } from '../entities/iteration.entity';
 import { IterationSnapshot, iterationSnapshot } from '../issues.events';
 
@@ -13,7 +11,7 @@ export function iterationStateName(startDate: string, dueDate: string, today = n
   return 'current';
 }
 
-/** Full paths of groups by id (see `loadGroupPaths`): an iteration's `web_url` is under its group. */
+/** Full paths of groups by id (see `IterationsRepository.groupPaths`): an iteration's `web_url` is under its group. */
 export type GroupPaths = ReadonlyMap<number, string>;
 
 export function presentIteration(iteration: IterationEntity, externalUrl: string, groupPaths: GroupPaths): Record<string, unknown> {
@@ -36,12 +34,4 @@ export function presentIterationSnapshot(i: IterationSnapshot, externalUrl: stri
     // `/groups/<full path>/-/iterations/<id>`; a group deleted since keeps GitLab's `-` placeholder.
     web_url: `${externalUrl}/groups/${groupPaths.get(i.group_id) ?? '-'}/-/iterations/${i.id}`,
   };
-}
-
-/** The full paths of the groups of `groupIds`, in one query. */
-export async function loadGroupPaths(manager: EntityManager, groupIds: Iterable<number>): Promise<GroupPaths> {
-  const ids = [...new Set(groupIds)];
-  if (ids.length === 0) return new Map();
-  const groups = await manager.find(NamespaceEntity, { where: { id: In(ids) }, select: { id: true, fullPath: true } });
-  return new Map(groups.map((group) => [group.id, group.fullPath]));
 }

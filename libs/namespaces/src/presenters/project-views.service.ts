@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity';
+import { UsersRepository } from '@app/identity';
 import { SettingsEncryption } from '@app/settings';
-import { DataSource, In } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { AccessService } from '../access/access.service';
 import { ACCESS_LEVELS } from '../entities/member.entity';
@@ -25,7 +24,7 @@ export interface ProjectViewRequest {
 export class ProjectViewsService {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
     private readonly access: AccessService,
     private readonly statistics: ProjectStatisticsRepository,
     private readonly projects: ProjectsRepository,
@@ -45,9 +44,7 @@ export class ProjectViewsService {
 
   async present(projects: ProjectWithNamespace[], viewer: AccessUser | null, request: ProjectViewRequest): Promise<Record<string, unknown>[]> {
     if (request.view === 'simple') return projects.map((p) => presentProject(p, p.namespace, this.options(request)));
-    const ownerIds = [...new Set(projects.filter((p) => p.namespace.kind === 'user').map((p) => p.namespace.ownerId!))];
-    const owners = ownerIds.length > 0 ? await this.dataSource.manager.find(UserEntity, { where: { id: In(ownerIds) } }) : [];
-    const ownerById = new Map(owners.map((u) => [u.id, u]));
+    const ownerById = await this.users.mapByIds(projects.filter((p) => p.namespace.kind === 'user').map((p) => p.namespace.ownerId!));
     const levels = viewer ? await this.access.projectPermissionsMany(projects.map((p) => p.id), viewer.id) : new Map();
     const effectiveLevel = (projectId: number) => (viewer?.isAdmin ? ACCESS_LEVELS.ADMIN : (levels.get(projectId)?.accessLevel ?? 0));
     // Statistics are shown to reporters and above, on request.

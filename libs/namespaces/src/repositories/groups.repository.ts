@@ -95,6 +95,18 @@ export class GroupsRepository {
     return rows.length > 0;
   }
 
+  /**
+   * Carries a group's new full path and full name (`old` → `now`) into the full path and full
+   * name of every subgroup below it.
+   */
+  async renameDescendants(tx: EntityManager, groupId: number, old: { fullPath: string; fullName: string }, now: { fullPath: string; fullName: string }): Promise<void> {
+    await tx.query(
+      `UPDATE namespaces SET full_path = $2 || substr(full_path, length($3) + 1), full_name = $4 || substr(full_name, length($5) + 1), updated_at = now()
+       WHERE $1 = ANY(traversal_ids) AND id <> $1`,
+      [groupId, now.fullPath, old.fullPath, now.fullName, old.fullName],
+    );
+  }
+
   /** A sibling group (same parent) already has this name. */
   async nameTaken(name: string, parentId: number | null, excludeId: number | null, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
     const rows = await manager.query(

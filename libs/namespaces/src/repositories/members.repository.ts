@@ -34,6 +34,18 @@ export function ancestorGroupIds(source: MemberSource): number[] {
 export class MembersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** Full paths of the groups whose only owner (direct membership, Owner level) is this user. */
+  async groupsSolelyOwnedBy(userId: number, manager: EntityManager = this.dataSource.manager): Promise<string[]> {
+    const rows: Array<{ full_path: string }> = await manager.query(
+      `SELECT n.full_path FROM members m JOIN namespaces n ON n.id = m.source_id
+        WHERE m.source_type = 'namespace' AND m.user_id = $1 AND m.access_level >= 50
+          AND NOT EXISTS (SELECT 1 FROM members o WHERE o.source_type = 'namespace' AND o.source_id = m.source_id
+                           AND o.user_id <> $1 AND o.access_level >= 50)`,
+      [userId],
+    );
+    return rows.map((r) => r.full_path);
+  }
+
   /** Active direct memberships of the source. */
   directQuery(source: MemberSource, filter: MemberListFilter = {}, manager: EntityManager = this.dataSource.manager): SelectQueryBuilder<MemberEntity> {
     const { sourceType, sourceId } = sourceKey(source);

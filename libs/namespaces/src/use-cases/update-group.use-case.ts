@@ -75,11 +75,7 @@ export class UpdateGroupUseCase {
     await tx.save(group);
 
     if (group.fullPath !== old.fullPath || group.fullName !== old.fullName) {
-      await tx.query(
-        `UPDATE namespaces SET full_path = $2 || substr(full_path, length($3) + 1), full_name = $4 || substr(full_name, length($5) + 1), updated_at = now()
-         WHERE $1 = ANY(traversal_ids) AND id <> $1`,
-        [group.id, group.fullPath, old.fullPath, group.fullName, old.fullName],
-      );
+      await this.groups.renameDescendants(tx, group.id, old, group);
     }
     const updated = await tx.findOneByOrFail(NamespaceEntity, { id: group.id });
     const events: NewDomainEvent[] = [groupEvent(NAMESPACE_EVENTS.GROUP_UPDATE, command.actor.id, updated)];

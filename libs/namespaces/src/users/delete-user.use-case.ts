@@ -5,6 +5,7 @@ import { DataSource, In } from 'typeorm';
 import { IDENTITY_EVENTS, UserEntity } from '@app/identity';
 import { MemberEntity, NamespaceEntity, ProjectEntity } from '../entities';
 import { NAMESPACE_EVENTS, projectEvent } from '../namespaces.events';
+import { MembersRepository } from '../repositories/members.repository';
 import { ProjectsRepository } from '../repositories/projects.repository';
 
 /**
@@ -18,21 +19,16 @@ export class DeleteUserUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly projects: ProjectsRepository,
+    private readonly members: MembersRepository,
   ) {}
 
   async execute(command: { userId: number; actorId: number }): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const user = await tx.findOne(UserEntity, { where: { id: command.userId }, lock: { mode: 'pessimistic_write' } });
       if (!user) throw DomainError.notFound('User');
-      const soleOwned: Array<{ full_path: string }> = await tx.query(
-        `SELECT n.full_path FROM members m JOIN namespaces n ON n.id = m.source_id
-          WHERE m.source_type = 'namespace' AND m.user_id = $1 AND m.access_level >= 50
-            AND NOT EXISTS (SELECT 1 FROM members o WHERE o.source_type = 'namespace' AND o.source_id = m.source_id
-                             AND o.user_id <> $1 AND o.access_level >= 50)`,
-        [user.id],
-      );
+      const soleOwned = await this.members.groupsSolelyOwnedBy(user.id, tx);
       if (soleOwned.length > 0) {
-        throw DomainError.conflict(`User is the sole owner of ${soleOwned.map((g) => g.full_path).join(', ')}: transfer ownership or delete those groups first`);
+        throw DomainError.conflict(`User is the sole owner of ${soleOwned.join(', ')}: transfer ownership or delete those groups first`);
       }
 
       const namespace = await tx.findOneBy(NamespaceEntity, { kind: 'user', ownerId: user.id });

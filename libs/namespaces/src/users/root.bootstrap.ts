@@ -1,11 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { DataSource } from 'typeorm';
-import { AccessTokenEntity, CreateAccessTokenUseCase, digestToken, hashPassword, UserEntity } from '@app/identity';
+import { CreateAccessTokenUseCase, digestToken, hashPassword } from '@app/identity';
 import { CreateUserUseCase } from './create-user.use-case';
+import { RootUserRepository } from './root-user.repository';
 
-/** Fixed key of the advisory lock serializing the bootstrap across processes. Never change. */
-const BOOTSTRAP_LOCK_KEY = 7_305_142_002;
 export const ROOT_TOKEN_SCOPES = ['api', 'read_user', 'sudo'];
 
 /**
@@ -21,7 +19,7 @@ export class RootUserBootstrap implements OnApplicationBootstrap {
 
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly rootUser: RootUserRepository,
     private readonly createUser: CreateUserUseCase,
     private readonly createToken: CreateAccessTokenUseCase,
   ) {}
@@ -32,10 +30,8 @@ export class RootUserBootstrap implements OnApplicationBootstrap {
   }
 
   async ensureRoot(secret: string | undefined, password?: string): Promise<{ userCreated: boolean; tokenCreated: boolean; passwordSet: boolean }> {
-    return this.dataSource.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_KEY]);
-      const users = tx.getRepository(UserEntity);
-      let root = await users.createQueryBuilder('u').addSelect('u.passwordDigest').where("lower(u.username) = 'root'").getOne();
+    return this.rootUser.underBootstrapLock(async (tx) => {
+      let root = await this.rootUser.findRootWithPassword(tx);
       const userCreated = !root;
       let passwordSet = false;
       if (!root) {
@@ -44,17 +40,16 @@ export class RootUserBootstrap implements OnApplicationBootstrap {
           tx,
         );
         // Without INITIAL_ROOT_PASSWORD, root has no password (a later start may set one).
-        if (!password) await users.update({ id: root.id }, { passwordDigest: null });
+        if (!password) await this.rootUser.setPasswordDigest(tx, root.id, null);
         passwordSet = Boolean(password);
         this.logger.log('created the administrator root');
       } else if (password && !root.passwordDigest) {
-        await users.update({ id: root.id }, { passwordDigest: await hashPassword(password) });
+        await this.rootUser.setPasswordDigest(tx, root.id, await hashPassword(password));
         passwordSet = true;
         this.logger.log('set the initial password of root');
       }
       if (!secret) return { userCreated, tokenCreated: false, passwordSet };
-      const existing = await tx.getRepository(AccessTokenEntity).findOneBy({ tokenDigest: digestToken(secret) });
-      if (existing) return { userCreated, tokenCreated: false, passwordSet };
+      if (await this.rootUser.tokenExists(tx, digestToken(secret))) return { userCreated, tokenCreated: false, passwordSet };
       await this.createToken.execute({ userId: root.id, name: 'initial-root-token', scopes: ROOT_TOKEN_SCOPES, secret, actorId: null }, tx);
       this.logger.log('created the initial root personal access token');
       return { userCreated, tokenCreated: true, passwordSet };

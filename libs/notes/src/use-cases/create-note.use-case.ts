@@ -102,7 +102,7 @@ export class CreateNoteUseCase {
     const users = await this.presenter.users([actor.id]);
     const saved = await this.dataSource.transaction(async (tx) => {
       // Replying to an individual note makes it the first note of a thread.
-      if (command.thread?.discussionId) await tx.query(`UPDATE notes SET type = 'DiscussionNote' WHERE discussion_id = $1 AND type IS NULL`, [command.thread.discussionId]);
+      if (command.thread?.discussionId) await this.notes.makeThread(tx, command.thread.discussionId);
       const row = await this.notes.save(tx, note);
       await this.outbox.append(tx, noteEvent(NOTE_EVENTS.CREATED, actor.id, row, noteable, this.presenter.author(users.get(actor.id), null)));
       return row;

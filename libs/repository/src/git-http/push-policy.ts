@@ -3,7 +3,7 @@ import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { BranchPermissions, ProtectedBranchesService } from '../protected-branches';
 import { GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';
-import { PushRecorder } from '../push/push-recorder';
+import { RecordPushUseCase } from '../push/record-push.use-case';
 import { HookDecision, PushHandler, QuarantineEnvironment } from './receive-hooks';
 
 /** Refusal messages of a push, as the git client shows them (`remote: ...`). */
@@ -39,7 +39,7 @@ export class PushPolicy {
 
   constructor(
     private readonly protectedBranches: ProtectedBranchesService,
-    private readonly recorder: PushRecorder,
+    private readonly recorder: RecordPushUseCase,
   ) {}
 
   handlerFor(pushing: Pushing): PushHandler {

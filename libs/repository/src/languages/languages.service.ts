@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { GitRepository } from '../git/git-repository';
 import { LanguageDetector } from './language-detector';
+import { ProjectLanguagesRepository } from './project-languages.repository';
 
 interface ProjectRef {
   id: number;
@@ -11,16 +11,13 @@ interface ProjectRef {
 /** Language percentages of a project's default branch, cached per commit in `project_languages`. */
 @Injectable()
 export class LanguagesService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly cache: ProjectLanguagesRepository) {}
 
   /** The statistics of the default branch's current commit (computed when the cache is for another commit). */
   async languagesOf(project: ProjectRef, repository: GitRepository): Promise<Record<string, number>> {
     const head = project.defaultBranch ? await repository.resolveCommit(`refs/heads/${project.defaultBranch}`) : null;
     if (!head) return {};
-    const [cached] = (await this.dataSource.query('SELECT commit_sha, languages FROM project_languages WHERE project_id = $1', [project.id])) as Array<{
-      commit_sha: string;
-      languages: Record<string, number>;
-    }>;
+    const cached = await this.cache.cached(project.id);
     // jsonb keeps no key order: largest share first again.
     if (cached?.commit_sha === head) return Object.fromEntries(Object.entries(cached.languages).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
     return this.compute(project.id, repository, head);
@@ -34,13 +31,7 @@ export class LanguagesService {
   private async compute(projectId: number, repository: GitRepository, commit: string): Promise<Record<string, number>> {
     const entries = await repository.lsTree(commit);
     const languages = LanguageDetector.instance().percentages(entries.filter((e) => e.type === 'blob' && e.mode !== '120000'));
-    // The project may be gone meanwhile: the insert then matches no project and does nothing.
-    await this.dataSource.query(
-      `INSERT INTO project_languages (project_id, commit_sha, languages, updated_at)
-       SELECT p.id, $2, $3::jsonb, now() FROM projects p WHERE p.id = $1
-       ON CONFLICT (project_id) DO UPDATE SET commit_sha = EXCLUDED.commit_sha, languages = EXCLUDED.languages, updated_at = now()`,
-      [projectId, commit, JSON.stringify(languages)],
-    );
+    await this.cache.save(projectId, commit, languages);
     return languages;
   }
 }

@@ -8,7 +8,7 @@ import { ProtectedBranchesService } from '../protected-branches';
 import { DataSource } from 'typeorm';
 import { GitCommandError } from '../git/git-cli';
 import { GitIdentity, GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';
-import { PushRecorder } from '../push/push-recorder';
+import { RecordPushUseCase } from '../push/record-push.use-case';
 import { RepositoryError } from '../repository-error';
 import { RepositoryStorage } from '../repository-storage';
 
@@ -45,7 +45,7 @@ export class MergeMergeRequestUseCase {
     private readonly outbox: OutboxService,
     private readonly storage: RepositoryStorage,
     private readonly protectedBranches: ProtectedBranchesService,
-    private readonly pushes: PushRecorder,
+    private readonly pushes: RecordPushUseCase,
     @Optional() @Inject(MERGE_REQUEST_APPROVALS) private readonly approvals?: MergeRequestApprovals,
   ) {}
 

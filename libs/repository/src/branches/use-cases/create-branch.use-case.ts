@@ -3,7 +3,7 @@ import type { ProjectWithNamespace } from '@app/namespaces';
 import { ProtectedBranchesService } from '../../protected-branches';
 import { GitCommandError } from '../../git/git-cli';
 import { GitRepository, isValidBranchName, ZERO_SHA } from '../../git/git-repository';
-import { PushRecorder } from '../../push/push-recorder';
+import { RecordPushUseCase } from '../../push/record-push.use-case';
 import { RepositoryError } from '../../repository-error';
 import { BranchCaller, BranchInfo } from '../branches.service';
 
@@ -25,7 +25,7 @@ export interface CreateBranchCommand {
 export class CreateBranchUseCase {
   constructor(
     private readonly protectedBranches: ProtectedBranchesService,
-    private readonly pushes: PushRecorder,
+    private readonly pushes: RecordPushUseCase,
   ) {}
 
   async execute(command: CreateBranchCommand): Promise<BranchInfo> {

@@ -5,7 +5,7 @@ import type { ProjectWithNamespace } from '@app/namespaces';
 import { ProtectedBranchesService } from '../../protected-branches';
 import { GitCommandError } from '../../git/git-cli';
 import { GitRepository, isValidBranchName, RefUpdate, ZERO_SHA } from '../../git/git-repository';
-import { PushRecorder } from '../../push/push-recorder';
+import { RecordPushUseCase } from '../../push/record-push.use-case';
 import { RepositoryError } from '../../repository-error';
 import { BranchCaller, BranchesService } from '../branches.service';
 
@@ -26,7 +26,7 @@ export interface DeleteBranchCommand {
 export class DeleteBranchUseCase {
   constructor(
     private readonly protectedBranches: ProtectedBranchesService,
-    private readonly pushes: PushRecorder,
+    private readonly pushes: RecordPushUseCase,
   ) {}
 
   async execute(command: DeleteBranchCommand): Promise<void> {
@@ -66,7 +66,7 @@ export class DeleteMergedBranchesUseCase {
   constructor(
     private readonly branches: BranchesService,
     private readonly protectedBranches: ProtectedBranchesService,
-    private readonly pushes: PushRecorder,
+    private readonly pushes: RecordPushUseCase,
   ) {}
 
   async execute(command: Omit<DeleteBranchCommand, 'branch'>): Promise<string[]> {

@@ -7,6 +7,7 @@ import { ProtectedBranchesService } from '../protected-branches/protected-branch
 import { GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';
 import { LanguagesService } from '../languages/languages.service';
 import { buildPushEvents, Pusher } from '../repository.events';
+import { PushesRepository } from './pushes.repository';
 
 /**
  * Records accepted ref updates (git push, branch API, merges): their domain events through
@@ -15,8 +16,8 @@ import { buildPushEvents, Pusher } from '../repository.events';
  * does), in one transaction. Then refreshes the language statistics when the default branch moved.
  */
 @Injectable()
-export class PushRecorder {
-  private readonly logger = new Logger(PushRecorder.name);
+export class RecordPushUseCase {
+  private readonly logger = new Logger(RecordPushUseCase.name);
 
   constructor(
     private readonly dataSource: DataSource,
@@ -24,11 +25,12 @@ export class PushRecorder {
     private readonly outbox: OutboxService,
     private readonly languages: LanguagesService,
     private readonly protectedBranches: ProtectedBranchesService,
+    private readonly pushes: PushesRepository,
   ) {}
 
-  async pusher(userId: number, manager: EntityManager = this.dataSource.manager): Promise<Pusher> {
-    const [row] = (await manager.query('SELECT id, name, username, email FROM users WHERE id = $1', [userId])) as Pusher[];
-    return row ?? { id: userId, name: '', username: '', email: '' };
+  /** The user who pushed, as push events show them. */
+  pusher(userId: number, manager?: EntityManager): Promise<Pusher> {
+    return this.pushes.pusher(userId, manager);
   }
 
   /** Records `updates` (already applied to the repository). Pass `manager` to join an open transaction. */
@@ -39,7 +41,7 @@ export class PushRecorder {
     const run = async (tx: EntityManager) => {
       const events = await buildPushEvents(repository, current, await this.pusher(pusherId, tx), updates, this.config.http.externalUrl);
       await this.outbox.append(tx, events);
-      await tx.query('UPDATE projects SET last_activity_at = now(), default_branch = $2 WHERE id = $1', [project.id, defaultBranch]);
+      await this.pushes.recordActivity(tx, project.id, defaultBranch);
       // The default branch is protected when it comes into existence, not before: the push that
       // creates it was checked without this rule (pre-receive), later ones are checked with it.
       if (defaultBranch && createsBranch(updates, defaultBranch)) await this.protectedBranches.protectDefaultBranch(tx, current, defaultBranch, pusherId);
