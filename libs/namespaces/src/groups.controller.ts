@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessUser } from './access/access-policy';
-import { groupOf, toAccessUser } from './access/principal-access';
+import { groupOf, toAccessUser } from './resolver/principal-access';
 import { CreateGroupDto, GetGroupDto, groupSettingsOf, ListGroupsDto, UpdateGroupDto } from './dto/group.dto';
 import { ListGroupProjectsDto } from './dto/project.dto';
 import { ACCESS_LEVELS } from './entities/member.entity';

@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import type { UserEntity } from '@app/identity';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SelectQueryBuilder } from 'typeorm';
-import { groupOf, projectOf, toAccessUser } from './access/principal-access';
+import { groupOf, projectOf, toAccessUser } from './resolver/principal-access';
 import { AddMemberDto, ListMembersDto, UpdateMemberDto } from './dto/member.dto';
 import { ACCESS_LEVELS, MemberEntity } from './entities/member.entity';
 import { presentMember } from './presenters/member.presenter';

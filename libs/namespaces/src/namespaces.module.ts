@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ACCESS_RESOLVER } from '@app/api';
 import { IdentityModule } from '@app/identity';
 import { SettingsModule } from '@app/settings';
-import { AccessService } from './access/access.service';
+import { AccessService } from './resolver/access.service';
 import { GroupsController } from './groups.controller';
 import { MembersController } from './members.controller';
 import { ProjectViewsService } from './presenters/project-views.service';

@@ -3,7 +3,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res } f
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { projectOf, toAccessUser } from './access/principal-access';
+import { projectOf, toAccessUser } from './resolver/principal-access';
 import { CreateProjectDto, GetProjectDto, ListProjectsDto, projectAttributesOf, StarrersDto, UpdateProjectDto } from './dto/project.dto';
 import { ACCESS_LEVELS } from './entities/member.entity';
 import { presentStarrer } from './presenters/starrer.presenter';

@@ -3,7 +3,7 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { UserEntity, UsersRepository } from '@app/identity';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessUser } from './access/access-policy';
-import { toAccessUser } from './access/principal-access';
+import { toAccessUser } from './resolver/principal-access';
 import { ListUserProjectsDto } from './dto/project.dto';
 import { projectListFilter, ProjectListService } from './project-list.service';
 import { GroupsRepository } from './repositories/groups.repository';

@@ -57,7 +57,7 @@ export async function createNamespacesFixture(label: string, entities: EntityLis
   const projects = new ProjectsRepository(dataSource);
   const groups = new GroupsRepository(dataSource);
   const members = new MembersRepository(dataSource);
-  const access = new AccessService(dataSource, projects, groups);
+  const access = new AccessService(members, projects, groups);
   const settings = new StaticSettingsReader(ApplicationSettings.defaults({ host: 'git.example.com', sessionExpireDelayMinutes: config.auth.sessionExpireDelayMinutes }));
   const createUser = new CreateUserUseCase(new CreateUserAccountUseCase(dataSource, outbox, settings));
   const createGroup = new CreateGroupUseCase(dataSource, config, outbox, access, groups, settings);

@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import { UsersRepository } from '@app/identity';
 import { SettingsEncryption } from '@app/settings';
 import { AccessUser } from '../access/access-policy';
-import { AccessService } from '../access/access.service';
+import { AccessService } from '../resolver/access.service';
 import { ACCESS_LEVELS } from '../entities/member.entity';
 import { ProjectStatisticsRepository } from '../repositories/project-statistics.repository';
 import { ProjectsRepository, ProjectWithNamespace } from '../repositories/projects.repository';

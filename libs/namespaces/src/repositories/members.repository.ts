@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { UserEntity } from '@app/identity';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
-import { activeMembershipSql } from '../access/access-sql';
+import { activeMembershipSql, groupDescendantAccessSql } from '../access/access-sql';
 import { MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
 import { likePattern } from '../naming';
+
+/** A user's membership levels in a project and in its group's ancestry (null: no membership). */
+export interface MemberLevels {
+  projectLevel: number | null;
+  groupLevel: number | null;
+}
 
 /** What members belong to: a project (in its namespace) or a group. */
 export type MemberSource =
@@ -33,6 +39,50 @@ export function ancestorGroupIds(source: MemberSource): number[] {
 @Injectable()
 export class MembersRepository {
   constructor(private readonly dataSource: DataSource) {}
+
+  /** A user's highest active membership level in a project itself and in its group's ancestry (null: none). */
+  async projectMemberLevels(userId: number, projectId: number, groupTraversalIds: number[], manager: EntityManager = this.dataSource.manager): Promise<MemberLevels> {
+    const [row] = (await manager.query(
+      `SELECT
+         (SELECT max(m.access_level) FROM members m WHERE m.user_id = $1 AND m.source_type = 'project' AND m.source_id = $2 AND ${activeMembershipSql('m')}) AS project_level,
+         (SELECT max(m.access_level) FROM members m WHERE m.user_id = $1 AND m.source_type = 'namespace' AND m.source_id = ANY($3) AND ${activeMembershipSql('m')}) AS group_level`,
+      [userId, projectId, groupTraversalIds],
+    )) as Array<{ project_level: number | null; group_level: number | null }>;
+    return { projectLevel: row?.project_level ?? null, groupLevel: row?.group_level ?? null };
+  }
+
+  /**
+   * For many projects at once: the user's own levels in each project and its group's ancestry,
+   * and the Owner level of a personal namespace's owner (0 otherwise), keyed by project id.
+   */
+  async projectMemberLevelsMany(userId: number, projectIds: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, MemberLevels & { ownerLevel: number }>> {
+    const rows = (await manager.query(
+      `SELECT p.id,
+         (SELECT max(m.access_level) FROM members m WHERE m.user_id = $1 AND m.source_type = 'project' AND m.source_id = p.id AND ${activeMembershipSql('m')}) AS project_level,
+         CASE WHEN n.kind = 'group' THEN (SELECT max(m.access_level) FROM members m WHERE m.user_id = $1 AND m.source_type = 'namespace'
+           AND m.source_id = ANY(n.traversal_ids) AND ${activeMembershipSql('m')}) END AS group_level,
+         CASE WHEN n.kind = 'user' AND n.owner_id = $1 THEN 50 ELSE 0 END AS owner_level
+       FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id = ANY($2)`,
+      [userId, projectIds],
+    )) as Array<{ id: number; project_level: number | null; group_level: number | null; owner_level: number }>;
+    return new Map(rows.map((row) => [row.id, { projectLevel: row.project_level ?? null, groupLevel: row.group_level ?? null, ownerLevel: row.owner_level }]));
+  }
+
+  /** A user's highest active membership level in any of the groups (a group's ancestry), or null. */
+  async highestGroupLevel(userId: number, groupIds: number[], manager: EntityManager = this.dataSource.manager): Promise<number | null> {
+    const [row] = (await manager.query(
+      `SELECT max(m.access_level) AS level FROM members m
+       WHERE m.user_id = $1 AND m.source_type = 'namespace' AND m.source_id = ANY($2) AND ${activeMembershipSql('m')}`,
+      [userId, groupIds],
+    )) as { level: number | null }[];
+    return row?.level ?? null;
+  }
+
+  /** Whether the user is a member of a subgroup of, or a project in, the group. */
+  async hasDescendantAccess(groupId: number, userId: number, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const rows = (await manager.query(`SELECT 1 FROM namespaces g WHERE g.id = $1 AND ${groupDescendantAccessSql('g', '$2')}`, [groupId, userId])) as unknown[];
+    return rows.length > 0;
+  }
 
   /** Full paths of the groups whose only owner (direct membership, Owner level) is this user. */
   async groupsSolelyOwnedBy(userId: number, manager: EntityManager = this.dataSource.manager): Promise<string[]> {

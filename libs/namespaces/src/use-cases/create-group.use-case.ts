@@ -7,7 +7,7 @@ import { OutboxService } from '@app/messaging';
 import { defaultVisibilityWithin, SettingsReader } from '@app/settings';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessUser, subgroupCreationMinLevel, visibilityWithin } from '../access/access-policy';
-import { AccessService } from '../access/access.service';
+import { AccessService } from '../resolver/access.service';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
 import { applyGroupSettings, groupSetting } from '../group-settings';

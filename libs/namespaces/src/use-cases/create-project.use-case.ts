@@ -8,7 +8,7 @@ import { defaultVisibilityWithin, SettingsEncryption, SettingsReader } from '@ap
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessUser, projectCreationMinLevel, visibilityWithin } from '../access/access-policy';
-import { AccessService } from '../access/access.service';
+import { AccessService } from '../resolver/access.service';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
 import { ProjectEntity, RUNNERS_TOKEN_PURPOSE } from '../entities/project.entity';

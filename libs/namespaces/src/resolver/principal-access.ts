@@ -1,7 +1,7 @@
 import type { Principal, ResourceAccess } from '@app/api';
 import type { NamespaceEntity } from '../entities/namespace.entity';
 import type { ProjectWithNamespace } from '../repositories/projects.repository';
-import type { AccessUser } from './access-policy';
+import type { AccessUser } from '../access/access-policy';
 
 /** The request's principal as the access rules see it. */
 /** The access identity of a signed-in principal. */

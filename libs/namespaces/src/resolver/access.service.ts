@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { AccessResolver, ResourceAccess } from '@app/api';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { GroupsRepository } from '../repositories/groups.repository';
+import { MemberLevels, MembersRepository } from '../repositories/members.repository';
 import { ProjectsRepository, ProjectWithNamespace } from '../repositories/projects.repository';
-import { AccessUser, canSee, effectiveAccessLevel } from './access-policy';
-import { activeMembershipSql, groupDescendantAccessSql } from './access-sql';
-import { projectFeatureOfRoute, projectFeatureReadable } from './feature-access';
+import { AccessUser, canSee, effectiveAccessLevel } from '../access/access-policy';
+import { projectFeatureOfRoute, projectFeatureReadable } from '../access/feature-access';
 
 export type ProjectAccess = ResourceAccess<ProjectWithNamespace>;
 export type GroupAccess = ResourceAccess<NamespaceEntity>;
@@ -17,11 +17,6 @@ export interface ProjectPermissions {
   groupAccess: number | null;
 }
 
-interface LevelRow {
-  project_level: number | null;
-  group_level: number | null;
-}
-
 /**
  * Resolves `:id` references to projects and groups and computes what a user may do there:
  * the effective access level (highest active membership, direct or inherited from ancestor
@@ -30,7 +25,7 @@ interface LevelRow {
 @Injectable()
 export class AccessService implements AccessResolver {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly members: MembersRepository,
     private readonly projects: ProjectsRepository,
     private readonly groups: GroupsRepository,
   ) {}
@@ -71,26 +66,22 @@ export class AccessService implements AccessResolver {
     if (!user || user.isAdmin) return effectiveAccessLevel(user, { memberLevels: [] });
     const levels = await this.memberLevels(project, user.id, manager);
     const ownsNamespace = project.namespace.kind === 'user' && project.namespace.ownerId === user.id;
-    return effectiveAccessLevel(user, { memberLevels: [levels.project_level ?? 0, levels.group_level ?? 0], ownsNamespace });
+    return effectiveAccessLevel(user, { memberLevels: [levels.projectLevel ?? 0, levels.groupLevel ?? 0], ownsNamespace });
   }
 
   async groupAccessLevel(group: NamespaceEntity, user: AccessUser | null, manager?: EntityManager): Promise<number> {
     if (!user || user.isAdmin) return effectiveAccessLevel(user, { memberLevels: [] });
     if (group.kind === 'user') return effectiveAccessLevel(user, { memberLevels: [], ownsNamespace: group.ownerId === user.id });
-    const [row] = (await (manager ?? this.dataSource.manager).query(
-      `SELECT max(m.access_level) AS level FROM members m
-       WHERE m.user_id = $1 AND m.source_type = 'namespace' AND m.source_id = ANY($2) AND ${activeMembershipSql('m')}`,
-      [user.id, group.traversalIds],
-    )) as { level: number | null }[];
-    return effectiveAccessLevel(user, { memberLevels: [row?.level ?? 0] });
+    const level = await this.members.highestGroupLevel(user.id, group.traversalIds, manager);
+    return effectiveAccessLevel(user, { memberLevels: [level ?? 0] });
   }
 
   /** The user's own memberships for a project's `permissions` (administrators get no implicit level here). */
   async projectPermissions(project: ProjectWithNamespace, userId: number, manager?: EntityManager): Promise<ProjectPermissions> {
     const levels = await this.memberLevels(project, userId, manager);
     return {
-      projectAccess: levels.project_level ?? null,
-      groupAccess: project.namespace.kind === 'group' ? (levels.group_level ?? null) : null,
+      projectAccess: levels.projectLevel,
+      groupAccess: project.namespace.kind === 'group' ? levels.groupLevel : null,
     };
   }
 
@@ -100,40 +91,21 @@ export class AccessService implements AccessResolver {
    */
   async projectPermissionsMany(projectIds: number[], userId: number, manager?: EntityManager): Promise<Map<number, ProjectPermissions & { accessLevel: number }>> {
     if (projectIds.length === 0) return new Map();
-    const rows = (await (manager ?? this.dataSource.manager).query(
-      `SELECT p.id,
-         (SELECT max(m.access_level) FROM members m WHERE m.user_id = $1 AND m.source_type = 'project' AND m.source_id = p.id AND ${activeMembershipSql('m')}) AS project_level,
-         CASE WHEN n.kind = 'group' THEN (SELECT max(m.access_level) FROM members m WHERE m.user_id = $1 AND m.source_type = 'namespace'
-           AND m.source_id = ANY(n.traversal_ids) AND ${activeMembershipSql('m')}) END AS group_level,
-         CASE WHEN n.kind = 'user' AND n.owner_id = $1 THEN 50 ELSE 0 END AS owner_level
-       FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id = ANY($2)`,
-      [userId, projectIds],
-    )) as (LevelRow & { id: number; owner_level: number })[];
+    const levels = await this.members.projectMemberLevelsMany(userId, projectIds, manager);
     return new Map(
-      rows.map((row) => [
-        row.id,
-        {
-          projectAccess: row.project_level ?? null,
-          groupAccess: row.group_level ?? null,
-          accessLevel: Math.max(row.project_level ?? 0, row.group_level ?? 0, row.owner_level),
-        },
+      [...levels].map(([id, level]) => [
+        id,
+        { projectAccess: level.projectLevel, groupAccess: level.groupLevel, accessLevel: Math.max(level.projectLevel ?? 0, level.groupLevel ?? 0, level.ownerLevel) },
       ]),
     );
   }
 
   /** Whether the user is a member of a subgroup of, or a project in, the group. */
   async hasDescendantAccess(group: NamespaceEntity, userId: number, manager?: EntityManager): Promise<boolean> {
-    const rows = await (manager ?? this.dataSource.manager).query(`SELECT 1 FROM namespaces g WHERE g.id = $1 AND ${groupDescendantAccessSql('g', '$2')}`, [group.id, userId]);
-    return rows.length > 0;
+    return this.members.hasDescendantAccess(group.id, userId, manager);
   }
 
-  private async memberLevels(project: ProjectWithNamespace, userId: number, manager?: EntityManager): Promise<LevelRow> {
-    const [row] = (await (manager ?? this.dataSource.manager).query(
-      `SELECT
-         (SELECT max(m.access_level) FROM members m WHERE m.user_id = $1 AND m.source_type = 'project' AND m.source_id = $2 AND ${activeMembershipSql('m')}) AS project_level,
-         (SELECT max(m.access_level) FROM members m WHERE m.user_id = $1 AND m.source_type = 'namespace' AND m.source_id = ANY($3) AND ${activeMembershipSql('m')}) AS group_level`,
-      [userId, project.id, project.namespace.kind === 'group' ? project.namespace.traversalIds : []],
-    )) as LevelRow[];
-    return row ?? { project_level: null, group_level: null };
+  private memberLevels(project: ProjectWithNamespace, userId: number, manager?: EntityManager): Promise<MemberLevels> {
+    return this.members.projectMemberLevels(userId, project.id, project.namespace.kind === 'group' ? project.namespace.traversalIds : [], manager);
   }
 }
