@@ -49,6 +49,6 @@ const USE_CASES = [
   imports: [NamespacesModule],
   controllers: [IssuesController, MilestonesController, IterationsController, MergeRequestsController, LabelsController, EpicsController],
   providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, MergeRequestsRepository, MilestonesRepository, IterationsRepository, IssuablesPresenter, EpicsRepository, LabelsRepository],
-  exports: [CreateIssueUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase, IssuesRepository, IssuablesPresenter, InternalIdsRepository, EpicsRepository, UpdateEpicUseCase],
+  exports: [CreateIssueUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase, IssuesRepository, IssuablesPresenter, InternalIdsRepository, EpicsRepository, UpdateEpicUseCase, LabelsRepository, MilestonesRepository, MergeRequestsRepository],
 })
 export class IssuesModule {}

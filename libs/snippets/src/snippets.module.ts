@@ -10,6 +10,6 @@ import { CreateSnippetUseCase, DeleteSnippetUseCase, UpdateSnippetUseCase } from
 @Module({
   controllers: [SnippetsController],
   providers: [Paginator, SnippetsRepository, SnippetsService, SnippetPresenter, CreateSnippetUseCase, UpdateSnippetUseCase, DeleteSnippetUseCase],
-  exports: [SnippetsService],
+  exports: [SnippetsService, SnippetsRepository],
 })
 export class SnippetsModule {}
