@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { UserEntity } from '@app/identity';
 import { InternalIdsRepository, IssueEntity } from '@app/issues';
-import { ProjectEntity, ProjectWithNamespace } from '@app/namespaces';
+import { ProjectsRepository, ProjectWithNamespace } from '@app/namespaces';
 import { NewDomainEvent } from '@app/messaging';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -58,10 +58,11 @@ export class ProjectImporter {
   constructor(
     @Inject(TRANSFER_RELATIONS) private readonly relations: TransferRelation[],
     private readonly internalIds: InternalIdsRepository,
+    private readonly projects: ProjectsRepository,
   ) {}
 
   async run(ctx: ImportContext): Promise<ImportOutcome> {
-    const state = new ImportRun(ctx, this.internalIds);
+    const state = new ImportRun(ctx, this.internalIds, this.projects);
     await state.readProjectJson();
     for (const relation of this.relations) {
       const file = join(ctx.dir, relationFile(relation.name));
@@ -91,6 +92,7 @@ class ImportRun implements RelationImportContext {
   constructor(
     private readonly ctx: ImportContext,
     private readonly internalIds: InternalIdsRepository,
+    private readonly projects: ProjectsRepository,
   ) {}
 
   get tx(): EntityManager {
@@ -227,6 +229,6 @@ class ImportRun implements RelationImportContext {
     for (const [usage, last] of Object.entries(this.maxIid)) await this.internalIds.setImported(this.tx, 'project', this.projectId, usage as never, last);
     const update = importedProjectChanges(this.projectJson, this.ctx.overrideParams, this.ctx.project);
     const open = await this.tx.count(IssueEntity, { where: { projectId: this.projectId, state: 'opened' } });
-    await this.tx.update(ProjectEntity, { id: this.projectId }, { ...update, openIssuesCount: open });
+    await this.projects.updateImported(this.tx, this.projectId, { ...update, openIssuesCount: open });
   }
 }

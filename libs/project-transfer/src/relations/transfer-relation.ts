@@ -2,7 +2,7 @@ import type { UserEntity } from '@app/identity';
 import type { NewDomainEvent } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import type { EntityManager } from 'typeorm';
-import type { RelationName } from '../archive/archive-format';
+import { RELATIONS, type RelationName } from '../archive/archive-format';
 import type { NdjsonWriter } from '../archive/ndjson';
 import type { Row } from './record-fields';
 
@@ -62,3 +62,14 @@ export const TRANSFER_RELATIONS = Symbol('TRANSFER_RELATIONS');
 
 /** Records inserted per statement. */
 export const IMPORT_BATCH = 200;
+
+/** In `RELATIONS` order (the order an import needs them); a relation missing or doubled fails at boot. */
+export function orderedRelations(relations: TransferRelation[]): TransferRelation[] {
+  const ordered = RELATIONS.map((name) => {
+    const found = relations.filter((relation) => relation.name === name);
+    if (found.length !== 1) throw new Error(`Project transfer: ${found.length} handlers for the relation ${name}`);
+    return found[0];
+  });
+  if (ordered.length !== relations.length) throw new Error(`Project transfer: handlers for relations not in RELATIONS: ${relations.filter((r) => !ordered.includes(r)).map((r) => r.name).join(', ')}`);
+  return ordered;
+}
