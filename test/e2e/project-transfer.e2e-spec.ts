@@ -28,6 +28,24 @@ async function archive(entries: Array<{ name: string; content?: string | Buffer;
   return gzipSync(Buffer.concat(chunks));
 }
 
+/** The entries of a gzipped tar, by name. */
+async function entriesOf(gzipped: Buffer): Promise<Map<string, string>> {
+  const entries = new Map<string, string>();
+  const extract = tar.extract();
+  extract.on('entry', (header, stream, next) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c) => void chunks.push(c as Buffer));
+    stream.on('end', () => {
+      entries.set(header.name, Buffer.concat(chunks).toString('latin1'));
+      next();
+    });
+  });
+  await new Promise<void>((resolve, reject) => extract.on('finish', () => resolve()).on('error', reject).end(gunzipSync(gzipped)));
+  return entries;
+}
+
+const ndjson = (text: string | undefined): any[] => (text ?? '').split('\n').filter((line) => line.length > 0).map((line) => JSON.parse(line));
+
 const minimal = (extra: Array<{ name: string; content?: string | Buffer; type?: 'file' | 'symlink' | 'directory'; linkname?: string }> = [], version = '0.2.4') =>
   archive([{ name: 'VERSION', content: version }, { name: 'tree/project.json', content: '{"description":"from archive","visibility_level":0}' }, ...extra]);
 
@@ -106,6 +124,17 @@ describe('Project export and import', () => {
     expect((await api(gw.baseUrl, 'POST', `${p}/merge_requests/${mr.body.iid}/notes`, { ...as, body: { body: 'looks good' } })).status).toBe(201);
     expect((await api(gw.baseUrl, 'POST', `${p}/badges`, { ...as, body: { link_url: 'https://example.com/%{project_path}', image_url: 'https://example.com/badge.svg', name: 'ci' } })).status).toBe(201);
     expect((await api(gw.baseUrl, 'POST', `${p}/protected_branches`, { ...as, body: { name: 'release-*', push_access_level: 40, merge_access_level: 30 } })).status).toBe(201);
+    // A snippet of two files with a note, awards on notes and on the merge request: every nested relation travels.
+    const snippet = await api(gw.baseUrl, 'POST', `${p}/snippets`, { ...as, body: { title: 'Snip', description: 'two files', visibility: 'internal', files: [{ file_path: 'a.txt', content: 'A' }, { file_path: 'b/c.md', content: '# C' }] } });
+    expect(snippet.status).toBe(201);
+    const snippetNote = await api(gw.baseUrl, 'POST', `${p}/snippets/${snippet.body.id}/notes`, { token: dev.token, body: { body: 'nice snippet' } });
+    expect(snippetNote.status).toBe(201);
+    const mrNote = ((await api(gw.baseUrl, 'GET', `${p}/merge_requests/${mr.body.iid}/notes`, as)).body as any[]).find((n) => n.body === 'looks good');
+    await gw.dataSource.manager.insert(AwardEmojiEntity, [
+      { name: 'tada', userId: dev.id, awardableType: 'Note', awardableId: mrNote.id },
+      { name: 'rocket', userId: owner.id, awardableType: 'Note', awardableId: snippetNote.body.id },
+      { name: 'eyes', userId: dev.id, awardableType: 'MergeRequest', awardableId: mr.body.id },
+    ]);
 
     // A finished pipeline of two stages (through the database: no runner here), and one still running.
     const pipelines = await gw.dataSource.manager.insert(CiPipelineEntity, [
@@ -150,6 +179,7 @@ describe('Project export and import', () => {
   });
 
   let exported: Buffer;
+  let copyId: number;
 
   it('exports a project as a job: queued → finished, then the archive downloads as an attachment in GitLab\'s layout', async () => {
     expect((await exportStatus(projectId)).body.export_status).toBe('none');
@@ -169,17 +199,7 @@ describe('Project export and import', () => {
     // One download per minute and user: the next is refused.
     expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${projectId}/export/download`, { token: owner.token })).status).toBe(429);
 
-    const entries = new Map<string, string>();
-    const extract = tar.extract();
-    extract.on('entry', (header, stream, next) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c) => void chunks.push(c as Buffer));
-      stream.on('end', () => {
-        entries.set(header.name, Buffer.concat(chunks).toString('latin1'));
-        next();
-      });
-    });
-    await new Promise<void>((resolve, reject) => extract.on('finish', () => resolve()).on('error', reject).end(gunzipSync(exported)));
+    const entries = await entriesOf(exported);
     expect(entries.get('VERSION')).toBe('0.2.4');
     expect(JSON.parse(entries.get('tree/project.json')!)).toMatchObject({ description: 'exported description', visibility_level: 0 });
     expect(entries.has('project.bundle')).toBe(true);
@@ -210,7 +230,7 @@ describe('Project export and import', () => {
     expect(started.status).toBe(201);
     expect(started.body).toMatchObject({ path: 'copy', import_status: 'scheduled', failed_relations: [] });
     expect(typeof started.body.correlation_id).toBe('string');
-    const copyId = started.body.id;
+    copyId = started.body.id;
     const status = await waitImport(copyId);
     expect(status).toMatchObject({ import_status: 'finished', import_type: 'gitlab_project', import_error: null, failed_relations: [] });
     expect(refs(copyId)).toBe(refs(projectId));
@@ -254,9 +274,56 @@ describe('Project export and import', () => {
       { iid: 1, protected: true },
       { iid: 2, protected: false },
     ]);
+    // Snippets keep their files and notes.
+    const snippets = async (id: number) =>
+      Promise.all(
+        (await list(id, 'snippets')).map(async (sn) => ({
+          title: sn.title,
+          visibility: sn.visibility,
+          files: sn.files.map((f: any) => f.path),
+          notes: ((await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/snippets/${sn.id}/notes`, root())).body as any[]).map((n) => [n.author.username, n.body]),
+        })),
+      );
+    expect(await snippets(copyId)).toEqual(await snippets(projectId));
+    expect((await snippets(copyId))[0]).toMatchObject({ title: 'Snip', files: ['a.txt', 'b/c.md'], notes: [['dev', 'nice snippet']] });
     // The counters continue after the imported iids.
     const next = await api(gw.baseUrl, 'POST', `/api/v4/projects/${copyId}/issues`, { ...root(), body: { title: 'after import' } });
     expect(next.body.iid).toBe(4);
+  }, 120_000);
+
+  it('writes the same records when the imported copy is exported again: every relation goes both ways', async () => {
+    // By the owner (matched by email, an owner of the copy again): root's exports are counted by the rate-limit test.
+    expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${copyId}/export`, { token: owner.token })).status).toBe(202);
+    await until(() => exportStatus(copyId, owner.token), (r) => r.body.export_status === 'finished', 'export of the copy');
+    const response = await fetch(`${gw.baseUrl}/api/v4/projects/${copyId}/export/download`, { headers: { 'PRIVATE-TOKEN': owner.token } });
+    expect(response.status).toBe(200);
+    const [before, again] = [await entriesOf(exported), await entriesOf(Buffer.from(await response.arrayBuffer()))];
+    const unfinished = (status: unknown) => (['success', 'failed', 'canceled', 'skipped'].includes(status as string) ? status : 'canceled');
+    /** A record without what an import may not keep: ids, times, users not matched (their notes carry GitLab's "By … (imported from GitLab)" line instead). */
+    const normalize = (value: unknown, key = ''): unknown => {
+      if (Array.isArray(value)) return value.map((v) => normalize(v));
+      if (typeof value === 'string' && key === 'note') return value.replace(/^\*By .+ on \S+ \(imported from GitLab\)\*\n\n/, '');
+      if (typeof value !== 'object' || value === null) return key === 'status' ? unfinished(value) : value;
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([k]) => !(k === 'id' || k.endsWith('_id') || k.endsWith('_at') || k === 'author' || k === 'user'))
+          .map(([k, v]) => [k, normalize(v, k)]),
+      );
+    };
+    const relations = ['project_members', 'labels', 'milestones', 'issues', 'merge_requests', 'protected_branches', 'project_badges', 'snippets', 'ci_pipelines'];
+    for (const relation of relations) {
+      const [was, is] = [ndjson(before.get(`tree/project/${relation}.ndjson`)), ndjson(again.get(`tree/project/${relation}.ndjson`))];
+      expect(was.length).toBeGreaterThan(0);
+      if (relation === 'project_members') {
+        // The members whose user was matched by email, with their access level.
+        const matched = (rows: any[]) => rows.filter((m) => ['owner', 'dev'].includes(m.user?.username)).map((m) => [m.user.username, m.access_level]).sort();
+        expect(matched(is)).toEqual(matched(was));
+        continue;
+      }
+      // The issue made after the import is not in the first archive.
+      const kept = relation === 'issues' ? is.filter((i) => i.title !== 'after import') : is;
+      expect({ relation, records: normalize(kept) }).toEqual({ relation, records: normalize(was) });
+    }
   }, 120_000);
 
   it('notes authors it cannot match as GitLab does, and lets override_params win over the archive', async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { BadgeEntity } from './entities/badge.entity';
 
 /** Whose badges: a project (its own and those of its group and the group's ancestors) or a group (its own). */
@@ -34,5 +35,10 @@ export class BadgesRepository {
   async delete(manager: EntityManager, id: number): Promise<boolean> {
     const result = await manager.getRepository(BadgeEntity).delete({ id });
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Stores badges read from a project export in one statement, in the import's transaction. */
+  async insertImported(tx: EntityManager, badges: QueryDeepPartialEntity<BadgeEntity>[]): Promise<void> {
+    await tx.insert(BadgeEntity, badges);
   }
 }

@@ -17,3 +17,6 @@ export * from './internal-ids.repository';
 export * from './epics.events';
 export * from './epics.repository';
 export * from './use-cases/epic.use-cases';
+export * from './labels.repository';
+export * from './milestones.repository';
+export * from './merge-requests.repository';

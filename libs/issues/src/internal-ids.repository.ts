@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { IidUsage } from './entities/internal-id.entity';
+import { IidUsage, InternalIdEntity } from './entities/internal-id.entity';
 
 /**
  * Hands out per-project (or per-group) `iid`s. Call inside the creating transaction: the
@@ -17,5 +17,10 @@ export class InternalIdsRepository {
       [scopeType, scopeId, usage],
     )) as { last_value: number }[];
     return rows[0].last_value;
+  }
+
+  /** Sets a counter to `lastValue` (an import's highest iid), creating it when missing. */
+  async setImported(tx: EntityManager, scopeType: 'project' | 'group', scopeId: number, usage: IidUsage, lastValue: number): Promise<void> {
+    await tx.createQueryBuilder().insert().into(InternalIdEntity).values({ scopeType, scopeId, usage, lastValue }).orUpdate(['last_value'], ['scope_type', 'scope_id', 'usage']).execute();
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { AccessUser } from '@app/namespaces';
 import { ACCESS_LEVELS, restrictToVisibleProjects, whereProjectAccessLevel } from '@app/namespaces';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { IssueEntity } from './entities/issue.entity';
 import { MergeRequestEntity } from './entities/merge-request.entity';
 
@@ -83,5 +84,11 @@ export class IssuesRepository {
     if (filter.search) qb.andWhere('(i.title ILIKE :search OR i.description ILIKE :search)', { search: `%${filter.search.replace(/[%_\\]/g, '\\$&')}%` });
     const direction = filter.sort === 'asc' ? 'ASC' : 'DESC';
     return qb.orderBy(`i.${filter.orderBy === 'updated_at' ? 'updatedAt' : 'createdAt'}`, direction).addOrderBy('i.id', direction);
+  }
+
+  /** Stores issues read from a project export in one statement, in the import's transaction; their ids, in order. */
+  async insertImported(tx: EntityManager, issues: QueryDeepPartialEntity<IssueEntity>[]): Promise<number[]> {
+    const result = await tx.insert(IssueEntity, issues);
+    return result.identifiers.map((identifier) => identifier.id as number);
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { uniqueViolation } from '@app/database';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { LabelEntity } from './entities/label.entity';
 
 @Injectable()
@@ -91,5 +92,11 @@ export class LabelsRepository {
       if (uniqueViolation(error) !== null) throw DomainError.conflict('Label already exists');
       throw error;
     }
+  }
+
+  /** Stores a label read from a project export, in the import's transaction; its id. */
+  async insertImported(tx: EntityManager, label: QueryDeepPartialEntity<LabelEntity>): Promise<number> {
+    const result = await tx.insert(LabelEntity, label);
+    return result.identifiers[0].id as number;
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ListMergeRequestsDto } from './dto/merge-request.dto';
 import { MergeRequestEntity } from './entities/merge-request.entity';
 
@@ -24,5 +25,11 @@ export class MergeRequestsRepository {
     else if (dto.milestone) qb.andWhere('mr.milestone_id IN (SELECT ms.id FROM milestones ms WHERE ms.title = :milestone)', { milestone: dto.milestone });
     const direction = dto.sort === 'asc' ? 'ASC' : 'DESC';
     return qb.orderBy(`mr.${dto.order_by === 'updated_at' ? 'updatedAt' : 'createdAt'}`, direction).addOrderBy('mr.id', direction);
+  }
+
+  /** Stores merge requests read from a project export in one statement, in the import's transaction; their ids, in order. */
+  async insertImported(tx: EntityManager, mergeRequests: QueryDeepPartialEntity<MergeRequestEntity>[]): Promise<number[]> {
+    const result = await tx.insert(MergeRequestEntity, mergeRequests);
+    return result.identifiers.map((identifier) => identifier.id as number);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ListMilestonesDto } from './dto/milestone.dto';
 import { MilestoneEntity } from './entities/milestone.entity';
 
@@ -29,5 +30,11 @@ export class MilestonesRepository {
     if (dto.title) qb.andWhere('m.title = :title', { title: dto.title });
     if (dto.search) qb.andWhere('(m.title ILIKE :search OR m.description ILIKE :search)', { search: `%${dto.search.replace(/[%_\\]/g, '\\$&')}%` });
     return qb.orderBy('m.due_date', 'ASC', 'NULLS LAST').addOrderBy('m.title', 'ASC').addOrderBy('m.id', 'ASC');
+  }
+
+  /** Stores a milestone read from a project export, in the import's transaction; its id. */
+  async insertImported(tx: EntityManager, milestone: QueryDeepPartialEntity<MilestoneEntity>): Promise<number> {
+    const result = await tx.insert(MilestoneEntity, milestone);
+    return result.identifiers[0].id as number;
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Pool, QueryConfig } from 'pg';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AwardEmojiEntity } from './entities/award-emoji.entity';
 import { NoteEntity } from './entities/note.entity';
@@ -313,5 +314,16 @@ export class NotesRepository {
 
   async deleteAward(id: number, manager: EntityManager = this.dataSource.manager): Promise<void> {
     await manager.delete(AwardEmojiEntity, { id });
+  }
+
+  /** Stores notes read from a project export in one statement, in the import's transaction; their ids, in order. */
+  async insertImported(tx: EntityManager, notes: QueryDeepPartialEntity<NoteEntity>[]): Promise<number[]> {
+    const result = await tx.insert(NoteEntity, notes);
+    return result.identifiers.map((identifier) => identifier.id as number);
+  }
+
+  /** Stores award emoji read from a project export in one statement; an award already given is left as it is. */
+  async insertImportedAwards(tx: EntityManager, awards: QueryDeepPartialEntity<AwardEmojiEntity>[]): Promise<void> {
+    await tx.createQueryBuilder().insert().into(AwardEmojiEntity).values(awards).orIgnore().execute();
   }
 }

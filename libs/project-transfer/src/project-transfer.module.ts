@@ -1,6 +1,12 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { BadgesModule } from '@app/badges';
+import { CiModule } from '@app/ci';
+import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
+import { NotesModule } from '@app/notes';
+import { ProtectedBranchesModule } from '@app/repository';
+import { SnippetsModule } from '@app/snippets';
 import { ProjectExporter } from './export/project-exporter';
 import { ProjectImporter } from './import/project-importer';
 import { OutboundTransfer } from './outbound/outbound-transfer';
@@ -9,6 +15,7 @@ import { ProjectTransferController } from './project-transfer.controller';
 import { PROJECT_TRANSFER } from './project-transfer.jobs';
 import { ProjectTransferProcessor, ProjectTransferRecovery } from './project-transfer.processor';
 import { ProjectTransferRepository } from './project-transfer.repository';
+import { RELATION_PROVIDERS } from './relations';
 import { TransferFiles } from './transfer-files';
 import { PruneExportsUseCase, RequestExportUseCase, RunExportUseCase } from './use-cases/export.use-cases';
 import { ImportLimits, RequestImportUseCase, RunImportUseCase } from './use-cases/import.use-cases';
@@ -19,13 +26,15 @@ import { ImportLimits, RequestImportUseCase, RunImportUseCase } from './use-case
  * RepositoryModule and `QueueModule.forRoot()`.
  */
 @Module({
-  imports: [BullModule.registerQueue({ name: PROJECT_TRANSFER.name }), NamespacesModule],
+  // The lib of each relation: its repository writes the imported records.
+  imports: [BullModule.registerQueue({ name: PROJECT_TRANSFER.name }), NamespacesModule, IssuesModule, NotesModule, ProtectedBranchesModule, BadgesModule, SnippetsModule, CiModule],
   controllers: [ProjectTransferController],
   providers: [
     ProjectTransferRepository,
     TransferFiles,
     ProjectExporter,
     ProjectImporter,
+    ...RELATION_PROVIDERS,
     OutboundTransfer,
     S3ArchiveSource,
     ImportLimits,

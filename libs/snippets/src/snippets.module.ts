@@ -12,6 +12,6 @@ import { CreateSnippetUseCase, DeleteSnippetUseCase, UpdateSnippetUseCase } from
   imports: [IdentityModule],
   controllers: [SnippetsController],
   providers: [Paginator, SnippetsRepository, SnippetsService, SnippetPresenter, CreateSnippetUseCase, UpdateSnippetUseCase, DeleteSnippetUseCase],
-  exports: [SnippetsService],
+  exports: [SnippetsService, SnippetsRepository],
 })
 export class SnippetsModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { SnippetFileEntity } from './entities/snippet-file.entity';
 import { SnippetEntity } from './entities/snippet.entity';
 import type { SnippetViewer } from './snippet-access';
@@ -44,5 +45,13 @@ export class SnippetsRepository {
   async delete(tx: EntityManager, id: number): Promise<boolean> {
     const result = await tx.delete(SnippetEntity, { id });
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Stores a snippet read from a project export and its files, in the import's transaction; its id. */
+  async insertImported(tx: EntityManager, snippet: QueryDeepPartialEntity<SnippetEntity>, files: Array<{ position: number; path: string; content: string }>): Promise<number> {
+    const inserted = await tx.insert(SnippetEntity, snippet);
+    const id = inserted.identifiers[0].id as number;
+    if (files.length) await tx.insert(SnippetFileEntity, files.map((file) => ({ ...file, snippetId: id })));
+    return id;
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { parseCiDuration } from '../config/ci-duration';
 import type { ListPipelinesDto } from '../dto/pipeline.dto';
 import { CiJobEntity } from '../entities/ci-job.entity';
@@ -300,5 +301,21 @@ export class PipelinesRepository {
     qb.orderBy(column, direction);
     if (column !== 'p.id') qb.addOrderBy('p.id', direction);
     return qb;
+  }
+
+  /** Stores pipelines read from a project export in one statement, in the import's transaction; their ids, in order. */
+  async insertImported(tx: EntityManager, pipelines: QueryDeepPartialEntity<CiPipelineEntity>[]): Promise<number[]> {
+    const result = await tx.insert(CiPipelineEntity, pipelines);
+    return result.identifiers.map((identifier) => identifier.id as number);
+  }
+
+  /** Stores one stage of an imported pipeline. */
+  async insertImportedStage(tx: EntityManager, stage: QueryDeepPartialEntity<CiStageEntity>): Promise<void> {
+    await tx.insert(CiStageEntity, stage);
+  }
+
+  /** Stores jobs of imported pipelines in one statement. */
+  async insertImportedJobs(tx: EntityManager, jobs: QueryDeepPartialEntity<CiJobEntity>[]): Promise<void> {
+    await tx.insert(CiJobEntity, jobs);
   }
 }

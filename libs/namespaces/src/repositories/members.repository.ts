@@ -176,4 +176,9 @@ export class MembersRepository {
     if (filter.skipUsers?.length) qb.andWhere('NOT (m.user_id = ANY(:skipUsers))', { skipUsers: filter.skipUsers });
     return qb;
   }
+
+  /** Stores a project membership read from a project export, in the import's transaction. */
+  insertImported(tx: EntityManager, member: Pick<MemberEntity, 'sourceType' | 'sourceId' | 'userId' | 'accessLevel' | 'createdById' | 'expiresAt'>): Promise<MemberEntity> {
+    return tx.save(tx.create(MemberEntity, member));
+  }
 }

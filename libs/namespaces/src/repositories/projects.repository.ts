@@ -273,4 +273,9 @@ export class ProjectsRepository {
     )) as PersonRef[];
     return { project, namespace, owner: { name: namespace.name, email: '' }, owners: owners.map((o) => ({ name: o.name, email: o.email })) };
   }
+
+  /** Sets attributes of a project being imported (from its archive), in the import's transaction. */
+  async updateImported(tx: EntityManager, projectId: number, changes: Partial<Pick<ProjectEntity, 'description' | 'visibility' | 'archived' | 'mergeMethod' | 'topics' | 'issuesEnabled' | 'mergeRequestsEnabled' | 'openIssuesCount'>>): Promise<void> {
+    await tx.update(ProjectEntity, { id: projectId }, changes);
+  }
 }

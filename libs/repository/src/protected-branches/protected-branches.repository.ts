@@ -161,4 +161,15 @@ export class ProtectedBranchesRepository {
     const rows = await restrictToProjectUsers(qb, 'p', 'n', 'u.id').getRawMany<{ id: number }>();
     return rows.map((row) => row.id);
   }
+
+  /**
+   * Stores a rule read from a project export and its entries, in the import's transaction (a name
+   * already protected is an error here: the import records it as a failed relation); its id.
+   */
+  async insertImported(tx: EntityManager, rule: { projectId: number; name: string; allowForcePush: boolean; codeOwnerApprovalRequired: boolean }, grants: NewGrant[]): Promise<number> {
+    const inserted = await tx.insert(ProtectedBranchEntity, rule);
+    const id = inserted.identifiers[0].id as number;
+    if (grants.length) await tx.insert(ProtectedBranchAccessLevelEntity, grants.map((grant) => ({ ...grant, protectedBranchId: id })));
+    return id;
+  }
 }
