@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 // infrastructure above every domain lib, for tests only.
 export const LIB_ORDER = [
   ['config'],
-  ['database', 'queue'],
+  ['database', 'queue', 'secrets'],
   ['api', 'observability'],
   ['messaging'],
   ['settings'],

@@ -2,8 +2,6 @@ export * from './application-settings';
 export * from './application-settings.presenter';
 export * from './cached-settings.reader';
 export * from './create-rate-limit';
-export * from './crypto/secret-box';
-export * from './crypto/settings-encryption';
 export * from './settings.events';
 export * from './custom-attributes/custom-attribute-filters';
 export * from './custom-attributes/custom-attribute-resource';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { UserEntity } from '@app/identity';
-import { SettingsEncryption } from '@app/settings';
+import { SettingsEncryption } from '@app/secrets';
 import { DataSource, In } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { AccessService } from '../access/access.service';
