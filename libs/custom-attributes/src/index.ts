@@ -1,5 +1,4 @@
-export * from './custom-attribute-filters';
-export * from './custom-attribute-filters.module';
-export * from './custom-attributes.events';
-export * from './custom-attributes.module';
-export * from './entities';
+export { CustomAttributeFilters, IsCustomAttributesFilter } from './custom-attribute-filters';
+export { CustomAttributeFiltersModule } from './custom-attribute-filters.module';
+export { CustomAttributesModule } from './custom-attributes.module';
+export { CUSTOM_ATTRIBUTE_ENTITIES } from './entities';

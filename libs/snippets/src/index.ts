@@ -1,5 +1,5 @@
-export * from './entities';
-export * from './snippet-access';
-export * from './snippets.events';
-export * from './snippets.module';
-export * from './snippets.service';
+export { SNIPPETS_ENTITIES } from './entities';
+export { SnippetsModule } from './snippets.module';
+export { SnippetsService } from './snippets.service';
+export { SnippetFileEntity } from './entities/snippet-file.entity';
+export { SnippetEntity } from './entities/snippet.entity';
