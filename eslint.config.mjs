@@ -7,14 +7,14 @@ import tseslint from 'typescript-eslint';
 // infrastructure above every domain lib, for tests only.
 export const LIB_ORDER = [
   ['config'],
-  ['database', 'queue'],
+  ['database', 'queue', 'secrets'],
   ['api', 'observability'],
   ['messaging'],
-  ['settings'],
+  ['settings', 'custom-attributes'],
   ['identity'],
   ['namespaces'],
   ['issues', 'badges', 'snippets'],
-  ['events', 'alerting', 'hooks', 'custom-attributes', 'repository'],
+  ['events', 'alerting', 'hooks', 'repository'],
   ['notes', 'approvals', 'ci'],
   ['vulnerabilities'],
   ['project-transfer'],

@@ -1,4 +1,5 @@
-import { definitionOf, REQUIRES_RULES, SETTING_NAMES, SettingDefinition, SettingsEncryption } from '@app/settings';
+import { SettingsEncryption } from '@app/secrets';
+import { definitionOf, REQUIRES_RULES, SETTING_NAMES, SettingDefinition } from '@app/settings';
 import { api, startTestGateway, TestGateway } from './support/test-gateway';
 
 /**

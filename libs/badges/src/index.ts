@@ -1,8 +1,4 @@
-export * from './badge-context.service';
-export * from './badges.events';
-export * from './badge-urls';
-export * from './badge.presenter';
-export * from './badges.module';
-export * from './badges.repository';
-export * from './commit-reader';
-export * from './entities';
+export { BadgesModule } from './badges.module';
+export { BADGES_ENTITIES } from './entities';
+export { BadgeEntity } from './entities/badge.entity';
+export { BadgesRepository } from './badges.repository';

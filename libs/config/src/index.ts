@@ -1,4 +1,5 @@
-export * from './app-config';
-export * from './config.module';
-export * from './env.schema';
-export * from './service-version';
+export { AppConfig, ConfigValidationError } from './app-config';
+export type { KafkaConfig } from './app-config';
+export { ConfigModule } from './config.module';
+export type { LogLevel, ServiceTier } from './env.schema';
+export { serviceVersion } from './service-version';

@@ -1,10 +1,9 @@
-import { AdminOnly, CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, LastModified, parseIdOrName, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
-import { GroupCustomAttributeEntity, ProjectCustomAttributeEntity, UserCustomAttributeEntity } from './entities/custom-attribute.entity';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { UsersRepository } from '@app/identity';
-import type { NamespaceEntity, ProjectEntity } from '@app/namespaces';
-import { CustomAttributeResource, CustomAttributesRepository, CustomAttributeView } from '@app/settings';
+import { AdminOnly, CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, LastModified, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import { CustomAttributeResource, CustomAttributeView } from './custom-attribute-resource';
+import { CustomAttributesRepository } from './custom-attributes.repository';
 import { DeleteCustomAttributeUseCase } from './delete-custom-attribute.use-case';
+import { GroupCustomAttributeEntity, ProjectCustomAttributeEntity, UserCustomAttributeEntity } from './entities/custom-attribute.entity';
 import { SetCustomAttributeUseCase } from './set-custom-attribute.use-case';
 
 const NO_ACCESS = 0;
@@ -18,7 +17,6 @@ const NO_ACCESS = 0;
 @AdminOnly()
 export class CustomAttributesController {
   constructor(
-    private readonly users: UsersRepository,
     private readonly attributes: CustomAttributesRepository,
     private readonly setAttribute: SetCustomAttributeUseCase,
     private readonly deleteAttribute: DeleteCustomAttributeUseCase,
@@ -41,7 +39,7 @@ export class CustomAttributesController {
 
   @Delete('users/:id/custom_attributes/:key')
   @LastModified(async (request, get) => {
-    const user = await get(UsersRepository).findByIdOrUsername(request.params.id);
+    const user = await get(CustomAttributesRepository).findUser(request.params.id);
     return user ? rowChangedAt(get, UserCustomAttributeEntity, { userId: user.id, key: request.params.key }) : null;
   })
   @HttpCode(204)
@@ -120,19 +118,30 @@ export class CustomAttributesController {
 
   /** A user by id or (case-insensitive) username; 404 otherwise. */
   private async user(ref: string): Promise<CustomAttributeResource> {
-    const user = await this.users.findByIdOrUsername(ref);
+    const user = await this.attributes.findUser(ref);
     if (!user) throw DomainError.notFound('User');
     return { type: 'user', id: user.id, title: user.username };
   }
+}
 
+/** What this lib reads of the group and the project the auth guard resolved (namespaces' entities, named structurally: this lib stands below namespaces). */
+interface GroupRow {
+  id: number;
+  fullPath: string;
+}
+
+interface ProjectRow {
+  id: number;
+  path: string;
+  namespace?: GroupRow;
 }
 
 function groupResource(access: ResourceAccess): CustomAttributeResource {
-  const group = access.resource as NamespaceEntity;
+  const group = access.resource as GroupRow;
   return { type: 'group', id: group.id, title: group.fullPath };
 }
 
 function projectResource(access: ResourceAccess): CustomAttributeResource {
-  const project = access.resource as ProjectEntity & { namespace?: NamespaceEntity };
+  const project = access.resource as ProjectRow;
   return { type: 'project', id: project.id, title: project.namespace ? `${project.namespace.fullPath}/${project.path}` : project.path };
 }

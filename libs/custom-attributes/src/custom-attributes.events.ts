@@ -1,5 +1,5 @@
 import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
-import type { CustomAttributeResource } from '@app/settings';
+import type { CustomAttributeResource } from './custom-attribute-resource';
 
 /** Domain event types of custom attributes (declared in the catalogue, `@app/messaging`). Never rename: consumers match on them. */
 export const CUSTOM_ATTRIBUTE_EVENTS = {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
-import { CustomAttributeResource, CustomAttributesRepository } from '@app/settings';
 import { DataSource } from 'typeorm';
+import { CustomAttributeResource } from './custom-attribute-resource';
+import { CustomAttributesRepository } from './custom-attributes.repository';
 import { customAttributeEvent, CUSTOM_ATTRIBUTE_EVENTS } from './custom-attributes.events';
 
 export interface DeleteCustomAttributeCommand {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { loadEncryptionKey, SecretBox } from '@app/settings';
+import { loadEncryptionKey, SecretBox } from '@app/secrets';
 
 /** AES-GCM associated data of a hook token: a ciphertext cannot be moved to another column. */
 export const HOOK_TOKEN_PURPOSE = 'system_hooks.token';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AUTHENTICATOR } from '@app/api';
+import { CustomAttributeFiltersModule } from '@app/custom-attributes';
 import { SettingsModule } from '@app/settings';
 import { AccessTokensController } from './access-tokens.controller';
 import { AccessTokensRepository } from './access-tokens.repository';
@@ -32,7 +33,7 @@ const USE_CASES = [
  * group access tokens (bot members) and the root bootstrap live in `@app/namespaces`.
  */
 @Module({
-  imports: [SettingsModule],
+  imports: [SettingsModule, CustomAttributeFiltersModule],
   controllers: [UsersController, AccessTokensController, OAuthController, SessionsController],
   providers: [
     ...USE_CASES,

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { AdminOnly, Auth, CurrentPrincipal, DomainError, idParam, paginateQuery, Principal, PublicRead } from '@app/api';
 import { AppConfig } from '@app/config';
-import { CustomAttributeFilters } from '@app/settings';
+import { CustomAttributeFilters } from '@app/custom-attributes';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ListUsersDto } from './dto/list-users.dto';
 import { UserEntity } from './entities';

@@ -1,7 +1,7 @@
 import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, LastModified, paginateOffset, paginateQuery, Principal, PublicRead, readIfUnmodifiedSince, ResourceAccess } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { CustomAttributeFilters } from '@app/settings';
+import { CustomAttributeFilters } from '@app/custom-attributes';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessUser } from './access/access-policy';
 import { groupOf, toAccessUser } from './resolver/principal-access';

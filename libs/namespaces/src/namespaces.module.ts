@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ACCESS_RESOLVER } from '@app/api';
+import { CustomAttributeFiltersModule } from '@app/custom-attributes';
 import { IdentityModule } from '@app/identity';
 import { SettingsModule } from '@app/settings';
 import { AccessService } from './resolver/access.service';
@@ -59,7 +60,7 @@ const USE_CASES = [
  * root bootstrap). Needs the global ConfigModule, DatabaseModule and MessagingModule.
  */
 @Module({
-  imports: [IdentityModule, SettingsModule],
+  imports: [IdentityModule, SettingsModule, CustomAttributeFiltersModule],
   controllers: [GroupsController, ProjectsController, MembersController, UserProjectsController, TopicsController, UserAccountsController, ResourceAccessTokensController],
   providers: [
     ...USE_CASES,

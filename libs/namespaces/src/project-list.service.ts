@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HeaderSink, isKeysetPaginationRequested, paginateKeyset, paginateOffset, PaginationRequest, PROJECT_LIST_MAX_OFFSET } from '@app/api';
 import { AppConfig } from '@app/config';
-import { CustomAttributeFilters } from '@app/settings';
+import { CustomAttributeFilters } from '@app/custom-attributes';
 import { AccessUser } from './access/access-policy';
 import { ListProjectsDto, ProjectListBaseDto } from './dto/project.dto';
 import { ProjectViewsService } from './presenters/project-views.service';

@@ -1,7 +1,7 @@
 import { Auth, CurrentPrincipal, CurrentProject, LastModified, paginateOffset, Principal, ProjectAccess, PublicRead, readIfUnmodifiedSince, ResourceAccess } from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { CustomAttributeFilters } from '@app/settings';
+import { CustomAttributeFilters } from '@app/custom-attributes';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { projectOf, toAccessUser } from './resolver/principal-access';
 import { CreateProjectDto, GetProjectDto, ListProjectsDto, projectAttributesOf, StarrersDto, UpdateProjectDto } from './dto/project.dto';

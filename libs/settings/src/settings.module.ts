@@ -1,10 +1,8 @@
 import { Global, Module } from '@nestjs/common';
+import { SecretsModule } from '@app/secrets';
 import { ApplicationSettingsController } from './application-settings.controller';
 import { CachedSettingsReader } from './cached-settings.reader';
 import { CreateRateLimiter, CreateRateLimitGuard } from './create-rate-limit';
-import { SettingsEncryption } from './crypto/settings-encryption';
-import { CustomAttributeFilters } from './custom-attributes/custom-attribute-filters';
-import { CustomAttributesRepository } from './custom-attributes/custom-attributes.repository';
 import { InstanceMetadataController } from './instance-metadata.controller';
 import { SettingsReader } from './settings-reader';
 import { SettingsRepository } from './settings.repository';
@@ -12,26 +10,22 @@ import { UpdateApplicationSettingsUseCase } from './use-cases/update-application
 
 /**
  * Application settings (`/application/settings`, cached and invalidated across processes
- * through Redis), and the read side of custom attributes (the list filters used by the identity and
- * namespaces libraries; their API and entities are in libs/custom-attributes, above both). Exports
- * the `SettingsReader`.
+ * through Redis), instance metadata and the creation rate limits. Exports the `SettingsReader`. Imports the global SecretsModule (the encryption of the secret settings).
  * Global, like the configuration: any controller may use `@CreateRateLimit(...)`.
  * Needs the global ConfigModule, DatabaseModule, RedisModule and MessagingModule.
  */
 @Global()
 @Module({
+  imports: [SecretsModule],
   controllers: [ApplicationSettingsController, InstanceMetadataController],
   providers: [
     SettingsRepository,
-    SettingsEncryption,
     CachedSettingsReader,
     { provide: SettingsReader, useExisting: CachedSettingsReader },
     UpdateApplicationSettingsUseCase,
-    CustomAttributesRepository,
-    CustomAttributeFilters,
     CreateRateLimiter,
     CreateRateLimitGuard,
   ],
-  exports: [SettingsEncryption, SettingsReader, CustomAttributeFilters, CustomAttributesRepository, UpdateApplicationSettingsUseCase, CreateRateLimiter, CreateRateLimitGuard],
+  exports: [SettingsReader, UpdateApplicationSettingsUseCase, CreateRateLimiter, CreateRateLimitGuard],
 })
 export class SettingsModule {}

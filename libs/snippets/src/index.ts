@@ -1,6 +1,6 @@
-export * from './entities';
-export * from './snippet-access';
-export * from './snippets.events';
-export * from './snippets.module';
-export * from './snippets.service';
-export * from './snippets.repository';
+export { SNIPPETS_ENTITIES } from './entities';
+export { SnippetsModule } from './snippets.module';
+export { SnippetsService } from './snippets.service';
+export { SnippetsRepository } from './snippets.repository';
+export { SnippetFileEntity } from './entities/snippet-file.entity';
+export { SnippetEntity } from './entities/snippet.entity';

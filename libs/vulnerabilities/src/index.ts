@@ -1,12 +1,2 @@
-export * from './entities';
-export * from './ingestion/security-reports.consumer';
-export * from './report/finding-fingerprints';
-export * from './report/security-report-parser';
-export * from './use-cases/create-vulnerability.use-case';
-export * from './use-cases/ingest-security-reports.use-case';
-export * from './use-cases/transition-vulnerability.use-case';
-export * from './vulnerabilities.controller';
-export * from './vulnerabilities.events';
-export * from './vulnerabilities.module';
-export * from './vulnerabilities.repository';
-export * from './vulnerability.presenter';
+export { VULNERABILITIES_ENTITIES } from './entities';
+export { VulnerabilitiesModule } from './vulnerabilities.module';

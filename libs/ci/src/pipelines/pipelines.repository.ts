@@ -4,7 +4,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { parseCiDuration } from '../config/ci-duration';
 import type { ListPipelinesDto } from '../dto/pipeline.dto';
 import { CiJobEntity } from '../entities/ci-job.entity';
-import { SettingsEncryption } from '@app/settings';
+import { SettingsEncryption } from '@app/secrets';
 import { CiPipelineVariableEntity, CiVariableType, PIPELINE_VARIABLE_PURPOSE } from '../entities/ci-pipeline-variable.entity';
 import { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { CiStageEntity } from '../entities/ci-stage.entity';

@@ -1,6 +1,9 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { UserEntity } from '@app/identity';
-import { NamespaceEntity, ProjectEntity } from '@app/namespaces';
+
+// The owners' entities (identity's UserEntity, namespaces' NamespaceEntity and ProjectEntity) are
+// named, not imported: this lib stands below identity and namespaces, which use its list filters.
+// TypeORM resolves a relation's target by entity class name, so the foreign keys (ON DELETE
+// CASCADE) stay in the schema exactly as before.
 
 /** Columns shared by the three custom attribute tables (one per resource, as GitLab). */
 abstract class CustomAttributeColumns {
@@ -27,9 +30,9 @@ export class UserCustomAttributeEntity extends CustomAttributeColumns {
   @Column({ name: 'user_id', type: 'int' })
   userId: number;
 
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @ManyToOne('UserEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id' })
-  user?: UserEntity;
+  user?: unknown;
 }
 
 @Entity('group_custom_attributes')
@@ -39,9 +42,9 @@ export class GroupCustomAttributeEntity extends CustomAttributeColumns {
   @Column({ name: 'group_id', type: 'int' })
   groupId: number;
 
-  @ManyToOne(() => NamespaceEntity, { onDelete: 'CASCADE' })
+  @ManyToOne('NamespaceEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'group_id' })
-  group?: NamespaceEntity;
+  group?: unknown;
 }
 
 @Entity('project_custom_attributes')
@@ -51,7 +54,7 @@ export class ProjectCustomAttributeEntity extends CustomAttributeColumns {
   @Column({ name: 'project_id', type: 'int' })
   projectId: number;
 
-  @ManyToOne(() => ProjectEntity, { onDelete: 'CASCADE' })
+  @ManyToOne('ProjectEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'project_id' })
-  project?: ProjectEntity;
+  project?: unknown;
 }

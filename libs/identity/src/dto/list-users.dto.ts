@@ -1,6 +1,6 @@
 import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString } from 'class-validator';
 import { ToBoolean } from '@app/api';
-import { IsCustomAttributesFilter } from '@app/settings';
+import { IsCustomAttributesFilter } from '@app/custom-attributes';
 
 export class ListUsersDto {
   @IsOptional() @IsString() username?: string;

@@ -1,6 +1,6 @@
 import { DbInt, ToBoolean, ToInt, ToIntArray } from '@app/api';
 import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength, Min } from 'class-validator';
-import { IsCustomAttributesFilter } from '@app/settings';
+import { IsCustomAttributesFilter } from '@app/custom-attributes';
 import { VISIBILITIES, Visibility } from '../entities/namespace.entity';
 import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from '../group-settings';
 import { GROUP_ORDER_COLUMNS, GroupOrderBy } from '../repositories/groups.repository';

@@ -1,6 +1,6 @@
 import { DbInt, EmptyToNull, ToBoolean, ToInt, ToStringArray } from '@app/api';
 import { IsArray, IsBoolean, IsIn, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { IsCustomAttributesFilter } from '@app/settings';
+import { IsCustomAttributesFilter } from '@app/custom-attributes';
 import { VISIBILITIES, Visibility } from '../entities/namespace.entity';
 import { PROJECT_ORDER_COLUMNS, ProjectOrderBy, USER_PROJECT_ORDER_COLUMNS } from '../repositories/projects.repository';
 import { ToRefString } from './transforms';

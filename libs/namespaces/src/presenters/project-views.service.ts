@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { UsersRepository } from '@app/identity';
-import { SettingsEncryption } from '@app/settings';
+import { SettingsEncryption } from '@app/secrets';
 import { AccessUser } from '../access/access-policy';
 import { AccessService } from '../resolver/access.service';
 import { ACCESS_LEVELS } from '../entities/member.entity';

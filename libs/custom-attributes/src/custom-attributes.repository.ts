@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { parseIdOrName } from '@app/api';
 import { DataSource, EntityManager } from 'typeorm';
 import { CUSTOM_ATTRIBUTE_TABLES, CustomAttributeResourceType, CustomAttributeView } from './custom-attribute-resource';
 
@@ -12,6 +13,21 @@ interface Row {
 @Injectable()
 export class CustomAttributesRepository {
   constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * The user that carries attributes, by id or (case-insensitive) username, as identity's
+   * `UsersRepository.findByIdOrUsername` finds it; null when there is none. Read here from the
+   * `users` table so that this lib stays below identity (which uses the list filters).
+   */
+  async findUser(ref: string): Promise<{ id: number; username: string } | null> {
+    const parsed = parseIdOrName(ref);
+    if (parsed === null) return null;
+    const rows: Array<{ id: number; username: string }> =
+      'id' in parsed
+        ? await this.dataSource.query('SELECT id, username FROM users WHERE id = $1', [parsed.id])
+        : await this.dataSource.query('SELECT id, username FROM users WHERE lower(username) = lower($1) LIMIT 1', [parsed.name]);
+    return rows[0] ?? null;
+  }
 
   async list(type: CustomAttributeResourceType, resourceId: number, manager: EntityManager = this.dataSource.manager): Promise<CustomAttributeView[]> {
     const { table, column } = CUSTOM_ATTRIBUTE_TABLES[type];
