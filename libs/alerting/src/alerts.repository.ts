@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { UserEntity } from '@app/identity';
+import { IssueEntity } from '@app/issues';
+import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import type { AlertSeverity, AlertStatus } from './engine/alert-severity';
 import { AlertEntity } from './entities/alert.entity';
 import { AlertNoteEntity } from './entities/alert-note.entity';
@@ -58,6 +60,31 @@ export class AlertsRepository {
   /** Locks the alert row for an update by a user. */
   lockByIid(manager: EntityManager, projectId: number, iid: number): Promise<AlertEntity | null> {
     return manager.getRepository(AlertEntity).createQueryBuilder('a').setLock('pessimistic_write').where('a.project_id = :projectId AND a.iid = :iid', { projectId, iid }).getOne();
+  }
+
+  /** Locks the alert row for the alert engine (an incident to open or close). */
+  lockById(manager: EntityManager, id: number): Promise<AlertEntity | null> {
+    return manager.getRepository(AlertEntity).createQueryBuilder('a').setLock('pessimistic_write').where('a.id = :id', { id }).getOne();
+  }
+
+  /** Changes a user made to an alert (status, `ended_at`, assignees). */
+  async update(manager: EntityManager, id: number, changes: { status?: AlertStatus; endedAt?: Date | null; assigneeIds?: number[] }): Promise<void> {
+    await manager.update(AlertEntity, { id }, changes);
+  }
+
+  /** Links an alert to its incident (both ways: the issue id and its iid). */
+  async linkIncident(manager: EntityManager, alertId: number, issue: { id: number; iid: number }): Promise<void> {
+    await manager.update(AlertEntity, { id: alertId }, { issueId: issue.id, issueIid: issue.iid });
+  }
+
+  /** The incident (issue) of an alert, as the alert engine closes it. */
+  incident(manager: EntityManager, issueId: number): Promise<IssueEntity | null> {
+    return manager.findOneBy(IssueEntity, { id: issueId });
+  }
+
+  /** The users of `ids` that exist (the assignees a user gives an alert). */
+  users(manager: EntityManager, ids: number[]): Promise<UserEntity[]> {
+    return ids.length ? manager.getRepository(UserEntity).findBy({ id: In(ids) }) : Promise.resolve([]);
   }
 
   listQuery(projectId: number, filter: AlertListFilter): SelectQueryBuilder<AlertEntity> {

@@ -28,6 +28,49 @@ export class HttpIntegrationsRepository {
     return manager.getRepository(AlertHttpIntegrationEntity).findOneBy({ projectId, id });
   }
 
+  findById(manager: EntityManager, id: number): Promise<AlertHttpIntegrationEntity | null> {
+    return manager.getRepository(AlertHttpIntegrationEntity).findOneBy({ id });
+  }
+
+  /** Locks an integration of a project for a change (its settings or its key). */
+  lockInProject(manager: EntityManager, projectId: number, id: number): Promise<AlertHttpIntegrationEntity | null> {
+    return manager
+      .getRepository(AlertHttpIntegrationEntity)
+      .createQueryBuilder('i')
+      .setLock('pessimistic_write')
+      .where('i.id = :id AND i.project_id = :projectId', { id, projectId })
+      .getOne();
+  }
+
+  /** Locks the project's row: serializes the creations of integrations in one project, so the one-integration rules hold under concurrency. */
+  async lockProjectForCreation(manager: EntityManager, projectId: number): Promise<void> {
+    await manager.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
+  }
+
+  /** Inserts a new integration. */
+  insert(manager: EntityManager, values: Omit<AlertHttpIntegrationEntity, 'id' | 'createdAt' | 'updatedAt'>): Promise<AlertHttpIntegrationEntity> {
+    return manager.save(manager.create(AlertHttpIntegrationEntity, values));
+  }
+
+  /** Saves the changed settings of a (locked) integration. */
+  save(manager: EntityManager, integration: AlertHttpIntegrationEntity): Promise<AlertHttpIntegrationEntity> {
+    return manager.getRepository(AlertHttpIntegrationEntity).save(integration);
+  }
+
+  /** Replaces the key digest of an integration. */
+  async setTokenDigest(manager: EntityManager, id: number, tokenDigest: string): Promise<void> {
+    await manager.getRepository(AlertHttpIntegrationEntity).update({ id }, { tokenDigest });
+  }
+
+  /** Deletes an integration of a project: its id and name, or null when the project has none with that id. */
+  async deleteInProject(manager: EntityManager, projectId: number, id: number): Promise<{ id: number; name: string } | null> {
+    const deleted = (await manager.query('DELETE FROM alert_http_integrations WHERE id = $1 AND project_id = $2 RETURNING id, name', [id, projectId])) as [
+      Array<{ id: number; name: string }>,
+      number,
+    ];
+    return deleted[0]?.[0] ?? null;
+  }
+
   /** HTTP (generic) integrations of a project; a Prometheus integration does not count. */
   countInProject(manager: EntityManager, projectId: number): Promise<number> {
     return manager.getRepository(AlertHttpIntegrationEntity).countBy({ projectId, type: 'http' });

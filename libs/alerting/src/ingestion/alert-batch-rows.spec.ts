@@ -77,7 +77,7 @@ describe(buildAlertBatchRows.name, () => {
     ];
     const repeatPlan = planAlertBatch(repeats.map((e) => e.input), [{ ...loaded }], new Map([[1, 10]]));
     const rows = buildAlertBatchRows(repeats, repeatPlan, 't');
-    expect(rows.events.map((e) => [e.payload.type, (e.payload.data as { iid: number }).iid, (e.payload.data as { event_count: number }).event_count])).toEqual([
+    expect(rows.events.map((e) => [e.payload.type, e.payload.data.iid, e.payload.data.event_count])).toEqual([
       ['alert.created', 11, 1],
       ['alert.grouped', 11, 3],
       ['alert.resolved', 4, 5],

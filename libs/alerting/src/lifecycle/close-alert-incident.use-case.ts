@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { IssueEntity, UpdateIssueUseCase } from '@app/issues';
+import { UpdateIssueUseCase } from '@app/issues';
 import type { DomainEvent } from '@app/messaging';
 import { ACCESS_LEVELS, ProjectsRepository } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { AlertsRepository } from '../alerts.repository';
-import { AlertEntity } from '../entities/alert.entity';
 import { AlertBotRepository } from './alert-bot.repository';
 import type { AlertIncidentOutcome } from './create-alert-incident.use-case';
 import { ProcessedAlertEventsRepository } from './processed-alert-events.repository';
@@ -29,9 +28,9 @@ export class CloseAlertIncidentUseCase {
     const botId = await this.bot.ensure();
     return this.dataSource.transaction(async (tx) => {
       if (!(await this.processed.claim(tx, event))) return 'duplicate';
-      const alert = await tx.getRepository(AlertEntity).createQueryBuilder('a').setLock('pessimistic_write').where('a.id = :alertId', { alertId }).getOne();
+      const alert = await this.alerts.lockById(tx, alertId);
       if (!alert?.issueId) return 'skipped';
-      const issue = await tx.findOneBy(IssueEntity, { id: alert.issueId });
+      const issue = await this.alerts.incident(tx, alert.issueId);
       if (!issue || issue.state !== 'opened') return 'skipped';
       const project = await this.projects.findById(alert.projectId, tx);
       if (!project) return 'skipped';

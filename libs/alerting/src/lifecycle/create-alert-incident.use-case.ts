@@ -4,7 +4,7 @@ import type { DomainEvent } from '@app/messaging';
 import { ACCESS_LEVELS, ProjectsRepository } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
 import { AlertsRepository } from '../alerts.repository';
-import { AlertEntity } from '../entities/alert.entity';
+import type { AlertEntity } from '../entities/alert.entity';
 import { AlertBotRepository } from './alert-bot.repository';
 import { incidentSeverityOf } from './incident-severity';
 import { ProcessedAlertEventsRepository } from './processed-alert-events.repository';
@@ -33,7 +33,7 @@ export class CreateAlertIncidentUseCase {
     const botId = await this.bot.ensure();
     return this.dataSource.transaction(async (tx) => {
       if (!(await this.processed.claim(tx, event))) return 'duplicate';
-      const alert = await tx.getRepository(AlertEntity).createQueryBuilder('a').setLock('pessimistic_write').where('a.id = :alertId', { alertId }).getOne();
+      const alert = await this.alerts.lockById(tx, alertId);
       if (!alert || alert.issueId !== null) return 'skipped';
       const project = await this.projects.findById(alert.projectId, tx);
       if (!project) return 'skipped';
@@ -67,7 +67,7 @@ export async function openAlertIncident(
     },
     tx,
   );
-  await tx.update(AlertEntity, { id: alert.id }, { issueId: issue.id, issueIid: issue.iid });
+  await alerts.linkIncident(tx, alert.id, issue);
   alert.issueId = issue.id;
   alert.issueIid = issue.iid;
   await alerts.addNote(tx, { alertId: alert.id, authorId: actorId, body: `created incident #${issue.iid} for this alert` });

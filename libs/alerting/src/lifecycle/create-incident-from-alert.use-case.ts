@@ -4,7 +4,7 @@ import { CreateIssueUseCase } from '@app/issues';
 import { ProjectsRepository } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { AlertsRepository } from '../alerts.repository';
-import { AlertEntity } from '../entities/alert.entity';
+import type { AlertEntity } from '../entities/alert.entity';
 import { openAlertIncident } from './create-alert-incident.use-case';
 
 export interface CreateIncidentFromAlertCommand {
@@ -30,12 +30,7 @@ export class CreateIncidentFromAlertUseCase {
 
   execute(command: CreateIncidentFromAlertCommand): Promise<AlertEntity> {
     return this.dataSource.transaction(async (tx) => {
-      const alert = await tx
-        .getRepository(AlertEntity)
-        .createQueryBuilder('a')
-        .setLock('pessimistic_write')
-        .where('a.project_id = :projectId AND a.iid = :iid', { projectId: command.projectId, iid: command.iid })
-        .getOne();
+      const alert = await this.alerts.lockByIid(tx, command.projectId, command.iid);
       if (!alert) throw DomainError.notFound('Alert');
       if (alert.issueId !== null) throw DomainError.conflict('An issue already exists');
       const project = await this.projects.findById(alert.projectId, tx);

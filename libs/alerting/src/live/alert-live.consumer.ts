@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
+import { CONSUMER_GROUPS, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
+import { ALERT_EVENTS } from '../alerting.events';
 import { AlertLiveChannel } from './alert-live.channel';
-import { alertLiveMessagesOf } from './alert-live.message';
+import { type AlertLiveEvent, alertLiveMessagesOf } from './alert-live.message';
 
 /**
  * Relays the alert changes of the domain event stream to the console's live streams: one
@@ -17,10 +18,23 @@ export class AlertLiveConsumer extends DomainEventSubscriber {
   }
 
   protected consumerOptions(): DomainEventConsumerOptions {
-    return { groupId: CONSUMER_GROUPS.ALERT_LIVE, handler: (event) => this.handle(event), isTransient: () => true };
+    const handle = (event: AlertLiveEvent) => this.handle(event);
+    return {
+      groupId: CONSUMER_GROUPS.ALERT_LIVE,
+      // The changes of an alert the console lists (`alert.recovery_unmatched` matched none; integrations are not alerts).
+      handlers: {
+        [ALERT_EVENTS.CREATED]: handle,
+        [ALERT_EVENTS.GROUPED]: handle,
+        [ALERT_EVENTS.REPEATS]: handle,
+        [ALERT_EVENTS.RESOLVED]: handle,
+        [ALERT_EVENTS.STATUS_CHANGED]: handle,
+        [ALERT_EVENTS.ASSIGNEES_CHANGED]: handle,
+      },
+      isTransient: () => true,
+    };
   }
 
-  async handle(event: DomainEvent): Promise<void> {
+  async handle(event: AlertLiveEvent): Promise<void> {
     for (const message of alertLiveMessagesOf(event)) await this.channel.publish(message);
   }
 }

@@ -1,24 +1,4 @@
-import {
-  APPROVALS_EVENT_PART,
-  BADGES_EVENT_PART,
-  CI_EVENT_PART,
-  CUSTOM_ATTRIBUTES_EVENT_PART,
-  DomainEvent,
-  DomainEventType,
-  HOOKS_EVENT_PART,
-  IDENTITY_EVENT_PART,
-  ignoring,
-  isCataloguedEvent,
-  ISSUES_EVENT_PART,
-  NAMESPACES_EVENT_PART,
-  NOTES_EVENT_PART,
-  OTHER_SERVICES_EVENT_PART,
-  REPOSITORY_EVENT_PART,
-  SETTINGS_EVENT_PART,
-  SNIPPETS_EVENT_PART,
-  PROJECT_TRANSFER_EVENT_PART,
-  VULNERABILITIES_EVENT_PART,
-} from '@app/messaging';
+import type { CataloguedEvent, DomainEvent } from '@app/messaging';
 import { ALERT_EVENTS } from '../alerting.events';
 
 /** How long after it happened an event is still worth showing live (older ones: a backlog being caught up). */
@@ -38,41 +18,17 @@ export interface AlertLiveMessage {
 }
 
 /**
- * Which catalogued events the console shows live: the changes of a listed alert. Exhaustive:
- * a new event type does not compile until it is given a role here.
+ * The events the console shows live: the changes of a listed alert (its consumer lists them; other
+ * types, `alert.recovery_unmatched` among them, are skipped unread).
  */
-const LIVE_ROUTES = {
-  'alert.created': 'live',
-  'alert.grouped': 'live',
-  // Fanned out: one message per alert (as `alert.grouped`).
-  'alert.repeats': 'live',
-  'alert.resolved': 'live',
-  'alert.status_changed': 'live',
-  'alert.assignees_changed': 'live',
-  // Not an alert of the list (it matched none).
-  'alert.recovery_unmatched': 'ignored',
-  'alert_integration.created': 'ignored',
-  'alert_integration.updated': 'ignored',
-  'alert_integration.deleted': 'ignored',
-  'alert_integration.token_reset': 'ignored',
-  ...ignoring(IDENTITY_EVENT_PART),
-  ...ignoring(NAMESPACES_EVENT_PART),
-  ...ignoring(ISSUES_EVENT_PART),
-  ...ignoring(REPOSITORY_EVENT_PART),
-  ...ignoring(HOOKS_EVENT_PART),
-  ...ignoring(BADGES_EVENT_PART),
-  ...ignoring(SETTINGS_EVENT_PART),
-  ...ignoring(CUSTOM_ATTRIBUTES_EVENT_PART),
-  ...ignoring(OTHER_SERVICES_EVENT_PART),
-  ...ignoring(APPROVALS_EVENT_PART),
-  ...ignoring(CI_EVENT_PART),
-  ...ignoring(NOTES_EVENT_PART),
-  ...ignoring(SNIPPETS_EVENT_PART),
-  ...ignoring(PROJECT_TRANSFER_EVENT_PART),
-  ...ignoring(VULNERABILITIES_EVENT_PART),
-} as const satisfies Record<DomainEventType, 'live' | 'ignored'>;
-
-const isLive = (event: DomainEvent): boolean => isCataloguedEvent(event) && LIVE_ROUTES[event.type] === 'live';
+export type AlertLiveEvent = CataloguedEvent<
+  | typeof ALERT_EVENTS.CREATED
+  | typeof ALERT_EVENTS.GROUPED
+  | typeof ALERT_EVENTS.REPEATS
+  | typeof ALERT_EVENTS.RESOLVED
+  | typeof ALERT_EVENTS.STATUS_CHANGED
+  | typeof ALERT_EVENTS.ASSIGNEES_CHANGED
+>;
 
 const pick = <T>(value: unknown, test: (v: unknown) => v is T): T | undefined => (test(value) ? value : undefined);
 const isString = (v: unknown): v is string => typeof v === 'string';
@@ -80,39 +36,43 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 const isIdList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isCount);
 
 /**
- * The live messages of a domain event: one for a change of an alert the console lists, one per
+ * The live messages of an alert event: one for a change of an alert the console lists, one per
  * alert for `alert.repeats` (each as an `alert.grouped` message, event id `<event id>/<iid>`),
- * none for other events or events older than `maxAgeMs` at `now`.
+ * none for events without a project or older than `maxAgeMs` at `now`.
  */
-export function alertLiveMessagesOf(event: DomainEvent, now = Date.now(), maxAgeMs = LIVE_EVENT_MAX_AGE_MS): AlertLiveMessage[] {
+export function alertLiveMessagesOf(event: AlertLiveEvent, now = Date.now(), maxAgeMs = LIVE_EVENT_MAX_AGE_MS): AlertLiveMessage[] {
   if (event.type !== ALERT_EVENTS.REPEATS) {
-    const message = alertLiveMessageOf(event, now, maxAgeMs);
+    const message = liveMessageOf(event, event.data, now, maxAgeMs);
     return message ? [message] : [];
   }
-  const alerts = event.data.alerts;
-  if (!Array.isArray(alerts)) return [];
   const messages: AlertLiveMessage[] = [];
-  for (const alert of alerts as unknown[]) {
-    if (alert === null || typeof alert !== 'object') continue;
-    const data = alert as Record<string, unknown>;
-    const message = alertLiveMessageOf({ ...event, type: ALERT_EVENTS.GROUPED, id: `${event.id}/${String(data.iid)}`, target: null, data }, now, maxAgeMs);
+  for (const alert of event.data.alerts) {
+    const message = liveMessageOf({ ...event, type: ALERT_EVENTS.GROUPED, id: `${event.id}/${alert.iid}`, target: null }, alert, now, maxAgeMs);
     if (message) messages.push(message);
   }
   return messages;
 }
 
 /**
- * The live message of a domain event, or null when the event is not a change of an alert the
- * console lists, or is older than `maxAgeMs` at `now` (`alert.repeats`: see `alertLiveMessagesOf`).
+ * The live message of an alert event, or null when the event has no project or iid, or is older
+ * than `maxAgeMs` at `now` (`alert.repeats`: see `alertLiveMessagesOf`).
  */
-export function alertLiveMessageOf(event: DomainEvent, now = Date.now(), maxAgeMs = LIVE_EVENT_MAX_AGE_MS): AlertLiveMessage | null {
-  if (event.type === ALERT_EVENTS.REPEATS) return null;
-  if (!isLive(event) || event.project_id === null) return null;
-  const iid = event.data.iid ?? event.target?.iid;
+export function alertLiveMessageOf(event: AlertLiveEvent, now = Date.now(), maxAgeMs = LIVE_EVENT_MAX_AGE_MS): AlertLiveMessage | null {
+  return event.type === ALERT_EVENTS.REPEATS ? null : liveMessageOf(event, event.data, now, maxAgeMs);
+}
+
+/** What an event says about one alert (`data`: the event's data, or one alert of `alert.repeats`). */
+function liveMessageOf(
+  event: Pick<DomainEvent, 'id' | 'project_id' | 'occurred_at' | 'target'> & { type: Exclude<AlertLiveEvent['type'], typeof ALERT_EVENTS.REPEATS> },
+  data: Readonly<Record<string, unknown>>,
+  now: number,
+  maxAgeMs: number,
+): AlertLiveMessage | null {
+  if (event.project_id === null) return null;
+  const iid = data.iid ?? event.target?.iid;
   if (!isCount(iid)) return null;
   const occurred = Date.parse(event.occurred_at);
   if (Number.isNaN(occurred) || now - occurred > maxAgeMs) return null;
-  const data = event.data;
   const alert: AlertLiveMessage['alert'] = {
     title: pick(data.title, isString) ?? pick(event.target?.title, isString),
     status: pick(event.type === ALERT_EVENTS.STATUS_CHANGED ? data.to : data.status, isString),

@@ -5,7 +5,7 @@ import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { ALERT_EVENTS } from '../alerting.events';
-import { AlertHttpIntegrationEntity, type AlertIntegrationType } from '../entities/alert-http-integration.entity';
+import type { AlertHttpIntegrationEntity, AlertIntegrationType } from '../entities/alert-http-integration.entity';
 import { HttpIntegrationsRepository } from '../http-integrations.repository';
 import { NotifyTargetCache } from '../ingestion/notify-target.cache';
 import { checkIntegrationSettings } from '../integration-settings';
@@ -50,24 +50,22 @@ export class CreateHttpIntegrationUseCase {
     try {
       const integration = await this.dataSource.transaction(async (manager) => {
         // Serializes creations in one project, so the one-integration rule holds under concurrency.
-        await manager.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [command.project.id]);
+        await this.integrations.lockProjectForCreation(manager, command.project.id);
         if (type === 'http' && !tierAtLeast(this.config.tier, 'premium') && (await this.integrations.countInProject(manager, command.project.id)) > 0) {
           throw DomainError.invalid({ base: ['Multiple integrations are not supported for this project'] });
         }
-        const created = await manager.save(
-          manager.create(AlertHttpIntegrationEntity, {
-            projectId: command.project.id,
-            name,
-            type,
-            endpointIdentifier: generateEndpointIdentifier(),
-            active: command.active ?? true,
-            tokenDigest: digestIntegrationToken(token),
-            payloadExample: settings.payloadExample ?? null,
-            payloadAttributeMappings: settings.payloadAttributeMappings ?? [],
-            createIncident: command.createIncident ?? false,
-            autoCloseIncident: command.autoCloseIncident ?? true,
-          }),
-        );
+        const created = await this.integrations.insert(manager, {
+          projectId: command.project.id,
+          name,
+          type,
+          endpointIdentifier: generateEndpointIdentifier(),
+          active: command.active ?? true,
+          tokenDigest: digestIntegrationToken(token),
+          payloadExample: settings.payloadExample ?? null,
+          payloadAttributeMappings: settings.payloadAttributeMappings ?? [],
+          createIncident: command.createIncident ?? false,
+          autoCloseIncident: command.autoCloseIncident ?? true,
+        });
         await this.outbox.append(manager, {
           type: ALERT_EVENTS.INTEGRATION_CREATED,
           actor: command.actorId,

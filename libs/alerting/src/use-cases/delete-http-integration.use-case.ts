@@ -3,6 +3,7 @@ import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { ALERT_EVENTS } from '../alerting.events';
+import { HttpIntegrationsRepository } from '../http-integrations.repository';
 import { NotifyTargetCache } from '../ingestion/notify-target.cache';
 
 /** Deletes an integration; its alerts stay (their `integration` becomes null). */
@@ -10,17 +11,14 @@ import { NotifyTargetCache } from '../ingestion/notify-target.cache';
 export class DeleteHttpIntegrationUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly integrations: HttpIntegrationsRepository,
     private readonly outbox: OutboxService,
     private readonly targets: NotifyTargetCache,
   ) {}
 
   async execute(command: { actorId: number; project: { id: number; groupId: number | null }; integrationId: number }): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const deleted = (await manager.query('DELETE FROM alert_http_integrations WHERE id = $1 AND project_id = $2 RETURNING id, name', [command.integrationId, command.project.id])) as [
-        Array<{ id: number; name: string }>,
-        number,
-      ];
-      const row = deleted[0]?.[0];
+      const row = await this.integrations.deleteInProject(manager, command.project.id, command.integrationId);
       if (!row) throw DomainError.notFound('Integration');
       await this.outbox.append(manager, {
         type: ALERT_EVENTS.INTEGRATION_DELETED,

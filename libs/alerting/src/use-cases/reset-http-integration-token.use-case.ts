@@ -3,7 +3,8 @@ import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { ALERT_EVENTS } from '../alerting.events';
-import { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
+import type { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
+import { HttpIntegrationsRepository } from '../http-integrations.repository';
 import { NotifyTargetCache } from '../ingestion/notify-target.cache';
 import { digestIntegrationToken, generateIntegrationToken } from '../integration-token';
 
@@ -12,6 +13,7 @@ import { digestIntegrationToken, generateIntegrationToken } from '../integration
 export class ResetHttpIntegrationTokenUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly integrations: HttpIntegrationsRepository,
     private readonly outbox: OutboxService,
     private readonly targets: NotifyTargetCache,
   ) {}
@@ -19,10 +21,9 @@ export class ResetHttpIntegrationTokenUseCase {
   async execute(command: { actorId: number; project: { id: number; groupId: number | null }; integrationId: number }): Promise<{ integration: AlertHttpIntegrationEntity; token: string }> {
     const token = generateIntegrationToken();
     const integration = await this.dataSource.transaction(async (manager) => {
-      const repo = manager.getRepository(AlertHttpIntegrationEntity);
-      const existing = await repo.createQueryBuilder('i').setLock('pessimistic_write').where('i.id = :id AND i.project_id = :projectId', { id: command.integrationId, projectId: command.project.id }).getOne();
+      const existing = await this.integrations.lockInProject(manager, command.project.id, command.integrationId);
       if (!existing) throw DomainError.notFound('Integration');
-      await repo.update({ id: existing.id }, { tokenDigest: digestIntegrationToken(token) });
+      await this.integrations.setTokenDigest(manager, existing.id, digestIntegrationToken(token));
       await this.outbox.append(manager, {
         type: ALERT_EVENTS.INTEGRATION_TOKEN_RESET,
         actor: command.actorId,
@@ -31,7 +32,7 @@ export class ResetHttpIntegrationTokenUseCase {
         target: { type: 'alert_integration', id: existing.id, title: existing.name },
         data: { id: existing.id, name: existing.name },
       });
-      return (await repo.findOneBy({ id: existing.id }))!;
+      return (await this.integrations.findById(manager, existing.id))!;
     });
     // The old key must stop working in every process now, not when a cached copy expires.
     await this.targets.publishChange();

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { uniqueViolation } from '@app/database';
-import { UserEntity } from '@app/identity';
 import { OutboxService, type NewDomainEvent } from '@app/messaging';
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ALERT_EVENTS } from '../alerting.events';
 import { AlertsRepository } from '../alerts.repository';
 import type { AlertStatus } from '../engine/alert-severity';
-import { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
-import { AlertEntity } from '../entities/alert.entity';
+import type { AlertEntity } from '../entities/alert.entity';
+import { HttpIntegrationsRepository } from '../http-integrations.repository';
 
 export interface UpdateAlertCommand {
   actor: { id: number; username: string };
@@ -30,6 +29,7 @@ export class UpdateAlertUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly alerts: AlertsRepository,
+    private readonly integrations: HttpIntegrationsRepository,
     private readonly outbox: OutboxService,
   ) {}
 
@@ -50,7 +50,7 @@ export class UpdateAlertUseCase {
           await this.alerts.addNote(manager, { alertId: alert.id, authorId: command.actor.id, body: `changed the status to **${STATUS_LABEL[command.status]}**` });
           // The integration's settings travel with the event, as on ingestion: the alert engine
           // closes the incident of an alert a user resolves when `auto_close_incident` is on.
-          const integration = alert.integrationId !== null ? await manager.findOneBy(AlertHttpIntegrationEntity, { id: alert.integrationId }) : null;
+          const integration = alert.integrationId !== null ? await this.integrations.findById(manager, alert.integrationId) : null;
           events.push({
             ...base,
             type: ALERT_EVENTS.STATUS_CHANGED,
@@ -69,7 +69,7 @@ export class UpdateAlertUseCase {
 
         if (command.assigneeIds !== undefined) {
           const ids = [...new Set(command.assigneeIds)];
-          const users = ids.length ? await manager.getRepository(UserEntity).findBy({ id: In(ids) }) : [];
+          const users = await this.alerts.users(manager, ids);
           if (users.length !== ids.length) throw DomainError.invalid({ assignee_ids: ['contains users that do not exist'] });
           const before = [...alert.assigneeIds].sort((a, b) => a - b);
           const after = [...ids].sort((a, b) => a - b);
@@ -83,7 +83,7 @@ export class UpdateAlertUseCase {
         }
 
         if (events.length > 0) {
-          await manager.update(AlertEntity, { id: alert.id }, changes);
+          await this.alerts.update(manager, alert.id, changes);
           await this.outbox.append(manager, events);
         }
         return (await this.alerts.findByIid(command.project.id, command.iid, manager))!;

@@ -5,7 +5,8 @@ import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { ALERT_EVENTS } from '../alerting.events';
-import { AlertHttpIntegrationEntity, type AlertIntegrationType } from '../entities/alert-http-integration.entity';
+import type { AlertHttpIntegrationEntity, AlertIntegrationType } from '../entities/alert-http-integration.entity';
+import { HttpIntegrationsRepository } from '../http-integrations.repository';
 import { NotifyTargetCache } from '../ingestion/notify-target.cache';
 import { checkIntegrationSettings } from '../integration-settings';
 
@@ -28,6 +29,7 @@ export interface UpdateHttpIntegrationCommand {
 export class UpdateHttpIntegrationUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly integrations: HttpIntegrationsRepository,
     private readonly outbox: OutboxService,
     private readonly config: AppConfig,
     private readonly targets: NotifyTargetCache,
@@ -38,8 +40,7 @@ export class UpdateHttpIntegrationUseCase {
     if (name === '') throw DomainError.invalid({ name: ["can't be blank"] });
     try {
       const updated = await this.dataSource.transaction(async (manager) => {
-        const repo = manager.getRepository(AlertHttpIntegrationEntity);
-        const existing = await repo.createQueryBuilder('i').setLock('pessimistic_write').where('i.id = :id AND i.project_id = :projectId', { id: command.integrationId, projectId: command.project.id }).getOne();
+        const existing = await this.integrations.lockInProject(manager, command.project.id, command.integrationId);
         if (!existing) throw DomainError.notFound('Integration');
         if (command.type !== undefined && command.type !== existing.type) throw DomainError.invalid({ type: ['cannot be changed'] });
         const settings = checkIntegrationSettings(command, this.config.tier, existing.type);
@@ -49,7 +50,7 @@ export class UpdateHttpIntegrationUseCase {
         if (command.autoCloseIncident !== undefined) existing.autoCloseIncident = command.autoCloseIncident;
         if (settings.payloadExample !== undefined) existing.payloadExample = settings.payloadExample;
         if (settings.payloadAttributeMappings !== undefined) existing.payloadAttributeMappings = settings.payloadAttributeMappings;
-        const saved = await repo.save(existing);
+        const saved = await this.integrations.save(manager, existing);
         await this.outbox.append(manager, {
           type: ALERT_EVENTS.INTEGRATION_UPDATED,
           actor: command.actorId,

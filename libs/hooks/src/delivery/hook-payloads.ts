@@ -1,10 +1,10 @@
 import {
   ALERTING_EVENT_PART,
-  assertNever,
   BADGES_EVENT_PART,
   CI_EVENT_PART,
   HOOKS_EVENT_PART,
   ignoring,
+  type CataloguedEvent,
   isCataloguedEvent,
   NOTES_EVENT_PART,
   SETTINGS_EVENT_PART,
@@ -115,7 +115,13 @@ type HookRoute = 'system' | 'system_user' | 'push' | 'tag_push' | 'repository_up
 /** The system events (`system` and `system_user` routes): delivered to every hook whatever its flags. */
 export const SYSTEM_EVENT_TYPES: ReadonlySet<string> = new Set(Object.entries(HOOK_ROUTES).filter(([, route]) => route === 'system' || route === 'system_user').map(([type]) => type));
 
-type MergeRequestType = { [K in keyof typeof HOOK_ROUTES]: (typeof HOOK_ROUTES)[K] extends 'merge_request' ? K : never }[keyof typeof HOOK_ROUTES];
+/** The event types of a route. */
+type TypesOf<TRoute extends HookRoute> = { [K in keyof typeof HOOK_ROUTES]: (typeof HOOK_ROUTES)[K] extends TRoute ? K : never }[keyof typeof HOOK_ROUTES];
+
+/** An event of the types of a route, its `data` typed by the catalogue. */
+type RoutedEvent<TRoute extends HookRoute> = CataloguedEvent<TypesOf<TRoute>>;
+
+type MergeRequestType = TypesOf<'merge_request'>;
 
 /** `object_attributes.action` of each merge request event routed to hooks. */
 const MERGE_REQUEST_ACTIONS: Readonly<Record<MergeRequestType, string>> = {
@@ -129,15 +135,44 @@ const MERGE_REQUEST_ACTIONS: Readonly<Record<MergeRequestType, string>> = {
 };
 
 /** The action of a merge request event: approvals carry theirs (`approval`/`approved`, `unapproval`/`unapproved`). */
-const mergeRequestAction = (event: DomainEvent, type: MergeRequestType): string => {
-  const action = event.data.action;
-  return (type === 'merge_request.approved' || type === 'merge_request.unapproved') && typeof action === 'string' ? action : MERGE_REQUEST_ACTIONS[type];
+const mergeRequestAction = (event: RoutedEvent<'merge_request'>): string => {
+  if (event.type === 'merge_request.approved' || event.type === 'merge_request.unapproved') {
+    const action: unknown = event.data.action;
+    if (typeof action === 'string') return action;
+  }
+  return MERGE_REQUEST_ACTIONS[event.type];
 };
 
 /** Timestamps of system hook payloads: `xmlschema`, no fractional seconds. */
 const hookTime = (iso: string): string => iso.replace(/\.\d+Z$/, 'Z');
 
 const USER_EVENT_FIELDS = ['user_id', 'name', 'username', 'email', 'old_username', 'state'] as const;
+
+/** The data of an event as payloads pass it on: every field as published (those the catalogue does not list too). */
+const fieldsOf = (event: CataloguedEvent): Readonly<Record<string, unknown>> => event.data;
+
+/**
+ * The delivery of each route, built from an event of the types that route lists (a route per
+ * type in `HOOK_ROUTES`): exhaustive, a new route does not compile until it is built here.
+ */
+const HOOK_EVENT_BUILDERS: { readonly [TRoute in HookRoute]: (event: RoutedEvent<TRoute>) => HookEvent | null } = {
+  system_user: (event) => {
+    const data = fieldsOf(event);
+    const occurred = hookTime(event.occurred_at);
+    const payload: Record<string, unknown> = { event_name: event.type, created_at: data.created_at ?? occurred, updated_at: data.updated_at ?? occurred };
+    for (const field of USER_EVENT_FIELDS) if (data[field] !== undefined) payload[field] = data[field];
+    return { trigger: event.type, flag: null, payload };
+  },
+  system: (event) => {
+    const occurred = hookTime(event.occurred_at);
+    return { trigger: event.type, flag: null, payload: { created_at: occurred, updated_at: occurred, ...fieldsOf(event), event_name: event.type } };
+  },
+  push: (event) => ({ trigger: 'push', flag: 'push_events', payload: { object_kind: 'push', event_name: 'push', ...fieldsOf(event) } }),
+  tag_push: (event) => ({ trigger: 'tag_push', flag: 'tag_push_events', payload: { object_kind: 'tag_push', event_name: 'tag_push', ...fieldsOf(event) } }),
+  repository_update: (event) => ({ trigger: 'repository_update', flag: 'repository_update_events', payload: { event_name: 'repository_update', ...fieldsOf(event) } }),
+  merge_request: (event) => ({ trigger: 'merge_request', flag: 'merge_requests_events', payload: mergeRequestPayload(event, mergeRequestAction(event)) }),
+  ignored: () => null,
+};
 
 /**
  * The system hook delivery of a domain event, or null when no system hook is interested in
@@ -147,39 +182,15 @@ const USER_EVENT_FIELDS = ['user_id', 'name', 'username', 'email', 'old_username
  */
 export function hookEventOf(event: DomainEvent): HookEvent | null {
   if (!isCataloguedEvent(event)) return null;
-  const data = event.data as Record<string, unknown>;
-  const type = event.type;
-  const route = HOOK_ROUTES[type];
-  switch (route) {
-    case 'system_user': {
-      const occurred = hookTime(event.occurred_at);
-      const payload: Record<string, unknown> = { event_name: type, created_at: data.created_at ?? occurred, updated_at: data.updated_at ?? occurred };
-      for (const field of USER_EVENT_FIELDS) if (data[field] !== undefined) payload[field] = data[field];
-      return { trigger: type, flag: null, payload };
-    }
-    case 'system': {
-      const occurred = hookTime(event.occurred_at);
-      return { trigger: type, flag: null, payload: { created_at: occurred, updated_at: occurred, ...data, event_name: type } };
-    }
-    case 'push':
-      return { trigger: 'push', flag: 'push_events', payload: { object_kind: 'push', event_name: 'push', ...data } };
-    case 'tag_push':
-      return { trigger: 'tag_push', flag: 'tag_push_events', payload: { object_kind: 'tag_push', event_name: 'tag_push', ...data } };
-    case 'repository_update':
-      return { trigger: 'repository_update', flag: 'repository_update_events', payload: { event_name: 'repository_update', ...data } };
-    case 'merge_request':
-      return { trigger: 'merge_request', flag: 'merge_requests_events', payload: mergeRequestPayload(event, mergeRequestAction(event, type as MergeRequestType)) };
-    case 'ignored':
-      return null;
-    default:
-      return assertNever(route, 'hook route');
-  }
+  // The one place an event meets its route's builder: the route is the one `HOOK_ROUTES` gives its type.
+  const build = HOOK_EVENT_BUILDERS[HOOK_ROUTES[event.type]] as (event: CataloguedEvent) => HookEvent | null;
+  return build(event);
 }
 
 /** GitLab's merge request hook shape from the event (the dispatcher may enrich `user`, `project`). */
-function mergeRequestPayload(event: DomainEvent, action: string): Record<string, unknown> {
-  const data = event.data;
-  const mr = (data.merge_request ?? {}) as Record<string, unknown>;
+function mergeRequestPayload(event: RoutedEvent<'merge_request'>, action: string): Record<string, unknown> {
+  const data = fieldsOf(event);
+  const mr: Readonly<Record<string, unknown>> = event.data.merge_request ?? {};
   // The approval fields of approval events are the action's inputs, not merge request attributes.
   const { merge_request: _mr, changes, labels, user, project, repository, action: _action, approvals_left: _left, approver_id: _approver, ...rest } = data;
   return {

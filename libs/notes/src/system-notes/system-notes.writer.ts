@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { DomainEvent } from '@app/messaging';
-import { CONSUMER_GROUPS, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
+import { type CataloguedEvent, CONSUMER_GROUPS, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import { NoteableRemoval, noteableRemovalOf } from './noteable-removal';
 import { assigneesNoteBody, planSystemNotes } from './system-note-plan';
 import { SystemNoteRow, SystemNotesRepository } from './system-notes.repository';
+
+/** The events that write or remove notes (the writer lists them; other types are skipped unread). */
+export type SystemNotesEvent = CataloguedEvent<'issue.updated' | 'merge_request.updated' | 'push' | 'issue.destroyed' | 'snippet.destroyed' | 'epic.destroyed'>;
 
 /**
  * Writes the system notes of issue and merge request changes from the domain event stream
@@ -24,10 +26,23 @@ export class SystemNotesWriter extends DomainEventSubscriber {
   }
 
   protected consumerOptions(): DomainEventConsumerOptions {
-    return { groupId: CONSUMER_GROUPS.SYSTEM_NOTES, handler: (event) => this.handle(event) };
+    const handle = (event: SystemNotesEvent) => this.handle(event);
+    return {
+      groupId: CONSUMER_GROUPS.SYSTEM_NOTES,
+      handlers: {
+        // Changes that GitLab notes on the issue or merge request, and commits pushed to a merge request's source branch.
+        'issue.updated': handle,
+        'merge_request.updated': handle,
+        push: handle,
+        // Removed noteables: their notes and award emoji go with them.
+        'issue.destroyed': handle,
+        'snippet.destroyed': handle,
+        'epic.destroyed': handle,
+      },
+    };
   }
 
-  async handle(event: DomainEvent): Promise<void> {
+  async handle(event: SystemNotesEvent): Promise<void> {
     const removal = noteableRemovalOf(event);
     if (removal) return this.removeNotes(removal);
     const planned = planSystemNotes(event);
