@@ -41,3 +41,9 @@ export const ToIntArray = (): PropertyDecorator =>
 
 /** '' (a form's way of saying "none") becomes null. */
 export const EmptyToNull = (): PropertyDecorator => Transform(({ value }: { value: unknown }) => (value === '' ? null : value));
+
+/**
+ * null (JSON's way of clearing an attribute) becomes '' for a text attribute whose empty value is
+ * '' (a NOT NULL column with default '', a token that '' removes).
+ */
+export const NullToEmpty = (): PropertyDecorator => Transform(({ value }: { value: unknown }) => (value === null ? '' : value));

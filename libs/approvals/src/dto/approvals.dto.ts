@@ -1,5 +1,5 @@
 import { IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { DbInt, Required, ToBoolean, ToInt, ToIntArray } from '@app/api';
+import { DbInt, IsOptionalNotNull, Required, ToBoolean, ToInt, ToIntArray } from '@app/api';
 
 export const RULE_NAME_MAX = 255;
 /** GitLab's bound on `approvals_required` of a rule. */
@@ -9,12 +9,12 @@ export const REPORT_TYPES = ['license_scanning', 'code_coverage'] as const;
 
 /** `POST /projects/:id/approvals`: only the given attributes change. */
 export class UpdateProjectApprovalsDto {
-  @IsOptional() @ToInt() @DbInt() approvals_before_merge?: number;
-  @IsOptional() @ToBoolean() @IsBoolean() reset_approvals_on_push?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() disable_overriding_approvers_per_merge_request?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() merge_requests_author_approval?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() merge_requests_disable_committers_approval?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() require_password_to_approve?: boolean;
+  @IsOptionalNotNull() @ToInt() @DbInt() approvals_before_merge?: number;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() reset_approvals_on_push?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() disable_overriding_approvers_per_merge_request?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() merge_requests_author_approval?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() merge_requests_disable_committers_approval?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() require_password_to_approve?: boolean;
 }
 
 /** The approvers of a rule: user and group ids. */
@@ -22,14 +22,14 @@ class RuleApproversDto {
   @IsOptional() @ToIntArray() @IsArray() @DbInt({ each: true }) user_ids?: number[];
   @IsOptional() @ToIntArray() @IsArray() @DbInt({ each: true }) group_ids?: number[];
   /** PUT: groups the caller cannot see are kept unless this is true. */
-  @IsOptional() @ToBoolean() @IsBoolean() remove_hidden_groups?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() remove_hidden_groups?: boolean;
 }
 
 /** `POST /projects/:id/approval_rules`. */
 export class CreateProjectRuleDto extends RuleApproversDto {
   @Required() @IsString() @MaxLength(RULE_NAME_MAX) name: string;
   @Required() @ToInt() @DbInt() approvals_required: number;
-  @IsOptional() @IsString() @IsIn(CREATABLE_RULE_TYPES) rule_type?: (typeof CREATABLE_RULE_TYPES)[number];
+  @IsOptionalNotNull() @IsString() @IsIn(CREATABLE_RULE_TYPES) rule_type?: (typeof CREATABLE_RULE_TYPES)[number];
   @IsOptional() @IsString() @IsIn(REPORT_TYPES) report_type?: (typeof REPORT_TYPES)[number];
   @IsOptional() @ToIntArray() @IsArray() @DbInt({ each: true }) protected_branch_ids?: number[];
 }
@@ -50,8 +50,8 @@ export class CreateMergeRequestRuleDto extends RuleApproversDto {
 
 /** `PUT …/merge_requests/:iid/approval_rules/:approval_rule_id`. */
 export class UpdateMergeRequestRuleDto extends RuleApproversDto {
-  @IsOptional() @IsString() @MaxLength(RULE_NAME_MAX) name?: string;
-  @IsOptional() @ToInt() @DbInt() approvals_required?: number;
+  @IsOptionalNotNull() @IsString() @MaxLength(RULE_NAME_MAX) name?: string;
+  @IsOptionalNotNull() @ToInt() @DbInt() approvals_required?: number;
 }
 
 /** `POST …/merge_requests/:iid/approvals` (deprecated). */

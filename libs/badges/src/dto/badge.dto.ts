@@ -1,5 +1,5 @@
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { Required } from '@app/api';
+import { IsOptionalNotNull, Required } from '@app/api';
 
 export const BADGE_NAME_MAX = 255;
 
@@ -12,8 +12,8 @@ export class CreateBadgeDto {
 
 /** `PUT …/badges/:badge_id`: only the given attributes change. */
 export class UpdateBadgeDto {
-  @IsOptional() @IsString() link_url?: string;
-  @IsOptional() @IsString() image_url?: string;
+  @IsOptionalNotNull() @IsString() link_url?: string;
+  @IsOptionalNotNull() @IsString() image_url?: string;
   @IsOptional() @IsString() @MaxLength(BADGE_NAME_MAX) name?: string;
 }
 

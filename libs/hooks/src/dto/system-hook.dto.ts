@@ -1,19 +1,20 @@
 import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { HOOK_DELIVERY_STATUSES, HookDeliveryStatus } from '../entities/hook-delivery.entity';
-import { ToBoolean } from '@app/api';
+import { IsOptionalNotNull, NullToEmpty, ToBoolean } from '@app/api';
 
 export const MAX_HOOK_TOKEN_LENGTH = 255;
 
 /** The flags shared by `POST /hooks` and `PUT /hooks/:id`; absent means "default" or "unchanged". */
 class SystemHookFlagsDto {
-  @IsOptional() @ToBoolean() @IsBoolean() push_events?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() tag_push_events?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() merge_requests_events?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() repository_update_events?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() enable_ssl_verification?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() push_events?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() tag_push_events?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() merge_requests_events?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() repository_update_events?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() enable_ssl_verification?: boolean;
 
-  /** Write-only; sent as a header, so printable ASCII only. An empty string removes it (update). */
+  /** Write-only; sent as a header, so printable ASCII only. An empty string or null removes it (update). */
   @IsOptional()
+  @NullToEmpty()
   @IsString()
   @MaxLength(MAX_HOOK_TOKEN_LENGTH, { message: `is too long (maximum is ${MAX_HOOK_TOKEN_LENGTH} characters)` })
   @Matches(/^[\x20-\x7e]*$/)
@@ -29,7 +30,7 @@ export class CreateSystemHookDto extends SystemHookFlagsDto {
 
 /** `PUT /hooks/:id`: only the given attributes change. */
 export class UpdateSystemHookDto extends SystemHookFlagsDto {
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   url?: string;
 }

@@ -1,13 +1,13 @@
 import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { DbInt, EmptyToNull, Required, ToBoolean, ToInt, ToStringArray } from '@app/api';
+import { DbInt, EmptyToNull, IsOptionalNotNull, Required, ToBoolean, ToInt, ToStringArray } from '@app/api';
 import { DESCRIPTION_MAX, ISSUE_TITLE_MAX } from './issue.dto';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 class EpicAttributesDto {
   @IsOptional() @IsString() @MaxLength(DESCRIPTION_MAX) description?: string;
-  @IsOptional() @ToStringArray() @IsString({ each: true }) labels?: string[];
-  @IsOptional() @ToBoolean() @IsBoolean() confidential?: boolean;
+  @IsOptionalNotNull() @ToStringArray() @IsString({ each: true }) labels?: string[];
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() confidential?: boolean;
   /** Fixed dates (`start_date_fixed`/`due_date_fixed` in GitLab; the older `start_date`/`end_date` too). */
   @IsOptional() @EmptyToNull() @Matches(DATE, { message: 'is invalid' }) start_date?: string | null;
   @IsOptional() @EmptyToNull() @Matches(DATE, { message: 'is invalid' }) start_date_fixed?: string | null;
@@ -21,7 +21,7 @@ export class CreateEpicDto extends EpicAttributesDto {
 }
 
 export class UpdateEpicDto extends EpicAttributesDto {
-  @IsOptional() @IsString() @MaxLength(ISSUE_TITLE_MAX) title?: string;
+  @IsOptionalNotNull() @IsString() @MaxLength(ISSUE_TITLE_MAX) title?: string;
   @IsOptional() @IsIn(['close', 'reopen']) state_event?: 'close' | 'reopen';
 }
 

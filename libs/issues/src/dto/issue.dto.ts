@@ -1,4 +1,4 @@
-import { DbInt, EmptyToNull, Required, ToBoolean, ToInt, ToIntArray, ToStringArray } from '@app/api';
+import { DbInt, EmptyToNull, IsOptionalNotNull, Required, ToBoolean, ToInt, ToIntArray, ToStringArray } from '@app/api';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ISSUE_TYPES, IssueType } from '../entities/issue.entity';
 
@@ -7,9 +7,9 @@ export const DESCRIPTION_MAX = 1_048_576;
 
 class IssueAttributesDto {
   @IsOptional() @IsString() @MaxLength(DESCRIPTION_MAX) description?: string;
-  @IsOptional() @ToBoolean() @IsBoolean() confidential?: boolean;
-  @IsOptional() @IsIn(ISSUE_TYPES) issue_type?: IssueType;
-  @IsOptional() @ToStringArray() @IsString({ each: true }) labels?: string[];
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() confidential?: boolean;
+  @IsOptionalNotNull() @IsIn(ISSUE_TYPES) issue_type?: IssueType;
+  @IsOptionalNotNull() @ToStringArray() @IsString({ each: true }) labels?: string[];
   @IsOptional() @ToIntArray() @DbInt({ each: true }) assignee_ids?: number[];
   @IsOptional() @ToInt() @DbInt() assignee_id?: number;
   /** 0 or null removes the milestone. */
@@ -25,7 +25,7 @@ export class CreateIssueDto extends IssueAttributesDto {
 }
 
 export class UpdateIssueDto extends IssueAttributesDto {
-  @IsOptional() @IsString() @MaxLength(ISSUE_TITLE_MAX) title?: string;
+  @IsOptionalNotNull() @IsString() @MaxLength(ISSUE_TITLE_MAX) title?: string;
   @IsOptional() @IsIn(['close', 'reopen']) state_event?: 'close' | 'reopen';
 }
 

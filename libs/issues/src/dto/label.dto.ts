@@ -1,5 +1,5 @@
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { Required } from '@app/api';
+import { IsOptionalNotNull, Required } from '@app/api';
 
 /** `POST /projects/:id/labels`, `POST /groups/:id/labels`. */
 export class CreateLabelDto {
@@ -11,7 +11,7 @@ export class CreateLabelDto {
 
 /** `PUT /projects/:id/labels/:label_id`, `PUT /groups/:id/labels/:label_id`: at least one of them. */
 export class UpdateLabelDto {
-  @IsOptional() @IsString() @MaxLength(255) new_name?: string;
-  @IsOptional() @IsString() @Matches(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: 'must be a valid color code' }) color?: string;
+  @IsOptionalNotNull() @IsString() @MaxLength(255) new_name?: string;
+  @IsOptionalNotNull() @IsString() @Matches(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: 'must be a valid color code' }) color?: string;
   @IsOptional() @IsString() @MaxLength(65_535) description?: string;
 }

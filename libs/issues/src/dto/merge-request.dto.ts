@@ -1,10 +1,10 @@
-import { DbInt, EmptyToNull, Required, ToInt, ToIntArray, ToStringArray } from '@app/api';
+import { DbInt, EmptyToNull, IsOptionalNotNull, Required, ToInt, ToIntArray, ToStringArray } from '@app/api';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { DESCRIPTION_MAX } from './issue.dto';
 
 class MergeRequestAttributesDto {
   @IsOptional() @IsString() @MaxLength(DESCRIPTION_MAX) description?: string;
-  @IsOptional() @ToStringArray() @IsString({ each: true }) labels?: string[];
+  @IsOptionalNotNull() @ToStringArray() @IsString({ each: true }) labels?: string[];
   @IsOptional() @ToIntArray() @DbInt({ each: true }) assignee_ids?: number[];
   @IsOptional() @ToInt() @DbInt() assignee_id?: number;
   @IsOptional() @EmptyToNull() @ToInt() @DbInt() milestone_id?: number | null;
@@ -17,8 +17,8 @@ export class CreateMergeRequestDto extends MergeRequestAttributesDto {
 }
 
 export class UpdateMergeRequestDto extends MergeRequestAttributesDto {
-  @IsOptional() @IsString() @MaxLength(255) title?: string;
-  @IsOptional() @IsString() @MaxLength(255) target_branch?: string;
+  @IsOptionalNotNull() @IsString() @MaxLength(255) title?: string;
+  @IsOptionalNotNull() @IsString() @MaxLength(255) target_branch?: string;
   @IsOptional() @IsIn(['close', 'reopen']) state_event?: 'close' | 'reopen';
 }
 

@@ -1,4 +1,4 @@
-import { DbInt, EmptyToNull, Required, ToIntArray } from '@app/api';
+import { DbInt, EmptyToNull, IsOptionalNotNull, Required, ToIntArray } from '@app/api';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
 
 class MilestoneAttributesDto {
@@ -12,7 +12,7 @@ export class CreateMilestoneDto extends MilestoneAttributesDto {
 }
 
 export class UpdateMilestoneDto extends MilestoneAttributesDto {
-  @IsOptional() @IsString() @MaxLength(255) title?: string;
+  @IsOptionalNotNull() @IsString() @MaxLength(255) title?: string;
   @IsOptional() @IsIn(['close', 'activate']) state_event?: 'close' | 'activate';
 }
 

@@ -1,4 +1,4 @@
-import { DbInt, ToBoolean, ToInt, ToIntArray } from '@app/api';
+import { DbInt, IsOptionalNotNull, NullToEmpty, ToBoolean, ToInt, ToIntArray } from '@app/api';
 import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { IsCustomAttributesFilter } from '@app/custom-attributes';
 import { VISIBILITIES, Visibility } from '../entities/namespace.entity';
@@ -7,29 +7,30 @@ import { GROUP_ORDER_COLUMNS, GroupOrderBy } from '../repositories/groups.reposi
 
 /** Group attributes accepted by create and update. */
 export class GroupAttributesDto {
-  @IsOptional() @IsString() @MaxLength(2000) description?: string;
-  @IsOptional() @IsIn(VISIBILITIES) visibility?: Visibility;
-  @IsOptional() @ToBoolean() @IsBoolean() share_with_group_lock?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() require_two_factor_authentication?: boolean;
-  @IsOptional() @ToInt() @DbInt() two_factor_grace_period?: number;
-  @IsOptional() @IsIn(PROJECT_CREATION_LEVELS) project_creation_level?: string;
-  @IsOptional() @IsIn(SUBGROUP_CREATION_LEVELS) subgroup_creation_level?: string;
+  /** null clears it (stored as '', GitLab's empty description). */
+  @IsOptional() @NullToEmpty() @IsString() @MaxLength(2000) description?: string;
+  @IsOptionalNotNull() @IsIn(VISIBILITIES) visibility?: Visibility;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() share_with_group_lock?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() require_two_factor_authentication?: boolean;
+  @IsOptionalNotNull() @ToInt() @DbInt() two_factor_grace_period?: number;
+  @IsOptionalNotNull() @IsIn(PROJECT_CREATION_LEVELS) project_creation_level?: string;
+  @IsOptionalNotNull() @IsIn(SUBGROUP_CREATION_LEVELS) subgroup_creation_level?: string;
   @IsOptional() @ToBoolean() @IsBoolean() auto_devops_enabled?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() emails_disabled?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() emails_enabled?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() emails_disabled?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() emails_enabled?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() mentions_disabled?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() lfs_enabled?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() request_access_enabled?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() math_rendering_limits_enabled?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() lock_math_rendering_limits_enabled?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() lfs_enabled?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() request_access_enabled?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() math_rendering_limits_enabled?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() lock_math_rendering_limits_enabled?: boolean;
   @IsOptional() @IsString() @MaxLength(255) default_branch?: string;
-  @IsOptional() @ToInt() @IsIn([0, 1, 2, 3, 4]) default_branch_protection?: number;
-  @IsOptional() @IsIn(['enabled', 'disabled_and_overridable', 'disabled_and_unoverridable', 'disabled_with_override']) shared_runners_setting?: string;
+  @IsOptionalNotNull() @ToInt() @IsIn([0, 1, 2, 3, 4]) default_branch_protection?: number;
+  @IsOptionalNotNull() @IsIn(['enabled', 'disabled_and_overridable', 'disabled_and_unoverridable', 'disabled_with_override']) shared_runners_setting?: string;
   @IsOptional() @ToInt() @DbInt() max_artifacts_size?: number;
-  @IsOptional() @ToBoolean() @IsBoolean() prevent_sharing_groups_outside_hierarchy?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() prevent_sharing_groups_outside_hierarchy?: boolean;
   @IsOptional() @ToBoolean() @IsBoolean() prevent_forking_outside_group?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() membership_lock?: boolean;
-  @IsOptional() @IsIn(['disabled', 'private', 'enabled']) wiki_access_level?: string;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() membership_lock?: boolean;
+  @IsOptionalNotNull() @IsIn(['disabled', 'private', 'enabled']) wiki_access_level?: string;
   @IsOptional() @ToInt() @DbInt() shared_runners_minutes_limit?: number;
   @IsOptional() @ToInt() @DbInt() extra_shared_runners_minutes_limit?: number;
   @IsOptional() @ToInt() @DbInt() file_template_project_id?: number;
@@ -43,8 +44,8 @@ export class CreateGroupDto extends GroupAttributesDto {
 }
 
 export class UpdateGroupDto extends GroupAttributesDto {
-  @IsOptional() @IsString() name?: string;
-  @IsOptional() @IsString() path?: string;
+  @IsOptionalNotNull() @IsString() name?: string;
+  @IsOptionalNotNull() @IsString() path?: string;
 }
 
 export class ListGroupsDto {

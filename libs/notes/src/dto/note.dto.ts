@@ -1,14 +1,14 @@
 import { IsBoolean, IsIn, IsOptional, IsString } from 'class-validator';
-import { Required, ToBoolean } from '@app/api';
+import { IsOptionalNotNull, Required, ToBoolean } from '@app/api';
 
 /** `POST …/notes`. The body's length is checked by the use case (GitLab's 1,000,000 characters). */
 export class CreateNoteDto {
   @Required() @IsString() body: string;
   /** Issues and epics; `internal` is its newer name. */
-  @IsOptional() @ToBoolean() @IsBoolean() confidential?: boolean;
-  @IsOptional() @ToBoolean() @IsBoolean() internal?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() confidential?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() internal?: boolean;
   /** Administrators and owners only (ignored for others). */
-  @IsOptional() @IsString() created_at?: string;
+  @IsOptionalNotNull() @IsString() created_at?: string;
   /** Merge requests: the head the caller saw, needed by `/merge` (`merge_request_diff_head_sha` is GitLab's newer name). */
   @IsOptional() @IsString() merge_request_diff_sha?: string;
   @IsOptional() @IsString() merge_request_diff_head_sha?: string;
@@ -16,15 +16,15 @@ export class CreateNoteDto {
 
 /** `PUT …/issues/:iid/notes/:note_id`: `body` optional. */
 export class UpdateNoteDto {
-  @IsOptional() @IsString() body?: string;
+  @IsOptionalNotNull() @IsString() body?: string;
   /** Deprecated and removed in 16.0: accepted and ignored. */
-  @IsOptional() @ToBoolean() @IsBoolean() confidential?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() confidential?: boolean;
 }
 
 /** `PUT` on merge request, snippet and epic notes: `body` required. */
 export class UpdateNoteRequiredBodyDto {
   @Required() @IsString() body: string;
-  @IsOptional() @ToBoolean() @IsBoolean() confidential?: boolean;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() confidential?: boolean;
 }
 
 /** `GET …/notes`: newest first by creation by default; `pagination=keyset` pages by the same order. */
@@ -42,15 +42,15 @@ export class AwardEmojiDto {
 export class CreateDiscussionDto {
   @Required() @IsString() body: string;
   /** Administrators and owners only (ignored for others), as on notes. */
-  @IsOptional() @IsString() created_at?: string;
+  @IsOptionalNotNull() @IsString() created_at?: string;
   /** Merge requests: the head the caller saw, for `/merge`. */
   @IsOptional() @IsString() merge_request_diff_head_sha?: string;
 }
 
 /** `PUT …/discussions/:discussion_id/notes/:note_id`: exactly one of them (`resolved`: merge request threads). */
 export class UpdateDiscussionNoteDto {
-  @IsOptional() @IsString() body?: string;
-  @IsOptional() @ToBoolean() @IsBoolean() resolved?: boolean;
+  @IsOptionalNotNull() @IsString() body?: string;
+  @IsOptionalNotNull() @ToBoolean() @IsBoolean() resolved?: boolean;
 }
 
 /** `PUT …/merge_requests/:merge_request_iid/discussions/:discussion_id`. */

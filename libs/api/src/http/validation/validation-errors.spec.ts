@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
 import { IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Length, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, validateSync } from 'class-validator';
 import { ErrorCode } from '../../errors/error-code';
-import { Required } from './decorators';
+import { IsOptionalNotNull, Required } from './decorators';
 import { findMissingAttribute, toValidationDomainError, toValidationMessages } from './validation-errors';
 
 class AddressDto {
@@ -50,6 +50,12 @@ class UserDto {
   address?: AddressDto;
 }
 
+class RenameDto {
+  @IsOptionalNotNull() @IsString() @MinLength(2) title?: string;
+  @IsOptionalNotNull() @IsInt() @Max(60) level?: number;
+  @IsOptional() @IsString() description?: string | null;
+}
+
 const validate = (plain: object) => validateSync(plainToInstance(UserDto, plain), { validationError: { target: true, value: true } });
 
 describe(toValidationDomainError.name, () => {
@@ -91,5 +97,28 @@ describe(toValidationDomainError.name, () => {
       username: ['is too long (maximum is 8 characters)'],
       address: { zip: ['is too short (minimum is 3 characters)'] },
     });
+  });
+});
+
+describe(IsOptionalNotNull.name, () => {
+  const check = (plain: object) => validateSync(plainToInstance(RenameDto, plain), { validationError: { target: true, value: true } });
+
+  it('lets an absent attribute through, as IsOptional does', () => {
+    expect(check({})).toEqual([]);
+    expect(check({ description: null })).toEqual([]);
+  });
+
+  it("refuses null with GitLab's blank answer alone, not the type rules", () => {
+    const sut = toValidationDomainError(check({ title: null, level: null, description: null }));
+    expect(sut.code).toBe(ErrorCode.VALIDATION_FAILED);
+    expect(sut.details.validation).toEqual({ title: ["can't be blank"], level: ["can't be blank"] });
+  });
+
+  it('validates a present value with the other rules', () => {
+    expect(toValidationMessages(check({ title: 'x', level: 61 }))).toEqual({
+      title: ['is too short (minimum is 2 characters)'],
+      level: ['must be less than or equal to 60'],
+    });
+    expect(check({ title: 'ok', level: 3 })).toEqual([]);
   });
 });

@@ -4,6 +4,8 @@ import type { ValidationMessages } from '../../errors/error-code';
 
 /** The class-validator constraint that marks an attribute as required (see `Required()`). */
 export const REQUIRED_CONSTRAINT = 'isDefined';
+/** The class-validator constraint that refuses JSON null for an optional attribute (see `IsOptionalNotNull()`). */
+export const NOT_NULL_CONSTRAINT = 'isNotNull';
 
 const INVALID = 'is invalid';
 const INVALID_VALUE = 'does not have a valid value';
@@ -14,6 +16,7 @@ type TextOf = (args: unknown[], value: unknown) => string;
 /** GitLab's (Rails/Grape) wording for the failures of the common class-validator rules. */
 const TEXTS: Record<string, TextOf> = {
   isNotEmpty: () => BLANK,
+  [NOT_NULL_CONSTRAINT]: () => BLANK,
   arrayNotEmpty: () => BLANK,
   maxLength: ([max]) => `is too long (maximum is ${String(max)} characters)`,
   minLength: ([min]) => `is too short (minimum is ${String(min)} characters)`,
@@ -85,7 +88,10 @@ export function toValidationMessages(errors: ValidationError[]): ValidationMessa
   const messages: ValidationMessages = {};
   for (const error of errors) {
     const rules = Object.entries(error.constraints ?? {});
-    if (rules.some(([rule]) => TYPE_RULES.has(rule))) {
+    if (NOT_NULL_CONSTRAINT in (error.constraints ?? {})) {
+      // null for an attribute that cannot be null: blank, whatever its type rules say about null.
+      messages[error.property] = [BLANK];
+    } else if (rules.some(([rule]) => TYPE_RULES.has(rule))) {
       messages[error.property] = [INVALID];
     } else if (rules.length > 0) {
       const texts = rules.map(([rule, message]) => gitlabText(error, rule, message));
