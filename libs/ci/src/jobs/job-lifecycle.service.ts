@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { OutboxService } from '@app/messaging';
 import { EntityManager } from 'typeorm';
-import { CiEventScope, jobStatusEvent } from '../ci.events';
+import { CiEventScope, jobStatusEvent } from '../events/ci.events';
 import { CiJobEntity } from '../entities/ci-job.entity';
 import { PipelineProcessor } from '../pipelines/pipeline-processor';
 import { RUNNER_FAILURE_REASONS } from './job-payload';
 import { shouldAutoRetry } from './job-retry-policy';
-import { JobQueueNotifier } from './job-queue-notifier';
+import { JobQueueNotifier } from '../queues/job-queue-notifier';
 import { JobsRepository } from './jobs.repository';
 import { ObjectStorage } from '../storage/object-storage';
 import { COVERAGE_SCAN_BYTES, extractCoverage } from './coverage';

@@ -6,7 +6,7 @@ import { CiJobTraceEntity } from '../entities/ci-job-trace.entity';
 import { CiJobEntity } from '../entities/ci-job.entity';
 import type { CiRunnerEntity } from '../entities/ci-runner.entity';
 import type { CiVariableType } from '../entities/ci-pipeline-variable.entity';
-import { digestSecret, RUNNER_ONLINE_SECONDS } from '../runners/runner-tokens';
+import { digestSecret, RUNNER_ONLINE_SECONDS } from '../entities/runner-tokens';
 import { hydrate } from '../entities/hydrate';
 import { PreparedStatement, queryPrepared } from '@app/database';
 import type { RunnerCoverage } from './stuck';

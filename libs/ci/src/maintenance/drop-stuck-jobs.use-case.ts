@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { JobLifecycleService } from '../jobs/job-lifecycle.service';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
-import { DEFAULT_JOB_TIMEOUT } from '../use-cases/create-pipeline.use-case';
+import { DEFAULT_JOB_TIMEOUT } from '../pipelines/create-pipeline.use-case';
 
 /** Pending jobs no runner took for this long are failed (GitLab's `BUILD_PENDING_OUTDATED_TIMEOUT`, 1 day). */
 export const PENDING_OUTDATED_SECONDS = 24 * 3600;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { JobActionsUseCase } from '../use-cases/job-actions.use-case';
+import { JobActionsUseCase } from '../jobs/job-actions.use-case';
 
 /**
  * Removes the artifacts whose `expire_at` passed (the archive, its metadata and the reports; the

@@ -4,9 +4,9 @@ import { CurrentPrincipal, CurrentProject, DomainError, intParam, paginateOffset
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectFeatureReadable, projectOf, ProjectWithNamespace } from '@app/namespaces';
 import { CiRepositoryReader } from '../git/ci-repository-reader';
-import { CREATE_PIPELINE_LEVEL } from '../pipelines.controller';
-import { presentPipeline, presentPipelineBasic, projectFullPathOf } from '../presenters/pipeline.presenter';
-import { CreatePipelineUseCase } from '../use-cases/create-pipeline.use-case';
+import { CREATE_PIPELINE_LEVEL } from './pipeline-access';
+import { presentPipeline, presentPipelineBasic, projectFullPathOf } from './pipeline.presenter';
+import { CreatePipelineUseCase } from './create-pipeline.use-case';
 import { MergeRequestForPipeline, MergeRequestPipelineSources, mergeRequestRef } from './merge-request-pipelines';
 import { PipelinesRepository } from './pipelines.repository';
 

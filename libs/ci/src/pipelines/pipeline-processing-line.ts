@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { CiEventScope } from '../ci.events';
+import type { CiEventScope } from '../events/ci.events';
 import { PipelineProcessor } from './pipeline-processor';
 
 /** How long a job's end waits for its pipeline's processing before the housekeeping takes it for lost. */

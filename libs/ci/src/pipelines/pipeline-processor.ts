@@ -2,15 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { OutboxService } from '@app/messaging';
 import type { NewDomainEvent } from '@app/messaging';
 import { EntityManager } from 'typeorm';
-import { CI_EVENTS, CiEventScope, jobStatusEvent, pipelineEvent } from '../ci.events';
+import { CI_EVENTS, CiEventScope, jobStatusEvent, pipelineEvent } from '../events/ci.events';
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { COMPLETED_STATUSES, JobStatus } from '../status/ci-status';
 import { compositeStatus } from '../status/composite-status';
 import { processPipeline } from '../status/pipeline-processing';
 import { PipelinesRepository } from './pipelines.repository';
-import { JOB_QUEUE_CHANNEL } from '../jobs/job-queue-notifier';
-import { ScheduledJobTimers } from '../scheduling/scheduled-job-timers';
+import { JOB_QUEUE_CHANNEL } from '../queues/job-queue-notifier';
+import { ScheduledJobTimers } from '../queues/scheduled-job-timers';
 
 /** Seconds between two dates, null when either is missing. */
 const secondsBetween = (from: Date | null, to: Date | null): number | null => (from && to ? Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000)) : null);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { parseCiDuration } from '../config/ci-duration';
-import type { ListPipelinesDto } from '../dto/pipeline.dto';
+import type { ListPipelinesDto } from './pipeline.dto';
 import { CiJobEntity } from '../entities/ci-job.entity';
 import { SettingsEncryption } from '@app/settings';
 import { CiPipelineVariableEntity, CiVariableType, PIPELINE_VARIABLE_PURPOSE } from '../entities/ci-pipeline-variable.entity';

@@ -3,14 +3,14 @@ import { AcceptsContentTypes, Auth, intParam, LastModified, SkipAuth, StreamsMul
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CiJobEntity } from '../entities/ci-job.entity';
-import { JobQueueNotifier } from '../jobs/job-queue-notifier';
+import { JobQueueNotifier } from '../queues/job-queue-notifier';
 import { jobTokenOf } from '../jobs/job-token-credentials';
 import { JobsRepository } from '../jobs/jobs.repository';
-import { AppendTraceUseCase } from '../use-cases/append-trace.use-case';
-import { ListAllowedAgentsUseCase } from '../use-cases/list-allowed-agents.use-case';
-import { RequestJobUseCase } from '../use-cases/request-job.use-case';
-import { UpdateJobUseCase } from '../use-cases/update-job.use-case';
-import { UploadArtifactUseCase } from '../use-cases/upload-artifact.use-case';
+import { AppendTraceUseCase } from './append-trace.use-case';
+import { ListAllowedAgentsUseCase } from './list-allowed-agents.use-case';
+import { RequestJobUseCase } from './request-job.use-case';
+import { UpdateJobUseCase } from './update-job.use-case';
+import { UploadArtifactUseCase } from './upload-artifact.use-case';
 import { ObjectStorage } from '../storage/object-storage';
 import { RunnersRepository } from './runners.repository';
 

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';
-import { jobStatusEvent } from '../ci.events';
+import { jobStatusEvent } from '../events/ci.events';
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import { JobLifecycleService } from '../jobs/job-lifecycle.service';
-import { JobQueueNotifier } from '../jobs/job-queue-notifier';
+import { JobQueueNotifier } from '../queues/job-queue-notifier';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { PipelineProcessor } from '../pipelines/pipeline-processor';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
-import { ScheduledJobTimers } from './scheduled-job-timers';
+import { ScheduledJobTimers } from '../queues/scheduled-job-timers';
 
 /** Timers of jobs due within this many seconds are put back by each sweep (one sweep a minute, plus margin). */
 export const SCHEDULED_TIMER_HORIZON_SECONDS = 120;

@@ -8,8 +8,8 @@ import type { CiJobEntity } from '../entities/ci-job.entity';
 import { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { CiRunnerEntity } from '../entities/ci-runner.entity';
 import { CiRepositoryReader } from '../git/ci-repository-reader';
-import { JobsRepository } from '../jobs/jobs.repository';
-import { stuckReason } from '../jobs/stuck';
+import { JobsRepository } from './jobs.repository';
+import { stuckReason } from './stuck';
 import { JobContext, presentBridge, presentJob } from './job.presenter';
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];

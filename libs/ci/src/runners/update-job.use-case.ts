@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TransactionBatcher } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';
-import type { CiEventScope } from '../ci.events';
+import type { CiEventScope } from '../events/ci.events';
 import { CiJobEntity } from '../entities/ci-job.entity';
 import { JobLifecycleService } from '../jobs/job-lifecycle.service';
 import { JobsRepository } from '../jobs/jobs.repository';

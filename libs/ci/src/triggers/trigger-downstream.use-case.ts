@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { OutboxService } from '@app/messaging';
 import { ACCESS_LEVELS, AccessService, ProjectsRepository, ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
-import { jobStatusEvent } from '../ci.events';
+import { jobStatusEvent } from '../events/ci.events';
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { JobLifecycleService } from '../jobs/job-lifecycle.service';
@@ -10,7 +10,7 @@ import { JobsRepository } from '../jobs/jobs.repository';
 import { PipelineProcessor } from '../pipelines/pipeline-processor';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
 import { COMPLETED_STATUSES, JobStatus } from '../status/ci-status';
-import { CreatePipelineUseCase, PipelineVariableInput } from './create-pipeline.use-case';
+import { CreatePipelineUseCase, PipelineVariableInput } from '../pipelines/create-pipeline.use-case';
 
 /** GitLab's failure reasons of a bridge whose downstream pipeline could not be created. */
 export type BridgeFailure = 'downstream_pipeline_creation_failed' | 'insufficient_bridge_permissions' | 'downstream_bridge_project_not_found' | 'invalid_bridge_trigger';

@@ -5,7 +5,7 @@ import { nameWithNamespace, pathWithNamespace, ProjectsRepository } from '@app/n
 import { DataSource } from 'typeorm';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
-import { presentPipelineBasic } from '../presenters/pipeline.presenter';
+import { presentPipelineBasic } from '../pipelines/pipeline.presenter';
 
 /**
  * `GET /job/allowed_agents` (PREMIUM): the Kubernetes agents a running job may use, with the job,
