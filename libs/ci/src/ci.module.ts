@@ -6,6 +6,7 @@ import { CiJobTokenModule } from './ci-job-token.module';
 import { CiRepositoryReader } from './git/ci-repository-reader';
 import { JobLifecycleService } from './jobs/job-lifecycle.service';
 import { JobQueueNotifier } from './queues/job-queue-notifier';
+import { JobQueueRepository } from './queues/job-queue.repository';
 import { JobsRepository } from './jobs/jobs.repository';
 import { RunnerPermissions } from './runners/runner-permissions';
 import { RunnerProtocolController } from './runners/runner-protocol.controller';
@@ -18,7 +19,7 @@ import { UpdateJobUseCase } from './runners/update-job.use-case';
 import { UploadArtifactUseCase } from './runners/upload-artifact.use-case';
 import { ListAllowedAgentsUseCase } from './runners/list-allowed-agents.use-case';
 import { CiPushConsumer } from './triggers/ci-push.consumer';
-import { MergeRequestPipelineSources } from './pipelines/merge-request-pipelines';
+import { MergeRequestPipelineSources } from './pipelines/merge-request-pipelines.repository';
 import { MergeRequestPipelinesController } from './pipelines/merge-request-pipelines.controller';
 import { PipelineProcessor } from './pipelines/pipeline-processor';
 import { PipelineProcessingLine } from './pipelines/pipeline-processing-line';
@@ -32,7 +33,11 @@ import { TriggerDownstreamUseCase } from './triggers/trigger-downstream.use-case
 import { PipelineActionsUseCase } from './jobs/pipeline-actions.use-case';
 import { JobsController } from './jobs/jobs.controller';
 import { JobViews } from './jobs/job-views.service';
+import { JobViewsRepository } from './jobs/job-views.repository';
 import { TestReportsService } from './reports/test-reports.service';
+import { TestReportsRepository } from './reports/test-reports.repository';
+import { MaintenanceRepository } from './maintenance/maintenance.repository';
+import { ScheduledJobsRepository } from './scheduling/scheduled-jobs.repository';
 import { CI_MAINTENANCE } from './queues/ci.jobs';
 import { CiMaintenanceProcessor } from './maintenance/ci-maintenance.processor';
 import { DropStuckJobsUseCase } from './maintenance/drop-stuck-jobs.use-case';
@@ -60,6 +65,7 @@ import { StartScheduledJobsUseCase } from './scheduling/start-scheduled-jobs.use
     RunnerPermissions,
     JobsRepository,
     JobQueueNotifier,
+    JobQueueRepository,
     JobLifecycleService,
     RequestJobUseCase,
     UpdateJobUseCase,
@@ -67,9 +73,13 @@ import { StartScheduledJobsUseCase } from './scheduling/start-scheduled-jobs.use
     UploadArtifactUseCase,
     ListAllowedAgentsUseCase,
     JobViews,
+    JobViewsRepository,
     JobActionsUseCase,
     PipelineActionsUseCase,
     TestReportsService,
+    TestReportsRepository,
+    MaintenanceRepository,
+    ScheduledJobsRepository,
     TriggerDownstreamUseCase,
     DropStuckJobsUseCase,
     ExpireArtifactsUseCase,

@@ -9,6 +9,7 @@ import type { CiVariableType } from '../entities/ci-pipeline-variable.entity';
 import { digestSecret, RUNNER_ONLINE_SECONDS } from '../entities/runner-tokens';
 import { hydrate } from '../entities/hydrate';
 import { PreparedStatement, queryPrepared } from '@app/database';
+import type { CiEventScope } from '../events/ci.events';
 import type { RunnerCoverage } from './stuck';
 
 /** The project's group (event scope), full path and name (job payload). */
@@ -331,5 +332,16 @@ export class JobsRepository {
       [projectId],
     )) as { full_path: string; name: string }[];
     return rows[0] ? { fullPath: rows[0].full_path, name: rows[0].name } : null;
+  }
+
+  /** The event scope of a project: its id and its group (null under a user namespace). */
+  async scopeOf(tx: EntityManager, projectId: number): Promise<CiEventScope> {
+    const rows = (await tx.query(`SELECT n.id, n.kind FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id = $1`, [projectId])) as { id: number; kind: string }[];
+    return { projectId, groupId: rows[0]?.kind === 'group' ? rows[0].id : null };
+  }
+
+  /** A runner's `running` heartbeat (`PUT /jobs/:id`): the job's last contact. */
+  async touchContact(tx: EntityManager, jobId: number, at: Date): Promise<void> {
+    await tx.query('UPDATE ci_jobs SET last_contact_at = $2, updated_at = now() WHERE id = $1', [jobId, at]);
   }
 }

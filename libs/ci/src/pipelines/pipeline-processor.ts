@@ -9,7 +9,7 @@ import { COMPLETED_STATUSES, JobStatus } from '../status/ci-status';
 import { compositeStatus } from '../status/composite-status';
 import { processPipeline } from '../status/pipeline-processing';
 import { PipelinesRepository } from './pipelines.repository';
-import { JOB_QUEUE_CHANNEL } from '../queues/job-queue-notifier';
+import { JobQueueRepository } from '../queues/job-queue.repository';
 import { ScheduledJobTimers } from '../queues/scheduled-job-timers';
 
 /** Seconds between two dates, null when either is missing. */
@@ -27,6 +27,7 @@ export class PipelineProcessor {
     private readonly pipelines: PipelinesRepository,
     private readonly outbox: OutboxService,
     private readonly timers: ScheduledJobTimers,
+    private readonly jobQueue: JobQueueRepository,
   ) {}
 
   /**
@@ -58,7 +59,7 @@ export class PipelineProcessor {
     // Set before the commit: a timer that fires early waits for the pipeline lock, then finds the job scheduled.
     await this.timers.set(scheduled);
     const enqueued = moved.get('pending')?.length ?? 0;
-    if (enqueued > 0) await tx.query('SELECT pg_notify($1, $2)', [JOB_QUEUE_CHANNEL, String(enqueued)]);
+    if (enqueued > 0) await this.jobQueue.notifyPending(tx, enqueued);
 
     const stageStatuses = new Map<string, string>();
     for (const name of new Set(jobs.map((job) => job.stage))) stageStatuses.set(name, compositeStatus(jobs.filter((job) => job.stage === name)) ?? 'skipped');

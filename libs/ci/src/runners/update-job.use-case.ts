@@ -59,7 +59,7 @@ export class UpdateJobUseCase {
     if (job.status !== 'running') return { outcome: { status: 403, job }, ended: null };
     job.lastContactAt = new Date();
     if (state === 'running') {
-      await tx.query('UPDATE ci_jobs SET last_contact_at = $2, updated_at = now() WHERE id = $1', [job.id, job.lastContactAt]);
+      await this.jobs.touchContact(tx, job.id, job.lastContactAt);
       return { outcome: { status: 200, job }, ended: null };
     }
     const scope = { projectId: job.projectId, groupId: project.groupId };
