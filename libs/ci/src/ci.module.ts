@@ -15,6 +15,7 @@ import { RunnersRepository } from './runners/runners.repository';
 import { LocalObjectStorage, ObjectStorage } from './storage/object-storage';
 import { AppendTraceUseCase } from './runners/append-trace.use-case';
 import { RequestJobUseCase } from './runners/request-job.use-case';
+import { JobLongPoll } from './runners/job-long-poll';
 import { UpdateJobUseCase } from './runners/update-job.use-case';
 import { UploadArtifactUseCase } from './runners/upload-artifact.use-case';
 import { ListAllowedAgentsUseCase } from './runners/list-allowed-agents.use-case';
@@ -68,6 +69,7 @@ import { StartScheduledJobsUseCase } from './scheduling/start-scheduled-jobs.use
     JobQueueRepository,
     JobLifecycleService,
     RequestJobUseCase,
+    JobLongPoll,
     UpdateJobUseCase,
     AppendTraceUseCase,
     UploadArtifactUseCase,
