@@ -8,7 +8,7 @@
 //   jobs/                                      job lifecycle, job and pipeline actions, job views
 //   pipelines/                                 pipeline creation (read → plan → write), processing, reads
 //   queues/                                    runner wake-ups (LISTEN/NOTIFY), delayed-job timers (BullMQ)
-//   config/ status/ entities/ events/ storage/ git/   the shared core
+//   events/ entities/ git/ config/ status/ storage/   the shared core (in this order too)
 //
 // Check: `node scripts/folder-cycles.mjs ci` (exit 1 when two folders import each other).
 //
