@@ -6,7 +6,7 @@
 //   runners/  scheduling/  triggers/  reports/  the runner API; delayed jobs; push, merge request and bridge
 //                                              pipelines; JUnit test reports (none imports another)
 //   jobs/                                      job lifecycle, job and pipeline actions, job views
-//   pipelines/                                 pipeline creation (read → plan → write), processing, reads
+//   pipelines/                                 pipeline creation, processing, reads
 //   queues/                                    runner wake-ups (LISTEN/NOTIFY), delayed-job timers (BullMQ)
 //   events/ entities/ git/ config/ status/ storage/   the shared core (in this order too)
 //
