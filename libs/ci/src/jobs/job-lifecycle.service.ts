@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { OutboxService } from '@app/messaging';
 import { EntityManager } from 'typeorm';
-import { CiEventScope, jobStatusEvent } from '../ci.events';
+import { CiEventScope, jobStatusEvent } from '../events/ci.events';
 import { CiJobEntity } from '../entities/ci-job.entity';
 import { PipelineProcessor } from '../pipelines/pipeline-processor';
 import { RUNNER_FAILURE_REASONS } from './job-payload';
 import { shouldAutoRetry } from './job-retry-policy';
-import { JobQueueNotifier } from './job-queue-notifier';
+import { JobQueueRepository } from '../queues/job-queue.repository';
 import { JobsRepository } from './jobs.repository';
 import { ObjectStorage } from '../storage/object-storage';
 import { COVERAGE_SCAN_BYTES, extractCoverage } from './coverage';
@@ -27,13 +27,12 @@ export class JobLifecycleService {
     private readonly jobs: JobsRepository,
     private readonly outbox: OutboxService,
     private readonly processor: PipelineProcessor,
-    private readonly notifier: JobQueueNotifier,
+    private readonly jobQueue: JobQueueRepository,
     private readonly storage: ObjectStorage,
   ) {}
 
   async scopeOf(tx: EntityManager, projectId: number): Promise<CiEventScope> {
-    const rows = (await tx.query(`SELECT n.id, n.kind FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id = $1`, [projectId])) as { id: number; kind: string }[];
-    return { projectId, groupId: rows[0]?.kind === 'group' ? rows[0].id : null };
+    return this.jobs.scopeOf(tx, projectId);
   }
 
   /**
@@ -124,7 +123,7 @@ export class JobLifecycleService {
     const saved = await this.jobs.save(tx, next);
     const scope = await this.scopeOf(tx, job.projectId);
     await this.outbox.append(tx, jobStatusEvent(actorId, saved, 'created', scope));
-    if (status === 'pending') await this.notifier.notify(tx);
+    if (status === 'pending') await this.jobQueue.notifyPending(tx);
     return saved;
   }
 }

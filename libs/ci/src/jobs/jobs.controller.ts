@@ -3,14 +3,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentPrincipal, CurrentProject, DomainError, intParam, KeysetListing, paginateQuery, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf, ProjectWithNamespace } from '@app/namespaces';
-import { projectFullPathOf } from '../presenters/pipeline.presenter';
-import { ListJobsDto } from '../dto/job.dto';
+import { projectFullPathOf } from '../pipelines/pipeline.presenter';
+import { ListJobsDto } from './job.dto';
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
-import { readablePipelinesOf } from '../pipelines.controller';
-import { JobViews } from '../presenters/job-views.service';
+import { readablePipelinesOf } from '../pipelines/pipeline-access';
+import { JobViews } from './job-views.service';
 import { ObjectStorage } from '../storage/object-storage';
-import { JobActionsUseCase } from '../use-cases/job-actions.use-case';
+import { JobActionsUseCase } from './job-actions.use-case';
 import { JobsRepository } from './jobs.repository';
 
 /** Jobs are paged by keyset on their id (highest first), as GitLab's project jobs list. */

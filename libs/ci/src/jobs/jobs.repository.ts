@@ -6,9 +6,10 @@ import { CiJobTraceEntity } from '../entities/ci-job-trace.entity';
 import { CiJobEntity } from '../entities/ci-job.entity';
 import type { CiRunnerEntity } from '../entities/ci-runner.entity';
 import type { CiVariableType } from '../entities/ci-pipeline-variable.entity';
-import { digestSecret, RUNNER_ONLINE_SECONDS } from '../runners/runner-tokens';
+import { digestSecret, RUNNER_ONLINE_SECONDS } from '../entities/runner-tokens';
 import { hydrate } from '../entities/hydrate';
 import { PreparedStatement, queryPrepared } from '@app/database';
+import type { CiEventScope } from '../events/ci.events';
 import type { RunnerCoverage } from './stuck';
 
 /** The project's group (event scope), full path and name (job payload). */
@@ -81,6 +82,55 @@ export interface ClaimedJob {
   dependencySources: DependencySource[];
 }
 
+/**
+ * The hot statement of the runner protocol: the claim of `JobsRepository.claimNextFor` for a type
+ * of runner (its scope differs), `jobColumns(alias)` naming the columns of `ci_jobs`. Its text is
+ * snapshotted (`__snapshots__/claim-statement.spec.ts.snap`), so that a change shows in review.
+ *
+ * The runner's own row is checked in the claim (not paused, and a `ref_protected` runner only
+ * for protected jobs), since the gateway reuses a polling runner for a while; both checks are
+ * uncorrelated subqueries, which PostgreSQL runs once per claim, not once per job it scans.
+ */
+export function claimStatement(runnerType: string, jobColumns: (from: string) => string): PreparedStatement {
+  let scope = `(SELECT ${SHARED_RUNNERS_ENABLED_SQL('p')} FROM projects p WHERE p.id = j.project_id)`;
+  if (runnerType === 'project_type') {
+    scope = `j.project_id IN (SELECT rp.project_id FROM ci_runner_projects rp WHERE rp.runner_id = $3)`;
+  } else if (runnerType === 'group_type') {
+    scope = `j.project_id IN (SELECT p.id FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE $6 = ANY(n.traversal_ids) AND ${GROUP_RUNNERS_ENABLED_SQL('p')})`;
+  }
+  return {
+    name: `ci_claim_v2_${runnerType}`,
+    text: `WITH claimed AS (
+       UPDATE ci_jobs SET status = 'running', runner_id = $3, token_digest = $4, started_at = $5, last_contact_at = $5, updated_at = now()
+        WHERE id = (
+          SELECT j.id FROM ci_jobs j
+           WHERE j.status = 'pending' AND j.type = 'build' AND ${scope}
+             AND EXISTS (SELECT 1 FROM ci_runners r WHERE r.id = $3 AND NOT r.paused)
+             AND (j.protected OR NOT EXISTS (SELECT 1 FROM ci_runners r WHERE r.id = $3 AND r.access_level = 'ref_protected'))
+             AND ${runnerTakesTagsSql('j.tag_list', '$1::text[]', '$2')}
+           ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
+       RETURNING ${jobColumns('ci_jobs')}),
+     locked AS (SELECT p.id, p.status FROM ci_pipelines p WHERE p.id = (SELECT pipeline_id FROM claimed) FOR UPDATE),
+     stage AS (
+       UPDATE ci_stages s SET status = 'running' FROM claimed c
+        WHERE s.pipeline_id = (SELECT id FROM locked) AND s.name = c.stage AND s.status <> 'running' RETURNING s.id),
+     started AS (
+       UPDATE ci_pipelines p SET status = 'running', started_at = COALESCE(p.started_at, $5), finished_at = NULL, updated_at = now()
+         FROM locked WHERE p.id = locked.id AND locked.status <> 'running' AND p.yaml_errors IS NULL
+       RETURNING locked.status AS from_status)
+     SELECT ${jobColumns('c')}, ${PROJECT_CONTEXT_SQL('c.project_id')},
+            (SELECT from_status FROM started) AS pipeline_started_from,
+            (SELECT json_build_object('before_sha', p.before_sha, 'predefined', p.predefined_variables, 'variables',
+                      (SELECT json_agg(json_build_object('key', v.key, 'variable_type', v.variable_type, 'value', v.value, 'encrypted_value', v.encrypted_value) ORDER BY v.id)
+                         FROM ci_pipeline_variables v WHERE v.pipeline_id = p.id))
+               FROM ci_pipelines p WHERE p.id = c.pipeline_id) AS payload_pipeline,
+            (SELECT json_agg(json_build_object('id', d.id, 'name', d.name, 'type', d.type, 'stage_idx', d.stage_idx, 'filename', a.filename, 'size', a.size) ORDER BY d.id, a.id)
+               FROM ci_jobs d LEFT JOIN ci_job_artifacts a ON a.job_id = d.id AND a.file_type = 'archive'
+              WHERE d.pipeline_id = c.pipeline_id AND d.retried = false AND d.id <> c.id AND d.stage_idx <= c.stage_idx) AS dependency_sources
+       FROM claimed c`,
+  };
+}
+
 const SAVE_FINISHED: PreparedStatement = {
   name: 'ci_job_save_finished_v1',
   text: `UPDATE ci_jobs SET status = $2, started_at = $3, finished_at = $4, exit_code = $5, failure_reason = $6, allow_failure = $7, coverage = $8, last_contact_at = $9, processed = $10, updated_at = now()
@@ -133,52 +183,7 @@ export class JobsRepository {
 
   /** The claim of `claimNextFor` for a type of runner (its scope differs), prepared. */
   private claimStatement(runnerType: string): PreparedStatement {
-    return this.statement(`claim:${runnerType}`, () => this.buildClaimStatement(runnerType));
-  }
-
-  /**
-   * The runner's own row is checked in the claim (not paused, and a `ref_protected` runner only
-   * for protected jobs), since the gateway reuses a polling runner for a while; both checks are
-   * uncorrelated subqueries, which PostgreSQL runs once per claim, not once per job it scans.
-   */
-  private buildClaimStatement(runnerType: string): PreparedStatement {
-    let scope = `(SELECT ${SHARED_RUNNERS_ENABLED_SQL('p')} FROM projects p WHERE p.id = j.project_id)`;
-    if (runnerType === 'project_type') {
-      scope = `j.project_id IN (SELECT rp.project_id FROM ci_runner_projects rp WHERE rp.runner_id = $3)`;
-    } else if (runnerType === 'group_type') {
-      scope = `j.project_id IN (SELECT p.id FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE $6 = ANY(n.traversal_ids) AND ${GROUP_RUNNERS_ENABLED_SQL('p')})`;
-    }
-    return {
-      name: `ci_claim_v2_${runnerType}`,
-      text: `WITH claimed AS (
-         UPDATE ci_jobs SET status = 'running', runner_id = $3, token_digest = $4, started_at = $5, last_contact_at = $5, updated_at = now()
-          WHERE id = (
-            SELECT j.id FROM ci_jobs j
-             WHERE j.status = 'pending' AND j.type = 'build' AND ${scope}
-               AND EXISTS (SELECT 1 FROM ci_runners r WHERE r.id = $3 AND NOT r.paused)
-               AND (j.protected OR NOT EXISTS (SELECT 1 FROM ci_runners r WHERE r.id = $3 AND r.access_level = 'ref_protected'))
-               AND ${runnerTakesTagsSql('j.tag_list', '$1::text[]', '$2')}
-             ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
-         RETURNING ${this.jobColumns('ci_jobs')}),
-       locked AS (SELECT p.id, p.status FROM ci_pipelines p WHERE p.id = (SELECT pipeline_id FROM claimed) FOR UPDATE),
-       stage AS (
-         UPDATE ci_stages s SET status = 'running' FROM claimed c
-          WHERE s.pipeline_id = (SELECT id FROM locked) AND s.name = c.stage AND s.status <> 'running' RETURNING s.id),
-       started AS (
-         UPDATE ci_pipelines p SET status = 'running', started_at = COALESCE(p.started_at, $5), finished_at = NULL, updated_at = now()
-           FROM locked WHERE p.id = locked.id AND locked.status <> 'running' AND p.yaml_errors IS NULL
-         RETURNING locked.status AS from_status)
-       SELECT ${this.jobColumns('c')}, ${PROJECT_CONTEXT_SQL('c.project_id')},
-              (SELECT from_status FROM started) AS pipeline_started_from,
-              (SELECT json_build_object('before_sha', p.before_sha, 'predefined', p.predefined_variables, 'variables',
-                        (SELECT json_agg(json_build_object('key', v.key, 'variable_type', v.variable_type, 'value', v.value, 'encrypted_value', v.encrypted_value) ORDER BY v.id)
-                           FROM ci_pipeline_variables v WHERE v.pipeline_id = p.id))
-                 FROM ci_pipelines p WHERE p.id = c.pipeline_id) AS payload_pipeline,
-              (SELECT json_agg(json_build_object('id', d.id, 'name', d.name, 'type', d.type, 'stage_idx', d.stage_idx, 'filename', a.filename, 'size', a.size) ORDER BY d.id, a.id)
-                 FROM ci_jobs d LEFT JOIN ci_job_artifacts a ON a.job_id = d.id AND a.file_type = 'archive'
-                WHERE d.pipeline_id = c.pipeline_id AND d.retried = false AND d.id <> c.id AND d.stage_idx <= c.stage_idx) AS dependency_sources
-         FROM claimed c`,
-    };
+    return this.statement(`claim:${runnerType}`, () => claimStatement(runnerType, (from) => this.jobColumns(from)));
   }
 
   private statement(key: string, build: () => PreparedStatement): PreparedStatement {
@@ -331,5 +336,16 @@ export class JobsRepository {
       [projectId],
     )) as { full_path: string; name: string }[];
     return rows[0] ? { fullPath: rows[0].full_path, name: rows[0].name } : null;
+  }
+
+  /** The event scope of a project: its id and its group (null under a user namespace). */
+  async scopeOf(tx: EntityManager, projectId: number): Promise<CiEventScope> {
+    const rows = (await tx.query(`SELECT n.id, n.kind FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id = $1`, [projectId])) as { id: number; kind: string }[];
+    return { projectId, groupId: rows[0]?.kind === 'group' ? rows[0].id : null };
+  }
+
+  /** A runner's `running` heartbeat (`PUT /jobs/:id`): the job's last contact. */
+  async touchContact(tx: EntityManager, jobId: number, at: Date): Promise<void> {
+    await tx.query('UPDATE ci_jobs SET last_contact_at = $2, updated_at = now() WHERE id = $1', [jobId, at]);
   }
 }

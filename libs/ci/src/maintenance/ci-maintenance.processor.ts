@@ -8,7 +8,7 @@ import {
   PROCESS_UNPROCESSED_PIPELINES_SCHEDULE,
   START_DUE_SCHEDULED_JOBS_SCHEDULE,
   StartScheduledJobPayload,
-} from '../ci.jobs';
+} from '../queues/ci.jobs';
 import { PipelineProcessingLine } from '../pipelines/pipeline-processing-line';
 import { StartScheduledJobsUseCase } from '../scheduling/start-scheduled-jobs.use-case';
 import { DropStuckJobsUseCase } from './drop-stuck-jobs.use-case';

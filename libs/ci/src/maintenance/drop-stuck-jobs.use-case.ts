@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { JobLifecycleService } from '../jobs/job-lifecycle.service';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
-import { DEFAULT_JOB_TIMEOUT } from '../use-cases/create-pipeline.use-case';
+import { MaintenanceRepository } from './maintenance.repository';
+import { DEFAULT_JOB_TIMEOUT } from '../pipelines/create-pipeline.use-case';
 
 /** Pending jobs no runner took for this long are failed (GitLab's `BUILD_PENDING_OUTDATED_TIMEOUT`, 1 day). */
 export const PENDING_OUTDATED_SECONDS = 24 * 3600;
@@ -21,21 +22,18 @@ export const RUNNING_TIMEOUT_GRACE_SECONDS = 300;
 export class DropStuckJobsUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly maintenance: MaintenanceRepository,
     private readonly jobs: JobsRepository,
     private readonly pipelines: PipelinesRepository,
     private readonly lifecycle: JobLifecycleService,
   ) {}
 
   async execute(batchSize: number): Promise<{ dropped: number }> {
-    const candidates = (await this.dataSource.query(
-      `SELECT id, pipeline_id FROM ci_jobs
-       WHERE (status = 'running' AND (
-               COALESCE(last_contact_at, started_at) < now() - make_interval(secs => COALESCE(timeout, $2))
-               OR started_at < now() - make_interval(secs => COALESCE(timeout, $2) + $3)))
-          OR (status = 'pending' AND type = 'build' AND COALESCE(queued_at, created_at) < now() - make_interval(secs => $4))
-       ORDER BY id LIMIT $1`,
-      [batchSize, DEFAULT_JOB_TIMEOUT, RUNNING_TIMEOUT_GRACE_SECONDS, PENDING_OUTDATED_SECONDS],
-    )) as { id: number; pipeline_id: number }[];
+    const candidates = await this.maintenance.stuckCandidates(batchSize, {
+      defaultTimeout: DEFAULT_JOB_TIMEOUT,
+      graceSeconds: RUNNING_TIMEOUT_GRACE_SECONDS,
+      pendingOutdatedSeconds: PENDING_OUTDATED_SECONDS,
+    });
     let dropped = 0;
     for (const candidate of candidates) {
       const done = await this.dataSource.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { JobActionsUseCase } from '../use-cases/job-actions.use-case';
+import { JobActionsUseCase } from '../jobs/job-actions.use-case';
+import { MaintenanceRepository } from './maintenance.repository';
 
 /**
  * Removes the artifacts whose `expire_at` passed (the archive, its metadata and the reports; the
@@ -10,19 +10,13 @@ import { JobActionsUseCase } from '../use-cases/job-actions.use-case';
 @Injectable()
 export class ExpireArtifactsUseCase {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly maintenance: MaintenanceRepository,
     private readonly jobActions: JobActionsUseCase,
   ) {}
 
   async execute(batchSize: number): Promise<{ removed: number }> {
-    const removed = (await this.dataSource.query(
-      `DELETE FROM ci_job_artifacts WHERE id IN (
-         SELECT id FROM ci_job_artifacts WHERE expire_at IS NOT NULL AND expire_at <= now() ORDER BY expire_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING storage_key`,
-      [batchSize],
-    )) as [{ storage_key: string }[], number] | { storage_key: string }[];
-    const rows = Array.isArray(removed[0]) ? (removed[0] as { storage_key: string }[]) : (removed as { storage_key: string }[]);
-    await this.jobActions.deleteObjects(rows.map((row) => row.storage_key));
-    return { removed: rows.length };
+    const keys = await this.maintenance.deleteExpiredArtifacts(batchSize);
+    await this.jobActions.deleteObjects(keys);
+    return { removed: keys.length };
   }
 }

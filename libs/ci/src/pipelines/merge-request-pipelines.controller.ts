@@ -4,10 +4,11 @@ import { CurrentPrincipal, CurrentProject, DomainError, intParam, paginateOffset
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectFeatureReadable, projectOf, ProjectWithNamespace } from '@app/namespaces';
 import { CiRepositoryReader } from '../git/ci-repository-reader';
-import { CREATE_PIPELINE_LEVEL } from '../pipelines.controller';
-import { presentPipeline, presentPipelineBasic, projectFullPathOf } from '../presenters/pipeline.presenter';
-import { CreatePipelineUseCase } from '../use-cases/create-pipeline.use-case';
-import { MergeRequestForPipeline, MergeRequestPipelineSources, mergeRequestRef } from './merge-request-pipelines';
+import { CREATE_PIPELINE_LEVEL } from './pipeline-access';
+import { presentPipeline, presentPipelineBasic, projectFullPathOf } from './pipeline.presenter';
+import { CreatePipelineUseCase } from './create-pipeline.use-case';
+import { MergeRequestForPipeline, mergeRequestRef } from './merge-request-pipelines';
+import { MergeRequestPipelineSources } from './merge-request-pipelines.repository';
 import { PipelinesRepository } from './pipelines.repository';
 
 /** Most commits of a merge request whose branch pipelines it lists (GitLab's `PipelinesForMergeRequestFinder::COMMITS_LIMIT`). */

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import type { CiEventScope } from '../ci.events';
+import type { CiEventScope } from '../events/ci.events';
 import { PipelineProcessor } from './pipeline-processor';
+import { PipelinesRepository } from './pipelines.repository';
 
 /** How long a job's end waits for its pipeline's processing before the housekeeping takes it for lost. */
 export const UNPROCESSED_GRACE_SECONDS = 30;
@@ -30,7 +30,7 @@ export class PipelineProcessingLine {
   private readonly lines = new Map<number, Line>();
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly pipelines: PipelinesRepository,
     private readonly processor: PipelineProcessor,
   ) {}
 
@@ -61,7 +61,7 @@ export class PipelineProcessingLine {
   private async processOnce(pipelineId: number, scope: CiEventScope): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.dataSource.transaction((tx) => this.processor.process(tx, pipelineId, scope, null));
+        await this.pipelines.transaction((tx) => this.processor.process(tx, pipelineId, scope, null));
         return;
       } catch (error) {
         if (attempt >= 2) {
@@ -74,14 +74,8 @@ export class PipelineProcessingLine {
 
   /** Processes the pipelines of job ends that no processing saw for `UNPROCESSED_GRACE_SECONDS`; returns how many. */
   async sweep(batchSize: number): Promise<{ processed: number }> {
-    const rows = (await this.dataSource.query(
-      `SELECT DISTINCT j.pipeline_id, j.project_id, CASE WHEN n.kind = 'group' THEN n.id END AS group_id
-         FROM ci_jobs j JOIN projects p ON p.id = j.project_id JOIN namespaces n ON n.id = p.namespace_id
-        WHERE j.processed = false AND j.finished_at < now() - make_interval(secs => $1)
-        LIMIT $2`,
-      [UNPROCESSED_GRACE_SECONDS, batchSize],
-    )) as { pipeline_id: number; project_id: number; group_id: number | null }[];
-    for (const row of rows) await this.request(row.pipeline_id, { projectId: row.project_id, groupId: row.group_id });
-    return { processed: rows.length };
+    const pipelines = await this.pipelines.unprocessed(UNPROCESSED_GRACE_SECONDS, batchSize);
+    for (const { pipelineId, scope } of pipelines) await this.request(pipelineId, scope);
+    return { processed: pipelines.length };
   }
 }

@@ -2,15 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { OutboxService } from '@app/messaging';
 import type { NewDomainEvent } from '@app/messaging';
 import { EntityManager } from 'typeorm';
-import { CI_EVENTS, CiEventScope, jobStatusEvent, pipelineEvent } from '../ci.events';
+import { CI_EVENTS, CiEventScope, jobStatusEvent, pipelineEvent } from '../events/ci.events';
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { COMPLETED_STATUSES, JobStatus } from '../status/ci-status';
 import { compositeStatus } from '../status/composite-status';
 import { processPipeline } from '../status/pipeline-processing';
 import { PipelinesRepository } from './pipelines.repository';
-import { JOB_QUEUE_CHANNEL } from '../jobs/job-queue-notifier';
-import { ScheduledJobTimers } from '../scheduling/scheduled-job-timers';
+import { JobQueueRepository } from '../queues/job-queue.repository';
+import { ScheduledJobTimers } from '../queues/scheduled-job-timers';
 
 /** Seconds between two dates, null when either is missing. */
 const secondsBetween = (from: Date | null, to: Date | null): number | null => (from && to ? Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000)) : null);
@@ -27,6 +27,7 @@ export class PipelineProcessor {
     private readonly pipelines: PipelinesRepository,
     private readonly outbox: OutboxService,
     private readonly timers: ScheduledJobTimers,
+    private readonly jobQueue: JobQueueRepository,
   ) {}
 
   /**
@@ -58,7 +59,7 @@ export class PipelineProcessor {
     // Set before the commit: a timer that fires early waits for the pipeline lock, then finds the job scheduled.
     await this.timers.set(scheduled);
     const enqueued = moved.get('pending')?.length ?? 0;
-    if (enqueued > 0) await tx.query('SELECT pg_notify($1, $2)', [JOB_QUEUE_CHANNEL, String(enqueued)]);
+    if (enqueued > 0) await this.jobQueue.notifyPending(tx, enqueued);
 
     const stageStatuses = new Map<string, string>();
     for (const name of new Set(jobs.map((job) => job.stage))) stageStatuses.set(name, compositeStatus(jobs.filter((job) => job.stage === name)) ?? 'skipped');

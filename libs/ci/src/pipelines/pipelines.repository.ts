@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { parseCiDuration } from '../config/ci-duration';
-import type { ListPipelinesDto } from '../dto/pipeline.dto';
+import type { ListPipelinesDto } from './pipeline.dto';
 import { CiJobEntity } from '../entities/ci-job.entity';
 import { SettingsEncryption } from '@app/secrets';
 import { CiPipelineVariableEntity, CiVariableType, PIPELINE_VARIABLE_PURPOSE } from '../entities/ci-pipeline-variable.entity';
 import { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { CiStageEntity } from '../entities/ci-stage.entity';
 import { PreparedStatement, queryPrepared } from '@app/database';
+import type { CiEventScope } from '../events/ci.events';
 
 /** The `internal_ids` usage of pipeline iids (stored value; never rename). */
 export const PIPELINE_IID_USAGE = 'ci_pipelines';
@@ -301,6 +302,52 @@ export class PipelinesRepository {
     qb.orderBy(column, direction);
     if (column !== 'p.id') qb.addOrderBy('p.id', direction);
     return qb;
+  }
+
+  /** The object storage keys of the pipeline's artifacts and logs (removed after the rows). */
+  async storageKeys(tx: EntityManager, pipelineId: number): Promise<string[]> {
+    const rows = (await tx.query(
+      `SELECT a.storage_key FROM ci_job_artifacts a JOIN ci_jobs j ON j.id = a.job_id WHERE j.pipeline_id = $1
+       UNION ALL SELECT t.storage_key FROM ci_job_traces t JOIN ci_jobs j ON j.id = t.job_id WHERE j.pipeline_id = $1`,
+      [pipelineId],
+    )) as { storage_key: string }[];
+    return rows.map((row) => row.storage_key);
+  }
+
+  /**
+   * The pipelines of job ends that no processing saw for `graceSeconds` (`processed = false`),
+   * with their event scope.
+   */
+  async unprocessed(graceSeconds: number, batchSize: number): Promise<{ pipelineId: number; scope: CiEventScope }[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT DISTINCT j.pipeline_id, j.project_id, CASE WHEN n.kind = 'group' THEN n.id END AS group_id
+         FROM ci_jobs j JOIN projects p ON p.id = j.project_id JOIN namespaces n ON n.id = p.namespace_id
+        WHERE j.processed = false AND j.finished_at < now() - make_interval(secs => $1)
+        LIMIT $2`,
+      [graceSeconds, batchSize],
+    )) as { pipeline_id: number; project_id: number; group_id: number | null }[];
+    return rows.map((row) => ({ pipelineId: row.pipeline_id, scope: { projectId: row.project_id, groupId: row.group_id } }));
+  }
+
+  /** Runs `work` in a transaction of its own (the processing of a pipeline outside a request's transaction). */
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /** Whether a bridge already started its downstream pipeline. */
+  async existsForSourceJob(bridgeId: number): Promise<boolean> {
+    return this.dataSource.getRepository(CiPipelineEntity).existsBy({ sourceJobId: bridgeId });
+  }
+
+  /** A pipeline by id, in any project. */
+  async findAnywhere(pipelineId: number): Promise<CiPipelineEntity | null> {
+    return this.dataSource.getRepository(CiPipelineEntity).findOneBy({ id: pipelineId });
+  }
+
+  /** Whether the user is an administrator (a bridge's user, for its downstream project's access). */
+  async isAdmin(userId: number): Promise<boolean> {
+    const rows = (await this.dataSource.query('SELECT is_admin FROM users WHERE id = $1', [userId])) as { is_admin: boolean }[];
+    return rows[0]?.is_admin === true;
   }
 
   /** Stores pipelines read from a project export in one statement, in the import's transaction; their ids, in order. */

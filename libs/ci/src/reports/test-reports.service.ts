@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback } from 'node:zlib';
-import { DataSource } from 'typeorm';
 import type { Readable } from 'node:stream';
 import { ObjectStorage } from '../storage/object-storage';
+import { TestReportsRepository } from './test-reports.repository';
 import { figuresOf, JunitError, MAX_JUNIT_BYTES, MAX_TEST_CASES, parseJunit, TestCase, TestSuiteFigures } from './junit';
 
 const gunzip = promisify(gunzipCallback);
@@ -43,18 +43,12 @@ async function readBounded(stream: Readable, max: number): Promise<Buffer> {
 @Injectable()
 export class TestReportsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repository: TestReportsRepository,
     private readonly storage: ObjectStorage,
   ) {}
 
   async build(pipelineId: number): Promise<TestReport> {
-    const rows = (await this.dataSource.query(
-      `WITH RECURSIVE tree AS (SELECT id FROM ci_pipelines WHERE id = $1 UNION ALL SELECT c.id FROM ci_pipelines c JOIN tree t ON c.parent_pipeline_id = t.id)
-       SELECT j.id AS job_id, j.name, a.storage_key, a.file_format FROM ci_jobs j JOIN ci_job_artifacts a ON a.job_id = j.id
-       WHERE j.pipeline_id IN (SELECT id FROM tree) AND j.retried = false AND j.erased_at IS NULL AND a.file_type = 'junit' AND (a.expire_at IS NULL OR a.expire_at > now())
-       ORDER BY j.name, j.id`,
-      [pipelineId],
-    )) as { job_id: number; name: string; storage_key: string; file_format: string }[];
+    const rows = await this.repository.junitFiles(pipelineId);
     const suites = new Map<string, TestSuite>();
     let total = 0;
     for (const row of rows) {

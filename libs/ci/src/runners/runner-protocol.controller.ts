@@ -3,14 +3,13 @@ import { AcceptsContentTypes, Auth, intParam, LastModified, SkipAuth, StreamsMul
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CiJobEntity } from '../entities/ci-job.entity';
-import { JobQueueNotifier } from '../jobs/job-queue-notifier';
 import { jobTokenOf } from '../jobs/job-token-credentials';
 import { JobsRepository } from '../jobs/jobs.repository';
-import { AppendTraceUseCase } from '../use-cases/append-trace.use-case';
-import { ListAllowedAgentsUseCase } from '../use-cases/list-allowed-agents.use-case';
-import { RequestJobUseCase } from '../use-cases/request-job.use-case';
-import { UpdateJobUseCase } from '../use-cases/update-job.use-case';
-import { UploadArtifactUseCase } from '../use-cases/upload-artifact.use-case';
+import { AppendTraceUseCase } from './append-trace.use-case';
+import { ListAllowedAgentsUseCase } from './list-allowed-agents.use-case';
+import { JobLongPoll } from './job-long-poll';
+import { UpdateJobUseCase } from './update-job.use-case';
+import { UploadArtifactUseCase } from './upload-artifact.use-case';
 import { ObjectStorage } from '../storage/object-storage';
 import { RunnersRepository } from './runners.repository';
 
@@ -40,8 +39,7 @@ export class RunnerProtocolController {
     private readonly config: AppConfig,
     private readonly runners: RunnersRepository,
     private readonly jobs: JobsRepository,
-    private readonly notifier: JobQueueNotifier,
-    private readonly requestJob: RequestJobUseCase,
+    private readonly longPoll: JobLongPoll,
     private readonly updateJob: UpdateJobUseCase,
     private readonly appendTrace: AppendTraceUseCase,
     private readonly uploadArtifact: UploadArtifactUseCase,
@@ -71,7 +69,7 @@ export class RunnerProtocolController {
     reply.status(204).send();
   }
 
-  /** The long poll: 201 with a job, or 204 with `X-GitLab-Last-Update` once none came within the wait. */
+  /** The long poll (`JobLongPoll`): 201 with a job, or 204 with `X-GitLab-Last-Update` once none came within the wait. */
   @Post('jobs/request')
   async request(@Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -82,45 +80,11 @@ export class RunnerProtocolController {
     }
     const info = body.info && typeof body.info === 'object' ? runnerInfo(body.info as Record<string, unknown>) : null;
     await this.runners.touch(runner, info, req.ip ?? null);
-    if (runner.paused) {
-      reply.header('X-GitLab-Last-Update', this.notifier.version).status(204).send();
-      return;
-    }
     const aborted = new AbortController();
     req.raw.once('close', () => aborted.abort());
-    const deadline = Date.now() + this.config.ci.longPollSeconds * 1000;
-    // A runner whose last update is the current one saw the queue as it is: wait before asking.
-    let check = body.last_update !== this.notifier.version;
-    // Whether this request holds a wake-up (it was woken for new jobs and has not used it yet).
-    let woken = false;
-    let triedRound = -1;
-    for (;;) {
-      if (check) {
-        const version = this.notifier.version;
-        const round = this.notifier.round;
-        let payload: Record<string, unknown> | null;
-        try {
-          payload = aborted.signal.aborted ? null : await this.requestJob.execute(runner);
-        } catch (error) {
-          if (woken) this.notifier.handOn();
-          throw error;
-        }
-        if (payload) {
-          reply.status(201).header('content-type', 'application/json').send(payload);
-          return;
-        }
-        if (version !== this.notifier.version) continue;
-        // Nothing for this runner: the wake-up goes to a runner that has not asked in this round.
-        if (woken) this.notifier.handOn();
-        woken = false;
-        triedRound = round;
-      }
-      const left = deadline - Date.now();
-      if (left <= 0 || aborted.signal.aborted) break;
-      check = woken = await this.notifier.wait(left, aborted.signal, triedRound);
-      if (!check) break;
-    }
-    reply.header('X-GitLab-Last-Update', this.notifier.version).status(204).send();
+    const outcome = await this.longPoll.poll(runner, body.last_update, aborted.signal);
+    if (outcome.result === 'job') reply.status(201).header('content-type', 'application/json').send(outcome.payload);
+    else reply.header('X-GitLab-Last-Update', outcome.lastUpdate).status(204).send();
   }
 
   @Put('jobs/:id')
@@ -135,20 +99,22 @@ export class RunnerProtocolController {
       failureReason: typeof body.failure_reason === 'string' ? body.failure_reason : undefined,
       exitCode,
     });
-    if (outcome.status === 400) {
-      reply.status(400).send({ error: outcome.message });
-      return;
+    switch (outcome.result) {
+      case 'invalid-state':
+        reply.status(400).send({ error: 'state does not have a valid value' });
+        return;
+      case 'not-found':
+        forbidden(reply);
+        return;
+      case 'job-not-running':
+        reply.header('Job-Status', outcome.job.status).header('X-GitLab-Trace-Update-Interval', TRACE_UPDATE_INTERVAL);
+        forbidden(reply, '403 Forbidden  - Job is not running');
+        return;
+      case 'accepted':
+        reply.header('Job-Status', outcome.job.status).header('X-GitLab-Trace-Update-Interval', TRACE_UPDATE_INTERVAL);
+        reply.status(200).header('content-type', 'text/plain').send('200');
+        return;
     }
-    if (!outcome.job) {
-      forbidden(reply);
-      return;
-    }
-    reply.header('Job-Status', outcome.job.status).header('X-GitLab-Trace-Update-Interval', TRACE_UPDATE_INTERVAL);
-    if (outcome.status === 403) {
-      forbidden(reply, '403 Forbidden  - Job is not running');
-      return;
-    }
-    reply.status(200).header('content-type', 'text/plain').send('200');
   }
 
   @Patch('jobs/:id/trace')
@@ -159,18 +125,18 @@ export class RunnerProtocolController {
     const body = Buffer.isBuffer(req.body) ? req.body : typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.alloc(0);
     const header = req.headers['content-range'];
     const outcome = await this.appendTrace.execute(job, typeof header === 'string' ? header : undefined, body);
-    switch (outcome.status) {
-      case 400:
-        reply.status(400).send({ message: outcome.message });
+    switch (outcome.result) {
+      case 'missing-range':
+        reply.status(400).send({ message: '400 Missing header Content-Range' });
         return;
-      case 403:
+      case 'job-not-running':
         reply.header('Job-Status', outcome.job.status);
         forbidden(reply);
         return;
-      case 416:
+      case 'range-mismatch':
         reply.status(416).header('Range', `0-${outcome.size}`).send({ message: '416 Range Not Satisfiable' });
         return;
-      case 202:
+      case 'appended':
         reply.status(202).header('Job-Status', outcome.job.status).header('Range', `0-${outcome.size}`).header('X-GitLab-Trace-Update-Interval', TRACE_UPDATE_INTERVAL).send();
         return;
     }
@@ -195,19 +161,22 @@ export class RunnerProtocolController {
       artifactFormat: text('artifact_format'),
       expireIn: text('expire_in'),
     });
-    switch (outcome.status) {
-      case 201:
+    switch (outcome.result) {
+      case 'stored':
         reply.status(201).header('content-type', 'text/plain').send('201');
         return;
-      case 403:
+      case 'job-not-running':
         forbidden(reply);
         return;
-      case 400:
-        // A parameter Grape refuses is `{"error"}`; a failure of the upload service is `{"message"}`, as GitLab's.
-        reply.status(400).send(outcome.shape === 'message' ? { message: outcome.message } : { error: outcome.message });
+      // A parameter Grape refuses is `{"error"}`; a failure of the upload service is `{"message"}`, as GitLab's.
+      case 'invalid':
+        reply.status(400).send({ error: outcome.message });
         return;
-      case 413:
-        reply.header('connection', 'close').status(413).send({ message: outcome.message });
+      case 'not-saved':
+        reply.status(400).send({ message: outcome.message });
+        return;
+      case 'too-large':
+        reply.header('connection', 'close').status(413).send({ message: '413 Request Entity Too Large' });
         return;
     }
   }

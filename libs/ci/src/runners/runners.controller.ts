@@ -3,12 +3,12 @@ import { AdminOnly, Auth, CurrentPrincipal, CurrentProject, DomainError, idParam
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf, ProjectsRepository } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CreateRunnerDto, ListRunnersDto, UpdateRunnerDto } from '../dto/runner.dto';
+import { CreateRunnerDto, ListRunnersDto, UpdateRunnerDto } from './runner.dto';
 import { CiRunnerEntity } from '../entities/ci-runner.entity';
-import { projectFullPathOf } from '../presenters/pipeline.presenter';
-import { presentRunner, presentRunnerDetails } from './runner.presenter';
+import { projectFullPathOf } from '../pipelines/pipeline.presenter';
+import { presentRunner, presentRunnerDetails } from '../jobs/runner.presenter';
 import { RunnerPermissions } from './runner-permissions';
-import { digestSecret, generateRunnerToken, RUNNER_TOKEN_PREFIX } from './runner-tokens';
+import { digestSecret, generateRunnerToken, RUNNER_TOKEN_PREFIX } from '../entities/runner-tokens';
 import { RunnersRepository } from './runners.repository';
 
 /** Runner management: `POST /user/runners`, `/runners`, `/runners/all`, `/projects/:id/runners`, `/runners/:id`. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { CiRunnerEntity, CiRunnerProjectEntity, CiRunnerType } from '../entities/ci-runner.entity';
-import { digestSecret } from './runner-tokens';
+import { digestSecret } from '../entities/runner-tokens';
 
 export interface RunnerListFilter {
   type?: CiRunnerType;

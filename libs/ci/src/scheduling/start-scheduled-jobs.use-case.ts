@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';
-import { jobStatusEvent } from '../ci.events';
+import { jobStatusEvent } from '../events/ci.events';
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import { JobLifecycleService } from '../jobs/job-lifecycle.service';
-import { JobQueueNotifier } from '../jobs/job-queue-notifier';
+import { JobQueueRepository } from '../queues/job-queue.repository';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { PipelineProcessor } from '../pipelines/pipeline-processor';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
-import { ScheduledJobTimers } from './scheduled-job-timers';
+import { ScheduledJobTimers } from '../queues/scheduled-job-timers';
+import { ScheduledJobsRepository } from './scheduled-jobs.repository';
 
 /** Timers of jobs due within this many seconds are put back by each sweep (one sweep a minute, plus margin). */
 export const SCHEDULED_TIMER_HORIZON_SECONDS = 120;
@@ -23,11 +24,12 @@ export const SCHEDULED_TIMER_HORIZON_SECONDS = 120;
 export class StartScheduledJobsUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly scheduled: ScheduledJobsRepository,
     private readonly jobs: JobsRepository,
     private readonly pipelines: PipelinesRepository,
     private readonly lifecycle: JobLifecycleService,
     private readonly processor: PipelineProcessor,
-    private readonly notifier: JobQueueNotifier,
+    private readonly jobQueue: JobQueueRepository,
     private readonly outbox: OutboxService,
     private readonly timers: ScheduledJobTimers,
   ) {}
@@ -55,14 +57,10 @@ export class StartScheduledJobsUseCase {
    * before the next sweep.
    */
   async sweep(batchSize: number): Promise<{ started: number; timers: number }> {
-    const due = (await this.dataSource.query(`SELECT id FROM ci_jobs WHERE status = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at, id LIMIT $1`, [batchSize])) as { id: number }[];
     let started = 0;
-    for (const { id } of due) if ((await this.startIfDue(id)) === 'started') started++;
-    const soon = (await this.dataSource.query(
-      `SELECT id, scheduled_at FROM ci_jobs WHERE status = 'scheduled' AND scheduled_at > now() AND scheduled_at <= now() + make_interval(secs => $2) ORDER BY scheduled_at, id LIMIT $1`,
-      [batchSize, SCHEDULED_TIMER_HORIZON_SECONDS],
-    )) as { id: number; scheduled_at: Date }[];
-    await this.timers.set(soon.map((row) => ({ id: row.id, scheduledAt: new Date(row.scheduled_at) })));
+    for (const id of await this.scheduled.due(batchSize)) if ((await this.startIfDue(id)) === 'started') started++;
+    const soon = await this.scheduled.dueWithin(SCHEDULED_TIMER_HORIZON_SECONDS, batchSize);
+    await this.timers.set(soon);
     return { started, timers: soon.length };
   }
 
@@ -74,7 +72,7 @@ export class StartScheduledJobsUseCase {
     if (actorId !== null) job.userId = actorId;
     await this.jobs.save(tx, job);
     await this.outbox.append(tx, jobStatusEvent(actorId, job, 'scheduled', scope));
-    await this.notifier.notify(tx);
+    await this.jobQueue.notifyPending(tx);
     await this.processor.process(tx, job.pipelineId, scope, actorId);
   }
 }

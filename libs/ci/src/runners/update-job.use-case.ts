@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TransactionBatcher } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';
-import type { CiEventScope } from '../ci.events';
+import type { CiEventScope } from '../events/ci.events';
 import { CiJobEntity } from '../entities/ci-job.entity';
 import { JobLifecycleService } from '../jobs/job-lifecycle.service';
 import { JobsRepository } from '../jobs/jobs.repository';
@@ -18,13 +18,18 @@ export interface UpdateJobCommand {
   exitCode?: number;
 }
 
-export type UpdateJobOutcome = { status: 200; job: CiJobEntity } | { status: 403; job: CiJobEntity | null } | { status: 400; message: string };
+/**
+ * `accepted`: a heartbeat or the job's end was recorded; `job-not-running`: the job ended before
+ * (canceled, erased, timed out), so the runner stops; `not-found`: a wrong id or token;
+ * `invalid-state`: a state other than `running`, `success` or `failed`.
+ */
+export type UpdateJobOutcome = { result: 'accepted'; job: CiJobEntity } | { result: 'job-not-running'; job: CiJobEntity } | { result: 'not-found' } | { result: 'invalid-state' };
 
 /**
  * `PUT /jobs/:id` from the runner: `running` is a heartbeat; `success` / `failed` (with
  * `failure_reason`, `exit_code`) end the job and move the pipeline on. A job that is no longer
- * running (canceled, erased, timed out) answers 403 with its status, so that the runner stops;
- * a wrong id or token 403 without a job. The job is found by its token and locked in one query.
+ * running (canceled, erased, timed out) is `job-not-running` (the controller answers 403 with its
+ * status, so that the runner stops); a wrong id or token is `not-found`. The job is found by its token and locked in one query.
  * The updates that arrive while one is under way share the next transaction
  * (`TransactionBatcher`: one `BEGIN`, `COMMIT` and outbox write for all); each ended job's
  * pipeline is processed after the commit by the `PipelineProcessingLine`.
@@ -46,24 +51,24 @@ export class UpdateJobUseCase {
   async execute(command: UpdateJobCommand): Promise<UpdateJobOutcome> {
     const { outcome, ended } = await this.updates.submit(command);
     // The pipeline moves on once the job's end is committed, with the ends of its other jobs reported meanwhile.
-    if (ended && outcome.status === 200) await this.processing.request(outcome.job.pipelineId, ended);
+    if (ended && outcome.result === 'accepted') await this.processing.request(outcome.job.pipelineId, ended);
     return outcome;
   }
 
   private async apply(tx: EntityManager, command: UpdateJobCommand): Promise<{ outcome: UpdateJobOutcome; ended: CiEventScope | null }> {
     const state = command.state ?? 'running';
     const found = await this.jobs.lockByToken(tx, command.jobId, command.token);
-    if (!found) return { outcome: { status: 403, job: null }, ended: null };
+    if (!found) return { outcome: { result: 'not-found' }, ended: null };
     const { job, project } = found;
-    if (!['running', 'success', 'failed'].includes(state)) return { outcome: { status: 400, message: 'state does not have a valid value' }, ended: null };
-    if (job.status !== 'running') return { outcome: { status: 403, job }, ended: null };
+    if (!['running', 'success', 'failed'].includes(state)) return { outcome: { result: 'invalid-state' }, ended: null };
+    if (job.status !== 'running') return { outcome: { result: 'job-not-running', job }, ended: null };
     job.lastContactAt = new Date();
     if (state === 'running') {
-      await tx.query('UPDATE ci_jobs SET last_contact_at = $2, updated_at = now() WHERE id = $1', [job.id, job.lastContactAt]);
-      return { outcome: { status: 200, job }, ended: null };
+      await this.jobs.touchContact(tx, job.id, job.lastContactAt);
+      return { outcome: { result: 'accepted', job }, ended: null };
     }
     const scope = { projectId: job.projectId, groupId: project.groupId };
     await this.lifecycle.finish(tx, job, state as 'success' | 'failed', { failureReason: command.failureReason ?? null, exitCode: command.exitCode ?? null, actorId: null }, scope, { deferProcessing: true });
-    return { outcome: { status: 200, job }, ended: scope };
+    return { outcome: { result: 'accepted', job }, ended: scope };
   }
 }

@@ -2,11 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';
-import { CI_EVENTS, jobStatusEvent } from '../ci.events';
+import { CI_EVENTS, jobStatusEvent } from '../events/ci.events';
 import type { CiJobEntity } from '../entities/ci-job.entity';
-import { JobLifecycleService } from '../jobs/job-lifecycle.service';
-import { JobQueueNotifier } from '../jobs/job-queue-notifier';
-import { JobsRepository } from '../jobs/jobs.repository';
+import { JobLifecycleService } from './job-lifecycle.service';
+import { JobQueueRepository } from '../queues/job-queue.repository';
+import { JobsRepository } from './jobs.repository';
 import { PipelineProcessor } from '../pipelines/pipeline-processor';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
 import { CANCELABLE_STATUSES, COMPLETED_STATUSES, RETRYABLE_STATUSES } from '../status/ci-status';
@@ -26,7 +26,7 @@ export class JobActionsUseCase {
     private readonly pipelines: PipelinesRepository,
     private readonly lifecycle: JobLifecycleService,
     private readonly processor: PipelineProcessor,
-    private readonly notifier: JobQueueNotifier,
+    private readonly jobQueue: JobQueueRepository,
     private readonly outbox: OutboxService,
     private readonly storage: ObjectStorage,
   ) {}
@@ -76,7 +76,7 @@ export class JobActionsUseCase {
         current.queuedAt = new Date();
         await this.jobs.save(tx, current);
         await this.outbox.append(tx, jobStatusEvent(actorId, current, from, scope));
-        await this.notifier.notify(tx);
+        await this.jobQueue.notifyPending(tx);
         await this.processor.process(tx, current.pipelineId, scope, actorId);
         return current;
       }

@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { CI_MAINTENANCE } from '../ci.jobs';
+import { CI_MAINTENANCE } from './ci.jobs';
 
 /**
  * The Redis side of delayed jobs: one delayed queue job per `scheduled` CI job, due at its

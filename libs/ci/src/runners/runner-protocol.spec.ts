@@ -1,10 +1,10 @@
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import type { CiRunnerEntity } from '../entities/ci-runner.entity';
-import { parseContentRange } from '../use-cases/append-trace.use-case';
-import { runnerStatus } from '../runners/runner-tokens';
-import { buildJobPayload, effectiveTimeout } from './job-payload';
-import { jobTokenOf } from './job-token-credentials';
-import { shouldAutoRetry } from './job-retry-policy';
+import { parseContentRange } from './append-trace.use-case';
+import { runnerStatus } from '../entities/runner-tokens';
+import { buildJobPayload, effectiveTimeout } from '../jobs/job-payload';
+import { jobTokenOf } from '../jobs/job-token-credentials';
+import { shouldAutoRetry } from '../jobs/job-retry-policy';
 
 describe(parseContentRange.name, () => {
   it.each<[string | undefined, { start: number; end: number } | null]>([

@@ -3,9 +3,10 @@ import { DomainError } from '@app/api';
 import { CataloguedEvent, CONSUMER_GROUPS, DomainEvent, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import { ProjectsRepository } from '@app/namespaces';
 import { Push, pushOf } from '@app/repository';
-import { CreatePipelineUseCase } from '../use-cases/create-pipeline.use-case';
-import { TriggerDownstreamUseCase } from '../use-cases/trigger-downstream.use-case';
-import { MergeRequestForPipeline, MergeRequestPipelineSources, mergeRequestPipelineRequest, mergeRequestTriggerId, pushedBranch } from './merge-request-pipelines';
+import { CreatePipelineUseCase } from '../pipelines/create-pipeline.use-case';
+import { TriggerDownstreamUseCase } from './trigger-downstream.use-case';
+import { MergeRequestForPipeline, mergeRequestPipelineRequest, mergeRequestTriggerId, pushedBranch } from '../pipelines/merge-request-pipelines';
+import { MergeRequestPipelineSources } from '../pipelines/merge-request-pipelines.repository';
 
 /** The pipeline a push asks for, or null (deletions). */
 export function pushPipelineRequest(push: Push): { projectId: number; ref: string; before: string; after: string } | null {

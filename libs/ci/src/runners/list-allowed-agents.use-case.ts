@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { presentUserSummary, UserEntity } from '@app/identity';
+import { presentUserSummary } from '@app/identity';
 import { nameWithNamespace, pathWithNamespace, ProjectsRepository } from '@app/namespaces';
-import { DataSource } from 'typeorm';
+import { JobViewsRepository } from '../jobs/job-views.repository';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
-import { presentPipelineBasic } from '../presenters/pipeline.presenter';
+import { presentPipelineBasic } from '../pipelines/pipeline.presenter';
 
 /**
  * `GET /job/allowed_agents` (PREMIUM): the Kubernetes agents a running job may use, with the job,
@@ -21,7 +21,7 @@ import { presentPipelineBasic } from '../presenters/pipeline.presenter';
 export class ListAllowedAgentsUseCase {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly views: JobViewsRepository,
     private readonly jobs: JobsRepository,
     private readonly pipelines: PipelinesRepository,
     private readonly projects: ProjectsRepository,
@@ -33,7 +33,7 @@ export class ListAllowedAgentsUseCase {
     const [project, pipeline, user] = await Promise.all([
       this.projects.findById(job.projectId),
       this.pipelines.find(job.projectId, job.pipelineId),
-      this.dataSource.getRepository(UserEntity).findOneBy({ id: job.userId }),
+      this.views.user(job.userId),
     ]);
     if (!project || !pipeline || !user) return null;
     const externalUrl = this.config.http.externalUrl;

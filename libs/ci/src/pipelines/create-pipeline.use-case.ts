@@ -8,17 +8,17 @@ import { DataSource, EntityManager } from 'typeorm';
 import { CI_CONFIG_PATH, CiConfigTooLargeError, parseCiConfig, YAML_TOO_BIG, yamlErrorsText } from '../config/ci-config-parser';
 import type { CiConfigResult, VariableMap } from '../config/ci-config.types';
 import { PipelineSource, SeededJob, seedPipeline } from '../config/pipeline-seed';
-import { CI_EVENTS, CiEventScope, pipelineEvent } from '../ci.events';
+import { CI_EVENTS, CiEventScope, pipelineEvent } from '../events/ci.events';
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import type { CiJobOptions } from '../entities/ci-job-options';
 import type { CiVariableType } from '../entities/ci-pipeline-variable.entity';
 import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { CiRepositoryReader, ResolvedRef } from '../git/ci-repository-reader';
-import { PipelineProcessor } from '../pipelines/pipeline-processor';
-import { PipelinesRepository } from '../pipelines/pipelines.repository';
-import { projectFullPathOf } from '../presenters/pipeline.presenter';
-import { predefinedPipelineVariables } from '../pipelines/predefined-variables';
-import { MergeRequestForPipeline, mergeRequestRef } from '../pipelines/merge-request-pipelines';
+import { PipelineProcessor } from './pipeline-processor';
+import { PipelinesRepository } from './pipelines.repository';
+import { projectFullPathOf } from './pipeline.presenter';
+import { predefinedPipelineVariables } from './predefined-variables';
+import { MergeRequestForPipeline, mergeRequestRef } from './merge-request-pipelines';
 
 /** Seconds a job may run when neither it nor the project says (GitLab's project default). */
 export const DEFAULT_JOB_TIMEOUT = 3600;

@@ -1,7 +1,7 @@
 import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
-import type { CiJobEntity } from './entities/ci-job.entity';
-import type { CiPipelineEntity } from './entities/ci-pipeline.entity';
-import type { JobStatus } from './status/ci-status';
+import type { CiJobEntity } from '../entities/ci-job.entity';
+import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
+import type { JobStatus } from '../status/ci-status';
 
 /** Domain event types of pipelines and jobs. Never rename: consumers match on them. */
 export const CI_EVENTS = {

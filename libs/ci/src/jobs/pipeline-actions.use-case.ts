@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';
-import { CI_EVENTS, CiEventScope, pipelineEvent } from '../ci.events';
+import { CI_EVENTS, CiEventScope, pipelineEvent } from '../events/ci.events';
 import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
-import { JobLifecycleService } from '../jobs/job-lifecycle.service';
-import { JobsRepository } from '../jobs/jobs.repository';
+import { JobLifecycleService } from './job-lifecycle.service';
+import { JobsRepository } from './jobs.repository';
 import { PipelineProcessor } from '../pipelines/pipeline-processor';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
 import { CANCELABLE_STATUSES } from '../status/ci-status';
@@ -71,15 +71,11 @@ export class PipelineActionsUseCase {
     const keys = await this.dataSource.transaction(async (tx) => {
       const locked = await this.pipelines.lockPipeline(tx, pipeline.id);
       if (!locked) throw DomainError.notFound('Pipeline');
-      const objects = (await tx.query(
-        `SELECT a.storage_key FROM ci_job_artifacts a JOIN ci_jobs j ON j.id = a.job_id WHERE j.pipeline_id = $1
-         UNION ALL SELECT t.storage_key FROM ci_job_traces t JOIN ci_jobs j ON j.id = t.job_id WHERE j.pipeline_id = $1`,
-        [pipeline.id],
-      )) as { storage_key: string }[];
+      const objects = await this.pipelines.storageKeys(tx, pipeline.id);
       const scope = await this.lifecycle.scopeOf(tx, pipeline.projectId);
       await this.outbox.append(tx, pipelineEvent(CI_EVENTS.PIPELINE_DELETED, actorId, locked, scope));
       await this.pipelines.deletePipeline(tx, pipeline.id);
-      return objects.map((row) => row.storage_key);
+      return objects;
     });
     await this.jobActions.deleteObjects(keys);
   }

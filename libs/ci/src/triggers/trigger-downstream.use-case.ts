@@ -2,15 +2,14 @@ import { Injectable, Logger } from '@nestjs/common';
 import { OutboxService } from '@app/messaging';
 import { ACCESS_LEVELS, AccessService, ProjectsRepository, ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
-import { jobStatusEvent } from '../ci.events';
+import { jobStatusEvent } from '../events/ci.events';
 import type { CiJobEntity } from '../entities/ci-job.entity';
-import { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { JobLifecycleService } from '../jobs/job-lifecycle.service';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { PipelineProcessor } from '../pipelines/pipeline-processor';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
 import { COMPLETED_STATUSES, JobStatus } from '../status/ci-status';
-import { CreatePipelineUseCase, PipelineVariableInput } from './create-pipeline.use-case';
+import { CreatePipelineUseCase, PipelineVariableInput } from '../pipelines/create-pipeline.use-case';
 
 /** GitLab's failure reasons of a bridge whose downstream pipeline could not be created. */
 export type BridgeFailure = 'downstream_pipeline_creation_failed' | 'insufficient_bridge_permissions' | 'downstream_bridge_project_not_found' | 'invalid_bridge_trigger';
@@ -42,7 +41,7 @@ export class TriggerDownstreamUseCase {
   async execute(bridgeId: number, eventId: string): Promise<void> {
     const bridge = await this.jobs.findById(bridgeId);
     if (!bridge || bridge.type !== 'bridge' || bridge.status !== 'pending' || !bridge.options.trigger) return;
-    if (await this.dataSource.getRepository(CiPipelineEntity).existsBy({ sourceJobId: bridge.id })) return;
+    if (await this.pipelines.existsForSourceJob(bridge.id)) return;
     const parent = await this.pipelines.find(bridge.projectId, bridge.pipelineId);
     if (!parent) return;
     const trigger = bridge.options.trigger;
@@ -59,7 +58,7 @@ export class TriggerDownstreamUseCase {
       target = await this.projects.findByRef(trigger.project ?? '');
       if (!target) return this.fail(bridge, 'downstream_bridge_project_not_found');
       const user = bridge.userId ? await this.pipelines.userSummary(bridge.userId) : null;
-      const admin = user ? ((await this.dataSource.query('SELECT is_admin FROM users WHERE id = $1', [user.id])) as { is_admin: boolean }[])[0]?.is_admin === true : false;
+      const admin = user ? await this.pipelines.isAdmin(user.id) : false;
       const level = user ? await this.access.projectAccessLevel(target, { id: user.id, isAdmin: admin, external: false }) : 0;
       if (level < ACCESS_LEVELS.DEVELOPER) return this.fail(bridge, 'insufficient_bridge_permissions');
     }
@@ -99,7 +98,7 @@ export class TriggerDownstreamUseCase {
    * it runs, then its final status).
    */
   async mirror(pipelineId: number): Promise<void> {
-    const downstream = await this.dataSource.getRepository(CiPipelineEntity).findOneBy({ id: pipelineId });
+    const downstream = await this.pipelines.findAnywhere(pipelineId);
     if (!downstream?.sourceJobId) return;
     const bridge = await this.jobs.findById(downstream.sourceJobId);
     if (!bridge || bridge.options.trigger?.strategy !== 'depend') return;

@@ -2,7 +2,6 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { AppConfig } from '@app/config';
 import { PgListenConnection, SERVICE_APPLICATION_NAME } from '@app/database';
 import { randomBytes } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 
 /** The PostgreSQL channel told when jobs become pending (never rename: every replica listens). */
 export const JOB_QUEUE_CHANNEL = 'ci_job_queue';
@@ -19,7 +18,7 @@ interface Waiter {
 
 /**
  * Wakes long-polling runners when jobs become pending. The transaction that enqueues jobs sends
- * `pg_notify` with the number of jobs (delivered on commit, to every gateway replica); each
+ * `pg_notify` (`JobQueueRepository.notifyPending`) with the number of jobs (delivered on commit, to every gateway replica); each
  * replica holds one LISTEN connection (a `PgListenConnection`: one connection at most, reconnected
  * with back-off when cut) and wakes that many of its waiting requests, oldest first,
  * rather than every idle runner (each woken runner asks PostgreSQL once). A woken runner that
@@ -83,11 +82,6 @@ export class JobQueueNotifier implements OnModuleInit, OnApplicationShutdown {
     this.closed = true;
     this.wakeAll();
     await this.connection?.close();
-  }
-
-  /** Tells every replica (on commit) that `count` jobs became pending. */
-  async notify(tx: EntityManager, count = 1): Promise<void> {
-    await tx.query('SELECT pg_notify($1, $2)', [JOB_QUEUE_CHANNEL, String(count)]);
   }
 
   /** A notification: the payload is the number of new jobs (anything else wakes every waiter). */

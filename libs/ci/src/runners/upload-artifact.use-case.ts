@@ -26,7 +26,12 @@ export interface UploadArtifactCommand {
   expireIn?: string;
 }
 
-export type UploadArtifactOutcome = { status: 201 } | { status: 400; message: string; shape?: 'error' | 'message' } | { status: 403 } | { status: 413; message: string };
+/**
+ * `stored`; `job-not-running`; `invalid`: a parameter or the form is refused (GitLab's Grape
+ * validation); `not-saved`: the upload could not be recorded (GitLab's service error);
+ * `too-large`: past the `max_artifacts_size` setting.
+ */
+export type UploadArtifactOutcome = { result: 'stored' } | { result: 'job-not-running' } | { result: 'invalid'; message: string } | { result: 'not-saved'; message: string } | { result: 'too-large' };
 
 /**
  * `POST /jobs/:id/artifacts`: streams the multipart `file` (and an optional `metadata` file)
@@ -47,21 +52,21 @@ export class UploadArtifactUseCase {
     const { job } = command;
     if (job.status !== 'running') {
       command.body.resume();
-      return { status: 403 };
+      return { result: 'job-not-running' };
     }
     const fileType = command.artifactType ?? 'archive';
     const fileFormat = command.artifactFormat ?? 'zip';
-    if (!ARTIFACT_TYPES.includes(fileType)) return { status: 400, message: 'artifact_type does not have a valid value' };
-    if (!ARTIFACT_FORMATS.includes(fileFormat)) return { status: 400, message: 'artifact_format does not have a valid value' };
+    if (!ARTIFACT_TYPES.includes(fileType)) return { result: 'invalid', message: 'artifact_type does not have a valid value' };
+    if (!ARTIFACT_FORMATS.includes(fileFormat)) return { result: 'invalid', message: 'artifact_format does not have a valid value' };
     const expireText = command.expireIn ?? job.options.artifacts?.expireIn ?? DEFAULT_ARTIFACTS_EXPIRE_IN;
     const expireSeconds = expireText === 'never' ? null : parseCiDuration(expireText);
-    if (expireText !== 'never' && expireSeconds === null) return { status: 400, message: 'expire_in is invalid' };
+    if (expireText !== 'never' && expireSeconds === null) return { result: 'invalid', message: 'expire_in is invalid' };
     // A date no timestamp holds (`1000000000 years`): GitLab's save fails and it answers 400 with the reason.
     const expireAt = expireSeconds === null ? null : new Date(Date.now() + expireSeconds * 1000);
-    if (expireAt !== null && Number.isNaN(expireAt.getTime())) return { status: 400, message: 'expire_in is out of range', shape: 'message' };
+    if (expireAt !== null && Number.isNaN(expireAt.getTime())) return { result: 'not-saved', message: 'expire_in is out of range' };
     const maxBytes = (await this.settings.get()).number('max_artifacts_size') * 1024 * 1024;
     const contentType = String(command.headers['content-type'] ?? '');
-    if (!contentType.toLowerCase().startsWith('multipart/form-data')) return { status: 400, message: 'file is missing' };
+    if (!contentType.toLowerCase().startsWith('multipart/form-data')) return { result: 'invalid', message: 'file is missing' };
 
     const stored: { field: string; filename: string; size: number; key: string }[] = [];
     let failure: UploadArtifactOutcome | null = null;
@@ -90,17 +95,17 @@ export class UploadArtifactUseCase {
       };
       // Every stream of the upload has its `error` handled from its creation on: an upload cut
       // short (no closing boundary, a dropped connection) is a 400, never an unhandled error.
-      command.body.on('error', () => abandon({ status: 400, message: 'upload interrupted' }));
+      command.body.on('error', () => abandon({ result: 'invalid', message: 'upload interrupted' }));
       command.body.once('close', () => {
-        if (!command.body.readableEnded) abandon({ status: 400, message: 'upload interrupted' });
+        if (!command.body.readableEnded) abandon({ result: 'invalid', message: 'upload interrupted' });
       });
       try {
         parser = busboy({ headers: command.headers, limits: { files: 2, fields: 50, fieldSize: 64 * 1024 } });
       } catch {
-        abandon({ status: 400, message: 'file is missing' });
+        abandon({ result: 'invalid', message: 'file is missing' });
         return;
       }
-      parser.on('error', () => abandon({ status: 400, message: 'malformed multipart body: the form ends before its closing boundary or is not valid' }));
+      parser.on('error', () => abandon({ result: 'invalid', message: 'malformed multipart body: the form ends before its closing boundary or is not valid' }));
       parser.on('file', (field, stream, info) => {
         // A file stream fails with the form (`Unexpected end of form`): the parser's own error and
         // the storage's rejection report it; this listener only keeps the failure handled.
@@ -116,7 +121,7 @@ export class UploadArtifactUseCase {
         writes.push(
           this.storage.put(key, stream, { maxBytes }).then(
             (size) => void stored.push({ field, filename, size, key }),
-            (error: unknown) => abandon(error instanceof ObjectTooLargeError ? { status: 413, message: '413 Request Entity Too Large' } : { status: 400, message: 'file could not be stored' }),
+            (error: unknown) => abandon(error instanceof ObjectTooLargeError ? { result: 'too-large' } : { result: 'invalid', message: 'file could not be stored' }),
           ),
         );
       });
@@ -125,12 +130,12 @@ export class UploadArtifactUseCase {
     });
     if (failure || !stored.some((file) => file.field === 'file')) {
       await Promise.all(stored.map((file) => this.storage.delete(file.key)));
-      return failure ?? { status: 400, message: 'file is missing' };
+      return failure ?? { result: 'invalid', message: 'file is missing' };
     }
     const replaced: string[] = [];
     const outcome = await this.dataSource.transaction(async (tx): Promise<UploadArtifactOutcome> => {
       const current = await this.jobs.lock(tx, job.id);
-      if (!current || current.status !== 'running') return { status: 403 };
+      if (!current || current.status !== 'running') return { result: 'job-not-running' };
       for (const file of stored) {
         const type = file.field === 'file' ? fileType : 'metadata';
         const previous = await this.jobs.saveArtifact(tx, { jobId: job.id, projectId: job.projectId, fileType: type, fileFormat: file.field === 'file' ? fileFormat : 'gzip', filename: file.filename, size: String(file.size), storageKey: file.key, expireAt });
@@ -140,9 +145,9 @@ export class UploadArtifactUseCase {
         current.artifactsExpireAt = expireAt;
         await this.jobs.save(tx, current);
       }
-      return { status: 201 };
+      return { result: 'stored' };
     });
-    if (outcome.status !== 201) await Promise.all(stored.map((file) => this.storage.delete(file.key)));
+    if (outcome.result !== 'stored') await Promise.all(stored.map((file) => this.storage.delete(file.key)));
     else await Promise.all(replaced.map((key) => this.storage.delete(key)));
     return outcome;
   }

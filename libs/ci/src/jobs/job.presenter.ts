@@ -4,8 +4,8 @@ import type { CiJobArtifactEntity } from '../entities/ci-job-artifact.entity';
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import type { CiRunnerEntity } from '../entities/ci-runner.entity';
-import { presentRunner } from '../runners/runner.presenter';
-import { iso, pipelineWebUrl, presentPipelineBasic } from './pipeline.presenter';
+import { presentRunner } from './runner.presenter';
+import { iso, pipelineWebUrl, presentPipelineBasic } from '../pipelines/pipeline.presenter';
 
 /** What a job view needs besides the job row (loaded in batches by `JobViews`). */
 export interface JobContext {

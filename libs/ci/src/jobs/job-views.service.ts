@@ -1,15 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity';
 import type { GitCommit } from '@app/repository';
-import { DataSource, In } from 'typeorm';
-import { CiJobArtifactEntity } from '../entities/ci-job-artifact.entity';
 import type { CiJobEntity } from '../entities/ci-job.entity';
-import { CiPipelineEntity } from '../entities/ci-pipeline.entity';
-import { CiRunnerEntity } from '../entities/ci-runner.entity';
+import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { CiRepositoryReader } from '../git/ci-repository-reader';
-import { JobsRepository } from '../jobs/jobs.repository';
-import { stuckReason } from '../jobs/stuck';
+import { JobsRepository } from './jobs.repository';
+import { stuckReason } from './stuck';
+import { JobViewsRepository } from './job-views.repository';
 import { JobContext, presentBridge, presentJob } from './job.presenter';
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
@@ -22,7 +19,7 @@ const unique = <T>(values: T[]): T[] => [...new Set(values)];
 @Injectable()
 export class JobViews {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repository: JobViewsRepository,
     private readonly config: AppConfig,
     private readonly reader: CiRepositoryReader,
     private readonly jobsRepository: JobsRepository,
@@ -30,13 +27,12 @@ export class JobViews {
 
   async present(jobs: CiJobEntity[], projectFullPath: string): Promise<Record<string, unknown>[]> {
     if (jobs.length === 0) return [];
-    const manager = this.dataSource.manager;
     const pendingBuilds = jobs.filter((job) => job.status === 'pending' && job.type === 'build').map((job) => job.id);
     const [pipelines, users, runners, artifacts, downstream, coverage] = await Promise.all([
-      manager.getRepository(CiPipelineEntity).findBy({ id: In(unique(jobs.map((job) => job.pipelineId))) }),
-      manager.getRepository(UserEntity).findBy({ id: In(unique(jobs.map((job) => job.userId).filter((id): id is number => id !== null))) }),
-      manager.getRepository(CiRunnerEntity).findBy({ id: In(unique(jobs.map((job) => job.runnerId).filter((id): id is number => id !== null))) }),
-      manager.getRepository(CiJobArtifactEntity).find({ where: { jobId: In(jobs.map((job) => job.id)) }, order: { id: 'ASC' } }),
+      this.repository.pipelines(unique(jobs.map((job) => job.pipelineId))),
+      this.repository.users(unique(jobs.map((job) => job.userId).filter((id): id is number => id !== null))),
+      this.repository.runners(unique(jobs.map((job) => job.runnerId).filter((id): id is number => id !== null))),
+      this.repository.artifacts(jobs.map((job) => job.id)),
       this.downstreamOf(jobs.filter((job) => job.type === 'bridge').map((job) => job.id)),
       this.jobsRepository.runnerCoverage(pendingBuilds),
     ]);
@@ -71,11 +67,10 @@ export class JobViews {
   /** The pipelines bridges started, with their project's path. */
   private async downstreamOf(bridgeIds: number[]): Promise<Map<number, { pipeline: CiPipelineEntity; projectFullPath: string }>> {
     if (bridgeIds.length === 0) return new Map();
-    const pipelines = await this.dataSource.getRepository(CiPipelineEntity).findBy({ sourceJobId: In(bridgeIds) });
+    const pipelines = await this.repository.downstreamPipelines(bridgeIds);
     const paths = new Map<number, string>();
     for (const projectId of unique(pipelines.map((p) => p.projectId))) {
-      const rows = (await this.dataSource.query(`SELECT n.full_path || '/' || p.path AS full_path FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id = $1`, [projectId])) as { full_path: string }[];
-      paths.set(projectId, rows[0]?.full_path ?? '');
+      paths.set(projectId, (await this.repository.projectFullPath(projectId)) ?? '');
     }
     return new Map(pipelines.map((pipeline) => [pipeline.sourceJobId!, { pipeline, projectFullPath: paths.get(pipeline.projectId) ?? '' }]));
   }

@@ -7,7 +7,16 @@ import { ObjectStorage, traceKey } from '../storage/object-storage';
 /** Longest trace kept (GitLab's default `ci_jobs_trace_size_limit` is 100 MB). */
 export const MAX_TRACE_BYTES = 100 * 1024 * 1024;
 
-export type AppendTraceOutcome = { status: 202; size: number; job: CiJobEntity } | { status: 416; size: number } | { status: 403; job: CiJobEntity } | { status: 400; message: string };
+/**
+ * `appended`: the chunk is stored, the trace is `size` bytes long; `range-mismatch`: the chunk does
+ * not start at the current `size` (or would pass the size limit), the runner resends from there;
+ * `job-not-running`: the job ended; `missing-range`: no usable `Content-Range`.
+ */
+export type AppendTraceOutcome =
+  | { result: 'appended'; size: number; job: CiJobEntity }
+  | { result: 'range-mismatch'; size: number }
+  | { result: 'job-not-running'; job: CiJobEntity }
+  | { result: 'missing-range' };
 
 /** `start-end` of a `Content-Range` header (inclusive end), as the runner sends it. */
 export function parseContentRange(header: string | undefined): { start: number; end: number } | null {
@@ -20,8 +29,8 @@ export function parseContentRange(header: string | undefined): { start: number; 
 
 /**
  * `PATCH /jobs/:id/trace`: appends a chunk of the log at the offset `Content-Range` names. The
- * offset must be the current size (416 with the current `Range` otherwise, and the runner
- * resends from there). Appends to one trace are serialized by a row lock.
+ * offset must be the current size (`range-mismatch` with the current size otherwise, and the
+ * runner resends from there). Appends to one trace are serialized by a row lock.
  */
 @Injectable()
 export class AppendTraceUseCase {
@@ -33,20 +42,20 @@ export class AppendTraceUseCase {
 
   async execute(job: CiJobEntity, contentRange: string | undefined, body: Buffer): Promise<AppendTraceOutcome> {
     const range = parseContentRange(contentRange);
-    if (!range) return { status: 400, message: '400 Missing header Content-Range' };
-    return this.dataSource.transaction(async (tx) => {
+    if (!range) return { result: 'missing-range' };
+    return this.dataSource.transaction(async (tx): Promise<AppendTraceOutcome> => {
       const current = await this.jobs.lock(tx, job.id);
-      if (!current || current.status !== 'running') return { status: 403, job: current ?? job };
+      if (!current || current.status !== 'running') return { result: 'job-not-running', job: current ?? job };
       const trace = await this.jobs.lockTrace(tx, job.id, traceKey(job.projectId, job.id));
       const size = Number(trace.size);
-      if (range.start !== size) return { status: 416, size };
-      if (size + body.length > MAX_TRACE_BYTES) return { status: 416, size };
+      if (range.start !== size) return { result: 'range-mismatch', size };
+      if (size + body.length > MAX_TRACE_BYTES) return { result: 'range-mismatch', size };
       const newSize = body.length > 0 ? await this.storage.append(trace.storageKey, size, body) : size;
       trace.size = String(newSize);
       await this.jobs.saveTrace(tx, trace);
       current.lastContactAt = new Date();
       await this.jobs.save(tx, current);
-      return { status: 202, size: newSize, job: current };
+      return { result: 'appended', size: newSize, job: current };
     });
   }
 }

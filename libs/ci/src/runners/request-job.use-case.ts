@@ -9,7 +9,7 @@ import { buildJobPayload, JobDependency } from '../jobs/job-payload';
 import { ClaimedJob, DependencySource, JobsRepository } from '../jobs/jobs.repository';
 import { PipelineProcessor } from '../pipelines/pipeline-processor';
 import { PipelinesRepository } from '../pipelines/pipelines.repository';
-import { digestSecret, generateJobToken } from '../runners/runner-tokens';
+import { digestSecret, generateJobToken } from '../entities/runner-tokens';
 import { runnerCallBatcher } from './runner-call-batcher';
 
 /** GitLab's default `GIT_DEPTH` of new projects. */

@@ -1,6 +1,6 @@
 import type { CiRunnerEntity } from '../entities/ci-runner.entity';
-import { iso } from '../presenters/pipeline.presenter';
-import { runnerStatus } from './runner-tokens';
+import { iso } from '../pipelines/pipeline.presenter';
+import { runnerStatus } from '../entities/runner-tokens';
 
 /** GitLab's `Entities::Ci::Runner` (list view). */
 export function presentRunner(runner: CiRunnerEntity): Record<string, unknown> {
