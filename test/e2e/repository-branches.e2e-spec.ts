@@ -189,11 +189,17 @@ describe('repository branches', () => {
     await git.ok(['checkout', '-q', 'main'], { cwd: work });
     const mr = await devApi.MergeRequests.create(projectId, 'topic', 'main', 'Add topic');
     expect(mr).toMatchObject({ sha: topic, merge_status: 'can_be_merged', detailed_merge_status: 'mergeable', has_conflicts: false });
+    const mainHead = ((await devApi.Branches.show(projectId, 'main')).commit as { id: string }).id;
+    expect(mr.diff_refs).toEqual({ base_sha: mainHead, head_sha: topic, start_sha: mainHead });
     expect(await statusOf(devApi.MergeRequests.accept(projectId, mr.iid, { sha: '0'.repeat(40) }))).toBe(409);
     expect(await bodyOf(devApi.MergeRequests.accept(projectId, mr.iid, { sha: '0'.repeat(40) }))).toBe(`SHA does not match HEAD of source branch: ${topic}`);
     const mainBefore = ((await devApi.Branches.show(projectId, 'main')).commit as { id: string }).id;
     const merged = await devApi.MergeRequests.accept(projectId, mr.iid, { sha: topic, shouldRemoveSourceBranch: true });
     expect(merged).toMatchObject({ state: 'merged', merged_by: { username: 'devon' }, detailed_merge_status: 'not_open' });
+    // The source head and the diff refs outlive the removed source branch (GitLab keeps them in the merge request diff).
+    const diffRefs = { base_sha: mainBefore, head_sha: topic, start_sha: mainBefore };
+    expect(merged).toMatchObject({ sha: topic, diff_refs: diffRefs });
+    expect(await devApi.MergeRequests.show(projectId, mr.iid)).toMatchObject({ sha: topic, diff_refs: diffRefs });
     const main = await devApi.Branches.show(projectId, 'main');
     expect((main.commit as { id: string }).id).toBe(merged.merge_commit_sha);
     expect((main.commit as { parent_ids: string[] }).parent_ids).toEqual([mainBefore, topic]);
@@ -287,6 +293,6 @@ describe('repository branches', () => {
     const mr = await devApi.MergeRequests.create(projectId, 'short-lived', 'release', 'Short lived');
     expect(mr.sha).toBe(((await devApi.Branches.show(projectId, 'short-lived')).commit as { id: string }).id);
     await devApi.Branches.remove(projectId, 'short-lived');
-    expect(await devApi.MergeRequests.show(projectId, mr.iid)).toMatchObject({ sha: null, merge_status: 'cannot_be_merged', detailed_merge_status: 'broken_status', has_conflicts: false });
+    expect(await devApi.MergeRequests.show(projectId, mr.iid)).toMatchObject({ sha: null, diff_refs: null, merge_status: 'cannot_be_merged', detailed_merge_status: 'broken_status', has_conflicts: false });
   }, 60_000);
 });

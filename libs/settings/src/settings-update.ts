@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { parseBoolean } from '@app/api';
+import { isValidEmail, parseBoolean } from '@app/api';
 import { ONE_DAY_SECONDS, formatDuration, parseDuration } from './duration';
 import {
   DEPRECATED_ALIASES,
@@ -114,7 +114,7 @@ function validBranchName(name: string): boolean {
 function checkFormat(definition: SettingDefinition, value: string): string {
   switch (definition.format) {
     case 'email':
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) fail();
+      if (!isValidEmail(value)) fail();
       return value;
     case 'url':
       checkUrl(value);
