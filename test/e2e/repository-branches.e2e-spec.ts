@@ -50,7 +50,7 @@ describe('repository branches', () => {
   });
 
   it('creates a branch in an empty repository as GitLab does: an empty README.md on the default branch first, recorded as pushes', async () => {
-    const empty = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: owner.token, body: { name: 'Empty' } });
+    const empty = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: owner.token, body: { name: 'Bare start' } });
     expect(empty.status).toBe(201);
     const id = empty.body.id as number;
     // What python-gitlab sends: a form with branch and ref.
@@ -61,7 +61,7 @@ describe('repository branches', () => {
     expect(main.body).toMatchObject({ name: 'main', default: true, commit: { id: created.body.commit.id } });
     expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}`, { token: owner.token })).body.default_branch).toBe('main');
     const checkout = git.dir('empty');
-    await git.ok(['clone', '-q', cloneUrl(gw.baseUrl, 'maria/empty', owner), checkout]);
+    await git.ok(['clone', '-q', cloneUrl(gw.baseUrl, 'maria/bare-start', owner), checkout]);
     expect(readFileSync(join(checkout, 'README.md'), 'utf8')).toBe('');
     // Both ref creations are pushes: the events (and so the system hooks) of any push.
     const pushes = (await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'project_id' = $1 AND payload->>'type' = 'push' ORDER BY seq`, [String(id)])) as Array<{
