@@ -205,13 +205,6 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     }
     expect((await call('rhea', 'PUT', base, { state_event: 'close' })).status).toBe(200);
     expect((await get('rhea', `${base}/resource_state_events`)).body.map((e: any) => e.state)).toEqual(['closed']);
-
-    const mrBase = `/projects/${ids.pager}/merge_requests/1`;
-    const before = (await get('owen', `${mrBase}/resource_state_events`)).body.length;
-    expect((await call('owen', 'PUT', mrBase, { state_event: 'close' })).status).toBe(200);
-    const after = await get('owen', `${mrBase}/resource_state_events`);
-    expect(after.body.map((e: any) => e.state).slice(before)).toEqual(['closed']);
-    expect((await call('owen', 'PUT', mrBase, { state_event: 'reopen' })).status).toBe(200);
   });
 
   it('projects an event published twice once, and skips unknown types', async () => {
