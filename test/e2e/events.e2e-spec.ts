@@ -195,6 +195,18 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     expect(events.body[0]).toMatchObject({ resource_type: 'Issue', resource_id: ids.issue, iteration: { group_id: ids.group, title: 'Sprint' } });
   });
 
+  it("shows a caller's own changes in its very next read of resource events (read-your-writes, no polling)", async () => {
+    const issue = await call('rhea', 'POST', `/projects/${ids.pager}/issues`, { title: 'Read your writes' });
+    const base = `/projects/${ids.pager}/issues/${issue.body.iid}`;
+    for (const [i, milestone] of [ids.v1, ids.v2, ids.v1].entries()) {
+      expect((await call('rhea', 'PUT', base, { milestone_id: milestone })).status).toBe(200);
+      const read = await get('rhea', `${base}/resource_milestone_events`);
+      expect(read.body.filter((e: any) => e.action === 'add').map((e: any) => e.milestone.id)).toEqual([ids.v1, ids.v2, ids.v1].slice(0, i + 1));
+    }
+    expect((await call('rhea', 'PUT', base, { state_event: 'close' })).status).toBe(200);
+    expect((await get('rhea', `${base}/resource_state_events`)).body.map((e: any) => e.state)).toEqual(['closed']);
+  });
+
   it('projects an event published twice once, and skips unknown types', async () => {
     const event = buildDomainEvent({ data: { milestone: null }, type: 'milestone.created', actor: ids.owen, projectId: ids.pager, target: { type: 'milestone', id: 777001, iid: 77, title: 'from another service' } });
     const unknown = buildDomainEvent({ type: 'something.new', actor: ids.owen, projectId: ids.pager });

@@ -40,6 +40,44 @@ describe('Users and access tokens', () => {
   });
 
   describe('users', () => {
+    it('answers block and unblock as GitLab: true for a change, null for a user already blocked, false for one not blocked', async () => {
+      const user = await api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, body: { username: 'blocky', name: 'B', email: 'blocky@example.com', password: 'long-enough-1' } });
+      expect(user.status).toBe(201);
+      const post = (path: string) => api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/${path}`, { token: gw.rootToken });
+      const answers = [];
+      for (const path of ['unblock', 'block', 'block', 'unblock', 'unblock']) answers.push(await post(path));
+      expect(answers.map((a) => [a.status, a.text])).toEqual([
+        [201, 'false'],
+        [201, 'true'],
+        [201, 'null'],
+        [201, 'true'],
+        [201, 'false'],
+      ]);
+      for (const a of answers) expect(a.headers.get('content-type')).toMatch(/^application\/json/);
+      const events = await gw.dataSource.query("SELECT payload->>'type' AS type FROM outbox_events WHERE payload->>'type' IN ('user_block', 'user_unblock') AND (payload->'target'->>'id')::int = $1 ORDER BY seq", [user.body.id]);
+      expect(events.map((e: { type: string }) => e.type)).toEqual(['user_block', 'user_unblock']);
+    });
+
+    it("takes any e-mail GitLab's rule takes (one @, no spaces) and refuses the others", async () => {
+      const create = (username: string, email: unknown) => api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, body: { username, name: username, email, password: 'long-enough-1' } });
+      const ok = await create('dotted-tld', 'user@email.com.2');
+      expect(ok.status).toBe(201);
+      expect(ok.body.email).toBe('user@email.com.2');
+      expect((await create('local-host', 'user@localhost')).status).toBe(201);
+      for (const [i, bad] of ['no-at-sign', 'two@@example.com', 'sp ace@example.com', '@example.com', 'user@', 'a@b@c'].entries()) {
+        const res = await create(`bad-mail-${i}`, bad);
+        expect([bad, res.status, res.body]).toEqual([bad, 400, { message: { email: ['is invalid'] } }]);
+      }
+      // python-gitlab sends booleans as str(bool).
+      const admin = await create('py-admin', 'py-admin@example.com');
+      expect(admin.status).toBe(201);
+      const viaForm = await api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, form: { username: 'py-form', name: 'P', email: 'py-form@example.com', password: 'long-enough-1', admin: 'True', external: 'False' } });
+      expect(viaForm.status).toBe(201);
+      expect(viaForm.body).toMatchObject({ is_admin: true, external: false });
+      const odd = await api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, form: { username: 'py-odd', name: 'P', email: 'py-odd@example.com', password: 'long-enough-1', admin: 'tRuE' } });
+      expect(odd.status).toBe(400);
+    });
+
     it('creates a user (admin), writes user_create to the outbox, and refuses duplicates with 409', async () => {
       const created = await api(gw.baseUrl, 'POST', '/api/v4/users', {
         token: gw.rootToken,

@@ -249,6 +249,35 @@ describe('Issues, milestones, iterations and merge requests', () => {
     const refused = await api(gw.baseUrl, 'POST', `/api/v4/projects/${other.body.id}/issues`, { ...as('owen'), body: { title: 'x', milestone_id: created.body.id } });
     expect(refused.status).toBe(404);
   });
+
+  it('filters issues and merge requests by labels=Any (at least one) and labels=None (no label), in any case', async () => {
+    const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('owen'), body: { name: 'labelled', namespace_id: ids.group } });
+    expect(project.status).toBe(201);
+    const path = (suffix: string) => `/api/v4/projects/${project.body.id}${suffix}`;
+    for (const [title, labels] of [['bare', ''], ['one', 'a'], ['two', 'a,b']]) {
+      expect((await api(gw.baseUrl, 'POST', path('/issues'), { ...as('owen'), body: { title, labels } })).status).toBe(201);
+    }
+    const titles = async (query: string) => ((await api(gw.baseUrl, 'GET', path(`/issues?${query}&sort=asc`), as('owen'))).body as any[]).map((i) => i.title);
+    expect(await titles('labels=Any')).toEqual(['one', 'two']);
+    expect(await titles('labels=any')).toEqual(['one', 'two']);
+    expect(await titles('labels=None')).toEqual(['bare']);
+    expect(await titles('labels=NONE')).toEqual(['bare']);
+    expect(await titles('labels=a,b')).toEqual(['two']);
+    expect(await titles('labels=a')).toEqual(['one', 'two']);
+    const global = (await api(gw.baseUrl, 'GET', '/api/v4/issues?scope=all&labels=None&per_page=100', as('owen'))).body as any[];
+    expect(global.filter((i) => i.project_id === project.body.id).map((i) => i.title)).toEqual(['bare']);
+    expect(global.every((i) => i.labels.length === 0)).toBe(true);
+
+    await seedBranches(gw, project.body.id, 'main', ['with-label', 'without-label']);
+    for (const [branch, labels] of [['with-label', 'x'], ['without-label', '']]) {
+      expect((await api(gw.baseUrl, 'POST', path('/merge_requests'), { ...as('owen'), body: { title: branch, source_branch: branch, target_branch: 'main', labels } })).status).toBe(201);
+    }
+    const mrs = async (query: string) => ((await api(gw.baseUrl, 'GET', path(`/merge_requests?${query}`), as('owen'))).body as any[]).map((m) => m.title);
+    expect(await mrs('labels=Any')).toEqual(['with-label']);
+    expect(await mrs('labels=None')).toEqual(['without-label']);
+    expect(await mrs('labels=x')).toEqual(['with-label']);
+    expect(await mrs('labels=y')).toEqual([]);
+  });
 });
 
 describe('Issues on the free tier', () => {

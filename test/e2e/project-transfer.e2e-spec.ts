@@ -422,6 +422,21 @@ describe('Project export and import', () => {
     expect((await api(gw.baseUrl, 'POST', '/api/v4/projects/remote-import-s3', { token: owner.token, body: { path: 'x', region: 'r', bucket_name: 'b', file_key: 'k', access_key_id: 'a', secret_access_key: 's' } })).status).toBe(404);
   }, 60_000);
 
+  it('takes what python-gitlab sends to remote-import (overwrite=False) and refuses other schemes with GitLab\'s text', async () => {
+    const client = await createUserWithToken(gw, 'py-importer');
+    const url = `http://127.0.0.1:${(remote.address() as AddressInfo).port}/archive.tar.gz`;
+    remoteBody = await minimal([{ name: 'tree/project/labels.ndjson', content: '{"title":"py","color":"#123456"}\n' }]);
+    remoteHeaders = { 'content-type': 'application/gzip', 'content-length': String(remoteBody.length) };
+    const ftp = await api(gw.baseUrl, 'POST', '/api/v4/projects/remote-import', { token: client.token, body: { url: 'ftp://127.0.0.1/archive.tar.gz', path: 'remote-ftp' } });
+    // GitLab's text, with this service's 400 prefix as every remote-import refusal here has.
+    expect([ftp.status, ftp.body]).toEqual([400, { message: '400 Bad request - File url is blocked: Only allowed schemes are https' }]);
+    const odd = await api(gw.baseUrl, 'POST', '/api/v4/projects/remote-import', { token: client.token, form: { url, path: 'remote-odd', overwrite: 'maybe' } });
+    expect(odd.status).toBe(400);
+    const started = await api(gw.baseUrl, 'POST', '/api/v4/projects/remote-import', { token: client.token, form: { url, path: 'remote-py', overwrite: 'False' } });
+    expect([started.status, started.text]).toEqual([201, expect.any(String)]);
+    expect((await waitImport(started.body.id)).import_status).toBe('finished');
+  }, 60_000);
+
   it('answers 401, 403 and 404 and limits exports per user', async () => {
     expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/export`, {})).status).toBe(401);
     await addProjectMember(gw, projectId, dev.id, 30).catch(() => undefined);

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Gitlab } from '@gitbeaker/rest';
 import { cloneUrl, GitClient } from './support/git-client';
 import { addProjectMember, api, createUserWithToken, startTestGateway, TestGateway } from './support/test-gateway';
@@ -46,6 +48,33 @@ describe('repository branches', () => {
     git?.cleanup();
     await gw?.close();
   });
+
+  it('creates a branch in an empty repository as GitLab does: an empty README.md on the default branch first, recorded as pushes', async () => {
+    const empty = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: owner.token, body: { name: 'Bare start' } });
+    expect(empty.status).toBe(201);
+    const id = empty.body.id as number;
+    // What python-gitlab sends: a form with branch and ref.
+    const created = await api(gw.baseUrl, 'POST', `/api/v4/projects/${id}/repository/branches`, { token: owner.token, form: { branch: 'x', ref: 'main' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'x', default: false, commit: { title: 'Add README.md', message: 'Add README.md', author_name: 'maria name', author_email: 'maria@example.com', parent_ids: [] } });
+    const main = await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/repository/branches/main`, { token: owner.token });
+    expect(main.body).toMatchObject({ name: 'main', default: true, commit: { id: created.body.commit.id } });
+    expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}`, { token: owner.token })).body.default_branch).toBe('main');
+    const checkout = git.dir('empty');
+    await git.ok(['clone', '-q', cloneUrl(gw.baseUrl, 'maria/bare-start', owner), checkout]);
+    expect(readFileSync(join(checkout, 'README.md'), 'utf8')).toBe('');
+    // Both ref creations are pushes: the events (and so the system hooks) of any push.
+    const pushes = (await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'project_id' = $1 AND payload->>'type' = 'push' ORDER BY seq`, [String(id)])) as Array<{
+      payload: { data: Record<string, any> };
+    }>;
+    expect(pushes.map((p) => [p.payload.data.ref, p.payload.data.before, p.payload.data.after])).toEqual([
+      ['refs/heads/main', '0'.repeat(40), created.body.commit.id],
+      ['refs/heads/x', '0'.repeat(40), created.body.commit.id],
+    ]);
+    // A second branch finds the repository no longer empty: no new README commit.
+    const again = await api(gw.baseUrl, 'POST', `/api/v4/projects/${id}/repository/branches`, { token: owner.token, form: { branch: 'y', ref: 'main' } });
+    expect(again.body.commit.id).toBe(created.body.commit.id);
+  }, 60_000);
 
   it('creates branches from a branch name and from a SHA, with GitLab errors for bad input', async () => {
     const main = await devApi.Branches.show(projectId, 'main');
@@ -189,11 +218,17 @@ describe('repository branches', () => {
     await git.ok(['checkout', '-q', 'main'], { cwd: work });
     const mr = await devApi.MergeRequests.create(projectId, 'topic', 'main', 'Add topic');
     expect(mr).toMatchObject({ sha: topic, merge_status: 'can_be_merged', detailed_merge_status: 'mergeable', has_conflicts: false });
+    const mainHead = ((await devApi.Branches.show(projectId, 'main')).commit as { id: string }).id;
+    expect(mr.diff_refs).toEqual({ base_sha: mainHead, head_sha: topic, start_sha: mainHead });
     expect(await statusOf(devApi.MergeRequests.accept(projectId, mr.iid, { sha: '0'.repeat(40) }))).toBe(409);
     expect(await bodyOf(devApi.MergeRequests.accept(projectId, mr.iid, { sha: '0'.repeat(40) }))).toBe(`SHA does not match HEAD of source branch: ${topic}`);
     const mainBefore = ((await devApi.Branches.show(projectId, 'main')).commit as { id: string }).id;
     const merged = await devApi.MergeRequests.accept(projectId, mr.iid, { sha: topic, shouldRemoveSourceBranch: true });
     expect(merged).toMatchObject({ state: 'merged', merged_by: { username: 'devon' }, detailed_merge_status: 'not_open' });
+    // The source head and the diff refs outlive the removed source branch (GitLab keeps them in the merge request diff).
+    const diffRefs = { base_sha: mainBefore, head_sha: topic, start_sha: mainBefore };
+    expect(merged).toMatchObject({ sha: topic, diff_refs: diffRefs });
+    expect(await devApi.MergeRequests.show(projectId, mr.iid)).toMatchObject({ sha: topic, diff_refs: diffRefs });
     const main = await devApi.Branches.show(projectId, 'main');
     expect((main.commit as { id: string }).id).toBe(merged.merge_commit_sha);
     expect((main.commit as { parent_ids: string[] }).parent_ids).toEqual([mainBefore, topic]);
@@ -287,6 +322,6 @@ describe('repository branches', () => {
     const mr = await devApi.MergeRequests.create(projectId, 'short-lived', 'release', 'Short lived');
     expect(mr.sha).toBe(((await devApi.Branches.show(projectId, 'short-lived')).commit as { id: string }).id);
     await devApi.Branches.remove(projectId, 'short-lived');
-    expect(await devApi.MergeRequests.show(projectId, mr.iid)).toMatchObject({ sha: null, merge_status: 'cannot_be_merged', detailed_merge_status: 'broken_status', has_conflicts: false });
+    expect(await devApi.MergeRequests.show(projectId, mr.iid)).toMatchObject({ sha: null, diff_refs: null, merge_status: 'cannot_be_merged', detailed_merge_status: 'broken_status', has_conflicts: false });
   }, 60_000);
 });

@@ -160,12 +160,20 @@ export class MergeRequestApprovalsController {
     return this.status(project, mr, principal, access);
   }
 
-  /** `PUT …/reset_approvals`: 202, every approval removed (bots and maintainers; 401 for others). */
+  /** `PUT …/reset_approvals`: 202 with GitLab's body, the JSON number `202` (bots and maintainers; 401 for others). */
   @Put('projects/:id/merge_requests/:merge_request_iid/reset_approvals')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(202)
-  async resetApprovals(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string): Promise<void> {
+  async resetApprovals(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('merge_request_iid') rawIid: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
     const bot = principal.user.userType === 'project_bot' || principal.user.userType === 'group_bot';
     await this.reset.execute(projectOf(access), iidOf(rawIid), { ...actorOf(principal, access), bot });
+    // GitLab's endpoint ends with `status :accepted`, whose value Grape renders as the body.
+    reply.type('application/json');
+    return '202';
   }
 }

@@ -65,37 +65,37 @@ export class ResourceEventsController {
   }
 
   @Get('merge_requests/:merge_request_iid/resource_milestone_events')
-  mrMilestones(@CurrentProject() a: ResourceAccess, @Param('merge_request_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
-    return this.list('milestone', () => this.mergeRequest(a, iid), rq, rp);
+  mrMilestones(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('merge_request_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
+    return this.list('milestone', () => this.mergeRequest(a, p, iid), rq, rp);
   }
 
   @Get('merge_requests/:merge_request_iid/resource_milestone_events/:event_id')
-  mrMilestone(@CurrentProject() a: ResourceAccess, @Param('merge_request_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('milestone', intParam('resource_milestone_event_id', id, RESOURCE_EVENT_NAMES.milestone), () => this.mergeRequest(a, iid));
+  mrMilestone(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('merge_request_iid') iid: string, @Param('event_id') id: string) {
+    return this.one('milestone', intParam('resource_milestone_event_id', id, RESOURCE_EVENT_NAMES.milestone), () => this.mergeRequest(a, p, iid));
   }
 
   @Get('merge_requests/:merge_request_iid/resource_state_events')
-  mrStates(@CurrentProject() a: ResourceAccess, @Param('merge_request_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
-    return this.list('state', () => this.mergeRequest(a, iid), rq, rp);
+  mrStates(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('merge_request_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
+    return this.list('state', () => this.mergeRequest(a, p, iid), rq, rp);
   }
 
   @Get('merge_requests/:merge_request_iid/resource_state_events/:event_id')
-  mrState(@CurrentProject() a: ResourceAccess, @Param('merge_request_iid') iid: string, @Param('event_id') id: string) {
-    return this.one('state', intParam('resource_state_event_id', id, RESOURCE_EVENT_NAMES.state), () => this.mergeRequest(a, iid));
+  mrState(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('merge_request_iid') iid: string, @Param('event_id') id: string) {
+    return this.one('state', intParam('resource_state_event_id', id, RESOURCE_EVENT_NAMES.state), () => this.mergeRequest(a, p, iid));
   }
 
   private async issue(access: ResourceAccess, principal: Principal | null, rawIid: string): Promise<ResourceOwner> {
     const project = projectOf(access);
     const issue = await this.issues.findByIid(project.id, intParam('issue_iid', rawIid, 'Issue'));
     if (!issue || !this.issues.canRead(issue, toAccessUser(principal), access.accessLevel)) throw DomainError.notFound('Issue');
-    return { kind: 'Issue', id: issue.id, project };
+    return { kind: 'Issue', id: issue.id, project, readerId: principal?.user.id ?? null };
   }
 
-  private async mergeRequest(access: ResourceAccess, rawIid: string): Promise<ResourceOwner> {
+  private async mergeRequest(access: ResourceAccess, principal: Principal | null, rawIid: string): Promise<ResourceOwner> {
     const project = projectOf(access);
     const mr = await this.issues.findMergeRequestByIid(project.id, intParam('merge_request_iid', rawIid, 'Merge Request'));
     if (!mr) throw DomainError.notFound('Merge Request');
-    return { kind: 'MergeRequest', id: mr.id, project };
+    return { kind: 'MergeRequest', id: mr.id, project, readerId: principal?.user.id ?? null };
   }
 
   // The owner is looked up by a function called here, after every parameter was validated: a
@@ -103,6 +103,7 @@ export class ResourceEventsController {
   // 404 an unhandled rejection, which ends the process).
   private async list(kind: ResourceEventKind, owner: () => Promise<ResourceOwner>, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>[]> {
     const resolved = await owner();
+    await this.resourceEvents.awaitOwnWrites(resolved);
     const qb = this.resourceEvents.query(kind, resolved);
     const rows = await paginateOffset(qb, request, reply, { externalUrl: this.config.http.externalUrl });
     return this.presenter.present(kind, rows, resolved);
@@ -110,6 +111,7 @@ export class ResourceEventsController {
 
   private async one(kind: ResourceEventKind, eventId: number, owner: () => Promise<ResourceOwner>): Promise<Record<string, unknown>> {
     const resolved = await owner();
+    await this.resourceEvents.awaitOwnWrites(resolved);
     const row = await this.resourceEvents.query(kind, resolved).andWhere('r.id = :eventId', { eventId }).getOne();
     if (!row) throw DomainError.notFound(RESOURCE_EVENT_NAMES[kind]);
     const [view] = await this.presenter.present(kind, [row], resolved);

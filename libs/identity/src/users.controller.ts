@@ -11,6 +11,12 @@ import { SetUserStateUseCase } from './use-cases/set-user-state.use-case';
 
 const READ_USER_SCOPES = ['api', 'read_api', 'read_user'];
 
+/** `true`, `false` or `null` as a JSON body (Nest would send `null` as an empty body). */
+function asJson(reply: FastifyReply, value: boolean | null): string {
+  reply.type('application/json');
+  return JSON.stringify(value);
+}
+
 @Controller()
 export class UsersController {
   constructor(
@@ -59,15 +65,15 @@ export class UsersController {
   @Post('users/:id/block')
   @AdminOnly()
   @HttpCode(201)
-  block(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<boolean> {
-    return this.setUserState.execute({ userId: idParam(id, 'User'), state: 'blocked', actorId: principal.user.id });
+  async block(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    return asJson(reply, await this.setUserState.execute({ userId: idParam(id, 'User'), state: 'blocked', actorId: principal.user.id }));
   }
 
   @Post('users/:id/unblock')
   @AdminOnly()
   @HttpCode(201)
-  unblock(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<boolean> {
-    return this.setUserState.execute({ userId: idParam(id, 'User'), state: 'active', actorId: principal.user.id });
+  async unblock(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    return asJson(reply, await this.setUserState.execute({ userId: idParam(id, 'User'), state: 'active', actorId: principal.user.id }));
   }
 
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UserEntity } from '@app/identity';
 import { DataSource, In, SelectQueryBuilder } from 'typeorm';
+import { labelsFilterSql } from './issuable-relations';
 import type { ListEpicsDto } from './dto/epic.dto';
 import { EpicEntity } from './entities/epic.entity';
 
@@ -27,7 +28,8 @@ export class EpicsRepository {
     const qb = this.dataSource.manager.createQueryBuilder(EpicEntity, 'e').where('e.group_id = :groupId', { groupId });
     if (!readsConfidential) qb.andWhere('e.confidential = false');
     if (filter.state && filter.state !== 'all') qb.andWhere('e.state = :state', { state: filter.state });
-    if (filter.labels?.length) qb.andWhere('e.labels @> :labels', { labels: filter.labels });
+    const labels = labelsFilterSql('e', filter.labels);
+    if (labels) qb.andWhere(labels.sql, labels.params);
     if (filter.author_id !== undefined) qb.andWhere('e.author_id = :authorId', { authorId: filter.author_id });
     if (filter.search) qb.andWhere('(e.title ILIKE :search OR e.description ILIKE :search)', { search: `%${filter.search.replace(/[%_\\]/g, '\\$&')}%` });
     const direction = filter.sort === 'asc' ? 'ASC' : 'DESC';

@@ -35,6 +35,19 @@ export async function existingUserIds(tx: EntityManager, ids: number[]): Promise
   return unique.filter((id) => found.has(id));
 }
 
+/**
+ * The `labels` list filter as GitLab's `Issuables::LabelFilter` reads it: `None` (any case) means
+ * "no label", else `Any` means "at least one label", else every named label is required. SQL over
+ * the `labels` text array of `alias`.
+ */
+export function labelsFilterSql(alias: string, labels: string[] | undefined): { sql: string; params: Record<string, unknown> } | null {
+  if (!labels?.length) return null;
+  const lower = labels.map((l) => l.toLowerCase());
+  if (lower.includes('none')) return { sql: `cardinality(${alias}.labels) = 0`, params: {} };
+  if (lower.includes('any')) return { sql: `cardinality(${alias}.labels) > 0`, params: {} };
+  return { sql: `${alias}.labels @> :labels`, params: { labels } };
+}
+
 /** Labels as GitLab stores them: trimmed, unique, in order. */
 export const normalizeLabels = (labels: string[]): string[] => [...new Set(labels.map((l) => l.trim()).filter(Boolean))];
 

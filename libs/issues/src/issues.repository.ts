@@ -3,6 +3,7 @@ import type { AccessUser } from '@app/namespaces';
 import { ACCESS_LEVELS, restrictToVisibleProjects, whereProjectAccessLevel } from '@app/namespaces';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { labelsFilterSql } from './issuable-relations';
 import { IssueEntity } from './entities/issue.entity';
 import { MergeRequestEntity } from './entities/merge-request.entity';
 
@@ -72,7 +73,8 @@ export class IssuesRepository {
 
   private applyFilter(qb: SelectQueryBuilder<IssueEntity>, filter: IssueListFilter): SelectQueryBuilder<IssueEntity> {
     if (filter.state && filter.state !== 'all') qb.andWhere('i.state = :state', { state: filter.state });
-    if (filter.labels?.length) qb.andWhere('i.labels @> :labels', { labels: filter.labels });
+    const labels = labelsFilterSql('i', filter.labels);
+    if (labels) qb.andWhere(labels.sql, labels.params);
     if (filter.milestone === 'None') qb.andWhere('i.milestone_id IS NULL');
     else if (filter.milestone === 'Any') qb.andWhere('i.milestone_id IS NOT NULL');
     else if (filter.milestone) qb.andWhere('i.milestone_id IN (SELECT ms.id FROM milestones ms WHERE ms.title = :milestone)', { milestone: filter.milestone });

@@ -16,6 +16,8 @@ export interface MergeRequestGitStatus {
   /** `detailed_merge_status` as far as git decides it (draft and state are the presenter's). */
   detailedMergeStatus: 'mergeable' | 'conflict' | 'need_rebase' | 'broken_status';
   hasConflicts: boolean;
+  /** `diff_refs`: source head, merge base and target head; null when a branch does not exist. */
+  diffRefs: { baseSha: string; headSha: string; startSha: string } | null;
 }
 
 export interface MergeRequestGit {

@@ -3,6 +3,7 @@ import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ListMergeRequestsDto } from './dto/merge-request.dto';
 import { MergeRequestEntity } from './entities/merge-request.entity';
+import { labelsFilterSql } from './issuable-relations';
 
 @Injectable()
 export class MergeRequestsRepository {
@@ -20,6 +21,8 @@ export class MergeRequestsRepository {
     if (dto.iids?.length) qb.andWhere('mr.iid IN (:...iids)', { iids: dto.iids });
     if (dto.source_branch) qb.andWhere('mr.source_branch = :source', { source: dto.source_branch });
     if (dto.target_branch) qb.andWhere('mr.target_branch = :target', { target: dto.target_branch });
+    const labels = labelsFilterSql('mr', dto.labels);
+    if (labels) qb.andWhere(labels.sql, labels.params);
     if (dto.milestone === 'None') qb.andWhere('mr.milestone_id IS NULL');
     else if (dto.milestone === 'Any') qb.andWhere('mr.milestone_id IS NOT NULL');
     else if (dto.milestone) qb.andWhere('mr.milestone_id IN (SELECT ms.id FROM milestones ms WHERE ms.title = :milestone)', { milestone: dto.milestone });

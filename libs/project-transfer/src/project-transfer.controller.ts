@@ -1,4 +1,4 @@
-import { Auth, CurrentPrincipal, CurrentProject, DomainError, ErrorCode, getRequestId, Principal, ProjectAccess, ResourceAccess, StreamsMultipart } from '@app/api';
+import { Auth, CurrentPrincipal, CurrentProject, DomainError, ErrorCode, parseBoolean, getRequestId, Principal, ProjectAccess, ResourceAccess, StreamsMultipart } from '@app/api';
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf, ProjectWithNamespace, toAccessUser } from '@app/namespaces';
@@ -104,7 +104,7 @@ export class ProjectTransferController {
         path: form.fields.path,
         namespace: form.fields.namespace || undefined,
         name: form.fields.name || undefined,
-        overwrite: form.fields.overwrite === 'true',
+        overwrite: parseBoolean(form.fields.overwrite) === true,
         overrideParams: form.overrideParams,
         source: { fileKey: `${upload.key}/archive.tar.gz` },
       });
@@ -121,6 +121,8 @@ export class ProjectTransferController {
   async remoteImport(@CurrentPrincipal() principal: Principal, @Body() dto: RemoteImportDto, @Req() req: FastifyRequest): Promise<Record<string, unknown>> {
     if (!this.config.projectTransfer.remoteImportEnabled) throw DomainError.routeNotFound();
     await this.rateLimit(['project_import', principal.user.id], TRANSFER_RATE_LIMITS.project_import);
+    // GitLab validates `url` with `schemes: %w(https)`; plain http stays accepted here (see docs/project-transfer.md).
+    if (!/^https?:\/\//i.test(dto.url)) throw DomainError.badRequest('File url is blocked: Only allowed schemes are https');
     try {
       await this.outbound.checkRemoteFile(dto.url, await this.limits.maxImportBytes());
     } catch (error) {

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { isValidEmail, parseBoolean } from '@app/api';
 import { ONE_DAY_SECONDS, formatDuration, parseDuration } from './duration';
 import {
   DEPRECATED_ALIASES,
@@ -34,8 +35,6 @@ export interface SettingsUpdateOptions {
 
 const INVALID = 'is invalid';
 const BLANK = "can't be blank";
-const TRUE = new Set(['true', '1', 'yes', 'on', 't']);
-const FALSE = new Set(['false', '0', 'no', 'off', 'f']);
 const INTEGER = /^-?\d+$/;
 const FLOAT = /^-?(\d+(\.\d*)?|\.\d+)$/;
 const TOKEN_PREFIX = /^[a-zA-Z0-9_+=/@:.-]+$/;
@@ -51,14 +50,7 @@ const isBlank = (value: unknown): boolean =>
   value === null || value === undefined || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
 
 function toBoolean(raw: unknown): boolean {
-  if (typeof raw === 'boolean') return raw;
-  if (typeof raw === 'number' && (raw === 0 || raw === 1)) return raw === 1;
-  if (typeof raw === 'string') {
-    const v = raw.trim().toLowerCase();
-    if (TRUE.has(v)) return true;
-    if (FALSE.has(v)) return false;
-  }
-  return fail();
+  return parseBoolean(raw) ?? fail();
 }
 
 function toInteger(raw: unknown): number {
@@ -122,7 +114,7 @@ function validBranchName(name: string): boolean {
 function checkFormat(definition: SettingDefinition, value: string): string {
   switch (definition.format) {
     case 'email':
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) fail();
+      if (!isValidEmail(value)) fail();
       return value;
     case 'url':
       checkUrl(value);

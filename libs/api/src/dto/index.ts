@@ -1,2 +1,3 @@
 export * from './transforms';
 export * from './db-int';
+export * from './email';

@@ -1,20 +1,33 @@
 import { Transform } from 'class-transformer';
 
-const TRUE = new Set(['true', '1', 'yes', 'on']);
-const FALSE = new Set(['false', '0', 'no', 'off']);
+/**
+ * The strings GitLab's Grape API takes for a `Boolean` parameter: Grape coerces with dry-types'
+ * `Params::Bool`, whose lists these are, case for case (`True`/`False` is what python-gitlab sends
+ * for `str(bool)`; `tRuE` is refused as Grape refuses it).
+ */
+const GRAPE_TRUE: ReadonlySet<string> = new Set(['1', 'on', 'On', 'ON', 't', 'true', 'True', 'TRUE', 'T', 'y', 'yes', 'Yes', 'YES', 'Y']);
+const GRAPE_FALSE: ReadonlySet<string> = new Set(['0', 'off', 'Off', 'OFF', 'f', 'false', 'False', 'FALSE', 'F', 'n', 'no', 'No', 'NO', 'N']);
 
-/** Query and form values arrive as strings: 'true'/'false' (and 1/0) become booleans; anything else stays for the validator to refuse. */
-export const ToBoolean = (): PropertyDecorator =>
-  Transform(({ value }) => {
-    if (typeof value === 'boolean') return value;
-    if (typeof value === 'number' && (value === 0 || value === 1)) return value === 1;
-    if (typeof value === 'string') {
-      const v = value.trim().toLowerCase();
-      if (TRUE.has(v)) return true;
-      if (FALSE.has(v)) return false;
-    }
-    return value;
-  });
+/**
+ * The API's one boolean coercion: a JSON boolean, 0/1, or one of Grape's strings (surrounding
+ * spaces ignored) becomes a boolean; anything else is `undefined`, for the caller to refuse.
+ */
+export function parseBoolean(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (value === 0 || value === 1) return value === 1;
+  if (typeof value === 'string') {
+    const v = value.trim();
+    if (GRAPE_TRUE.has(v)) return true;
+    if (GRAPE_FALSE.has(v)) return false;
+  }
+  return undefined;
+}
+
+/** `@Transform(toBooleanTransform)`: {@link parseBoolean}, leaving what it cannot read for `@IsBoolean()` to refuse. */
+export const toBooleanTransform = ({ value }: { value: unknown }): unknown => parseBoolean(value) ?? value;
+
+/** Query and form values arrive as strings: Grape's boolean strings ({@link parseBoolean}) become booleans; anything else stays for the validator to refuse. */
+export const ToBoolean = (): PropertyDecorator => Transform(toBooleanTransform);
 
 /** Integer-looking strings become numbers; anything else stays for the validator to refuse. */
 export const ToInt = (): PropertyDecorator =>

@@ -1,8 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { DbInt, Required } from '@app/api';
+import { DbInt, Required, toBooleanTransform as toBoolean } from '@app/api';
 
-const toBoolean = ({ value }: { value: unknown }) => (value === 'true' || value === true ? true : value === 'false' || value === false ? false : value);
 const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 /** `tag_list` as an array or a comma-separated string (GitLab's `CommaSeparatedToArray`). */
 const toTagList = ({ value }: { value: unknown }) =>

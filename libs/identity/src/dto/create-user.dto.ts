@@ -1,11 +1,11 @@
-import { DbInt, ToBoolean, ToInt } from '@app/api';
-import { IsBoolean, IsDefined, IsEmail, IsOptional, IsString, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
+import { DbInt, IsValidEmail, ToBoolean, ToInt } from '@app/api';
+import { IsBoolean, IsDefined, IsOptional, IsString, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
 import { isValidUsername, USERNAME_FORMAT_MESSAGE } from '../username-rules';
 
 
 export class CreateUserDto {
   @IsDefined()
-  @IsEmail({}, { message: 'is invalid' })
+  @IsValidEmail()
   @MaxLength(255)
   email: string;
 

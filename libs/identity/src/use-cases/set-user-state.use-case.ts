@@ -11,7 +11,11 @@ export interface SetUserStateCommand {
   actorId: number;
 }
 
-/** Blocks or unblocks a user (administrators); returns false when the transition is not allowed. */
+/**
+ * Blocks or unblocks a user (administrators), answering as GitLab's API does: `true` for a change,
+ * `null` for blocking a user already blocked (GitLab's `break if user.blocked?`), `false` for
+ * unblocking a user who is not blocked (the state machine refuses the transition).
+ */
 @Injectable()
 export class SetUserStateUseCase {
   constructor(
@@ -19,12 +23,12 @@ export class SetUserStateUseCase {
     private readonly outbox: OutboxService,
   ) {}
 
-  async execute(command: SetUserStateCommand): Promise<boolean> {
+  async execute(command: SetUserStateCommand): Promise<boolean | null> {
     return this.dataSource.transaction(async (tx) => {
       const user = await tx.findOne(UserEntity, { where: { id: command.userId }, lock: { mode: 'pessimistic_write' } });
       if (!user) throw DomainError.notFound('User');
       if (command.state === 'blocked' && command.userId === command.actorId) throw DomainError.forbidden('The user you are trying to block is yourself');
-      if (user.state === command.state) return command.state === 'blocked';
+      if (user.state === command.state) return command.state === 'blocked' ? null : false;
       await tx.update(UserEntity, user.id, { state: command.state });
       await this.outbox.append(tx, {
         type: command.state === 'blocked' ? IDENTITY_EVENTS.USER_BLOCK : IDENTITY_EVENTS.USER_UNBLOCK,

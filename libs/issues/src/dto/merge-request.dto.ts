@@ -25,6 +25,8 @@ export class UpdateMergeRequestDto extends MergeRequestAttributesDto {
 export class ListMergeRequestsDto {
   @IsOptional() @IsIn(['opened', 'closed', 'locked', 'merged', 'all']) state?: 'opened' | 'closed' | 'locked' | 'merged' | 'all';
   @IsOptional() @ToIntArray() @DbInt({ each: true }) iids?: number[];
+  /** `None`, `Any`, or label names that must all be present. */
+  @IsOptional() @ToStringArray() @IsString({ each: true }) labels?: string[];
   @IsOptional() @IsString() milestone?: string;
   @IsOptional() @IsString() source_branch?: string;
   @IsOptional() @IsString() target_branch?: string;

@@ -66,6 +66,16 @@ export class MergeRequestEntity {
   @Column({ name: 'squash_commit_sha', type: 'varchar', length: 40, nullable: true })
   squashCommitSha: string | null;
 
+  /** The diff refs as of the merge (source head, merge base, target head); null while open. */
+  @Column({ name: 'diff_head_sha', type: 'varchar', length: 40, nullable: true })
+  diffHeadSha: string | null;
+
+  @Column({ name: 'diff_base_sha', type: 'varchar', length: 40, nullable: true })
+  diffBaseSha: string | null;
+
+  @Column({ name: 'diff_start_sha', type: 'varchar', length: 40, nullable: true })
+  diffStartSha: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

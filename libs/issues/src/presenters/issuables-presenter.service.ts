@@ -132,7 +132,7 @@ export class IssuablesPresenter {
         merge_when_pipeline_succeeds: false,
         merge_status: status?.mergeStatus ?? 'can_be_merged',
         detailed_merge_status: detailedMergeStatus(mr, draft, status, unapproved.has(mr.id)),
-        sha: status?.sha ?? null,
+        sha: status ? status.sha : (mr.diffHeadSha ?? null),
         merge_commit_sha: mr.mergeCommitSha ?? null,
         squash_commit_sha: mr.squashCommitSha ?? null,
         discussion_locked: null,
@@ -149,6 +149,7 @@ export class IssuablesPresenter {
         squash: false,
         task_completion_status: { count: 0, completed_count: 0 },
         has_conflicts: status?.hasConflicts ?? false,
+        diff_refs: diffRefsOf(mr, status),
         blocking_discussions_resolved: true,
       };
     });
@@ -200,4 +201,11 @@ export class IssuablesPresenter {
       iterationGroupPaths: await this.iterations.groupPaths(iterations.map((i) => i.groupId)),
     };
   }
+}
+
+/** `diff_refs`: live for an open merge request, as stored at the merge for a merged one (the source branch may be gone). */
+function diffRefsOf(mr: MergeRequestEntity, status: MergeRequestGitStatus | undefined): Record<string, string> | null {
+  if (status) return status.diffRefs ? { base_sha: status.diffRefs.baseSha, head_sha: status.diffRefs.headSha, start_sha: status.diffRefs.startSha } : null;
+  if (mr.diffHeadSha && mr.diffBaseSha && mr.diffStartSha) return { base_sha: mr.diffBaseSha, head_sha: mr.diffHeadSha, start_sha: mr.diffStartSha };
+  return null;
 }

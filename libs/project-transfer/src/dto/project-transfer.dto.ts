@@ -1,7 +1,5 @@
 import { IsBoolean, IsIn, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
-import { Transform } from 'class-transformer';
-
-const toBool = ({ value }: { value: unknown }): unknown => (value === 'true' ? true : value === 'false' ? false : value);
+import { ToBoolean } from '@app/api';
 
 export class ExportProjectDto {
   @IsOptional()
@@ -35,7 +33,7 @@ export class RemoteImportDto {
   name?: string;
 
   @IsOptional()
-  @Transform(toBool)
+  @ToBoolean()
   @IsBoolean()
   overwrite?: boolean;
 

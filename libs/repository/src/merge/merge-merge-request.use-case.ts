@@ -71,10 +71,11 @@ export class MergeMergeRequestUseCase {
     const fastForwardPossible = await repository.isAncestor(target, source);
     if ((project.mergeMethod === 'ff' || project.mergeMethod === 'rebase_merge') && !fastForwardPossible) throw new RepositoryError(406, CANNOT_BE_MERGED);
 
+    // The diff refs as of the merge, kept on the merge request (the source branch may go).
+    const base = (await repository.mergeBase(target, source)) ?? target;
     let head = source;
     let squashSha: string | null = null;
     if (command.squash) {
-      const base = (await repository.mergeBase(target, source)) ?? target;
       const [author] = await repository.commits([source]);
       const message = command.squashCommitMessage ?? `${mr.title}\n`;
       squashSha = await repository.commitTree(await repository.treeOf(source), [base], message, author ? { name: author.authorName, email: author.authorEmail } : identity, identity);
@@ -119,6 +120,9 @@ export class MergeMergeRequestUseCase {
         locked.mergedAt = new Date();
         locked.mergeCommitSha = newTarget;
         locked.squashCommitSha = squashSha;
+        locked.diffHeadSha = source;
+        locked.diffBaseSha = base;
+        locked.diffStartSha = target;
         merged = await tx.save(locked);
         const groupId = project.namespace.kind === 'group' ? project.namespace.id : null;
         await this.outbox.append(

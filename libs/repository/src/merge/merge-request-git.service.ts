@@ -3,14 +3,14 @@ import type { MergeRequestGit, MergeRequestGitStatus } from '@app/issues';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { RepositoryStorage } from '../repository-storage';
 
-type Mergeability = Pick<MergeRequestGitStatus, 'mergeStatus' | 'detailedMergeStatus' | 'hasConflicts'>;
+type Mergeability = Pick<MergeRequestGitStatus, 'mergeStatus' | 'detailedMergeStatus' | 'hasConflicts'> & { baseSha: string | null };
 
 /** Remembered outcomes of merge checks; commits never change, so an entry is never stale. */
 const CACHE_LIMIT = 10_000;
 /** Merge checks run at once for one list. */
 const PARALLEL_CHECKS = 4;
 
-const BROKEN: Mergeability = { mergeStatus: 'cannot_be_merged', detailedMergeStatus: 'broken_status', hasConflicts: false };
+const BROKEN: Mergeability = { mergeStatus: 'cannot_be_merged', detailedMergeStatus: 'broken_status', hasConflicts: false, baseSha: null };
 
 /**
  * The git side of merge requests: branch existence on creation, and for open merge requests the
@@ -41,7 +41,9 @@ export class MergeRequestGitService implements MergeRequestGit {
           const source = branches.get(pair.sourceBranch) ?? null;
           const target = branches.get(pair.targetBranch) ?? null;
           const mergeability = source && target ? await this.mergeability(project, source, target) : BROKEN;
-          results[start + offset] = { sha: source, ...mergeability };
+          const { baseSha, ...status } = mergeability;
+          const diffRefs = source && target ? { baseSha: baseSha ?? target, headSha: source, startSha: target } : null;
+          results[start + offset] = { sha: source, ...status, diffRefs };
         }),
       );
     }
@@ -55,9 +57,10 @@ export class MergeRequestGitService implements MergeRequestGit {
     if (cached) return cached;
     const pending = (async (): Promise<Mergeability> => {
       const repository = await this.storage.open(project);
-      if ((await repository.mergeTree(target, source)) === null) return { mergeStatus: 'cannot_be_merged', detailedMergeStatus: 'conflict', hasConflicts: true };
-      if (needsFastForward && !(await repository.isAncestor(target, source))) return { mergeStatus: 'can_be_merged', detailedMergeStatus: 'need_rebase', hasConflicts: false };
-      return { mergeStatus: 'can_be_merged', detailedMergeStatus: 'mergeable', hasConflicts: false };
+      const baseSha = await repository.mergeBase(target, source);
+      if ((await repository.mergeTree(target, source)) === null) return { mergeStatus: 'cannot_be_merged', detailedMergeStatus: 'conflict', hasConflicts: true, baseSha };
+      if (needsFastForward && !(await repository.isAncestor(target, source))) return { mergeStatus: 'can_be_merged', detailedMergeStatus: 'need_rebase', hasConflicts: false, baseSha };
+      return { mergeStatus: 'can_be_merged', detailedMergeStatus: 'mergeable', hasConflicts: false, baseSha };
     })();
     pending.catch(() => this.cache.delete(key));
     if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
