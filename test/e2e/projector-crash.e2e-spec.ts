@@ -22,13 +22,34 @@ async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean
   }
 }
 
+// The events carry data of the catalogue's shape: consumers check it and dead-letter what does not match.
+const issueData = (id: number, n: number) => ({
+  id,
+  iid: n + 1,
+  title: `crash issue ${n}`,
+  state: 'opened',
+  issue_type: 'issue',
+  confidential: false,
+  author_id: 1,
+  assignee_ids: [],
+  labels: [],
+  milestone_id: null,
+  iteration_id: null,
+  weight: n % 9,
+  severity: 'UNKNOWN',
+});
+const milestoneData = (projectId: number, id: number, n: number) => {
+  const at = new Date().toISOString();
+  return { id, iid: n + 1, project_id: projectId, group_id: null, title: `crash milestone ${n}`, description: null, state: 'active', created_at: at, updated_at: at, due_date: null, start_date: null };
+};
+
 /** Every other event opens an issue with a weight (a contribution event and a weight event), the rest create milestones. */
 function streamEvent(n: number): DomainEvent {
   const projectId = PROJECTS[n % PROJECTS.length];
   const target = FIRST_TARGET + n;
   return n % 2 === 0
-    ? buildDomainEvent({ type: 'issue.opened', actor: 1, projectId, target: { type: 'issue', id: target, iid: n + 1, title: `crash issue ${n}` }, data: { issue: { weight: n % 9 } } })
-    : buildDomainEvent({ type: 'milestone.created', actor: 1, projectId, target: { type: 'milestone', id: target, iid: n + 1, title: `crash milestone ${n}` } });
+    ? buildDomainEvent({ type: 'issue.opened', actor: 1, projectId, target: { type: 'issue', id: target, iid: n + 1, title: `crash issue ${n}` }, data: { issue: issueData(target, n) } })
+    : buildDomainEvent({ type: 'milestone.created', actor: 1, projectId, target: { type: 'milestone', id: target, iid: n + 1, title: `crash milestone ${n}` }, data: { milestone: milestoneData(projectId, target, n) } });
 }
 
 /**
