@@ -127,10 +127,25 @@ export class PgListenConnection {
   }
 }
 
+/** How long ending a client may take before it is given up (its socket is then already gone). */
+const END_TIMEOUT_MS = 2_000;
+
+/**
+ * Ends a client, never throwing and never waiting forever: pg's `end()` of a client whose socket
+ * the server already closed while it was connecting waits for an `end` event that was emitted
+ * before (or never comes), so the wait is bounded.
+ */
 async function endQuietly(client: Client): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const givenUp = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, END_TIMEOUT_MS);
+    timer.unref();
+  });
   try {
-    await client.end();
+    await Promise.race([client.end(), givenUp]);
   } catch {
     // already ended or never connected
+  } finally {
+    clearTimeout(timer);
   }
 }
