@@ -31,7 +31,9 @@ function folderOf(src, path) {
   const rel = relative(src, path);
   if (rel.startsWith('..')) return null;
   const parts = rel.split(sep);
-  return parts.length === 1 ? '(root)' : parts[0];
+  // `../entities` names the folder (its index.ts), not a file of the root.
+  if (parts.length === 1 && !statSync(path, { throwIfNoEntry: false })?.isDirectory()) return '(root)';
+  return parts[0];
 }
 
 /** Map "a -> b" to the list of files in a that import something in b. */

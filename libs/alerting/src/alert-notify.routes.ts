@@ -3,8 +3,8 @@ import { DomainError, internalErrorResponse, isClientDisconnect, JSON_CONTENT_TY
 import type { ApiRouteConfig } from '@app/api';
 import { isConnectionLost } from '@app/database';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PROMETHEUS_INTEGRATION } from './http-integrations.repository';
-import { ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES, ALERT_NOTIFY_INTEGRATION_ROUTES, ALERT_NOTIFY_PROMETHEUS_ROUTES, projectPathOfParams } from './notify-url';
+import { PROMETHEUS_INTEGRATION } from './core/http-integrations.repository';
+import { ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES, ALERT_NOTIFY_INTEGRATION_ROUTES, ALERT_NOTIFY_PROMETHEUS_ROUTES, projectPathOfParams } from './core/notify-url';
 import type { ReceiveAlertNotificationCommand, ReceiveAlertNotificationUseCase } from './use-cases/receive-alert-notification.use-case';
 
 export interface AlertNotifyRoutesOptions {

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { IdentityModule } from '@app/identity';
 import { NamespacesModule } from '@app/namespaces';
-import { AlertingMetrics } from './alerting.metrics';
+import { AlertingMetrics } from './core/alerting.metrics';
 import { AlertsController } from './alerts.controller';
-import { AlertsRepository } from './alerts.repository';
+import { AlertsRepository } from './core/alerts.repository';
 import { HttpIntegrationsController } from './http-integrations.controller';
-import { HttpIntegrationsRepository } from './http-integrations.repository';
+import { HttpIntegrationsRepository } from './core/http-integrations.repository';
 import { CreateHttpIntegrationUseCase } from './use-cases/create-http-integration.use-case';
 import { DeleteHttpIntegrationUseCase } from './use-cases/delete-http-integration.use-case';
 import { AlertBatchRepository } from './ingestion/alert-batch.repository';

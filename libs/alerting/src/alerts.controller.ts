@@ -4,13 +4,13 @@ import { AppConfig } from '@app/config';
 import { UsersRepository } from '@app/identity';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AlertListFilter, AlertsRepository, SEVERITY_RANK_SQL, STATUS_RANK_SQL } from './alerts.repository';
+import { AlertListFilter, AlertsRepository, SEVERITY_RANK_SQL, STATUS_RANK_SQL } from './core/alerts.repository';
 import { AlertOrderBy, AlertsPerHourDto, ListAlertsDto, UpdateAlertDto } from './dto/alert.dto';
 import { ALERT_SEVERITIES } from './engine/alert-severity';
 import { AlertEntity } from './entities/alert.entity';
-import { HttpIntegrationsRepository } from './http-integrations.repository';
+import { HttpIntegrationsRepository } from './core/http-integrations.repository';
 import { presentAlert, presentAlertNote } from './presenters/alerting.presenter';
-import { projectContextOf } from './project-context';
+import { projectContextOf } from './core/project-context';
 import { UpdateAlertUseCase } from './use-cases/update-alert.use-case';
 
 const BASE = 'projects/:id/alert_management/alerts';

@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { MERGE_REQUEST_APPROVALS } from '@app/issues';
 import { ProtectedBranchesModule } from '@app/repository';
-import { ApprovalEligibility } from './approval-eligibility';
-import { ApprovalRulesRepository } from './approval-rules.repository';
+import { ApprovalEligibility } from './use-cases/approval-eligibility';
+import { ApprovalRulesRepository } from './core/approval-rules.repository';
 import { ApprovalsPresenter } from './approvals.presenter';
 import { ApprovalsPushConsumer } from './approvals-push.consumer';
 import { MergeRequestApprovalsAdapter } from './merge-request-approvals.adapter';

@@ -7,8 +7,8 @@ import { namespaceWebUrl, NamespaceEntity } from '@app/namespaces';
 import type { AccessUser } from '@app/namespaces';
 import { presentProtectedBranch, ProtectedBranchesRepository } from '@app/repository';
 import type { EntityManager } from 'typeorm';
-import { ApprovalRulesRepository } from './approval-rules.repository';
-import { APPROVER_MIN_LEVEL } from './approval-state';
+import { ApprovalRulesRepository } from './core/approval-rules.repository';
+import { APPROVER_MIN_LEVEL } from './core/approval-state';
 import { ApprovalMergeRequestRuleEntity, ApprovalProjectRuleEntity, ApprovalProjectSettingsEntity } from './entities';
 import type { MergeRequestApprovalContext } from './use-cases/load-approval-contexts/load-approval-contexts.use-case';
 

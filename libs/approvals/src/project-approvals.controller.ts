@@ -3,7 +3,7 @@ import { Auth, CurrentPrincipal, CurrentProject, intParam, LastModified, paginat
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, accessUserOf, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApprovalRulesRepository } from './approval-rules.repository';
+import { ApprovalRulesRepository } from './core/approval-rules.repository';
 import { ApprovalsPresenter } from './approvals.presenter';
 import { CreateProjectRuleDto, UpdateProjectApprovalsDto, UpdateProjectRuleDto } from './dto/approvals.dto';
 import { ApprovalProjectRuleEntity } from './entities';

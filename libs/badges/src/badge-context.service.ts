@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import type { ProjectWithNamespace } from '@app/namespaces';
-import { BadgeRenderContext, usesPlaceholder } from './badge-urls';
+import { BadgeRenderContext, usesPlaceholder } from './core/badge-urls';
 import { BadgeCommitReader } from './commit-reader';
 
 /** Builds the placeholder values of a project; git is asked only when a URL needs it. */

@@ -1,4 +1,4 @@
-import { BadgeRenderContext, renderBadgeUrl } from './badge-urls';
+import { BadgeRenderContext, renderBadgeUrl } from './core/badge-urls';
 import type { BadgeEntity } from './entities/badge.entity';
 
 export interface BadgeView {

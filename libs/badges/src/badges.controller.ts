@@ -5,7 +5,7 @@ import { ACCESS_LEVELS, groupOf, NamespaceEntity, projectOf, ProjectWithNamespac
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BadgeContextService } from './badge-context.service';
 import { BadgeView, presentBadge, presentRendered, RenderedBadgeView } from './badge.presenter';
-import { BadgeSource, BadgesRepository } from './badges.repository';
+import { BadgeSource, BadgesRepository } from './core/badges.repository';
 import { CreateBadgeDto, ListBadgesDto, RenderBadgeDto, UpdateBadgeDto } from './dto/badge.dto';
 import { BadgeEntity } from './entities/badge.entity';
 import type { BadgeOwner } from './use-cases/badge-commands';

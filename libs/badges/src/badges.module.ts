@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BadgeContextService } from './badge-context.service';
 import { BadgesController } from './badges.controller';
-import { BadgesRepository } from './badges.repository';
+import { BadgesRepository } from './core/badges.repository';
 import { BadgeCommitReader } from './commit-reader';
 import { CreateBadgeUseCase } from './use-cases/create-badge.use-case';
 import { DeleteBadgeUseCase } from './use-cases/delete-badge.use-case';

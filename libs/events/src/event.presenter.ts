@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import type { UserEntity } from '@app/identity';
 import { presentUserSummary } from '@app/identity';
-import type { EventRow } from './events.repository';
+import type { EventRow } from './reads/events.repository';
 import { actionNameOf } from './projection/event-projection';
 
 /** Contribution events in GitLab's shape; the authors come with the rows (see `EventsRepository.page`). */

@@ -21,7 +21,7 @@ import { ACCESS_LEVELS, projectFeatureReadable, projectOf, toAccessUser } from '
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ListCurrentUserEventsDto, ListEventsDto } from './dto/list-events.dto';
 import { EventPresenter } from './event.presenter';
-import { EventListQuery, EventsRepository } from './events.repository';
+import { EventListQuery, EventsRepository } from './reads/events.repository';
 
 /** Token scopes that may read events. */
 const EVENT_SCOPES = ['api', 'read_api', 'read_user'];

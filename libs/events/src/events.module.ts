@@ -4,10 +4,10 @@ import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
 import { EventPresenter } from './event.presenter';
 import { EventsController } from './events.controller';
-import { EventsRepository } from './events.repository';
+import { EventsRepository } from './reads/events.repository';
 import { ResourceEventPresenter } from './resource-event.presenter';
 import { ResourceEventsController } from './resource-events.controller';
-import { ResourceEventsRepository } from './resource-events.repository';
+import { ResourceEventsRepository } from './reads/resource-events.repository';
 
 /** The read side of the projections: contribution events and resource events (gateway). */
 @Module({

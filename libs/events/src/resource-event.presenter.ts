@@ -13,7 +13,7 @@ import {
 } from '@app/issues';
 import type { ObjectLiteral } from 'typeorm';
 import type { ResourceIterationEventEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceWeightEventEntity } from './entities/resource-events.entity';
-import type { ResourceEventKind, ResourceOwner } from './resource-events.repository';
+import type { ResourceEventKind, ResourceOwner } from './reads/resource-events.repository';
 
 /**
  * Resource events in the spec's shapes. A milestone or iteration is shown as it is now, or as

@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { IssuesRepository } from '@app/issues';
 import { ACCESS_LEVELS, projectOf, toAccessUser } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ResourceEventKind, ResourceEventsRepository, ResourceOwner } from './resource-events.repository';
+import { ResourceEventKind, ResourceEventsRepository, ResourceOwner } from './reads/resource-events.repository';
 import { ResourceEventPresenter } from './resource-event.presenter';
 
 /**

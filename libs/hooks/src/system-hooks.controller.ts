@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HookDeliveriesRepository } from './delivery/hook-deliveries.repository';
 import { CreateSystemHookDto, ListHookDeliveriesDto, UpdateSystemHookDto } from './dto/system-hook.dto';
 import { HookDeliveryRecord, presentHookDelivery, presentSystemHook, SystemHookRecord } from './system-hook.presenter';
-import { SystemHooksRepository } from './system-hooks.repository';
+import { SystemHooksRepository } from './core/system-hooks.repository';
 import { CreateSystemHookUseCase } from './use-cases/create-system-hook.use-case';
 import { DeleteSystemHookUseCase } from './use-cases/delete-system-hook.use-case';
 import { ResendHookDeliveryUseCase } from './use-cases/resend-hook-delivery.use-case';

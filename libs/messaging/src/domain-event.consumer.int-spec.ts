@@ -1,10 +1,10 @@
 import { AppConfig } from '@app/config';
 import { KafkaTopicReader, randomKafkaPrefix, TEST_KAFKA_BROKERS } from '@app/testing';
 import { Partitioners, Producer } from 'kafkajs';
-import { buildDomainEvent, DomainEvent } from './domain-event';
+import { buildDomainEvent, DomainEvent } from './core/domain-event';
 import { DLQ_HEADERS, DomainEventConsumer, DomainEventContext } from './domain-event.consumer';
 import { KafkaClient } from './kafka.factory';
-import { CONSUMER_GROUPS, TOPICS } from './topics.constants';
+import { CONSUMER_GROUPS, TOPICS } from './core/topics.constants';
 import { TransientError } from './transient-error';
 
 jest.setTimeout(60_000);

@@ -2,10 +2,10 @@ import { Logger } from '@nestjs/common';
 import { Consumer, EachBatchPayload, EachMessagePayload, IHeaders, KafkaMessage, Producer } from 'kafkajs';
 import { BackoffOptions, computeBackoff, DEFAULT_BACKOFF } from './backoff';
 import type { CataloguedEvent, DomainEventType } from './catalogue/domain-event-catalogue';
-import { DomainEvent } from './domain-event';
-import { eventDataProblems, parseDomainEvent } from './domain-event.validator';
+import { DomainEvent } from './core/domain-event';
+import { eventDataProblems, parseDomainEvent } from './catalogue/domain-event.validator';
 import { KAFKA_RETRY, KafkaClient } from './kafka.factory';
-import { TOPICS } from './topics.constants';
+import { TOPICS } from './core/topics.constants';
 import { isTransientError } from './transient-error';
 
 /** Headers added to a message copied to the dead-letter topic. */

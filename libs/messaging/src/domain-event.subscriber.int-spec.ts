@@ -5,12 +5,12 @@ import { AppConfig, ConfigModule } from '@app/config';
 import { MetricsService } from '@app/observability';
 import { eventually, randomKafkaPrefix, TEST_KAFKA_BROKERS } from '@app/testing';
 import { Partitioners } from 'kafkajs';
-import { buildDomainEvent, DomainEvent } from './domain-event';
+import { buildDomainEvent, DomainEvent } from './core/domain-event';
 import { DomainEventConsumerOptions } from './domain-event.consumer';
 import { DomainEventConsumerFactory } from './domain-event-consumer.factory';
 import { DomainEventSubscriber } from './domain-event.subscriber';
 import { KafkaClient } from './kafka.factory';
-import { CONSUMER_GROUPS, TOPICS } from './topics.constants';
+import { CONSUMER_GROUPS, TOPICS } from './core/topics.constants';
 
 jest.setTimeout(60_000);
 

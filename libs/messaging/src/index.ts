@@ -1,5 +1,9 @@
-export { buildDomainEvent, messageKeyOf } from './domain-event';
-export type { DomainEvent, UncheckedNewDomainEvent } from './domain-event';
+// libs/messaging: folders import only the folders below them, from the top down:
+//   catalogue/ (event types and their validation) -> core/ (the DomainEvent envelope, topic names)
+// The files directly in src/ (this index, the module, ...) compose them and are imported by none.
+// Check: `node scripts/folder-cycles.mjs messaging`.
+export { buildDomainEvent, messageKeyOf } from './core/domain-event';
+export type { DomainEvent, UncheckedNewDomainEvent } from './core/domain-event';
 export { DLQ_HEADERS } from './domain-event.consumer';
 export type { DomainEventConsumerOptions, DomainEventContext } from './domain-event.consumer';
 export { DomainEventSubscriber } from './domain-event.subscriber';
@@ -10,7 +14,7 @@ export { OutboxEventEntity } from './outbox-event.entity';
 export { OUTBOX_NOTIFY_CHANNEL, OutboxService } from './outbox.service';
 export { currentOutboxContext, outboxHeaders, outboxRecordOf, runWithEnvelopeExtras } from './outbox-rows';
 export type { OutboxContext, OutboxRecord } from './outbox-rows';
-export { CONSUMER_GROUPS, prefixed, TOPICS } from './topics.constants';
+export { CONSUMER_GROUPS, prefixed, TOPICS } from './core/topics.constants';
 export { assertNever, eventTypeSet, ignoring, isCataloguedEvent, typesOf } from './catalogue/domain-event-catalogue';
 export type { CataloguedEvent, DomainEventData, DomainEventType, NewDomainEvent } from './catalogue/domain-event-catalogue';
 export { IDENTITY_EVENT_PART } from './catalogue/identity.events';

@@ -1,5 +1,5 @@
 import { Admin, ITopicConfig } from 'kafkajs';
-import { prefixed, TOPICS } from './topics.constants';
+import { prefixed, TOPICS } from './core/topics.constants';
 
 /** Partitions of the domain event stream. Key = project id, so this bounds consumer parallelism. */
 export const DOMAIN_EVENTS_PARTITIONS = 6;

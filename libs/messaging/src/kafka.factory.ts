@@ -2,7 +2,7 @@ import { Injectable, Logger, LoggerService } from '@nestjs/common';
 import { AppConfig, KafkaConfig } from '@app/config';
 import { Admin, Kafka, logCreator, LogEntry, logLevel, Partitioners, Producer, RetryOptions } from 'kafkajs';
 import { domainTopicConfigs, ensureTopics } from './kafka-topics';
-import { prefixed } from './topics.constants';
+import { prefixed } from './core/topics.constants';
 
 /**
  * Client-wide retry of kafkajs (connecting, metadata, admin, consumer restarts): 100 ms doubling

@@ -7,12 +7,12 @@ import { createTestDatabase, randomKafkaPrefix } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { OutboxEventEntity } from './outbox-event.entity';
 import type { NewDomainEvent } from './catalogue/domain-event-catalogue';
-import { DomainEvent, UncheckedNewDomainEvent } from './domain-event';
+import { DomainEvent, UncheckedNewDomainEvent } from './core/domain-event';
 import { DomainEventConsumerFactory } from './domain-event-consumer.factory';
 import { MessagingModule } from './messaging.module';
 import { OutboxRelay } from './outbox.relay';
 import { OutboxService } from './outbox.service';
-import { CONSUMER_GROUPS } from './topics.constants';
+import { CONSUMER_GROUPS } from './core/topics.constants';
 
 /** The outbox carries any type; this test writes events the catalogue does not check (their data is beside the point). */
 const unchecked = (event: UncheckedNewDomainEvent): NewDomainEvent => event as NewDomainEvent;

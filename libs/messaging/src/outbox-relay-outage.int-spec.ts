@@ -4,7 +4,7 @@ import { createTestDatabase, KafkaTopicReader, randomKafkaPrefix, startTestBroke
 import { DataSource } from 'typeorm';
 import { OutboxEventEntity } from './outbox-event.entity';
 import type { NewDomainEvent } from './catalogue/domain-event-catalogue';
-import { DomainEvent, UncheckedNewDomainEvent } from './domain-event';
+import { DomainEvent, UncheckedNewDomainEvent } from './core/domain-event';
 import { KafkaClient } from './kafka.factory';
 import { OutboxRelay } from './outbox.relay';
 import { OutboxService } from './outbox.service';

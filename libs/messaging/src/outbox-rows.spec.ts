@@ -1,6 +1,6 @@
 import { runWithRequestId } from '@app/observability';
 import type { NewDomainEvent } from './catalogue/domain-event-catalogue';
-import type { UncheckedNewDomainEvent } from './domain-event';
+import type { UncheckedNewDomainEvent } from './core/domain-event';
 import { currentOutboxContext, outboxHeaders, outboxRecordOf, outboxRecordsOf, runWithEnvelopeExtras } from './outbox-rows';
 
 /** The outbox carries any type; this test writes events the catalogue does not check (their data is beside the point). */

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { currentRequestId } from '@app/observability';
 import type { NewDomainEvent } from './catalogue/domain-event-catalogue';
-import { buildDomainEvent, DomainEvent, messageKeyOf } from './domain-event';
+import { buildDomainEvent, DomainEvent, messageKeyOf } from './core/domain-event';
 
 /** An `outbox_events` row as every writer inserts it (column names), its envelope in `payload`. */
 export interface OutboxRecord {

@@ -4,11 +4,11 @@ import { createTestDatabase, eventually, KafkaTopicReader, randomKafkaPrefix, Re
 import { DataSource } from 'typeorm';
 import { OutboxEventEntity } from './outbox-event.entity';
 import type { NewDomainEvent } from './catalogue/domain-event-catalogue';
-import { DomainEvent, UncheckedNewDomainEvent } from './domain-event';
+import { DomainEvent, UncheckedNewDomainEvent } from './core/domain-event';
 import { KafkaClient } from './kafka.factory';
 import { OutboxRelay, OutboxRelayOptions } from './outbox.relay';
 import { OutboxService } from './outbox.service';
-import { prefixed, TOPICS } from './topics.constants';
+import { prefixed, TOPICS } from './core/topics.constants';
 
 jest.setTimeout(60_000);
 

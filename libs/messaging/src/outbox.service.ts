@@ -3,9 +3,9 @@ import { AppConfig } from '@app/config';
 import { PreparedStatement, queryPrepared } from '@app/database';
 import { EntityManager } from 'typeorm';
 import type { DomainEventType, NewDomainEvent } from './catalogue/domain-event-catalogue';
-import { DomainEvent } from './domain-event';
+import { DomainEvent } from './core/domain-event';
 import { currentOutboxContext, OutboxRecord, outboxRecordsOf } from './outbox-rows';
-import { prefixed, TOPICS } from './topics.constants';
+import { prefixed, TOPICS } from './core/topics.constants';
 
 /**
  * LISTEN/NOTIFY channel that wakes the outbox relay. A notification sent inside a transaction is

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Put } from '@nestjs/common';
 import { AdminOnly, CurrentPrincipal, DomainError, Principal, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
 import { presentApplicationSettings } from './application-settings.presenter';
-import { SettingsReader } from './settings-reader';
+import { SettingsReader } from './core/settings-reader';
 import { UpdateApplicationSettingsUseCase } from './use-cases/update-application-settings.use-case';
 
 /** `GET/PUT /application/settings`: administrators only. */

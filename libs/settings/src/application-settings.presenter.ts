@@ -1,5 +1,5 @@
-import { ApplicationSettings } from './application-settings';
-import { DEPRECATED_ALIASES, definitionOf, SETTING_NAMES } from './setting-definitions';
+import { ApplicationSettings } from './core/application-settings';
+import { DEPRECATED_ALIASES, definitionOf, SETTING_NAMES } from './core/setting-definitions';
 
 export interface PresentSettingsOptions {
   /** PREMIUM settings exist on this instance. */

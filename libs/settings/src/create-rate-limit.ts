@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { AuthenticatedRequest } from '@app/api';
 import { DomainError } from '@app/api';
 import { FixedWindowRateLimiter, RateLimitVerdict } from '@app/queue';
-import { SettingsReader } from './settings-reader';
+import { SettingsReader } from './core/settings-reader';
 
 /** Settings that cap create requests per user and minute (0: no cap). */
 export type CreateRateLimitSetting = 'issues_create_limit' | 'notes_create_limit';

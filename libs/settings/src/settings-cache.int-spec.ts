@@ -8,7 +8,7 @@ import { RedisModule } from '@app/queue';
 import { createTestDatabase } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { SettingsReader } from './settings-reader';
+import { SettingsReader } from './core/settings-reader';
 import { SettingsModule } from './settings.module';
 import { UpdateApplicationSettingsUseCase } from './use-cases/update-application-settings.use-case';
 import { ENTITIES } from '@apps/entities';

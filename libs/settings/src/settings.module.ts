@@ -1,11 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { SecretsModule } from '@app/secrets';
 import { ApplicationSettingsController } from './application-settings.controller';
-import { CachedSettingsReader } from './cached-settings.reader';
+import { CachedSettingsReader } from './core/cached-settings.reader';
 import { CreateRateLimiter, CreateRateLimitGuard } from './create-rate-limit';
 import { InstanceMetadataController } from './instance-metadata.controller';
-import { SettingsReader } from './settings-reader';
-import { SettingsRepository } from './settings.repository';
+import { SettingsReader } from './core/settings-reader';
+import { SettingsRepository } from './core/settings.repository';
 import { UpdateApplicationSettingsUseCase } from './use-cases/update-application-settings.use-case';
 
 /**

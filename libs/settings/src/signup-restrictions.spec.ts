@@ -1,4 +1,4 @@
-import { ApplicationSettings } from './application-settings';
+import { ApplicationSettings } from './core/application-settings';
 import { defaultVisibilityWithin, domainMatches, emailDomainRestriction } from './signup-restrictions';
 
 const context = { host: 'git.example.com', sessionExpireDelayMinutes: 10080 };

@@ -1,4 +1,4 @@
-import { ApplicationSettings } from './application-settings';
+import { ApplicationSettings } from './core/application-settings';
 
 /** GitLab's wildcard match of an e-mail domain: `*` matches any run of characters, case-insensitive. */
 export function domainMatches(patterns: readonly string[], email: string): boolean {

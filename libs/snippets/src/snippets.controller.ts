@@ -4,7 +4,7 @@ import { ACCESS_LEVELS, accessUserOf, projectOf, ProjectWithNamespace } from '@a
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateSnippetDto, UpdateSnippetDto } from './dto/snippet.dto';
 import { SnippetEntity } from './entities/snippet.entity';
-import { SnippetViewer } from './snippet-access';
+import { SnippetViewer } from './core/snippet-access';
 import { SnippetPresenter } from './snippet.presenter';
 import { SnippetsService } from './snippets.service';
 import { CreateSnippetUseCase, DeleteSnippetUseCase, UpdateSnippetUseCase } from './use-cases/write-snippet.use-cases';

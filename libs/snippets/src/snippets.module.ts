@@ -3,7 +3,7 @@ import { Paginator } from '@app/api';
 import { IdentityModule } from '@app/identity';
 import { SnippetPresenter } from './snippet.presenter';
 import { SnippetsController } from './snippets.controller';
-import { SnippetsRepository } from './snippets.repository';
+import { SnippetsRepository } from './core/snippets.repository';
 import { SnippetsService } from './snippets.service';
 import { CreateSnippetUseCase, DeleteSnippetUseCase, UpdateSnippetUseCase } from './use-cases/write-snippet.use-cases';
 

@@ -4,8 +4,8 @@ import type { ProjectWithNamespace } from '@app/namespaces';
 import type { SelectQueryBuilder } from 'typeorm';
 import type { SnippetFileEntity } from './entities/snippet-file.entity';
 import type { SnippetEntity } from './entities/snippet.entity';
-import { snippetReadable, snippetsFeatureOpen, SnippetViewer } from './snippet-access';
-import { SnippetsRepository } from './snippets.repository';
+import { snippetReadable, snippetsFeatureOpen, SnippetViewer } from './core/snippet-access';
+import { SnippetsRepository } from './core/snippets.repository';
 
 /** Finds project snippets the caller may read (404 otherwise, as GitLab), for the snippets and notes routes. */
 @Injectable()

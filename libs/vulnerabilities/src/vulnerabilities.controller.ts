@@ -7,8 +7,8 @@ import { CreateVulnerabilityQueryDto, ListFindingsDto } from './dto/vulnerabilit
 import type { VulnerabilityEntity } from './entities';
 import { CreateVulnerabilityUseCase } from './use-cases/create-vulnerability.use-case';
 import { TransitionVulnerabilityUseCase, VulnerabilityAction } from './use-cases/transition-vulnerability.use-case';
-import type { ProjectScope } from './vulnerabilities.events';
-import { VulnerabilitiesRepository } from './vulnerabilities.repository';
+import type { ProjectScope } from './core/vulnerabilities.events';
+import { VulnerabilitiesRepository } from './core/vulnerabilities.repository';
 import { FindingListView, presentFindingListItem, presentVulnerability, VulnerabilityView } from './vulnerability.presenter';
 
 /** Who reads vulnerabilities (the project security dashboard): developers and above. */

@@ -6,7 +6,7 @@ import { CreateVulnerabilityUseCase } from './use-cases/create-vulnerability.use
 import { IngestSecurityReportsUseCase } from './use-cases/ingest-security-reports.use-case';
 import { TransitionVulnerabilityUseCase } from './use-cases/transition-vulnerability.use-case';
 import { VulnerabilitiesController } from './vulnerabilities.controller';
-import { VulnerabilitiesRepository } from './vulnerabilities.repository';
+import { VulnerabilitiesRepository } from './core/vulnerabilities.repository';
 
 /**
  * Vulnerabilities (ULTIMATE): findings ingested from the security reports of default-branch

@@ -1,4 +1,4 @@
-import type { AlertRow } from '../alerts.repository';
+import type { AlertRow } from '../core/alerts.repository';
 import type { AlertStatus } from '../engine/alert-severity';
 import type { NormalizedAlert } from '../engine/normalize-alert';
 

@@ -1,6 +1,6 @@
 import { outboxHeaders, outboxRecordOf, type DomainEventData, type NewDomainEvent, type OutboxContext } from '@app/messaging';
-import { ALERT_EVENTS } from '../alerting.events';
-import type { AlertRow, IngestOutcome } from '../alerts.repository';
+import { ALERT_EVENTS } from '../core/alerting.events';
+import type { AlertRow, IngestOutcome } from '../core/alerts.repository';
 import type { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
 import type { AlertBatchPlan, AlertState, BatchAlertInput, PlannedStep } from './alert-batch-plan';
 import type { NoteRow, OutboxRow, UnmatchedRecoveryRow } from './alert-batch.repository';

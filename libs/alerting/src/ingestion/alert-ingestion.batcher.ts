@@ -3,8 +3,8 @@ import { BeforeApplicationShutdown, Injectable, Logger, Optional } from '@nestjs
 import { AppConfig } from '@app/config';
 import { isConnectionLost, isRetryableTransactionError, uniqueViolation } from '@app/database';
 import { OUTBOX_NOTIFY_CHANNEL, OutboxService } from '@app/messaging';
-import { AlertingMetrics, type AlertIngestStage } from '../alerting.metrics';
-import type { IngestOutcome } from '../alerts.repository';
+import { AlertingMetrics, type AlertIngestStage } from '../core/alerting.metrics';
+import type { IngestOutcome } from '../core/alerts.repository';
 import { openAlertKey, planAlertBatch } from './alert-batch-plan';
 import { type AlertBatchEntry, batchOutcomes, buildAlertBatchRows } from './alert-batch-rows';
 import { AlertBatchRepository, BatchConnection, missingPreparedStatement } from './alert-batch.repository';

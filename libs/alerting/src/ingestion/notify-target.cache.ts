@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import { ProjectsRepository } from '@app/namespaces';
 import { closeRedisConnection, REDIS, redisKey, subscribeToInvalidations } from '@app/queue';
 import type { Redis } from 'ioredis';
-import { HttpIntegrationsRepository, IntegrationWithDigest, type NotifySelector } from '../http-integrations.repository';
+import { HttpIntegrationsRepository, IntegrationWithDigest, type NotifySelector } from '../core/http-integrations.repository';
 
 /** Channel (under the Redis prefix) announcing a change of an alert integration to every process. Never rename. */
 export const ALERT_INTEGRATIONS_INVALIDATION_CHANNEL = 'alert-integrations:invalidate';

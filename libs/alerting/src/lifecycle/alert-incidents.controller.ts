@@ -3,9 +3,9 @@ import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { UsersRepository } from '@app/identity';
 import { ACCESS_LEVELS } from '@app/namespaces';
-import { HttpIntegrationsRepository } from '../http-integrations.repository';
+import { HttpIntegrationsRepository } from '../core/http-integrations.repository';
 import { presentAlert } from '../presenters/alerting.presenter';
-import { projectContextOf } from '../project-context';
+import { projectContextOf } from '../core/project-context';
 import { CreateIncidentFromAlertUseCase } from './create-incident-from-alert.use-case';
 
 /**

@@ -1,5 +1,5 @@
 import { buildDomainEvent, type CataloguedEvent, type DomainEventConsumerOptions } from '@app/messaging';
-import { ALERT_EVENTS } from '../alerting.events';
+import { ALERT_EVENTS } from '../core/alerting.events';
 import { AlertLifecycleConsumer, type AlertLifecycleEvent, alertLifecycleActionOf, alertStateChangeOf } from './alert-lifecycle.consumer';
 
 // The consumer checks `data` against the catalogue before a handler sees it; these tests give only the fields read.

@@ -2,7 +2,7 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import { assertNever, type CataloguedEvent, CONSUMER_GROUPS, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
 import { MetricsService } from '@app/observability';
 import type { Counter } from 'prom-client';
-import { ALERT_EVENTS } from '../alerting.events';
+import { ALERT_EVENTS } from '../core/alerting.events';
 import type { AlertStatus } from '../engine/alert-severity';
 import { AlertStateChange, AlertStateEventsRepository } from './alert-state-events.repository';
 import { CloseAlertIncidentUseCase } from './close-alert-incident.use-case';

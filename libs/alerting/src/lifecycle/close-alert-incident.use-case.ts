@@ -3,7 +3,7 @@ import { UpdateIssueUseCase } from '@app/issues';
 import type { DomainEvent } from '@app/messaging';
 import { ACCESS_LEVELS, ProjectsRepository } from '@app/namespaces';
 import { DataSource } from 'typeorm';
-import { AlertsRepository } from '../alerts.repository';
+import { AlertsRepository } from '../core/alerts.repository';
 import { AlertBotRepository } from './alert-bot.repository';
 import type { AlertIncidentOutcome } from './create-alert-incident.use-case';
 import { ProcessedAlertEventsRepository } from './processed-alert-events.repository';

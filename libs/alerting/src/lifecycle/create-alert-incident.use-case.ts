@@ -3,7 +3,7 @@ import { CreateIssueCommand, CreateIssueUseCase } from '@app/issues';
 import type { DomainEvent } from '@app/messaging';
 import { ACCESS_LEVELS, ProjectsRepository } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
-import { AlertsRepository } from '../alerts.repository';
+import { AlertsRepository } from '../core/alerts.repository';
 import type { AlertEntity } from '../entities/alert.entity';
 import { AlertBotRepository } from './alert-bot.repository';
 import { incidentSeverityOf } from './incident-severity';

@@ -3,7 +3,7 @@ import { DomainError } from '@app/api';
 import { CreateIssueUseCase } from '@app/issues';
 import { ProjectsRepository } from '@app/namespaces';
 import { DataSource } from 'typeorm';
-import { AlertsRepository } from '../alerts.repository';
+import { AlertsRepository } from '../core/alerts.repository';
 import type { AlertEntity } from '../entities/alert.entity';
 import { openAlertIncident } from './create-alert-incident.use-case';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CONSUMER_GROUPS, DomainEventConsumerOptions, DomainEventSubscriber } from '@app/messaging';
-import { ALERT_EVENTS } from '../alerting.events';
+import { ALERT_EVENTS } from '../core/alerting.events';
 import { AlertLiveChannel } from './alert-live.channel';
 import { type AlertLiveEvent, alertLiveMessagesOf } from './alert-live.message';
 

@@ -1,6 +1,5 @@
 import { buildDomainEvent, type CataloguedEvent, type DomainEventConsumerOptions, type UncheckedNewDomainEvent } from '@app/messaging';
-import { ALERT_EVENTS } from '../alerting.events';
-import { startedPerHourSeries } from '../alerts.controller';
+import { ALERT_EVENTS } from '../core/alerting.events';
 import { compareIds } from './alert-stream.controller';
 import { AlertLiveConsumer } from './alert-live.consumer';
 import { type AlertLiveEvent, alertLiveMessageOf, alertLiveMessagesOf, LIVE_EVENT_MAX_AGE_MS } from './alert-live.message';
@@ -76,27 +75,5 @@ describe(compareIds.name, () => {
     expect(compareIds('1700000000000-2', '1700000000000-10')).toBe(-1);
     expect(compareIds('1700000000001-0', '1700000000000-99')).toBe(1);
     expect(compareIds('0-0', '1-0')).toBe(-1);
-  });
-});
-
-describe(startedPerHourSeries.name, () => {
-  const now = new Date('2026-11-25T10:20:00Z');
-
-  it('gives one entry per hour, oldest first, the current hour last, zeros where nothing started', () => {
-    const sut = startedPerHourSeries(
-      [
-        { hour: new Date('2026-11-25T10:00:00Z'), severity: 'critical', count: 2 },
-        { hour: new Date('2026-11-25T10:00:00Z'), severity: 'low', count: 1 },
-        { hour: new Date('2026-11-25T08:00:00Z'), severity: 'high', count: 4 },
-        { hour: new Date('2026-11-25T06:00:00Z'), severity: 'high', count: 9 },
-      ],
-      3,
-      now,
-    );
-    expect(sut).toEqual([
-      { hour: '2026-11-25T08:00:00.000Z', total: 4, critical: 0, high: 4, medium: 0, low: 0, info: 0, unknown: 0 },
-      { hour: '2026-11-25T09:00:00.000Z', total: 0, critical: 0, high: 0, medium: 0, low: 0, info: 0, unknown: 0 },
-      { hour: '2026-11-25T10:00:00.000Z', total: 3, critical: 2, high: 0, medium: 0, low: 1, info: 0, unknown: 0 },
-    ]);
   });
 });

@@ -1,5 +1,5 @@
 import type { CataloguedEvent, DomainEvent } from '@app/messaging';
-import { ALERT_EVENTS } from '../alerting.events';
+import { ALERT_EVENTS } from '../core/alerting.events';
 
 /** How long after it happened an event is still worth showing live (older ones: a backlog being caught up). */
 export const LIVE_EVENT_MAX_AGE_MS = 60_000;

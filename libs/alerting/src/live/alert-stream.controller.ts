@@ -2,7 +2,7 @@ import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
 import { CurrentProject, ProjectAccess, ResourceAccess } from '@app/api';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { projectContextOf } from '../project-context';
+import { projectContextOf } from '../core/project-context';
 import { AlertLiveChannel, LiveEntry } from './alert-live.channel';
 import { AlertLiveHub, LiveSignal } from './alert-live.hub';
 

@@ -4,7 +4,7 @@ import { presentAttributeMappings } from '../engine/attribute-mapping';
 import type { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
 import type { AlertNoteEntity } from '../entities/alert-note.entity';
 import type { AlertEntity } from '../entities/alert.entity';
-import { notifyUrlOf, prometheusNotifyUrlOf } from '../notify-url';
+import { notifyUrlOf, prometheusNotifyUrlOf } from '../core/notify-url';
 
 export interface PresentContext {
   externalUrl: string;

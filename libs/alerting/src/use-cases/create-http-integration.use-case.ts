@@ -4,12 +4,12 @@ import { AppConfig } from '@app/config';
 import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
-import { ALERT_EVENTS } from '../alerting.events';
+import { ALERT_EVENTS } from '../core/alerting.events';
 import type { AlertHttpIntegrationEntity, AlertIntegrationType } from '../entities/alert-http-integration.entity';
-import { HttpIntegrationsRepository } from '../http-integrations.repository';
+import { HttpIntegrationsRepository } from '../core/http-integrations.repository';
 import { NotifyTargetCache } from '../ingestion/notify-target.cache';
-import { checkIntegrationSettings } from '../integration-settings';
-import { digestIntegrationToken, generateEndpointIdentifier, generateIntegrationToken } from '../integration-token';
+import { checkIntegrationSettings } from '../core/integration-settings';
+import { digestIntegrationToken, generateEndpointIdentifier, generateIntegrationToken } from '../core/integration-token';
 
 /** At most one Prometheus integration per project (its notify URL names no integration). */
 const PROMETHEUS_UNIQUE_CONSTRAINT = 'alert_http_integrations_one_prometheus_key';

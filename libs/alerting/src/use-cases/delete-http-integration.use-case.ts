@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
-import { ALERT_EVENTS } from '../alerting.events';
-import { HttpIntegrationsRepository } from '../http-integrations.repository';
+import { ALERT_EVENTS } from '../core/alerting.events';
+import { HttpIntegrationsRepository } from '../core/http-integrations.repository';
 import { NotifyTargetCache } from '../ingestion/notify-target.cache';
 
 /** Deletes an integration; its alerts stay (their `integration` becomes null). */

@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { AppConfig } from '@app/config';
 import { FixedWindowRateLimiter } from '@app/queue';
-import { AlertingMetrics, AlertRejectionReason } from '../alerting.metrics';
+import { AlertingMetrics, AlertRejectionReason } from '../core/alerting.metrics';
 import { parseAlertPayload } from '../engine/alert-payload-parser';
 import { checkPrometheusPayload, normalizePrometheusAlert } from '../engine/prometheus-payload';
-import { FIRST_HTTP_INTEGRATION, type NotifySelector, PROMETHEUS_INTEGRATION } from '../http-integrations.repository';
+import { FIRST_HTTP_INTEGRATION, type NotifySelector, PROMETHEUS_INTEGRATION } from '../core/http-integrations.repository';
 import { NotifyTargetCache } from '../ingestion/notify-target.cache';
-import { integrationTokenMatches, notifyCredentialOf } from '../integration-token';
+import { integrationTokenMatches, notifyCredentialOf } from '../core/integration-token';
 import { IngestAlertResult, IngestAlertUseCase } from './ingest-alert.use-case';
 
 const foreignKeyViolation = (error: unknown): boolean => {

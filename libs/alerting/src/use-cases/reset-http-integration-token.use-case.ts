@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
-import { ALERT_EVENTS } from '../alerting.events';
+import { ALERT_EVENTS } from '../core/alerting.events';
 import type { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
-import { HttpIntegrationsRepository } from '../http-integrations.repository';
+import { HttpIntegrationsRepository } from '../core/http-integrations.repository';
 import { NotifyTargetCache } from '../ingestion/notify-target.cache';
-import { digestIntegrationToken, generateIntegrationToken } from '../integration-token';
+import { digestIntegrationToken, generateIntegrationToken } from '../core/integration-token';
 
 /** Replaces an integration's authorization key: the old key stops working at once; the new one is returned once. */
 @Injectable()

@@ -3,11 +3,11 @@ import { DomainError } from '@app/api';
 import { uniqueViolation } from '@app/database';
 import { OutboxService, type NewDomainEvent } from '@app/messaging';
 import { DataSource } from 'typeorm';
-import { ALERT_EVENTS } from '../alerting.events';
-import { AlertsRepository } from '../alerts.repository';
+import { ALERT_EVENTS } from '../core/alerting.events';
+import { AlertsRepository } from '../core/alerts.repository';
 import type { AlertStatus } from '../engine/alert-severity';
 import type { AlertEntity } from '../entities/alert.entity';
-import { HttpIntegrationsRepository } from '../http-integrations.repository';
+import { HttpIntegrationsRepository } from '../core/http-integrations.repository';
 
 export interface UpdateAlertCommand {
   actor: { id: number; username: string };

@@ -4,11 +4,11 @@ import { AppConfig } from '@app/config';
 import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
-import { ALERT_EVENTS } from '../alerting.events';
+import { ALERT_EVENTS } from '../core/alerting.events';
 import type { AlertHttpIntegrationEntity, AlertIntegrationType } from '../entities/alert-http-integration.entity';
-import { HttpIntegrationsRepository } from '../http-integrations.repository';
+import { HttpIntegrationsRepository } from '../core/http-integrations.repository';
 import { NotifyTargetCache } from '../ingestion/notify-target.cache';
-import { checkIntegrationSettings } from '../integration-settings';
+import { checkIntegrationSettings } from '../core/integration-settings';
 
 export interface UpdateHttpIntegrationCommand {
   actorId: number;

@@ -4,7 +4,7 @@ import { ACCESS_LEVELS } from '@app/namespaces';
 import type { AccessUser, ProjectWithNamespace } from '@app/namespaces';
 import { ProtectedBranchesRepository } from '@app/repository';
 import { EntityManager } from 'typeorm';
-import { ApprovalRulesRepository } from '../approval-rules.repository';
+import { ApprovalRulesRepository } from '../core/approval-rules.repository';
 import { APPROVALS_REQUIRED_MAX } from '../dto/approvals.dto';
 
 /** The caller of a merge request approval endpoint. */

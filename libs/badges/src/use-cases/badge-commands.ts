@@ -1,5 +1,5 @@
 import { DomainError } from '@app/api';
-import { badgeUrlProblem } from '../badge-urls';
+import { badgeUrlProblem } from '../core/badge-urls';
 
 /** Who owns a badge being written: a project (and its group, for the event) or a group. */
 export type BadgeOwner = { kind: 'project'; projectId: number; groupId: number | null } | { kind: 'group'; groupId: number };

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
-import { BADGE_EVENTS, badgeEvent } from '../badges.events';
-import { BadgesRepository } from '../badges.repository';
+import { BADGE_EVENTS, badgeEvent } from '../core/badges.events';
+import { BadgesRepository } from '../core/badges.repository';
 import type { BadgeEntity } from '../entities/badge.entity';
 import { BadgeOwner, ownerIds } from './badge-commands';
 

@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { EVENTS_RETENTION } from '../events.jobs';
+import { EVENTS_RETENTION } from './events.jobs';
 import { ProjectionsRebuildModule } from '../projection/projections-rebuild.module';
 import { EventsRetentionProcessor } from './events-retention.processor';
 import { PruneEventsUseCase } from './prune-events.use-case';

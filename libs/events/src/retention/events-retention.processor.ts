@@ -1,6 +1,6 @@
 import { JobWorker, OnJob, QueueWorker } from '@app/queue';
-import { EVENTS_RETENTION, PRUNE_EVENTS_SCHEDULE, PruneEventsPayload } from '../events.jobs';
-import { EVENT_RETENTION_YEARS } from '../events.repository';
+import { EVENTS_RETENTION, PRUNE_EVENTS_SCHEDULE, PruneEventsPayload } from './events.jobs';
+import { EVENT_RETENTION_YEARS } from '../reads/events.repository';
 import { PruneEventsUseCase } from './prune-events.use-case';
 
 /** Runs the retention jobs of the event projections: the prune, daily. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { SystemHookEntity } from '../entities/system-hook.entity';
-import { SystemHooksRepository } from '../system-hooks.repository';
+import { SystemHooksRepository } from '../core/system-hooks.repository';
 
 const HOOK_CACHE_MS = 1_000;
 

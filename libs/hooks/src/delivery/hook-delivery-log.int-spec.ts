@@ -3,10 +3,10 @@ import { createDataSource } from '@app/database';
 import { createTestDatabase } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { SystemHooksRepository } from '../system-hooks.repository';
+import { SystemHooksRepository } from '../core/system-hooks.repository';
 import { HookDeliveriesRepository } from './hook-deliveries.repository';
 import { HookDeliveryLog, NewHookDelivery } from './hook-delivery-log';
-import { HookHealthService } from './hook-health';
+import { HookHealthService } from '../core/hook-health';
 import { ENTITIES } from '@apps/entities';
 
 const row = (hookId: number, over: Partial<NewHookDelivery> = {}): NewHookDelivery => ({

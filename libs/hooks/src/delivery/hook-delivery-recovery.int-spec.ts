@@ -1,6 +1,6 @@
 import { AppConfig } from '@app/config';
 import { createDataSource } from '@app/database';
-import type { HookFanOutEvent } from '../hooks.jobs';
+import type { HookFanOutEvent } from '../core/hooks.jobs';
 import { createTestDatabase } from '@app/testing';
 import { Queue } from 'bullmq';
 import { randomBytes, randomUUID } from 'node:crypto';

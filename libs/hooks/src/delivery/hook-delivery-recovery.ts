@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { HOOK_DELIVERIES, HookDeliveryJob, HookFanOutJob } from '../hooks.jobs';
+import { HOOK_DELIVERIES, HookDeliveryJob, HookFanOutJob } from '../core/hooks.jobs';
 import type { Queue } from 'bullmq';
 import { HookDeliveriesRepository } from './hook-deliveries.repository';
 import { HookEventsRepository } from './hook-events.repository';

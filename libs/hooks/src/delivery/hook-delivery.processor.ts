@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import { runWithRequestId } from '@app/observability';
 import { JobWorker, OnJob, QueueWorker } from '@app/queue';
 import { DelayedError, Job } from 'bullmq';
-import { HOOK_DELIVERIES, HookDeliveryJob, HookFanOutJob } from '../hooks.jobs';
+import { HOOK_DELIVERIES, HookDeliveryJob, HookFanOutJob } from '../core/hooks.jobs';
 import { HookFanOut } from './hook-fan-out';
 import { hookBackoffStrategy, HookDeliveryPostponed } from './hook-jobs';
 import { HookRedelivery } from './hook-redelivery';

@@ -1,4 +1,4 @@
-import type { HookFanOutEvent } from '../hooks.jobs';
+import type { HookFanOutEvent } from '../core/hooks.jobs';
 import { fanOutBatches } from './hook-dispatcher';
 
 const event = (id: string, hooks: number): HookFanOutEvent => ({ eventId: id, trigger: 'push', body: '{}', occurredAt: null, chainId: id, chainDepth: 1, hookIds: Array.from({ length: hooks }, (_, i) => i + 1) });

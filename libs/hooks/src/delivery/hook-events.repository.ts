@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { HookFanOutEvent } from '../hooks.jobs';
+import type { HookFanOutEvent } from '../core/hooks.jobs';
 import { DataSource } from 'typeorm';
 
 /** A pending fan-out as PostgreSQL records it: its job and its events. */

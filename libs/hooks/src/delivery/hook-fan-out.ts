@@ -1,13 +1,13 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { HOOK_DELIVERIES, HookDeliveryJob, HookFanOutJob } from '../hooks.jobs';
+import { HOOK_DELIVERIES, HookDeliveryJob, HookFanOutJob } from '../core/hooks.jobs';
 import type { Queue } from 'bullmq';
 import { AttemptLimiter, NOT_STARTED } from './attempt-limiter';
 import { HookCache } from './hook-cache';
 import { HookDeliverer } from './hook-deliverer';
 import { HookEventsRepository } from './hook-events.repository';
-import { disabledReason } from './hook-health';
+import { disabledReason } from '../core/hook-health';
 import { deliveryJobId, deliveryJobOptions, HOOK_LINE_WAIT_MS, retryDelay, totalAttempts } from './hook-jobs';
 import { idempotencyKeyOf } from './hook-signature';
 

@@ -1,8 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { MetricsService } from '@app/observability';
-import { HOOK_DELIVERIES, HookDeliveryJob } from '../hooks.jobs';
-import { SystemHooksRepository } from '../system-hooks.repository';
+import { HOOK_DELIVERIES, HookDeliveryJob } from '../core/hooks.jobs';
+import { SystemHooksRepository } from '../core/system-hooks.repository';
 import type { Queue } from 'bullmq';
 
 /** Gauges read at scrape time: deliveries waiting in the queue and hooks disabled. */

@@ -1,6 +1,6 @@
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { JobWorker, OnJob, QueueWorker } from '@app/queue';
-import { HOOK_MAINTENANCE } from '../hooks.jobs';
+import { HOOK_MAINTENANCE } from '../core/hooks.jobs';
 import { HookDeliveriesRepository } from './hook-deliveries.repository';
 import { HOOK_LOG_RETENTION_DAYS } from './hook-delivery-rows';
 

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import type { HookDeliveryJob } from '../hooks.jobs';
+import type { HookDeliveryJob } from '../core/hooks.jobs';
 import { UnrecoverableError } from 'bullmq';
 import { AttemptLimiter, NOT_STARTED } from './attempt-limiter';
 import { HookCache } from './hook-cache';
 import { HookDeliverer } from './hook-deliverer';
 import { HookEventsRepository } from './hook-events.repository';
-import { disabledReason } from './hook-health';
+import { disabledReason } from '../core/hook-health';
 import { HOOK_LINE_WAIT_MS, HookDeliveryPostponed, HookDeliveryRetry, retryDelay } from './hook-jobs';
 
 /** Where a delivery job stands: how many times it ran before and how many runs it may take. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { HookDeliveryEntity } from '../entities';
-import type { HookDeliveryJob } from '../hooks.jobs';
+import type { HookDeliveryJob } from '../core/hooks.jobs';
 import { HookDeliveryLog } from './hook-delivery-log';
 
 /** The job of a resend of a logged delivery: its body and headers' identity as logged. */

@@ -5,10 +5,10 @@ import { DataSource } from 'typeorm';
 import { CreateSystemHookDto } from '../dto/system-hook.dto';
 import { SystemHookEntity } from '../entities/system-hook.entity';
 import { OutboundUrlPolicy } from '../delivery/outbound-url-policy';
-import { HookTokenCipher } from '../hook-token-cipher';
-import { hookUrlProblem, redactHookUrl } from '../hook-url';
-import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../hooks.events';
-import { SystemHooksRepository } from '../system-hooks.repository';
+import { HookTokenCipher } from '../core/hook-token-cipher';
+import { hookUrlProblem, redactHookUrl } from '../core/hook-url';
+import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../core/hooks.events';
+import { SystemHooksRepository } from '../core/system-hooks.repository';
 
 export interface CreateSystemHookCommand {
   attributes: CreateSystemHookDto;

@@ -3,9 +3,9 @@ import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { HookDeliveriesRepository } from '../delivery/hook-deliveries.repository';
-import { redactHookUrl } from '../hook-url';
-import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../hooks.events';
-import { SystemHooksRepository } from '../system-hooks.repository';
+import { redactHookUrl } from '../core/hook-url';
+import { SYSTEM_HOOK_EVENTS, systemHookEvent } from '../core/hooks.events';
+import { SystemHooksRepository } from '../core/system-hooks.repository';
 
 export interface DeleteSystemHookCommand {
   hookId: number;

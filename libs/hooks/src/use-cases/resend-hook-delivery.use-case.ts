@@ -2,14 +2,14 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { currentRequestId } from '@app/observability';
-import { HOOK_DELIVERIES, HookDeliveryJob } from '../hooks.jobs';
+import { HOOK_DELIVERIES, HookDeliveryJob } from '../core/hooks.jobs';
 import type { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { HookDeliveriesRepository } from '../delivery/hook-deliveries.repository';
 import { HookEventsRepository } from '../delivery/hook-events.repository';
 import { deliveryJobOptions } from '../delivery/hook-jobs';
 import { resendJobId, resendJobOf } from '../delivery/hook-resend-job';
-import { SystemHooksRepository } from '../system-hooks.repository';
+import { SystemHooksRepository } from '../core/system-hooks.repository';
 
 export interface ResendHookDeliveryCommand {
   hookId: number;

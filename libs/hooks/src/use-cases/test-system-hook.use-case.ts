@@ -5,7 +5,7 @@ import { ProjectEntity } from '@app/namespaces';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { HookDeliverer } from '../delivery/hook-deliverer';
-import { SystemHooksRepository } from '../system-hooks.repository';
+import { SystemHooksRepository } from '../core/system-hooks.repository';
 
 /** The sample event of a test delivery. */
 export interface SampleProjectCreateEvent {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { buildDomainEvent } from '../domain-event';
-import { validateDomainEvent } from '../domain-event.validator';
+import { buildDomainEvent } from '../core/domain-event';
+import { validateDomainEvent } from './domain-event.validator';
 import {
   assertNever,
   type CataloguedEvent,

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { DomainEvent, UncheckedNewDomainEvent } from '../domain-event';
+import type { DomainEvent, UncheckedNewDomainEvent } from '../core/domain-event';
 import { ALERTING_EVENT_PART } from './alerting.events';
 import { APPROVALS_EVENT_PART } from './approvals.events';
 import { BADGES_EVENT_PART } from './badges.events';

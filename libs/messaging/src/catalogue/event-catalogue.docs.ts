@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TSchema } from '@sinclair/typebox';
-import { DOMAIN_EVENT_VERSION } from '../domain-event';
-import { TOPICS } from '../topics.constants';
+import { DOMAIN_EVENT_VERSION } from '../core/domain-event';
+import { TOPICS } from '../core/topics.constants';
 import { DOMAIN_EVENT_CATALOGUE, EVENT_CATALOGUE_PARTS } from './domain-event-catalogue';
 
 /** The generated files, relative to the repository root. */

@@ -1,6 +1,6 @@
 import { Inject, Module, OnModuleInit, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { fastifyOf } from '../fastify-instance';
+import { fastifyOf } from '../core/fastify-instance';
 import { registerHealthRoutes } from './health.routes';
 import { HealthService } from './health.service';
 import { KafkaIndicator } from './indicators/kafka.indicator';

@@ -40,7 +40,7 @@ import { AppConfig } from '@app/config';
 import { LoggerModule, PARAMS_PROVIDER_TOKEN, Params } from 'nestjs-pino';
 import type { DestinationStream, Logger } from 'pino';
 import type { Options } from 'pino-http';
-import { fastifyOf } from '../fastify-instance';
+import { fastifyOf } from '../core/fastify-instance';
 import { registerRequestLogging } from './request-logging';
 import { createRootLogger } from './root-logger';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Level, Logger } from 'pino';
 import { routeLabel } from '../metrics/route-label';
-import { runWithRequestId } from '../request-context';
+import { runWithRequestId } from '../core/request-context';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 

@@ -1,6 +1,6 @@
 import { LogLevel } from '@app/config';
 import { DestinationStream, Logger, pino } from 'pino';
-import { currentRequestId } from '../request-context';
+import { currentRequestId } from '../core/request-context';
 import { redactLogObject, redactText } from './redact';
 
 export interface RootLoggerOptions {

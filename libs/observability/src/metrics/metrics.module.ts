@@ -1,7 +1,7 @@
 import { Global, Inject, Module, OnModuleInit, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { fastifyOf } from '../fastify-instance';
+import { fastifyOf } from '../core/fastify-instance';
 import { registerHttpMetrics } from './http-metrics';
 import { MetricsService } from './metrics.service';
 import { registerMetricsRoute } from './metrics.routes';

@@ -5,13 +5,13 @@ import { OutboxService } from '@app/messaging';
 import { SecretDecryptionError, SettingsEncryption } from '@app/secrets';
 import { isDeepStrictEqual } from 'node:util';
 import { DataSource } from 'typeorm';
-import { ApplicationSettings } from '../application-settings';
-import { CachedSettingsReader, settingsContextOf } from '../cached-settings.reader';
+import { ApplicationSettings } from '../core/application-settings';
+import { CachedSettingsReader, settingsContextOf } from '../core/cached-settings.reader';
 import { APPLICATION_SETTINGS_ID } from '../entities/application-settings.entity';
-import { definitionOf, SettingValue } from '../setting-definitions';
-import { validateSettingsUpdate } from '../settings-update';
-import { SETTINGS_EVENTS } from '../settings.events';
-import { SettingsRepository } from '../settings.repository';
+import { definitionOf, SettingValue } from '../core/setting-definitions';
+import { validateSettingsUpdate } from '../core/settings-update';
+import { SETTINGS_EVENTS } from '../core/settings.events';
+import { SettingsRepository } from '../core/settings.repository';
 
 
 /** What the audit event shows in place of a secret value. */

@@ -6,10 +6,10 @@ import { SettingsReader } from '@app/settings';
 import { DataSource } from 'typeorm';
 import type { CreateSnippetDto, UpdateSnippetDto } from '../dto/snippet.dto';
 import { SnippetEntity } from '../entities/snippet.entity';
-import { mayChangeSnippet, mayCreateSnippet, SnippetViewer } from '../snippet-access';
-import { checkSnippetSize, filesOfCreate, filesOfUpdate } from '../snippet-files';
-import { SNIPPET_EVENTS, snippetEvent } from '../snippets.events';
-import { SnippetsRepository } from '../snippets.repository';
+import { mayChangeSnippet, mayCreateSnippet, SnippetViewer } from '../core/snippet-access';
+import { checkSnippetSize, filesOfCreate, filesOfUpdate } from '../core/snippet-files';
+import { SNIPPET_EVENTS, snippetEvent } from '../core/snippets.events';
+import { SnippetsRepository } from '../core/snippets.repository';
 
 const groupOf = (project: ProjectWithNamespace): number | null => (project.namespace.kind === 'group' ? project.namespace.id : null);
 

@@ -7,8 +7,8 @@ import { createGunzip } from 'node:zlib';
 import { DataSource } from 'typeorm';
 import { isSecurityReportType, SECURITY_REPORT_TYPES, SecurityReportType } from '../report/finding-fingerprints';
 import { ParsedFinding, parseSecurityReport, SecurityReportParseError } from '../report/security-report-parser';
-import { VULNERABILITY_EVENTS, vulnerabilityEvent } from '../vulnerabilities.events';
-import { SecurityReportArtifact, VulnerabilitiesRepository } from '../vulnerabilities.repository';
+import { VULNERABILITY_EVENTS, vulnerabilityEvent } from '../core/vulnerabilities.events';
+import { SecurityReportArtifact, VulnerabilitiesRepository } from '../core/vulnerabilities.repository';
 
 export type IngestionOutcome =
   | { kind: 'skipped'; reason: string }

@@ -6,9 +6,9 @@ import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { RepositoryStorage } from '@app/repository';
 import { DataSource } from 'typeorm';
-import { ApprovalEligibility } from '../../approval-eligibility';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
-import { APPROVALS_EVENTS, approvalEvent } from '../../approvals.events';
+import { ApprovalEligibility } from '../approval-eligibility';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
+import { APPROVALS_EVENTS, approvalEvent } from '../../core/approvals.events';
 import { ApprovalActor, groupIdOf, requireMergeRequest } from '../approval-commands';
 import { LoadApprovalContextsUseCase } from '../load-approval-contexts/load-approval-contexts.use-case';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { MergeRequestEntity } from '@app/issues';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
 import { CreateMergeRequestRuleDto } from '../../dto/approvals.dto';
 import { ApprovalMergeRequestRuleEntity } from '../../entities';
 import { ApprovalActor, authorizeApproversUpdate, checkRule, duplicateName, requireMergeRequest, ruleApprovers, viewerOf } from '../approval-commands';

@@ -3,7 +3,7 @@ import { DomainError } from '@app/api';
 import type { AccessUser } from '@app/namespaces';
 import { ProtectedBranchesRepository } from '@app/repository';
 import { DataSource } from 'typeorm';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
 import { CreateProjectRuleDto } from '../../dto/approvals.dto';
 import { ApprovalProjectRuleEntity } from '../../entities';
 import { checkRule, duplicateName, protectedBranchIds, ruleApprovers } from '../approval-commands';

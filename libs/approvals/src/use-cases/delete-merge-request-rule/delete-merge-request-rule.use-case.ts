@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
 import { ApprovalActor, authorizeApproversUpdate, requireMergeRequest, ruleNotFound } from '../approval-commands';
 
 /** `DELETE …/merge_requests/:iid/approval_rules/:id` (`update_approvers`): 403 for system generated rules. Marks the rules as overwritten. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
 import { ruleNotFound } from '../approval-commands';
 import { SyncRuleCopiesUseCase } from '../sync-rule-copies/sync-rule-copies.use-case';
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MERGE_REQUEST_GIT, MergeRequestEntity, MergeRequestGit } from '@app/issues';
 import type { ProjectWithNamespace } from '@app/namespaces';
-import { ApprovalEligibility } from '../../approval-eligibility';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
+import { ApprovalEligibility } from '../approval-eligibility';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
 import { ApprovalActor, requireMergeRequest } from '../approval-commands';
 import { LoadApprovalContextsUseCase, MergeRequestApprovalContext } from '../load-approval-contexts/load-approval-contexts.use-case';
 

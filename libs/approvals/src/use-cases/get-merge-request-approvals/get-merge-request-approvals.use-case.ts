@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ProjectWithNamespace } from '@app/namespaces';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
 import { requireMergeRequest } from '../approval-commands';
 import { LoadApprovalContextsUseCase, MergeRequestApprovalContext } from '../load-approval-contexts/load-approval-contexts.use-case';
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { MergeRequestEntity } from '@app/issues';
 import { EntityManager } from 'typeorm';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
-import { APPROVER_MIN_LEVEL, ApprovalStateResult, computeApprovalState, StateRule } from '../../approval-state';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
+import { APPROVER_MIN_LEVEL, ApprovalStateResult, computeApprovalState, StateRule } from '../../core/approval-state';
 import { ApprovalMergeRequestRuleEntity, ApprovalProjectSettingsEntity, MergeRequestApprovalEntity } from '../../entities';
 
 /** Everything the approval state of one merge request is computed from. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
 
 /** A push of new commits to a branch of a project, at the time of the push. */
 export interface PushedBranch {

@@ -3,7 +3,7 @@ import { DomainError } from '@app/api';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
 import { ApprovalActor, requireMergeRequest } from '../approval-commands';
 
 /** `PUT …/reset_approvals`: every approval removed (bots and maintainers; others 401 as GitLab). */

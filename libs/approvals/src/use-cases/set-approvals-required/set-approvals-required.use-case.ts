@@ -3,7 +3,7 @@ import { DomainError } from '@app/api';
 import { MergeRequestEntity } from '@app/issues';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
 import { ApprovalActor, authorizeApproversUpdate, requireMergeRequest } from '../approval-commands';
 
 /**

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { MergeRequestEntity } from '@app/issues';
 import { matchesBranch, ProtectedBranchesRepository } from '@app/repository';
 import { EntityManager } from 'typeorm';
-import { planRuleCopies, ProjectRuleWithBranches } from '../../approval-rule-copies';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
+import { planRuleCopies, ProjectRuleWithBranches } from '../../core/approval-rule-copies';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
 
 /**
  * Which merge requests follow the project rules: one that was opened or retargeted (it takes

@@ -3,8 +3,8 @@ import { MergeRequestEntity } from '@app/issues';
 import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
-import { APPROVALS_EVENTS, approvalEvent } from '../../approvals.events';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
+import { APPROVALS_EVENTS, approvalEvent } from '../../core/approvals.events';
 import { ApprovalActor, groupIdOf, notFound, requireMergeRequest } from '../approval-commands';
 import { LoadApprovalContextsUseCase } from '../load-approval-contexts/load-approval-contexts.use-case';
 

@@ -3,7 +3,7 @@ import { DomainError } from '@app/api';
 import { MergeRequestEntity } from '@app/issues';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
 import { UpdateMergeRequestRuleDto } from '../../dto/approvals.dto';
 import { ApprovalMergeRequestRuleEntity } from '../../entities';
 import { ApprovalActor, authorizeApproversUpdate, checkRule, duplicateName, requireMergeRequest, ruleApprovers, ruleNotFound, viewerOf } from '../approval-commands';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AccessUser } from '@app/namespaces';
 import { ProtectedBranchesRepository } from '@app/repository';
 import { DataSource } from 'typeorm';
-import { ApprovalRulesRepository } from '../../approval-rules.repository';
+import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
 import { UpdateProjectRuleDto } from '../../dto/approvals.dto';
 import { ApprovalProjectRuleEntity } from '../../entities';
 import { checkRule, duplicateName, protectedBranchIds, ruleApprovers, ruleNotFound } from '../approval-commands';

@@ -1,4 +1,4 @@
-import { buildDomainEvent, DomainEvent } from './domain-event';
+import { buildDomainEvent, DomainEvent } from '../core/domain-event';
 import { eventDataProblems, parseDomainEvent, validateDomainEvent } from './domain-event.validator';
 
 const valid = (): DomainEvent =>

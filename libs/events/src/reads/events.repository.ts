@@ -4,9 +4,9 @@ import { confidentialIssueReadableSql } from '@app/issues';
 import type { AccessUser } from '@app/namespaces';
 import { ACCESS_LEVELS, restrictToActiveMemberships, restrictToVisibleProjects, whereProjectAccessLevel } from '@app/namespaces';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
-import { ListEventsDto } from './dto/list-events.dto';
-import { EventEntity } from './entities/event.entity';
-import { EVENT_TARGET_TYPES } from './projection/event-projection';
+import { ListEventsDto } from '../dto/list-events.dto';
+import { EventEntity } from '../entities/event.entity';
+import { EVENT_TARGET_TYPES } from '../projection/event-projection';
 
 /** Events older than this are never listed (and removed by the retention job). */
 export const EVENT_RETENTION_YEARS = 3;

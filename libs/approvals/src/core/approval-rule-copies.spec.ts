@@ -1,6 +1,6 @@
 import { planRuleCopies, ProjectRuleWithBranches } from './approval-rule-copies';
-import { ApprovalMergeRequestRuleEntity, ApprovalProjectRuleEntity } from './entities';
-import type { ApprovalRuleType } from './entities';
+import { ApprovalMergeRequestRuleEntity, ApprovalProjectRuleEntity } from '../entities';
+import type { ApprovalRuleType } from '../entities';
 
 const exact = (pattern: string, branch: string): boolean => pattern === branch || (pattern.endsWith('*') && branch.startsWith(pattern.slice(0, -1)));
 

@@ -1,4 +1,4 @@
-import type { ApprovalRuleType } from './entities';
+import type { ApprovalRuleType } from '../entities';
 
 /** Developer: the lowest role whose group membership makes a user an approver of a group rule (as GitLab). */
 export const APPROVER_MIN_LEVEL = 30;

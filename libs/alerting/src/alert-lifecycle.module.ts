@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
-import { AlertingModule } from '../alerting.module';
-import { AlertBotRepository } from './alert-bot.repository';
-import { AlertLifecycleConsumer } from './alert-lifecycle.consumer';
-import { AlertStateEventsRepository } from './alert-state-events.repository';
-import { CloseAlertIncidentUseCase } from './close-alert-incident.use-case';
-import { CreateAlertIncidentUseCase } from './create-alert-incident.use-case';
-import { ProcessedAlertEventsRepository } from './processed-alert-events.repository';
+import { AlertingModule } from './alerting.module';
+import { AlertBotRepository } from './lifecycle/alert-bot.repository';
+import { AlertLifecycleConsumer } from './lifecycle/alert-lifecycle.consumer';
+import { AlertStateEventsRepository } from './lifecycle/alert-state-events.repository';
+import { CloseAlertIncidentUseCase } from './lifecycle/close-alert-incident.use-case';
+import { CreateAlertIncidentUseCase } from './lifecycle/create-alert-incident.use-case';
+import { ProcessedAlertEventsRepository } from './lifecycle/processed-alert-events.repository';
 
 /**
  * The alert lifecycle off the request path (run by the alert-engine app): state events

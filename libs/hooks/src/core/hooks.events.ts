@@ -1,5 +1,5 @@
 import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
-import type { SystemHookEntity } from './entities/system-hook.entity';
+import type { SystemHookEntity } from '../entities/system-hook.entity';
 import { redactHookUrl } from './hook-url';
 
 /** Domain event types of system hooks. Never rename: consumers match on them. */

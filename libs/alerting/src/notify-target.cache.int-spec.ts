@@ -9,14 +9,14 @@ import { RedisModule } from '@app/queue';
 import { createTestDatabase } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AlertingModule } from '../alerting.module';
-import { integrationTokenMatches } from '../integration-token';
-import { FIRST_HTTP_INTEGRATION } from '../http-integrations.repository';
-import { CreateHttpIntegrationUseCase } from '../use-cases/create-http-integration.use-case';
-import { DeleteHttpIntegrationUseCase } from '../use-cases/delete-http-integration.use-case';
-import { ResetHttpIntegrationTokenUseCase } from '../use-cases/reset-http-integration-token.use-case';
-import { UpdateHttpIntegrationUseCase } from '../use-cases/update-http-integration.use-case';
-import { NotifyTargetCache } from './notify-target.cache';
+import { AlertingModule } from './alerting.module';
+import { integrationTokenMatches } from './core/integration-token';
+import { FIRST_HTTP_INTEGRATION } from './core/http-integrations.repository';
+import { CreateHttpIntegrationUseCase } from './use-cases/create-http-integration.use-case';
+import { DeleteHttpIntegrationUseCase } from './use-cases/delete-http-integration.use-case';
+import { ResetHttpIntegrationTokenUseCase } from './use-cases/reset-http-integration-token.use-case';
+import { UpdateHttpIntegrationUseCase } from './use-cases/update-http-integration.use-case';
+import { NotifyTargetCache } from './ingestion/notify-target.cache';
 import { ENTITIES } from '@apps/entities';
 
 /** One "process": the alerting module with its real PostgreSQL, Redis and outbox. */

@@ -10,7 +10,7 @@ import {
   ApprovalProjectSettingsEntity,
   MergeRequestApprovalEntity,
   MergeRequestApprovalStateEntity,
-} from './entities';
+} from '../entities';
 
 /** The rows the approval state of some merge requests is computed from. */
 export interface ApprovalStateRows {

@@ -1,5 +1,5 @@
 import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
-import type { BadgeEntity } from './entities/badge.entity';
+import type { BadgeEntity } from '../entities/badge.entity';
 
 /** Domain event types of badges. Never rename: consumers match on them. */
 export const BADGE_EVENTS = {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { BadgeEntity } from './entities/badge.entity';
+import { BadgeEntity } from '../entities/badge.entity';
 
 /** Whose badges: a project (its own and those of its group and the group's ancestors) or a group (its own). */
 export type BadgeSource = { kind: 'project'; projectId: number; ancestorGroupIds: number[] } | { kind: 'group'; groupId: number };

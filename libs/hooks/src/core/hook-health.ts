@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { HookAlertStatus } from '../entities/system-hook.entity';
-import { SystemHooksRepository } from '../system-hooks.repository';
+import { SystemHooksRepository } from './system-hooks.repository';
 
 /** From this many consecutive failures a hook is disabled temporarily... */
 export const TEMPORARILY_DISABLE_AFTER = 4;

@@ -1,5 +1,5 @@
 import type { DomainEventType, NewDomainEvent } from '@app/messaging';
-import type { VulnerabilityEntity, VulnerabilityState } from './entities';
+import type { VulnerabilityEntity, VulnerabilityState } from '../entities';
 
 /** Domain event types of vulnerabilities. Never rename: consumers match on them. */
 export const VULNERABILITY_EVENTS = {

@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode } from '@app/api';
-import type { SnippetFileActionDto, SnippetFileDto } from './dto/snippet.dto';
+import type { SnippetFileActionDto, SnippetFileDto } from '../dto/snippet.dto';
 
 export interface SnippetFile {
   path: string;

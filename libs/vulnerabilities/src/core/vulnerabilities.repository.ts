@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
-import { SecurityScanEntity, VulnerabilityEntity, VulnerabilityFindingEntity, VulnerabilityIdentifierEntity, VulnerabilityScannerEntity } from './entities';
-import type { ParsedFinding, ParsedIdentifier, ParsedScanner } from './report/security-report-parser';
+import { SecurityScanEntity, VulnerabilityEntity, VulnerabilityFindingEntity, VulnerabilityIdentifierEntity, VulnerabilityScannerEntity } from '../entities';
+import type { ParsedFinding, ParsedIdentifier, ParsedScanner } from '../report/security-report-parser';
 
 /** Rows per statement of the bulk upserts (parameters stay small; one report can hold thousands of findings). */
 const BATCH = 500;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import type { HookHealthState } from './delivery/hook-health';
-import { SystemHookEntity } from './entities/system-hook.entity';
+import type { HookHealthState } from './hook-health';
+import { SystemHookEntity } from '../entities/system-hook.entity';
 
 const MAX_ID = 2_147_483_647;
 

@@ -1,7 +1,7 @@
 import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
-import { type CataloguedEvent, DOMAIN_EVENT_CATALOGUE, type DomainEventType, isDomainEventType } from './catalogue/domain-event-catalogue';
-import { DomainEvent, DomainEventTarget } from './domain-event';
+import { type CataloguedEvent, DOMAIN_EVENT_CATALOGUE, type DomainEventType, isDomainEventType } from './domain-event-catalogue';
+import { DomainEvent, DomainEventTarget } from '../core/domain-event';
 
 /** Outcome of checking an untrusted value against the domain event envelope. */
 export type DomainEventValidation = { valid: true; event: DomainEvent } | { valid: false; problems: string[] };

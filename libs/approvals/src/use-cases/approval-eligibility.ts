@@ -4,9 +4,9 @@ import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { RepositoryStorage } from '@app/repository';
 import { EntityManager } from 'typeorm';
-import { ApprovalRulesRepository } from './approval-rules.repository';
-import type { ApprovalActor } from './use-cases/approval-commands';
-import type { MergeRequestApprovalContext } from './use-cases/load-approval-contexts/load-approval-contexts.use-case';
+import { ApprovalRulesRepository } from '../core/approval-rules.repository';
+import type { ApprovalActor } from './approval-commands';
+import type { MergeRequestApprovalContext } from './load-approval-contexts/load-approval-contexts.use-case';
 
 /**
  * Who may approve, as GitLab's `ApprovalState#can_approve?`: not twice; the author only when

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { AlertHttpIntegrationEntity } from './entities/alert-http-integration.entity';
+import { AlertHttpIntegrationEntity } from '../entities/alert-http-integration.entity';
 
 /** Which integration a notify URL names. */
 export const FIRST_HTTP_INTEGRATION = 'first-http';

@@ -1,5 +1,5 @@
 import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
-import type { SnippetEntity } from './entities/snippet.entity';
+import type { SnippetEntity } from '../entities/snippet.entity';
 
 /** Domain event types of project snippets. Never rename: they are stored in the stream. */
 export const SNIPPET_EVENTS = {

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { UserEntity } from '@app/identity';
 import { IssueEntity } from '@app/issues';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
-import type { AlertSeverity, AlertStatus } from './engine/alert-severity';
-import { AlertEntity } from './entities/alert.entity';
-import { AlertNoteEntity } from './entities/alert-note.entity';
+import type { AlertSeverity, AlertStatus } from '../engine/alert-severity';
+import { AlertEntity } from '../entities/alert.entity';
+import { AlertNoteEntity } from '../entities/alert-note.entity';
 
 /** An alert as ingestion reports it (in its outcome and its domain events). */
 export interface AlertRow {

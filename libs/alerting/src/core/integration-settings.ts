@@ -1,7 +1,7 @@
 import { DomainError, tierAtLeast } from '@app/api';
 import type { ServiceTier } from '@app/config';
-import { AttributeMapping, mappingProblems, toAttributeMappings } from './engine/attribute-mapping';
-import type { AlertIntegrationType } from './entities/alert-http-integration.entity';
+import { AttributeMapping, mappingProblems, toAttributeMappings } from '../engine/attribute-mapping';
+import type { AlertIntegrationType } from '../entities/alert-http-integration.entity';
 
 export interface IntegrationSettingsInput {
   payloadExample?: unknown;

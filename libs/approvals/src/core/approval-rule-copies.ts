@@ -1,5 +1,5 @@
 import { ruleAppliesTo } from './approval-state';
-import { ApprovalMergeRequestRuleEntity, ApprovalProjectRuleEntity } from './entities';
+import { ApprovalMergeRequestRuleEntity, ApprovalProjectRuleEntity } from '../entities';
 
 /** A project rule with the names of its protected branches that still exist. */
 export interface ProjectRuleWithBranches {

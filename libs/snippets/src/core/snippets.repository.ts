@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { SnippetFileEntity } from './entities/snippet-file.entity';
-import { SnippetEntity } from './entities/snippet.entity';
+import { SnippetFileEntity } from '../entities/snippet-file.entity';
+import { SnippetEntity } from '../entities/snippet.entity';
 import type { SnippetViewer } from './snippet-access';
 
 @Injectable()

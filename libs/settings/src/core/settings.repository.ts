@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { APPLICATION_SETTINGS_ID, ApplicationSettingsEntity } from './entities/application-settings.entity';
+import { APPLICATION_SETTINGS_ID, ApplicationSettingsEntity } from '../entities/application-settings.entity';
 
 /** The one settings row. */
 @Injectable()
