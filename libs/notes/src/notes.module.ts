@@ -17,6 +17,7 @@ import { NoteablesService } from './noteables.service';
 import { NotesEndpoints } from './notes-endpoint.service';
 import { NotesRepository } from './notes.repository';
 import { QuickActionsService } from './quick-actions/quick-actions.service';
+import { QuickActionLookupsRepository } from './quick-actions/quick-action-lookups.repository';
 import { CreateNoteUseCase } from './use-cases/create-note.use-case';
 import { AwardEmojiUseCase } from './use-cases/award-emoji.use-case';
 import { RemoveAwardEmojiUseCase } from './use-cases/remove-award-emoji.use-case';
@@ -31,7 +32,7 @@ import { UpdateNoteUseCase } from './use-cases/update-note.use-case';
 @Module({
   imports: [IdentityModule, NamespacesModule, IssuesModule, SettingsModule, SnippetsModule],
   controllers: [IssueNotesController, SnippetNotesController, EpicNotesController, AwardEmojiController, DiscussionsController, EpicDiscussionsController],
-  providers: [Paginator, DiscussionsEndpoints, NotesRepository, NotePresenter, NoteablesService, NotesEndpoints, QuickActionsService, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase, AwardEmojiUseCase, RemoveAwardEmojiUseCase],
+  providers: [Paginator, DiscussionsEndpoints, NotesRepository, NotePresenter, NoteablesService, NotesEndpoints, QuickActionsService, QuickActionLookupsRepository, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase, AwardEmojiUseCase, RemoveAwardEmojiUseCase],
   exports: [NotesRepository, NotePresenter],
 })
 export class NotesModule {}

@@ -5,8 +5,8 @@ import { UserEntity } from '@app/identity';
 import { EpicEntity, IterationEntity, LabelEntity, MilestoneEntity, UpdateEpicUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase } from '@app/issues';
 import { ACCESS_LEVELS, NamespaceEntity, ProjectWithNamespace } from '@app/namespaces';
 import { MergeMergeRequestUseCase } from '@app/repository';
-import { DataSource, In } from 'typeorm';
 import type { Noteable, NoteActor } from '../noteable';
+import { QuickActionLookupsRepository } from './quick-action-lookups.repository';
 import type { ProjectNoteable } from '../noteables.service';
 import { parseIterationReference, parseLabelReferences, parseMilestoneReference, parseUserReferences, parseWeight, QuickAction, QuickActionName } from './quick-actions';
 
@@ -54,7 +54,7 @@ const failed = (name: string): string => `Could not apply ${name} command.`;
 @Injectable()
 export class QuickActionsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly lookups: QuickActionLookupsRepository,
     private readonly config: AppConfig,
     private readonly updateIssue: UpdateIssueUseCase,
     private readonly updateMergeRequest: UpdateMergeRequestUseCase,
@@ -137,7 +137,7 @@ export class QuickActionsService {
           break;
         }
         case 'remove_milestone': {
-          const current = record.milestoneId ? await this.dataSource.manager.findOneBy(MilestoneEntity, { id: record.milestoneId }) : null;
+          const current = record.milestoneId ? await this.lookups.milestoneById(record.milestoneId) : null;
           update.milestoneId = null;
           outcome.changes.milestone_id = null;
           outcome.messages.push(current ? `Removed %${current.title} milestone.` : 'Removed the milestone.');
@@ -243,16 +243,13 @@ export class QuickActionsService {
   private async users(references: Array<string | { me: true }>, actor: NoteActor): Promise<UserEntity[]> {
     const names = references.map((ref) => (typeof ref === 'string' ? ref : actor.username));
     if (names.length === 0) return [];
-    const found = await this.dataSource.manager
-      .createQueryBuilder(UserEntity, 'u')
-      .where('lower(u.username) IN (:...names)', { names: names.map((n) => n.toLowerCase()) })
-      .getMany();
+    const found = await this.lookups.usersByUsername(names);
     return names.map((n) => found.find((u) => u.username.toLowerCase() === n.toLowerCase())).filter((u): u is UserEntity => !!u);
   }
 
   private async usersById(ids: number[]): Promise<UserEntity[]> {
     if (ids.length === 0) return [];
-    const found = await this.dataSource.manager.findBy(UserEntity, { id: In(ids) });
+    const found = await this.lookups.usersById(ids);
     return ids.map((id) => found.find((u) => u.id === id)).filter((u): u is UserEntity => !!u);
   }
 
@@ -262,20 +259,13 @@ export class QuickActionsService {
 
   /** An active milestone of the project or of one of its groups, by title. */
   private milestone(project: ProjectWithNamespace, title: string): Promise<MilestoneEntity | null> {
-    const groups = this.ancestorGroups(project);
-    const qb = this.dataSource.manager.createQueryBuilder(MilestoneEntity, 'm').where('m.title = :title', { title }).andWhere(`m.state = 'active'`);
-    if (groups.length > 0) qb.andWhere('(m.project_id = :projectId OR m.group_id IN (:...groups))', { projectId: project.id, groups });
-    else qb.andWhere('m.project_id = :projectId', { projectId: project.id });
-    return qb.orderBy('m.project_id', 'ASC', 'NULLS LAST').getOne();
+    return this.lookups.activeMilestone(project.id, this.ancestorGroups(project), title);
   }
 
   private async iteration(project: ProjectWithNamespace, reference: { id: number } | { title: string }): Promise<IterationEntity | null> {
     const groups = this.ancestorGroups(project);
     if (groups.length === 0) return null;
-    const qb = this.dataSource.manager.createQueryBuilder(IterationEntity, 'i').where('i.group_id IN (:...groups)', { groups });
-    if ('id' in reference) qb.andWhere('i.id = :id', { id: reference.id });
-    else qb.andWhere('i.title = :title', { title: reference.title });
-    return qb.getOne();
+    return this.lookups.iteration(groups, reference);
   }
 
   /**
@@ -286,11 +276,7 @@ export class QuickActionsService {
     if (titles.length === 0) return [];
     const { project, target } = run;
     const groups = target.kind === 'epic' ? target.group.traversalIds : project ? this.ancestorGroups(project) : [];
-    const qb = this.dataSource.manager.createQueryBuilder(LabelEntity, 'l').where('l.title IN (:...titles)', { titles });
-    if (project && groups.length > 0) qb.andWhere('(l.project_id = :projectId OR l.group_id IN (:...groups))', { projectId: project.id, groups });
-    else if (project) qb.andWhere('l.project_id = :projectId', { projectId: project.id });
-    else qb.andWhere('l.group_id IN (:...groups)', { groups: groups.length > 0 ? groups : [-1] });
-    const found = await qb.getMany();
+    const found = await this.lookups.labels({ projectId: project ? project.id : null, groupIds: groups }, titles);
     return titles.map((t) => found.find((l) => l.title === t)).filter((l): l is LabelEntity => !!l);
   }
 }
