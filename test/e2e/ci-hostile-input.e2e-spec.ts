@@ -209,6 +209,52 @@ describe('CI against hostile input', () => {
     expect(await api(gw.baseUrl, 'PUT', `/api/v4/jobs/${job.id}`, { body: { token: job.token, state: 'success' } })).toMatchObject({ status: 200 });
   }, 120_000);
 
+  it('answers bad runner bodies as it always did: a token that is not a string is 403, a state that is not one is a heartbeat, a numeric exit_code string counts', async () => {
+    const runnerCall = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => api(gw.baseUrl, method, path, { body, headers });
+    // Registration calls: the token must be a string, anything else is the 403 of a wrong token.
+    for (const body of [{}, { token: 5 }, { token: [runnerToken] }, { token: { value: runnerToken } }, { token: null }, [], [{ token: runnerToken }]]) {
+      expect(await runnerCall('POST', '/api/v4/runners/verify', body)).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+      expect(await runnerCall('POST', '/api/v4/jobs/request', body)).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+      expect(await runnerCall('DELETE', '/api/v4/runners', body)).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    }
+    expect(await api(gw.baseUrl, 'POST', '/api/v4/runners/verify', { form: { token: runnerToken } })).toMatchObject({ status: 200, body: { token: runnerToken, token_expires_at: null } });
+    // Whatever else the body holds is ignored (info that is not an object, a last_update that is not a string).
+    const polled = await runnerCall('POST', '/api/v4/jobs/request', { token: runnerToken, info: 'gitlab-runner', last_update: 7, unknown: { deep: [1] } });
+    expect(polled.status).toBe(204);
+    expect(polled.headers.get('x-gitlab-last-update')).toEqual(expect.any(String));
+    // DELETE /runners: a body token that is not a string falls back to the query's.
+    const throwaway = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', { token: owner.token, body: { runner_type: 'project_type', project_id: project.id } });
+    expect((await runnerCall('DELETE', `/api/v4/runners?token=${throwaway.body.token}`, { token: 42 })).status).toBe(204);
+    expect((await runnerCall('POST', '/api/v4/runners/verify', { token: throwaway.body.token })).status).toBe(403);
+
+    await pushConfig('build:\n  script: [make]\n', 'bodies');
+    const job = await runningJob();
+    const update = (body: unknown, headers: Record<string, string> = {}) => runnerCall('PUT', `/api/v4/jobs/${job.id}`, body, headers);
+    const statusOf = async () => (await gw.dataSource.query('SELECT status, failure_reason, exit_code FROM ci_jobs WHERE id = $1', [job.id]))[0] as { status: string; failure_reason: string | null; exit_code: number | null };
+    // A job token that is not a string is no token: 403.
+    for (const token of [5, [job.token], null]) expect(await update({ token, state: 'success' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    // The token in a header with a body that is no object, or a body without a state or with one that is not a string: a heartbeat.
+    for (const [body, headers] of [
+      [[], { 'JOB-TOKEN': job.token }],
+      [{ token: 5, state: 'running' }, { 'JOB-TOKEN': job.token }],
+      [{ token: job.token }, {}],
+      [{ token: job.token, state: 5 }, {}],
+      [{ token: job.token, state: ['success'] }, {}],
+      [{ token: job.token, state: null, exit_code: 'x' }, {}],
+    ] as const) {
+      const answer = await update(body, headers);
+      expect(answer).toMatchObject({ status: 200, text: '200' });
+      expect(answer.headers.get('job-status')).toBe('running');
+    }
+    expect(await statusOf()).toEqual({ status: 'running', failure_reason: null, exit_code: null });
+    // A string state that is not one of the three: Grape's 400; a wrong token first is 403.
+    expect(await update({ token: job.token, state: 'bogus' })).toMatchObject({ status: 400, body: { error: 'state does not have a valid value' } });
+    expect(await update({ token: 'glcbt-wrong', state: 'bogus' })).toMatchObject({ status: 403 });
+    // A numeric-string exit code is taken, a failure_reason that is not a string is not.
+    expect(await update({ token: job.token, state: 'failed', exit_code: '3', failure_reason: 7 })).toMatchObject({ status: 200, text: '200' });
+    expect(await statusOf()).toEqual({ status: 'failed', failure_reason: 'unknown_failure', exit_code: 3 });
+  }, 120_000);
+
   it('fails the pipeline of a push whose .gitlab-ci.yml is over 1 MB, with GitLab\'s yaml error', async () => {
     const sha = await pushConfig(`build:\n  script: [make]\n# ${'x'.repeat(2_500_000)}\n`, 'huge');
     const pipeline = await eventually(async () => {

@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req, Res, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res, StreamableFile, UseInterceptors } from '@nestjs/common';
 import { AcceptsContentTypes, Auth, intParam, LastModified, SkipAuth, StreamsMultipart } from '@app/api';
 import { AppConfig } from '@app/config';
+import { plainToInstance } from 'class-transformer';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CiJobEntity } from '../entities/ci-job.entity';
 import { jobTokenOf } from '../jobs/job-token-credentials';
@@ -10,6 +11,8 @@ import { ListAllowedAgentsUseCase } from './list-allowed-agents.use-case';
 import { JobLongPoll } from './job-long-poll';
 import { UpdateJobUseCase } from './update-job.use-case';
 import { UploadArtifactUseCase } from './upload-artifact.use-case';
+import { ArrayBodyAsEmptyInterceptor } from './runner-body.interceptor';
+import { RequestJobDto, RunnerTokenDto, UpdateJobDto, UploadArtifactQueryDto } from './runner-protocol.dto';
 import { ObjectStorage } from '../storage/object-storage';
 import { RunnersRepository } from './runners.repository';
 
@@ -21,11 +24,14 @@ type Reply = FastifyReply;
 const forbidden = (reply: Reply, message = '403 Forbidden'): Reply => reply.status(403).send({ message });
 
 /** The runner token of `DELETE /runners`: the body's `token`, else the query's. */
-const unregisterToken = (request: { body?: unknown; query?: unknown }): string => {
-  const body = (request.body ?? {}) as Record<string, unknown>;
-  const query = (request.query ?? {}) as Record<string, unknown>;
-  return typeof body.token === 'string' ? body.token : typeof query.token === 'string' ? query.token : '';
-};
+const unregisterToken = (body: RunnerTokenDto | undefined, query: RunnerTokenDto | undefined): string => body?.token ?? query?.token ?? '';
+
+/**
+ * The same for the `Last-Modified` check, which runs before the validation pipe: the raw body and
+ * query read with the DTO's transforms.
+ */
+const rawUnregisterToken = (request: { body?: unknown; query?: unknown }): string => unregisterToken(plainToInstance(RunnerTokenDto, tokenHolder(request.body)), plainToInstance(RunnerTokenDto, tokenHolder(request.query)));
+const tokenHolder = (value: unknown): { token?: unknown } => (value && typeof value === 'object' && !Array.isArray(value) ? { token: (value as Record<string, unknown>).token } : {});
 
 /**
  * The API gitlab-runner talks to (`/runners`, `/jobs/…`), with the runner's own names for
@@ -34,6 +40,7 @@ const unregisterToken = (request: { body?: unknown; query?: unknown }): string =
  */
 @Controller()
 @SkipAuth()
+@UseInterceptors(ArrayBodyAsEmptyInterceptor)
 export class RunnerProtocolController {
   constructor(
     private readonly config: AppConfig,
@@ -50,17 +57,17 @@ export class RunnerProtocolController {
   /** `gitlab-runner register --token glrt-…` and `verify`: 200 with the runner's id and token. */
   @Post('runners/verify')
   @HttpCode(200)
-  async verify(@Body() body: Record<string, unknown>, @Res({ passthrough: true }) reply: Reply): Promise<unknown> {
-    const token = typeof body?.token === 'string' ? body.token : '';
+  async verify(@Body() body: RunnerTokenDto, @Res({ passthrough: true }) reply: Reply): Promise<unknown> {
+    const token = body.token ?? '';
     const runner = await this.runners.findByToken(token);
     if (!runner) return forbidden(reply);
     return { id: runner.id, token, token_expires_at: null };
   }
 
   @Delete('runners')
-  @LastModified(async (request, get) => (await get(RunnersRepository).findByToken(unregisterToken(request as { body?: unknown; query?: unknown })))?.updatedAt)
-  async unregister(@Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
-    const runner = await this.runners.findByToken(unregisterToken(req));
+  @LastModified(async (request, get) => (await get(RunnersRepository).findByToken(rawUnregisterToken(request as { body?: unknown; query?: unknown })))?.updatedAt)
+  async unregister(@Body() body: RunnerTokenDto, @Query() query: RunnerTokenDto, @Res() reply: Reply): Promise<void> {
+    const runner = await this.runners.findByToken(unregisterToken(body, query));
     if (!runner) {
       forbidden(reply);
       return;
@@ -71,15 +78,13 @@ export class RunnerProtocolController {
 
   /** The long poll (`JobLongPoll`): 201 with a job, or 204 with `X-GitLab-Last-Update` once none came within the wait. */
   @Post('jobs/request')
-  async request(@Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const runner = await this.runners.findForPolling(typeof body.token === 'string' ? body.token : '');
+  async request(@Body() body: RequestJobDto, @Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
+    const runner = await this.runners.findForPolling(body.token ?? '');
     if (!runner) {
       forbidden(reply);
       return;
     }
-    const info = body.info && typeof body.info === 'object' ? runnerInfo(body.info as Record<string, unknown>) : null;
-    await this.runners.touch(runner, info, req.ip ?? null);
+    await this.runners.touch(runner, body.info ?? null, req.ip ?? null);
     const aborted = new AbortController();
     req.raw.once('close', () => aborted.abort());
     const outcome = await this.longPoll.poll(runner, body.last_update, aborted.signal);
@@ -88,16 +93,14 @@ export class RunnerProtocolController {
   }
 
   @Put('jobs/:id')
-  async update(@Param('id') rawId: string, @Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
+  async update(@Param('id') rawId: string, @Body() body: UpdateJobDto, @Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
     const id = intParam('id', rawId, 'Job');
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const exitCode = typeof body.exit_code === 'number' ? body.exit_code : typeof body.exit_code === 'string' && /^-?\d+$/.test(body.exit_code) ? Number(body.exit_code) : undefined;
     const outcome = await this.updateJob.execute({
       jobId: id,
-      token: jobTokenOf(req, { bodyToken: true }) ?? '',
-      state: typeof body.state === 'string' ? body.state : undefined,
-      failureReason: typeof body.failure_reason === 'string' ? body.failure_reason : undefined,
-      exitCode,
+      token: jobTokenOf(req, { bodyToken: body.token }) ?? '',
+      state: body.state,
+      failureReason: body.failure_reason,
+      exitCode: body.exit_code,
     });
     switch (outcome.result) {
       case 'invalid-state':
@@ -145,21 +148,19 @@ export class RunnerProtocolController {
   /** Multipart upload of an artifact file (`file`, optional `metadata`), streamed to object storage. */
   @Post('jobs/:id/artifacts')
   @StreamsMultipart()
-  async upload(@Param('id') rawId: string, @Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
+  async upload(@Param('id') rawId: string, @Query() query: UploadArtifactQueryDto, @Req() req: FastifyRequest, @Res() reply: Reply): Promise<void> {
     const job = await this.jobFor(rawId, req, reply);
     if (!job) {
       req.raw.resume();
       return;
     }
-    const query = (req.query ?? {}) as Record<string, unknown>;
-    const text = (key: string): string | undefined => (typeof query[key] === 'string' ? (query[key] as string) : undefined);
     const outcome = await this.uploadArtifact.execute({
       job,
       headers: req.headers,
       body: req.raw,
-      artifactType: text('artifact_type'),
-      artifactFormat: text('artifact_format'),
-      expireIn: text('expire_in'),
+      artifactType: query.artifact_type,
+      artifactFormat: query.artifact_format,
+      expireIn: query.expire_in,
     });
     switch (outcome.result) {
       case 'stored':
@@ -232,9 +233,9 @@ export class RunnerProtocolController {
   }
 
   /** The job of `:id` when the request carries its token and it runs; answers 403 itself otherwise. */
-  private async jobFor(rawId: string, req: FastifyRequest, reply: Reply, options: { bodyToken?: boolean } = {}): Promise<CiJobEntity | null> {
+  private async jobFor(rawId: string, req: FastifyRequest, reply: Reply): Promise<CiJobEntity | null> {
     const id = intParam('id', rawId, 'Job');
-    const token = jobTokenOf(req, options);
+    const token = jobTokenOf(req);
     const job = token ? await this.jobs.findByToken(token) : null;
     if (!job || job.id !== id) {
       forbidden(reply);
@@ -242,12 +243,4 @@ export class RunnerProtocolController {
     }
     return job;
   }
-}
-
-const INFO_KEYS = ['name', 'version', 'revision', 'platform', 'architecture', 'executor', 'shell'];
-
-function runnerInfo(info: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of INFO_KEYS) if (typeof info[key] === 'string') out[key] = (info[key] as string).slice(0, 255);
-  return out;
 }

@@ -54,8 +54,10 @@ describe(jobTokenOf.name, () => {
     expect(jobTokenOf({ headers: { 'job-token': 'a' } })).toBe('a');
     expect(jobTokenOf({ headers: {}, query: { job_token: 'b' } })).toBe('b');
     expect(jobTokenOf({ headers: { authorization: 'Bearer c' } })).toBe('c');
-    expect(jobTokenOf({ headers: {}, body: { token: 'd' } }, { bodyToken: true })).toBe('d');
-    expect(jobTokenOf({ headers: {}, body: { token: 'd' } })).toBeNull();
+    expect(jobTokenOf({ headers: {} }, { bodyToken: 'd' })).toBe('d');
+    expect(jobTokenOf({ headers: {} }, { bodyToken: '' })).toBeNull();
+    expect(jobTokenOf({ headers: { 'job-token': 'a' } }, { bodyToken: 'd' })).toBe('a');
+    expect(jobTokenOf({ headers: { authorization: 'Bearer c' } }, { bodyToken: 'd' })).toBe('d');
     expect(jobTokenOf({ headers: { authorization: 'Basic eDp5' } })).toBeNull();
   });
 });
