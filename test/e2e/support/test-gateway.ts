@@ -26,8 +26,11 @@ export async function startTestGateway(label: string, env: Record<string, string
   const db = await createTestDatabase(label);
   const rootToken = `root-${randomBytes(16).toString('hex')}`;
   const prefix = `t${randomBytes(4).toString('hex')}`;
-  // Bare repositories are keyed by project id: each test gateway keeps its own.
-  const repositoriesDir = mkdtempSync(join(tmpdir(), 'svc-repos-'));
+  // Repositories, traces and artifacts are keyed by project and job ids, which every test
+  // database starts again from 1: each test gateway keeps its own data directory (unless the
+  // test gives one), so that test files running side by side never share a file.
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-data-'));
+  const repositoriesDir = join(dataDir, 'repositories');
   const base = AppConfig.fromEnvironment({
     DATABASE_URL: db.url,
     KAFKA_TOPIC_PREFIX: prefix,
@@ -36,6 +39,7 @@ export async function startTestGateway(label: string, env: Record<string, string
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
     HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
     REPOSITORIES_DIR: repositoriesDir,
     ...env,
   });
@@ -55,7 +59,7 @@ export async function startTestGateway(label: string, env: Record<string, string
     close: async () => {
       await app.close();
       await db.drop();
-      rmSync(repositoriesDir, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
