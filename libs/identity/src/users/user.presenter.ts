@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { UserEntity } from './entities';
-import { isAccessLocked } from './lockout/account-lockout';
+import { UserEntity } from '../entities/user.entity';
+import { isAccessLocked } from '../lockout/account-lockout';
 
 export type UserView = 'basic' | 'public' | 'self' | 'admin';
 

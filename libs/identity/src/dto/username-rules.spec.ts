@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { CreateUserDto } from './dto/create-user.dto';
+import { CreateUserDto } from './create-user.dto';
 import { isValidUsername, USERNAME_FORMAT_MESSAGE } from './username-rules';
 
 describe(isValidUsername.name, () => {

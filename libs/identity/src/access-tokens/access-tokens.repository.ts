@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
-import { ListAccessTokensDto } from './dto/create-access-token.dto';
-import { AccessTokenEntity } from './entities';
+import { ListAccessTokensDto } from '../dto/create-access-token.dto';
+import { AccessTokenEntity } from '../entities/access-token.entity';
 
 @Injectable()
 export class AccessTokensRepository {

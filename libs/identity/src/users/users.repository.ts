@@ -1,8 +1,8 @@
 import { isDbInt, type KeysetListing, parseIdOrName } from '@app/api';
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, SelectQueryBuilder } from 'typeorm';
-import { ListUsersDto } from './dto/list-users.dto';
-import { UserEntity } from './entities';
+import { ListUsersDto } from '../dto/list-users.dto';
+import { UserEntity } from '../entities/user.entity';
 
 /** Raw `UPDATE ... RETURNING` answers come as `[rows, count]` from the PostgreSQL driver. */
 const returnedRows = <T>(result: unknown): T[] =>

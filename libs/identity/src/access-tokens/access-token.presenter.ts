@@ -1,4 +1,4 @@
-import { AccessTokenEntity } from './entities';
+import { AccessTokenEntity } from '../entities/access-token.entity';
 
 const today = (): string => new Date().toISOString().slice(0, 10);
 
