@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { NamespaceEntity } from '@app/namespaces';
 import { DataSource, In, SelectQueryBuilder } from 'typeorm';
-import { ListIterationsDto } from './dto/iteration.dto';
-import { IterationEntity } from './entities/iteration.entity';
-import type { GroupPaths } from './presenters/iteration.presenter';
+import { ListIterationsDto } from '../dto/iteration.dto';
+import { IterationEntity } from '../entities/iteration.entity';
+
+/** Full paths of groups by id (see `IterationsRepository.groupPaths`): an iteration's `web_url` is under its group. */
+export type GroupPaths = ReadonlyMap<number, string>;
 
 const TODAY = "CAST(timezone('UTC', now()) AS date)";
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { ListMergeRequestsDto } from './dto/merge-request.dto';
-import { MergeRequestEntity } from './entities/merge-request.entity';
-import { labelsFilterSql } from './issuable-relations';
+import { ListMergeRequestsDto } from '../dto/merge-request.dto';
+import { MergeRequestEntity } from '../entities/merge-request.entity';
+import { labelsFilterSql } from '../relations/issuable-relations';
 
 @Injectable()
 export class MergeRequestsRepository {

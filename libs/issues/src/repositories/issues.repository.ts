@@ -3,9 +3,9 @@ import type { AccessUser } from '@app/namespaces';
 import { ACCESS_LEVELS, restrictToVisibleProjects, whereProjectAccessLevel } from '@app/namespaces';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { labelsFilterSql } from './issuable-relations';
-import { IssueEntity } from './entities/issue.entity';
-import { MergeRequestEntity } from './entities/merge-request.entity';
+import { labelsFilterSql } from '../relations/issuable-relations';
+import { IssueEntity } from '../entities/issue.entity';
+import { MergeRequestEntity } from '../entities/merge-request.entity';
 
 export interface IssueListFilter {
   state?: 'opened' | 'closed' | 'all';

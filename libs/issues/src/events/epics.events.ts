@@ -1,5 +1,5 @@
 import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
-import type { EpicEntity } from './entities/epic.entity';
+import type { EpicEntity } from '../entities/epic.entity';
 
 /** Domain event types of epics. Never rename: they are stored in the stream. */
 export const EPIC_EVENTS = {

@@ -2,9 +2,9 @@ import { DomainError } from '@app/api';
 import { UserEntity } from '@app/identity';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { EntityManager, In } from 'typeorm';
-import { IterationEntity } from './entities/iteration.entity';
-import { MilestoneEntity } from './entities/milestone.entity';
-import { Change, milestoneSnapshot } from './issues.events';
+import { IterationEntity } from '../entities/iteration.entity';
+import { MilestoneEntity } from '../entities/milestone.entity';
+import { Change, milestoneSnapshot } from '../events/issues.events';
 
 /** Group ids whose milestones and iterations a project's issues may use: the groups above it. */
 export const projectAncestorGroupIds = (project: ProjectWithNamespace): number[] =>

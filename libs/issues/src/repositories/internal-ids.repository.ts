@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { IidUsage, InternalIdEntity } from './entities/internal-id.entity';
+import { IidUsage, InternalIdEntity } from '../entities/internal-id.entity';
 
 /**
  * Hands out per-project (or per-group) `iid`s. Call inside the creating transaction: the

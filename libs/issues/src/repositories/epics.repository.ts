@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { UserEntity } from '@app/identity';
 import { DataSource, In, SelectQueryBuilder } from 'typeorm';
-import { labelsFilterSql } from './issuable-relations';
-import type { ListEpicsDto } from './dto/epic.dto';
-import { EpicEntity } from './entities/epic.entity';
+import { labelsFilterSql } from '../relations/issuable-relations';
+import type { ListEpicsDto } from '../dto/epic.dto';
+import { EpicEntity } from '../entities/epic.entity';
 
 @Injectable()
 export class EpicsRepository {

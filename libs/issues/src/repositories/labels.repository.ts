@@ -3,7 +3,7 @@ import { DomainError } from '@app/api';
 import { uniqueViolation } from '@app/database';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { LabelEntity } from './entities/label.entity';
+import { LabelEntity } from '../entities/label.entity';
 
 @Injectable()
 export class LabelsRepository {

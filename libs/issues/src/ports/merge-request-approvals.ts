@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { MergeRequestEntity } from './entities/merge-request.entity';
+import type { MergeRequestEntity } from '../entities/merge-request.entity';
 
 /**
  * What merge requests need from approval rules, implemented by the approvals module (which

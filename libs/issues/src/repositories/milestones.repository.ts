@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { ListMilestonesDto } from './dto/milestone.dto';
-import { MilestoneEntity } from './entities/milestone.entity';
+import { ListMilestonesDto } from '../dto/milestone.dto';
+import { MilestoneEntity } from '../entities/milestone.entity';
 
 @Injectable()
 export class MilestonesRepository {

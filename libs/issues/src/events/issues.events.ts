@@ -1,8 +1,8 @@
 import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
-import type { IssueEntity } from './entities/issue.entity';
-import type { IterationEntity } from './entities/iteration.entity';
-import type { MergeRequestEntity } from './entities/merge-request.entity';
-import type { MilestoneEntity } from './entities/milestone.entity';
+import type { IssueEntity } from '../entities/issue.entity';
+import type { IterationEntity } from '../entities/iteration.entity';
+import type { MergeRequestEntity } from '../entities/merge-request.entity';
+import type { MilestoneEntity } from '../entities/milestone.entity';
 
 /** Domain event types of this library. Never rename: they are stored in the stream. */
 export const ISSUES_EVENTS = {
