@@ -1,6 +1,6 @@
-import { MemberEntity } from './entities/member.entity';
-import { NamespaceEntity } from './entities/namespace.entity';
-import { ProjectEntity } from './entities/project.entity';
+import { MemberEntity } from '../entities/member.entity';
+import { NamespaceEntity } from '../entities/namespace.entity';
+import { ProjectEntity } from '../entities/project.entity';
 import { groupEvent, groupMemberEvent, hookTime, NAMESPACE_EVENTS, projectEvent, projectMemberEvent } from './namespaces.events';
 
 const at = new Date('2024-03-01T10:20:30.456Z');

@@ -1,8 +1,8 @@
 import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
-import type { MemberEntity } from './entities/member.entity';
-import type { NamespaceEntity } from './entities/namespace.entity';
-import type { ProjectEntity } from './entities/project.entity';
-import { accessLevelName } from './access/access-policy';
+import type { MemberEntity } from '../entities/member.entity';
+import type { NamespaceEntity } from '../entities/namespace.entity';
+import type { ProjectEntity } from '../entities/project.entity';
+import { accessLevelName } from '../access/access-policy';
 
 /** Domain event types of this library; they are GitLab's system hook event names. Never rename. */
 export const NAMESPACE_EVENTS = {

@@ -1,4 +1,4 @@
-import type { ProjectEntity } from './entities/project.entity';
+import type { ProjectEntity } from '../entities/project.entity';
 
 /** Access levels of a project feature (`pages` also accepts `public`). */
 export const FEATURE_ACCESS_LEVELS = ['disabled', 'private', 'enabled', 'public'] as const;

@@ -1,4 +1,4 @@
-import type { NamespaceEntity } from './entities/namespace.entity';
+import type { NamespaceEntity } from '../entities/namespace.entity';
 
 export const PROJECT_CREATION_LEVELS = ['noone', 'owner', 'maintainer', 'developer'] as const;
 export const SUBGROUP_CREATION_LEVELS = ['owner', 'maintainer'] as const;
