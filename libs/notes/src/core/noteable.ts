@@ -1,4 +1,4 @@
-import type { NoteableType } from './entities/note.entity';
+import type { NoteableType } from '../entities/note.entity';
 
 /** What notes need to know about the record they hang on. */
 export interface Noteable {

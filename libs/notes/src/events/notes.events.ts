@@ -1,6 +1,6 @@
 import type { DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
-import type { NoteEntity } from './entities/note.entity';
-import type { Noteable } from './noteable';
+import type { NoteEntity } from '../entities/note.entity';
+import type { Noteable } from '../core/noteable';
 
 /** Domain event types of notes. Never rename: they are stored in the stream. */
 export const NOTE_EVENTS = {

@@ -3,9 +3,9 @@ import type { Pool, QueryConfig } from 'pg';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { AwardEmojiEntity } from './entities/award-emoji.entity';
-import { NoteEntity } from './entities/note.entity';
-import type { Noteable } from './noteable';
+import { AwardEmojiEntity } from '../entities/award-emoji.entity';
+import { NoteEntity } from '../entities/note.entity';
+import type { Noteable } from '../core/noteable';
 
 /** A note of a list page as `listPage` reads it: the columns the note shows, its author's and its resolver's. */
 export interface ListedNote {

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { presentUserSummary, UserEntity, UsersRepository } from '@app/identity';
-import type { AwardEmojiEntity } from './entities/award-emoji.entity';
-import type { NoteEntity } from './entities/note.entity';
-import type { Noteable } from './noteable';
-import type { ListedNote, ListedUser } from './notes.repository';
+import type { AwardEmojiEntity } from '../entities/award-emoji.entity';
+import type { NoteEntity } from '../entities/note.entity';
+import type { Noteable } from '../core/noteable';
+import type { ListedNote, ListedUser } from '../repositories/notes.repository';
 
 /** The note columns a note's JSON shows. */
 type PresentedNote = Pick<NoteEntity, 'id' | 'type' | 'body' | 'createdAt' | 'updatedAt' | 'system' | 'internal' | 'resolvedAt' | 'resolvedById'>;

@@ -4,9 +4,8 @@ import { EpicEntity, EpicsRepository, IssueEntity, IssuesRepository, MergeReques
 import { ACCESS_LEVELS, NamespaceEntity, ProjectWithNamespace } from '@app/namespaces';
 import { SnippetsService } from '@app/snippets';
 import { featureReadable } from './feature-access';
-import type { Noteable } from './noteable';
-import type { ListedIssue } from './notes.repository';
-import type { EpicNoteable } from './quick-actions/quick-actions.service';
+import type { Noteable } from '../core/noteable';
+import type { ListedIssue } from '../repositories/notes.repository';
 
 /** The viewer of a request as the noteable checks need it. */
 export interface NoteableViewer {
@@ -20,6 +19,14 @@ const groupOfProject = (project: ProjectWithNamespace): number | null => (projec
 export type ProjectNoteable =
   | { noteable: Noteable; kind: 'issue'; issue: IssueEntity }
   | { noteable: Noteable; kind: 'merge_request'; mergeRequest: MergeRequestEntity };
+
+/** A group's epic and its notes' noteable: epic notes take `/close`, `/reopen` and the label commands. */
+export interface EpicNoteable {
+  kind: 'epic';
+  noteable: Noteable;
+  epic: EpicEntity;
+  group: NamespaceEntity;
+}
 
 export const issueNoteable = (issue: Pick<IssueEntity, 'id' | 'iid' | 'title' | 'authorId' | 'confidential'>, project: ProjectWithNamespace): Noteable => ({
   type: 'Issue',

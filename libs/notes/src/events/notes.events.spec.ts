@@ -1,7 +1,7 @@
 import { hookEventOf } from '@app/hooks';
 import { buildDomainEvent } from '@app/messaging';
-import { NoteEntity } from './entities/note.entity';
-import type { Noteable } from './noteable';
+import { NoteEntity } from '../entities/note.entity';
+import type { Noteable } from '../core/noteable';
 import { NOTE_EVENTS, noteEvent } from './notes.events';
 
 const noteable: Noteable = { type: 'Issue', id: 11, iid: 3, title: 'Disk full', projectId: 5, groupId: 2, authorId: 1, confidential: false };

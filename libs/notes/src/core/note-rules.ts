@@ -1,6 +1,6 @@
 import { DomainError } from '@app/api';
 import { ACCESS_LEVELS } from '@app/namespaces';
-import type { NoteEntity } from './entities/note.entity';
+import type { NoteEntity } from '../entities/note.entity';
 import type { NoteActor } from './noteable';
 
 /** GitLab's limit of a note body, in characters. */
