@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GitRepository } from './git/git-repository';
+import { GitRepository } from '../git/git-repository';
 
 /** The branch a repository starts with when its project names none. */
 export const FALLBACK_DEFAULT_BRANCH = 'main';

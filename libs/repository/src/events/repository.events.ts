@@ -2,8 +2,7 @@ import { avatarUrl } from '@app/identity';
 import type { CataloguedEvent, DomainEventData, DomainEventType, NewDomainEvent } from '@app/messaging';
 import type { NamespaceEntity, ProjectEntity } from '@app/namespaces';
 import { pathWithNamespace, projectUrls } from '@app/namespaces';
-import { GitRepository, RefUpdate, ZERO_SHA } from './git/git-repository';
-import type { ProtectedBranchView } from './protected-branches/protected-branch.presenter';
+import { GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';
 
 /** Domain event types of pushes. Never rename: they are stored in the stream. */
 export const PUSH_EVENTS = {
@@ -11,27 +10,6 @@ export const PUSH_EVENTS = {
   TAG_PUSH: 'tag_push',
   REPOSITORY_UPDATE: 'repository_update',
 } as const satisfies Record<string, DomainEventType>;
-
-/** Domain event types of branch protection. Never rename: consumers match on them. */
-export const PROTECTED_BRANCH_EVENTS = {
-  CREATED: 'protected_branch.created',
-  UPDATED: 'protected_branch.updated',
-  DESTROYED: 'protected_branch.destroyed',
-} as const satisfies Record<string, DomainEventType>;
-
-export type ProtectedBranchEventType = (typeof PROTECTED_BRANCH_EVENTS)[keyof typeof PROTECTED_BRANCH_EVENTS];
-
-/** The event of a rule change; `data` is the rule as the API shows it (full detail). */
-export function protectedBranchEvent(type: ProtectedBranchEventType, actorId: number, project: { id: number; groupId: number | null }, rule: ProtectedBranchView): NewDomainEvent<ProtectedBranchEventType> {
-  return {
-    type,
-    actor: actorId,
-    projectId: project.id,
-    groupId: project.groupId,
-    target: { type: 'protected_branch', id: rule.id, title: rule.name },
-    data: { protected_branch: { ...rule } },
-  };
-}
 
 /** Commits carried in one push event (GitLab's limit); `total_commits_count` has them all. */
 export const PUSH_COMMITS_LIMIT = 20;
