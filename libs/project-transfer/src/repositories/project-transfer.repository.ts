@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, LessThan } from 'typeorm';
-import { ProjectExportEntity } from './entities/project-export.entity';
-import { ProjectImportFailureEntity } from './entities/project-import-failure.entity';
-import { ProjectImportStateEntity } from './entities/project-import-state.entity';
-import { MAX_FAILED_RELATIONS, RelationFailure } from './import/project-importer';
+import { ProjectExportEntity } from '../entities/project-export.entity';
+import { ProjectImportFailureEntity } from '../entities/project-import-failure.entity';
+import { ProjectImportStateEntity } from '../entities/project-import-state.entity';
+import { MAX_FAILED_RELATIONS, RelationFailure } from '../import/project-importer';
 
 /** The status records of exports and imports, and the failed relations of imports. */
 @Injectable()
