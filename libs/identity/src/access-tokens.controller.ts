@@ -2,11 +2,11 @@ import { AdminOnly, Auth, CurrentPrincipal, DomainError, idParam, LastModified, 
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { presentAccessToken } from './access-token.presenter';
-import { AccessTokensRepository } from './access-tokens.repository';
+import { presentAccessToken } from './access-tokens/access-token.presenter';
+import { AccessTokensRepository } from './access-tokens/access-tokens.repository';
 import { CreateAccessTokenDto, ListAccessTokensDto } from './dto/create-access-token.dto';
 import { AccessTokenEntity } from './entities';
-import { UsersRepository } from './users.repository';
+import { UsersRepository } from './users/users.repository';
 import { CreateAccessTokenUseCase } from './use-cases/create-access-token.use-case';
 import { RevokeAccessTokenUseCase } from './use-cases/revoke-access-token.use-case';
 

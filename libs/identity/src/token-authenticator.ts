@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { DataSource } from 'typeorm';
 import { AccessTokenEntity, OAuthTokenEntity, UserEntity } from './entities';
 import { SessionStore } from './sessions/session.store';
-import { digestToken } from './token-digest';
+import { digestToken } from './tokens/token-digest';
 
 export const toPrincipalUser = (user: UserEntity): PrincipalUser => ({
   id: user.id,

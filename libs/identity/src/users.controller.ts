@@ -5,8 +5,8 @@ import { CustomAttributeFilters } from '@app/custom-attributes';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ListUsersDto } from './dto/list-users.dto';
 import { UserEntity } from './entities';
-import { presentUser, UserView } from './user.presenter';
-import { USER_KEYSET, UsersRepository } from './users.repository';
+import { presentUser, UserView } from './users/user.presenter';
+import { USER_KEYSET, UsersRepository } from './users/users.repository';
 import { SetUserStateUseCase } from './use-cases/set-user-state.use-case';
 
 const READ_USER_SCOPES = ['api', 'read_api', 'read_user'];

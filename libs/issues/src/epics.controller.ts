@@ -7,7 +7,7 @@ import type { NamespaceEntity } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateEpicDto, ListEpicsDto, UpdateEpicDto } from './dto/epic.dto';
 import { EpicEntity } from './entities/epic.entity';
-import { EpicsRepository } from './epics.repository';
+import { EpicsRepository } from './repositories/epics.repository';
 import { CreateEpicUseCase, DeleteEpicUseCase, UpdateEpicUseCase } from './use-cases/epic.use-cases';
 
 /**

@@ -5,7 +5,7 @@ import { ACCESS_LEVELS, projectOf, ProjectsRepository, ProjectWithNamespace, toA
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateIssueDto, ListIssuesDto, UpdateIssueDto } from './dto/issue.dto';
 import { IssueEntity } from './entities/issue.entity';
-import { IssueListFilter, IssuesRepository } from './issues.repository';
+import { IssueListFilter, IssuesRepository } from './repositories/issues.repository';
 import { IssuablesPresenter } from './presenters/issuables-presenter.service';
 import { CreateIssueUseCase } from './use-cases/create-issue.use-case';
 import { DeleteIssueUseCase } from './use-cases/delete-issue.use-case';

@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, groupOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateIterationDto, ListIterationsDto } from './dto/iteration.dto';
-import { IterationsRepository } from './iterations.repository';
+import { IterationsRepository } from './repositories/iterations.repository';
 import { presentIteration } from './presenters/iteration.presenter';
 import { CreateIterationUseCase } from './use-cases/create-iteration.use-case';
 

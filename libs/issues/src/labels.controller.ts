@@ -6,8 +6,8 @@ import { ACCESS_LEVELS, groupOf, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateLabelDto, UpdateLabelDto } from './dto/label.dto';
 import { LabelEntity } from './entities/label.entity';
-import { projectAncestorGroupIds } from './issuable-relations';
-import { LabelsRepository } from './labels.repository';
+import { projectAncestorGroupIds } from './relations/issuable-relations';
+import { LabelsRepository } from './repositories/labels.repository';
 
 /** Black or white text, whichever reads better on the label's color (GitLab's `text_color`). */
 function textColor(color: string): string {

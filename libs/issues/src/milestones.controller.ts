@@ -5,7 +5,7 @@ import { ACCESS_LEVELS, groupOf, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateMilestoneDto, ListMilestonesDto, UpdateMilestoneDto } from './dto/milestone.dto';
 import { MilestoneEntity } from './entities/milestone.entity';
-import { MilestonesRepository } from './milestones.repository';
+import { MilestonesRepository } from './repositories/milestones.repository';
 import { presentMilestone } from './presenters/milestone.presenter';
 import { CreateMilestoneUseCase } from './use-cases/create-milestone.use-case';
 import { DeleteMilestoneUseCase } from './use-cases/delete-milestone.use-case';

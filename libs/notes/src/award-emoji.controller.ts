@@ -5,11 +5,11 @@ import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AwardEmojiDto } from './dto/note.dto';
 import { AwardEmojiEntity } from './entities/award-emoji.entity';
-import { NotePresenter } from './note.presenter';
-import type { Noteable } from './noteable';
-import { NoteablesService } from './noteables.service';
+import { NotePresenter } from './presenters/note.presenter';
+import type { Noteable } from './core/noteable';
+import { NoteablesService } from './noteables/noteables.service';
 import { NotesEndpoints } from './notes-endpoint.service';
-import { NotesRepository } from './notes.repository';
+import { NotesRepository } from './repositories/notes.repository';
 import { Awardable, AwardEmojiUseCase } from './use-cases/award-emoji.use-case';
 import { RemoveAwardEmojiUseCase } from './use-cases/remove-award-emoji.use-case';
 

@@ -6,11 +6,11 @@ import { ACCESS_LEVELS } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CreateDiscussionDto, UpdateDiscussionNoteDto } from './dto/note.dto';
 import { NoteEntity } from './entities/note.entity';
-import { readsAllInternalNotes } from './note-rules';
-import { isResolvable, NotePresenter } from './note.presenter';
-import type { Noteable } from './noteable';
+import { readsAllInternalNotes } from './core/note-rules';
+import { isResolvable, NotePresenter } from './presenters/note.presenter';
+import type { Noteable } from './core/noteable';
 import { NotesEndpoints, viewerOf } from './notes-endpoint.service';
-import { NotesRepository } from './notes.repository';
+import { NotesRepository } from './repositories/notes.repository';
 import { QuickActionsRun } from './quick-actions/quick-actions.service';
 
 /** A `:discussion_id`: GitLab's 40 hex characters; anything else names no discussion (404). */

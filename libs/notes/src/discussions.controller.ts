@@ -7,8 +7,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DiscussionsEndpoints } from './discussions-endpoint.service';
 import { CreateDiscussionDto, ResolveDiscussionDto, UpdateDiscussionNoteDto } from './dto/note.dto';
 import { projectNoteChangedAt } from './issue-notes.controller';
-import type { Noteable } from './noteable';
-import { NoteablesService } from './noteables.service';
+import type { Noteable } from './core/noteable';
+import { NoteablesService } from './noteables/noteables.service';
 import type { QuickActionsRun } from './quick-actions/quick-actions.service';
 
 /**

@@ -6,8 +6,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DiscussionsEndpoints } from './discussions-endpoint.service';
 import { CreateDiscussionDto, UpdateDiscussionNoteDto } from './dto/note.dto';
 import { NoteEntity } from './entities/note.entity';
-import { NoteablesService } from './noteables.service';
-import type { EpicNoteable } from './quick-actions/quick-actions.service';
+import { NoteablesService } from './noteables/noteables.service';
+import type { EpicNoteable } from './noteables/noteables.service';
 
 /** Discussions of epics (ULTIMATE): `/groups/:id/epics/:epic_id/discussions`, the epic addressed by its `id` as its notes. */
 @Controller()

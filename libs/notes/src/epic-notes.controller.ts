@@ -5,10 +5,10 @@ import { CreateRateLimit } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NoteEntity } from './entities';
 import { CreateNoteDto, ListNotesDto, UpdateNoteRequiredBodyDto } from './dto/note.dto';
-import type { Noteable } from './noteable';
-import { NoteablesService } from './noteables.service';
+import type { Noteable } from './core/noteable';
+import { NoteablesService } from './noteables/noteables.service';
 import { NotesEndpoints } from './notes-endpoint.service';
-import type { EpicNoteable } from './quick-actions/quick-actions.service';
+import type { EpicNoteable } from './noteables/noteables.service';
 
 /**
  * Notes of epics (ULTIMATE): `/groups/:id/epics/:epic_id/notes`, the epic addressed by its

@@ -6,7 +6,7 @@ import { CreateRateLimit } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NoteEntity } from './entities';
 import { CreateNoteDto, ListNotesDto, UpdateNoteDto, UpdateNoteRequiredBodyDto } from './dto/note.dto';
-import { NoteablesService } from './noteables.service';
+import { NoteablesService } from './noteables/noteables.service';
 import { NotesEndpoints } from './notes-endpoint.service';
 
 const viewer = (principal: Principal | null) => (principal ? { id: principal.user.id, isAdmin: principal.user.isAdmin } : null);

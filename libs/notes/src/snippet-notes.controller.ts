@@ -5,8 +5,8 @@ import { CreateRateLimit } from '@app/settings';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { projectNoteChangedAt } from './issue-notes.controller';
 import { CreateNoteDto, ListNotesDto, UpdateNoteRequiredBodyDto } from './dto/note.dto';
-import type { Noteable } from './noteable';
-import { NoteablesService } from './noteables.service';
+import type { Noteable } from './core/noteable';
+import { NoteablesService } from './noteables/noteables.service';
 import { NotesEndpoints } from './notes-endpoint.service';
 
 /** Notes of project snippets (`/projects/:id/snippets/:snippet_id/notes`): the snippet must be readable by the caller. */

@@ -1,11 +1,22 @@
+// libs/project-transfer is built as one-way slices (docs/ci.md "Code layout"): a folder imports
+// only the folders below it, and nothing in a folder imports the files directly in src/ (this
+// index, the module, the controller, the presenter and the processor, which compose them):
+//
+//   use-cases/                                 export and import (the jobs' work and the routes' answers)
+//   repositories/                              export and import states
+//   export/  import/  outbound/                writing and reading archives; remote uploads and downloads
+//   relations/                                 the relations carried in an archive
+//   archive/ events/ queues/ files/ dto/ entities/   the archive format, the core
+//
+// Check: `node scripts/folder-cycles.mjs project-transfer`.
 export * from './archive/archive-format';
 export * from './archive/tar-archive';
 export * from './entities';
 export * from './outbound/outbound-transfer';
 export * from './outbound/s3-archive-source';
-export * from './project-transfer.jobs';
+export * from './queues/project-transfer.jobs';
 export * from './project-transfer.module';
 export * from './project-transfer.processor';
-export * from './project-transfer.repository';
-export * from './transfer-files';
-export * from './project-transfer.events';
+export * from './repositories/project-transfer.repository';
+export * from './files/transfer-files';
+export * from './events/project-transfer.events';

@@ -10,8 +10,8 @@ import { MultipartError, readImportMultipart } from './import/multipart-import';
 import { OutboundTransfer, OutboundTransferError } from './outbound/outbound-transfer';
 import { S3ArchiveSource } from './outbound/s3-archive-source';
 import { presentExportStatus, presentImportStatus } from './project-transfer.presenter';
-import { ProjectTransferRepository } from './project-transfer.repository';
-import { TransferFiles } from './transfer-files';
+import { ProjectTransferRepository } from './repositories/project-transfer.repository';
+import { TransferFiles } from './files/transfer-files';
 import { downloadable, RequestExportUseCase } from './use-cases/export.use-cases';
 import { ImportLimits, RequestImportUseCase } from './use-cases/import.use-cases';
 

@@ -12,11 +12,11 @@ import { ProjectImporter } from './import/project-importer';
 import { OutboundTransfer } from './outbound/outbound-transfer';
 import { S3ArchiveSource } from './outbound/s3-archive-source';
 import { ProjectTransferController } from './project-transfer.controller';
-import { PROJECT_TRANSFER } from './project-transfer.jobs';
+import { PROJECT_TRANSFER } from './queues/project-transfer.jobs';
 import { ProjectTransferProcessor, ProjectTransferRecovery } from './project-transfer.processor';
-import { ProjectTransferRepository } from './project-transfer.repository';
+import { ProjectTransferRepository } from './repositories/project-transfer.repository';
 import { RELATION_PROVIDERS } from './relations';
-import { TransferFiles } from './transfer-files';
+import { TransferFiles } from './files/transfer-files';
 import { PruneExportsUseCase, RequestExportUseCase, RunExportUseCase } from './use-cases/export.use-cases';
 import { ImportLimits, RequestImportUseCase, RunImportUseCase } from './use-cases/import.use-cases';
 

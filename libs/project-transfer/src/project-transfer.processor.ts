@@ -2,8 +2,8 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { JobWorker, OnJob, QueueWorker } from '@app/queue';
 import type { Queue } from 'bullmq';
-import { ExportProjectPayload, exportJobId, ImportProjectPayload, importJobId, PROJECT_TRANSFER } from './project-transfer.jobs';
-import { ProjectTransferRepository } from './project-transfer.repository';
+import { ExportProjectPayload, exportJobId, ImportProjectPayload, importJobId, PROJECT_TRANSFER } from './queues/project-transfer.jobs';
+import { ProjectTransferRepository } from './repositories/project-transfer.repository';
 import { enqueueExport, PruneExportsUseCase, RunExportUseCase } from './use-cases/export.use-cases';
 import { enqueueImport, RunImportUseCase } from './use-cases/import.use-cases';
 

@@ -5,7 +5,7 @@ import { SettingsReader } from '@app/settings';
 import { EntityManager } from 'typeorm';
 import { isValidBranchName, ZERO_SHA } from './git/git-repository';
 import { RecordPushUseCase } from './push/record-push.use-case';
-import { FALLBACK_DEFAULT_BRANCH, RepositoryStorage } from './repository-storage';
+import { FALLBACK_DEFAULT_BRANCH, RepositoryStorage } from './storage/repository-storage';
 
 /** The README of `initialize_with_readme`. */
 export const readmeContent = (name: string, description: string | null): string => (description ? `# ${name}\n\n${description}\n` : `# ${name}\n`);

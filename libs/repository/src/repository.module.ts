@@ -22,7 +22,7 @@ import { ProjectRepositories } from './project-repositories';
 import { RecordPushUseCase } from './push/record-push.use-case';
 import { PushesRepository } from './push/pushes.repository';
 import { ProjectLanguagesRepository } from './languages/project-languages.repository';
-import { RepositoryStorage } from './repository-storage';
+import { RepositoryStorage } from './storage/repository-storage';
 
 /**
  * Project repositories: bare git repositories on disk (created and removed with their

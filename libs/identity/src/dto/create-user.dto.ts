@@ -1,6 +1,6 @@
 import { DbInt, IsValidEmail, ToBoolean, ToInt } from '@app/api';
 import { IsBoolean, IsDefined, IsOptional, IsString, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
-import { isValidUsername, USERNAME_FORMAT_MESSAGE } from '../username-rules';
+import { isValidUsername, USERNAME_FORMAT_MESSAGE } from './username-rules';
 
 
 export class CreateUserDto {

@@ -4,7 +4,7 @@ import { REDIS, redisKey } from '@app/queue';
 import { SettingsReader } from '@app/settings';
 import type Redis from 'ioredis';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { digestToken } from '../token-digest';
+import { digestToken } from '../tokens/token-digest';
 
 export interface WebSession {
   userId: number;

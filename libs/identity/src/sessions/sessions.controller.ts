@@ -2,8 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs
 import { DomainError, extractCredentials, LastModified, SESSION_COOKIE, SkipAuth } from '@app/api';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { presentUser } from '../user.presenter';
-import { UsersRepository } from '../users.repository';
+import { presentUser } from '../users/user.presenter';
+import { UsersRepository } from '../users/users.repository';
 import { ACCOUNT_LOCKED_MESSAGE } from '../lockout/account-lockout';
 import { ProtectedPath } from '../throttle/protected-path-throttle.guard';
 import { AuthenticateWithPasswordUseCase } from '../use-cases/authenticate-with-password.use-case';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { UserEntity } from '../entities';
+import { UserEntity } from '../entities/user.entity';
 import { MAX_LOGIN_ATTEMPTS, UNLOCK_IN_SECONDS } from '../lockout/account-lockout';
-import { verifyPassword } from '../token-digest';
-import { UsersRepository } from '../users.repository';
+import { verifyPassword } from '../tokens/token-digest';
+import { UsersRepository } from '../users/users.repository';
 
 export interface AuthenticateWithPasswordCommand {
   /** Username or e-mail (case-insensitive). */

@@ -3,9 +3,10 @@ import { DomainError, SCOPES } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { SettingsReader } from '@app/settings';
 import { DataSource, EntityManager } from 'typeorm';
-import { AccessTokenEntity, UserEntity } from '../entities';
-import { digestToken, generateAccessToken } from '../token-digest';
-import { IDENTITY_EVENTS } from '../identity.events';
+import { AccessTokenEntity } from '../entities/access-token.entity';
+import { UserEntity } from '../entities/user.entity';
+import { digestToken, generateAccessToken } from '../tokens/token-digest';
+import { IDENTITY_EVENTS } from '../events/identity.events';
 
 export interface CreateAccessTokenCommand {
   userId: number;

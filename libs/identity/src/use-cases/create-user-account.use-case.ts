@@ -4,10 +4,10 @@ import { OutboxService } from '@app/messaging';
 import { emailDomainRestriction, SettingsReader } from '@app/settings';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { UserEntity, UserType } from '../entities';
-import { hashPassword } from '../token-digest';
+import { UserEntity, UserType } from '../entities/user.entity';
+import { hashPassword } from '../tokens/token-digest';
 import { uniqueViolation } from '@app/database';
-import { IDENTITY_EVENTS } from '../identity.events';
+import { IDENTITY_EVENTS } from '../events/identity.events';
 
 export interface CreateUserCommand {
   email: string;

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { DataSource } from 'typeorm';
-import { OAuthTokenEntity, UserEntity } from '../entities';
-import { digestToken, generateOpaqueToken } from '../token-digest';
+import { OAuthTokenEntity } from '../entities/oauth-token.entity';
+import { UserEntity } from '../entities/user.entity';
+import { digestToken, generateOpaqueToken } from '../tokens/token-digest';
 import { AuthenticateWithPasswordUseCase } from './authenticate-with-password.use-case';
 
 /** OAuth 2.0 error (RFC 6749 §5.2); presented as `{error, error_description}`, not in the API's error shape. */

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
-import { AccessTokenEntity } from '../entities';
-import { IDENTITY_EVENTS } from '../identity.events';
+import { AccessTokenEntity } from '../entities/access-token.entity';
+import { IDENTITY_EVENTS } from '../events/identity.events';
 
 /** Revokes an access token (idempotent for an already revoked one). */
 @Injectable()

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
-import { UserEntity, UserState } from '../entities';
-import { IDENTITY_EVENTS } from '../identity.events';
+import { UserEntity, UserState } from '../entities/user.entity';
+import { IDENTITY_EVENTS } from '../events/identity.events';
 
 export interface SetUserStateCommand {
   userId: number;

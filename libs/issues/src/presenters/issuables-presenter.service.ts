@@ -6,10 +6,10 @@ import type { ProjectWithNamespace } from '@app/namespaces';
 import { IssueEntity } from '../entities/issue.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { MilestoneEntity } from '../entities/milestone.entity';
-import { MERGE_REQUEST_APPROVALS, MergeRequestApprovals } from '../merge-request-approvals';
-import { MERGE_REQUEST_GIT, MergeRequestGit, MergeRequestGitStatus } from '../merge-request-git';
-import { IterationsRepository } from '../iterations.repository';
-import { MilestonesRepository } from '../milestones.repository';
+import { MERGE_REQUEST_APPROVALS, MergeRequestApprovals } from '../ports/merge-request-approvals';
+import { MERGE_REQUEST_GIT, MergeRequestGit, MergeRequestGitStatus } from '../ports/merge-request-git';
+import { IterationsRepository } from '../repositories/iterations.repository';
+import { MilestonesRepository } from '../repositories/milestones.repository';
 import { presentIteration } from './iteration.presenter';
 import { presentMilestone } from './milestone.presenter';
 

@@ -1,5 +1,6 @@
 import type { IterationEntity } from '../entities/iteration.entity';
-import { IterationSnapshot, iterationSnapshot } from '../issues.events';
+import { IterationSnapshot, iterationSnapshot } from '../events/issues.events';
+import type { GroupPaths } from '../repositories/iterations.repository';
 
 /** GitLab's iteration states: 1 upcoming, 2 current, 3 closed. */
 export const ITERATION_STATES = { upcoming: 1, current: 2, closed: 3 } as const;
@@ -10,9 +11,6 @@ export function iterationStateName(startDate: string, dueDate: string, today = n
   if (startDate > today) return 'upcoming';
   return 'current';
 }
-
-/** Full paths of groups by id (see `IterationsRepository.groupPaths`): an iteration's `web_url` is under its group. */
-export type GroupPaths = ReadonlyMap<number, string>;
 
 export function presentIteration(iteration: IterationEntity, externalUrl: string, groupPaths: GroupPaths): Record<string, unknown> {
   return presentIterationSnapshot(iterationSnapshot(iteration)!, externalUrl, groupPaths);

@@ -1,6 +1,6 @@
 import type { ProjectWithNamespace } from '@app/namespaces';
 import type { MilestoneEntity } from '../entities/milestone.entity';
-import { MilestoneSnapshot, milestoneSnapshot } from '../issues.events';
+import { MilestoneSnapshot, milestoneSnapshot } from '../events/issues.events';
 
 /** Whether a milestone's due date has passed (GitLab's `expired`). */
 export const milestoneExpired = (dueDate: string | null, today = new Date().toISOString().slice(0, 10)): boolean => !!dueDate && dueDate < today;

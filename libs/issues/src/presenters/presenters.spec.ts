@@ -1,4 +1,4 @@
-import { normalizeLabels } from '../issuable-relations';
+import { normalizeLabels } from '../relations/issuable-relations';
 import { ITERATION_STATES, iterationStateName, presentIterationSnapshot } from './iteration.presenter';
 import { milestoneExpired, presentMilestoneSnapshot } from './milestone.presenter';
 

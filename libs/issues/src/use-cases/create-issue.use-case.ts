@@ -7,9 +7,9 @@ import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { IssueEntity, IssueSeverity, IssueType } from '../entities/issue.entity';
-import { InternalIdsRepository } from '../internal-ids.repository';
-import { existingUserIds, normalizeLabels, resolveIteration, resolveMilestone } from '../issuable-relations';
-import { ISSUES_EVENTS, issueEvent, iterationSnapshot, milestoneSnapshot } from '../issues.events';
+import { InternalIdsRepository } from '../repositories/internal-ids.repository';
+import { existingUserIds, normalizeLabels, resolveIteration, resolveMilestone } from '../relations/issuable-relations';
+import { ISSUES_EVENTS, issueEvent, iterationSnapshot, milestoneSnapshot } from '../events/issues.events';
 
 export interface CreateIssueCommand {
   actorId: number;

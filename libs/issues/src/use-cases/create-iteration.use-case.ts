@@ -4,8 +4,8 @@ import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { IterationEntity } from '../entities/iteration.entity';
-import { InternalIdsRepository } from '../internal-ids.repository';
-import { ISSUES_EVENTS, iterationSnapshot } from '../issues.events';
+import { InternalIdsRepository } from '../repositories/internal-ids.repository';
+import { ISSUES_EVENTS, iterationSnapshot } from '../events/issues.events';
 
 export interface CreateIterationCommand {
   actorId: number;

@@ -5,11 +5,11 @@ import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
-import { InternalIdsRepository } from '../internal-ids.repository';
-import { existingUserIds, normalizeLabels, resolveMilestone } from '../issuable-relations';
-import { ISSUES_EVENTS, mergeRequestEvent, milestoneSnapshot } from '../issues.events';
-import { MERGE_REQUEST_APPROVALS, MergeRequestApprovals } from '../merge-request-approvals';
-import { MERGE_REQUEST_GIT, MergeRequestGit } from '../merge-request-git';
+import { InternalIdsRepository } from '../repositories/internal-ids.repository';
+import { existingUserIds, normalizeLabels, resolveMilestone } from '../relations/issuable-relations';
+import { ISSUES_EVENTS, mergeRequestEvent, milestoneSnapshot } from '../events/issues.events';
+import { MERGE_REQUEST_APPROVALS, MergeRequestApprovals } from '../ports/merge-request-approvals';
+import { MERGE_REQUEST_GIT, MergeRequestGit } from '../ports/merge-request-git';
 
 export interface CreateMergeRequestCommand {
   actorId: number;

@@ -4,8 +4,8 @@ import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { MilestoneEntity } from '../entities/milestone.entity';
-import { InternalIdsRepository } from '../internal-ids.repository';
-import { ISSUES_EVENTS, milestoneEvent } from '../issues.events';
+import { InternalIdsRepository } from '../repositories/internal-ids.repository';
+import { ISSUES_EVENTS, milestoneEvent } from '../events/issues.events';
 
 export interface CreateMilestoneCommand {
   actorId: number;

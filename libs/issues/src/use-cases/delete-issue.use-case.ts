@@ -4,7 +4,7 @@ import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { IssueEntity } from '../entities/issue.entity';
-import { ISSUES_EVENTS, issueEvent } from '../issues.events';
+import { ISSUES_EVENTS, issueEvent } from '../events/issues.events';
 
 /** Deletes an issue (project owners and administrators; checked on the route) and records `issue.destroyed`. */
 @Injectable()

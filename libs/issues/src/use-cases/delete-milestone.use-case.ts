@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { IssueEntity } from '../entities/issue.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { MilestoneEntity } from '../entities/milestone.entity';
-import { ISSUES_EVENTS, milestoneEvent } from '../issues.events';
+import { ISSUES_EVENTS, milestoneEvent } from '../events/issues.events';
 
 /** Deletes a project milestone, unsets it on its issues and merge requests, and records `milestone.destroyed`. */
 @Injectable()

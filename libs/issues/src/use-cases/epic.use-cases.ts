@@ -6,9 +6,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { CreateEpicDto, UpdateEpicDto } from '../dto/epic.dto';
 import { EPIC_ID_START, EpicEntity } from '../entities/epic.entity';
 import { IID_USAGES } from '../entities/internal-id.entity';
-import { EPIC_EVENTS, epicEvent } from '../epics.events';
-import { normalizeLabels } from '../issuable-relations';
-import { InternalIdsRepository } from '../internal-ids.repository';
+import { EPIC_EVENTS, epicEvent } from '../events/epics.events';
+import { normalizeLabels } from '../relations/issuable-relations';
+import { InternalIdsRepository } from '../repositories/internal-ids.repository';
 
 const dateOf = (...values: Array<string | null | undefined>): string | null | undefined => values.find((v) => v !== undefined);
 

@@ -7,8 +7,8 @@ import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
 import { IssueEntity, IssueType } from '../entities/issue.entity';
 import { IterationEntity } from '../entities/iteration.entity';
-import { applyStateEvent, changeMilestone, existingUserIds, normalizeLabels, resolveIteration } from '../issuable-relations';
-import { Change, ISSUES_EVENTS, issueEvent, iterationSnapshot } from '../issues.events';
+import { applyStateEvent, changeMilestone, existingUserIds, normalizeLabels, resolveIteration } from '../relations/issuable-relations';
+import { Change, ISSUES_EVENTS, issueEvent, iterationSnapshot } from '../events/issues.events';
 
 export interface UpdateIssueCommand {
   actorId: number;

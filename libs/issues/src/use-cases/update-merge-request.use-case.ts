@@ -5,9 +5,9 @@ import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
-import { applyStateEvent, changeMilestone, existingUserIds, normalizeLabels } from '../issuable-relations';
-import { Change, ISSUES_EVENTS, mergeRequestEvent } from '../issues.events';
-import { MERGE_REQUEST_APPROVALS, MergeRequestApprovals } from '../merge-request-approvals';
+import { applyStateEvent, changeMilestone, existingUserIds, normalizeLabels } from '../relations/issuable-relations';
+import { Change, ISSUES_EVENTS, mergeRequestEvent } from '../events/issues.events';
+import { MERGE_REQUEST_APPROVALS, MergeRequestApprovals } from '../ports/merge-request-approvals';
 
 export interface UpdateMergeRequestCommand {
   actorId: number;

@@ -3,7 +3,7 @@ import { DomainError } from '@app/api';
 import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { MilestoneEntity } from '../entities/milestone.entity';
-import { ISSUES_EVENTS, type IssuesEventType, milestoneEvent } from '../issues.events';
+import { ISSUES_EVENTS, type IssuesEventType, milestoneEvent } from '../events/issues.events';
 import { MILESTONE_TITLE_TAKEN } from './create-milestone.use-case';
 
 export interface UpdateMilestoneCommand {

@@ -1,6 +1,6 @@
 import { ACCESS_LEVELS } from '../entities/member.entity';
 import type { ProjectEntity } from '../entities/project.entity';
-import { featureAccessLevel, projectSetting } from '../project-attributes';
+import { featureAccessLevel, projectSetting } from '../settings/project-attributes';
 
 /** Project features whose read paths the access guard checks (see docs/api-behaviour.md). */
 export type GuardedProjectFeature = 'merge_requests' | 'repository' | 'builds';

@@ -2,7 +2,7 @@ import { DbInt, IsOptionalNotNull, NullToEmpty, ToBoolean, ToInt, ToIntArray } f
 import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { IsCustomAttributesFilter } from '@app/custom-attributes';
 import { VISIBILITIES, Visibility } from '../entities/namespace.entity';
-import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from '../group-settings';
+import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from '../settings/group-settings';
 import { GROUP_ORDER_COLUMNS, GroupOrderBy } from '../repositories/groups.repository';
 
 /** Group attributes accepted by create and update. */

@@ -1,7 +1,7 @@
 import { tierAtLeast } from '@app/api';
 import type { ServiceTier } from '@app/config';
 import type { NamespaceEntity } from '../entities/namespace.entity';
-import { branchProtectionDefaults, groupSetting } from '../group-settings';
+import { branchProtectionDefaults, groupSetting } from '../settings/group-settings';
 import { namespaceWebUrl } from './namespace.presenter';
 
 export interface GroupPresentOptions {

@@ -4,8 +4,8 @@ import type { UserEntity } from '@app/identity';
 import { presentUserSummary } from '@app/identity';
 import type { NamespaceEntity } from '../entities/namespace.entity';
 import type { ProjectEntity } from '../entities/project.entity';
-import { nameWithNamespace, pathWithNamespace } from '../namespaces.events';
-import { featureAccessLevel, featureEnabled, PROJECT_FEATURES, projectSetting, ProjectSettingKey } from '../project-attributes';
+import { nameWithNamespace, pathWithNamespace } from '../events/namespaces.events';
+import { featureAccessLevel, featureEnabled, PROJECT_FEATURES, projectSetting, ProjectSettingKey } from '../settings/project-attributes';
 import { EMPTY_STATISTICS, ProjectStatisticsValues } from '../repositories/project-statistics.repository';
 import { presentNamespaceBasic } from './namespace.presenter';
 

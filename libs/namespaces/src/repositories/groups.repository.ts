@@ -4,8 +4,8 @@ import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { activeMembershipSql, groupAccessLevelSql, groupRelatedSql, groupVisibilitySql } from '../access/access-sql';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
-import { likePattern } from '../naming';
-import { parseResourceRef } from '../resource-ref';
+import { likePattern } from '../naming/naming';
+import { parseResourceRef } from '../naming/resource-ref';
 
 export const GROUP_ORDER_COLUMNS = ['name', 'path', 'id', 'similarity'] as const;
 export type GroupOrderBy = (typeof GROUP_ORDER_COLUMNS)[number];

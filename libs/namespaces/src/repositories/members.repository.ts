@@ -5,7 +5,7 @@ import { activeMembershipSql, groupDescendantAccessSql } from '../access/access-
 import { MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
-import { likePattern } from '../naming';
+import { likePattern } from '../naming/naming';
 
 /** A user's membership levels in a project and in its group's ancestry (null: no membership). */
 export interface MemberLevels {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { ProjectStarEntity } from '../entities/project-star.entity';
-import { likePattern } from '../naming';
+import { likePattern } from '../naming/naming';
 
 /** Stars of projects. `projects.star_count` follows the rows through a database trigger. */
 @Injectable()

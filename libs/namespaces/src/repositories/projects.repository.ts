@@ -6,9 +6,9 @@ import { activeMembershipSql, projectAccessLevelSql, projectVisibilitySql } from
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
 import { ProjectStatisticsEntity } from '../entities/project-statistics.entity';
-import { NAMING_MESSAGES, likePattern } from '../naming';
-import { PersonRef, ProjectHookContext } from '../namespaces.events';
-import { parseResourceRef, splitProjectPath } from '../resource-ref';
+import { NAMING_MESSAGES, likePattern } from '../naming/naming';
+import { PersonRef, ProjectHookContext } from '../events/namespaces.events';
+import { parseResourceRef, splitProjectPath } from '../naming/resource-ref';
 
 export type ProjectWithNamespace = ProjectEntity & { namespace: NamespaceEntity };
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { likePattern } from '../naming';
+import { likePattern } from '../naming/naming';
 
 export interface TopicRow {
   id: number;

@@ -4,7 +4,7 @@ import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { ProjectEntity } from '../entities/project.entity';
-import { NAMESPACE_EVENTS, projectEvent } from '../namespaces.events';
+import { NAMESPACE_EVENTS, projectEvent } from '../events/namespaces.events';
 import { ProjectsRepository, ProjectWithNamespace } from '../repositories/projects.repository';
 
 export interface ArchiveProjectCommand {

@@ -10,9 +10,9 @@ import { AccessUser, subgroupCreationMinLevel, visibilityWithin } from '../acces
 import { AccessService } from '../resolver/access.service';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
-import { applyGroupSettings, groupSetting } from '../group-settings';
-import { groupEvent, groupMemberEvent, NAMESPACE_EVENTS } from '../namespaces.events';
-import { NAMING_MESSAGES, validateGroupNaming } from '../naming';
+import { applyGroupSettings, groupSetting } from '../settings/group-settings';
+import { groupEvent, groupMemberEvent, NAMESPACE_EVENTS } from '../events/namespaces.events';
+import { NAMING_MESSAGES, validateGroupNaming } from '../naming/naming';
 import { GroupsRepository } from '../repositories/groups.repository';
 
 export interface CreateGroupCommand {

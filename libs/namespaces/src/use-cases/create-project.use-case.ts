@@ -13,10 +13,10 @@ import { AccessService } from '../resolver/access.service';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
 import { ProjectEntity, RUNNERS_TOKEN_PURPOSE } from '../entities/project.entity';
-import { groupSetting } from '../group-settings';
-import { NAMESPACE_EVENTS, projectEvent, projectMemberEvent } from '../namespaces.events';
-import { deriveProjectNaming, NAMING_MESSAGES, validateProjectNaming } from '../naming';
-import { applyProjectAttributes, normalizeTopics } from '../project-attributes';
+import { groupSetting } from '../settings/group-settings';
+import { NAMESPACE_EVENTS, projectEvent, projectMemberEvent } from '../events/namespaces.events';
+import { deriveProjectNaming, NAMING_MESSAGES, validateProjectNaming } from '../naming/naming';
+import { applyProjectAttributes, normalizeTopics } from '../settings/project-attributes';
 import { GroupsRepository } from '../repositories/groups.repository';
 import { ProjectsRepository, ProjectWithNamespace } from '../repositories/projects.repository';
 

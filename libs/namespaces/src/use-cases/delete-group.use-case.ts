@@ -6,7 +6,7 @@ import { AccessUser } from '../access/access-policy';
 import { MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
-import { groupEvent, NAMESPACE_EVENTS, projectEvent } from '../namespaces.events';
+import { groupEvent, NAMESPACE_EVENTS, projectEvent } from '../events/namespaces.events';
 import { GroupsRepository } from '../repositories/groups.repository';
 import { ProjectsRepository } from '../repositories/projects.repository';
 import { PROJECT_REPOSITORY_LIFECYCLE, ProjectRepositoryLifecycle } from './create-project.use-case';

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { MemberEntity } from '../entities/member.entity';
 import { ProjectEntity } from '../entities/project.entity';
-import { NAMESPACE_EVENTS, projectEvent } from '../namespaces.events';
+import { NAMESPACE_EVENTS, projectEvent } from '../events/namespaces.events';
 import { ProjectsRepository } from '../repositories/projects.repository';
 import { PROJECT_REPOSITORY_LIFECYCLE, ProjectRepositoryLifecycle } from './create-project.use-case';
 

@@ -3,7 +3,7 @@ import type { UserEntity } from '@app/identity';
 import type { NewDomainEvent } from '@app/messaging';
 import { accessLevelName, GROUP_MEMBER_LEVELS, PROJECT_MEMBER_LEVELS, utcToday } from '../access/access-policy';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
-import { groupMemberEvent, NAMESPACE_EVENTS, projectMemberEvent } from '../namespaces.events';
+import { groupMemberEvent, NAMESPACE_EVENTS, projectMemberEvent } from '../events/namespaces.events';
 import type { MemberSource } from '../repositories/members.repository';
 
 /** Level needed to manage members: Maintainer in projects, Owner in groups (GitLab's `admin_*_member`). */

@@ -3,7 +3,7 @@ import { digestToken } from '@app/identity';
 import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
 import { NamespaceEntity } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
-import { featureAccessLevel, projectSetting } from '../project-attributes';
+import { featureAccessLevel, projectSetting } from '../settings/project-attributes';
 import { RUNNERS_TOKEN_PREFIX } from './create-project.use-case';
 import { createNamespacesFixture, NamespacesFixture, rejectsWithoutEvents } from '@app/testing';
 import { ENTITIES } from '@apps/entities';

@@ -6,9 +6,9 @@ import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessUser, mostVisible, visibilityWithin } from '../access/access-policy';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
-import { applyGroupSettings } from '../group-settings';
-import { groupEvent, NAMESPACE_EVENTS } from '../namespaces.events';
-import { NAMING_MESSAGES, validateGroupNaming } from '../naming';
+import { applyGroupSettings } from '../settings/group-settings';
+import { groupEvent, NAMESPACE_EVENTS } from '../events/namespaces.events';
+import { NAMING_MESSAGES, validateGroupNaming } from '../naming/naming';
 import { GroupsRepository } from '../repositories/groups.repository';
 import { visibilityNotAllowedByParent } from './create-group.use-case';
 

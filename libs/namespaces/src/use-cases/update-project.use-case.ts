@@ -8,9 +8,9 @@ import { AccessUser, visibilityWithin } from '../access/access-policy';
 import { ACCESS_LEVELS } from '../entities/member.entity';
 import { Visibility } from '../entities/namespace.entity';
 import { ProjectEntity } from '../entities/project.entity';
-import { NAMESPACE_EVENTS, pathWithNamespace, projectEvent } from '../namespaces.events';
-import { NAMING_MESSAGES, validateProjectNaming } from '../naming';
-import { applyProjectAttributes, normalizeTopics } from '../project-attributes';
+import { NAMESPACE_EVENTS, pathWithNamespace, projectEvent } from '../events/namespaces.events';
+import { NAMING_MESSAGES, validateProjectNaming } from '../naming/naming';
+import { applyProjectAttributes, normalizeTopics } from '../settings/project-attributes';
 import { ProjectsRepository, ProjectWithNamespace } from '../repositories/projects.repository';
 import { visibilityNotAllowedInGroup } from './create-project.use-case';
 

@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AccessTokenEntity, CreateAccessTokenUseCase } from '@app/identity';
-import { MemberEntity } from '../entities';
+import { MemberEntity } from '../entities/member.entity';
 import { CreateUserUseCase } from './create-user.use-case';
 
 export interface CreateResourceAccessTokenCommand {

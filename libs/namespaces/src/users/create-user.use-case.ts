@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CreateUserAccountUseCase, CreateUserCommand, UserEntity } from '@app/identity';
 import { EntityManager } from 'typeorm';
-import { NamespaceEntity } from '../entities';
+import { NamespaceEntity } from '../entities/namespace.entity';
 
 /** Creates a user with its personal namespace (one transaction), and records `user_create` in the outbox. */
 @Injectable()

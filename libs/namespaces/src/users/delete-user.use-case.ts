@@ -3,8 +3,10 @@ import { DomainError } from '@app/api';
 import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { DataSource, In } from 'typeorm';
 import { IDENTITY_EVENTS, UserEntity } from '@app/identity';
-import { MemberEntity, NamespaceEntity, ProjectEntity } from '../entities';
-import { NAMESPACE_EVENTS, projectEvent } from '../namespaces.events';
+import { MemberEntity } from '../entities/member.entity';
+import { NamespaceEntity } from '../entities/namespace.entity';
+import { ProjectEntity } from '../entities/project.entity';
+import { NAMESPACE_EVENTS, projectEvent } from '../events/namespaces.events';
 import { MembersRepository } from '../repositories/members.repository';
 import { ProjectsRepository } from '../repositories/projects.repository';
 

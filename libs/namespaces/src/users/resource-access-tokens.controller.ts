@@ -3,7 +3,7 @@ import { AccessTokenEntity, AccessTokensRepository, CreateResourceAccessTokenDto
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ACCESS_LEVELS } from '../entities';
+import { ACCESS_LEVELS } from '../entities/member.entity';
 import { CreateResourceAccessTokenUseCase } from './create-resource-access-token.use-case';
 
 type Kind = 'project' | 'group';

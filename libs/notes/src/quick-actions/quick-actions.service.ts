@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
 import { UserEntity } from '@app/identity';
-import { EpicEntity, IterationEntity, LabelEntity, MilestoneEntity, UpdateEpicUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase } from '@app/issues';
-import { ACCESS_LEVELS, NamespaceEntity, ProjectWithNamespace } from '@app/namespaces';
+import { IterationEntity, LabelEntity, MilestoneEntity, UpdateEpicUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase } from '@app/issues';
+import { ACCESS_LEVELS, ProjectWithNamespace } from '@app/namespaces';
 import { MergeMergeRequestUseCase } from '@app/repository';
-import type { Noteable, NoteActor } from '../noteable';
+import type { Noteable, NoteActor } from '../core/noteable';
+import type { EpicNoteable, ProjectNoteable } from '../noteables/noteables.service';
 import { QuickActionLookupsRepository } from './quick-action-lookups.repository';
-import type { ProjectNoteable } from '../noteables.service';
 import { parseIterationReference, parseLabelReferences, parseMilestoneReference, parseUserReferences, parseWeight, QuickAction, QuickActionName } from './quick-actions';
 
 /** What a body's quick actions did: GitLab's `commands_changes` and the messages of `summary`. */
@@ -16,14 +16,6 @@ export interface QuickActionsOutcome {
   messages: string[];
   /** Commands that could not be applied (unknown user, milestone, a `/merge` without the head sha...). */
   failures: string[];
-}
-
-/** A group's epic and its notes' noteable: epic notes take `/close`, `/reopen` and the label commands. */
-export interface EpicNoteable {
-  kind: 'epic';
-  noteable: Noteable;
-  epic: EpicEntity;
-  group: NamespaceEntity;
 }
 
 export type QuickActionTarget = ProjectNoteable | EpicNoteable;

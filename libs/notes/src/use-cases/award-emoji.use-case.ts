@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { DataSource } from 'typeorm';
 import type { AwardEmojiEntity } from '../entities/award-emoji.entity';
-import { NotesRepository } from '../notes.repository';
+import { NotesRepository } from '../repositories/notes.repository';
 import { isEmojiName } from '../quick-actions/quick-actions';
 
 /** What awards hang on: a noteable itself, or one of its notes (type `Note`). */

@@ -4,11 +4,11 @@ import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import type { AwardEmojiEntity } from '../entities/award-emoji.entity';
 import { NoteEntity } from '../entities/note.entity';
-import { checkNoteBody, mayWriteInternal, maySetCreatedAt, parseCreatedAt } from '../note-rules';
-import { NotePresenter } from '../note.presenter';
-import type { Noteable, NoteActor } from '../noteable';
-import { NOTE_EVENTS, noteEvent } from '../notes.events';
-import { NotesRepository } from '../notes.repository';
+import { checkNoteBody, mayWriteInternal, maySetCreatedAt, parseCreatedAt } from '../core/note-rules';
+import { NotePresenter } from '../presenters/note.presenter';
+import type { Noteable, NoteActor } from '../core/noteable';
+import { NOTE_EVENTS, noteEvent } from '../events/notes.events';
+import { NotesRepository } from '../repositories/notes.repository';
 import { awardEmojiOf, extractQuickActions } from '../quick-actions/quick-actions';
 import { QuickActionsOutcome, QuickActionsRun, QuickActionsService } from '../quick-actions/quick-actions.service';
 

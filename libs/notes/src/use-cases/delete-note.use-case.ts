@@ -3,11 +3,11 @@ import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import type { NoteEntity } from '../entities/note.entity';
-import { mayDeleteNote } from '../note-rules';
-import { NotePresenter } from '../note.presenter';
-import type { Noteable, NoteActor } from '../noteable';
-import { NOTE_EVENTS, noteEvent } from '../notes.events';
-import { NotesRepository } from '../notes.repository';
+import { mayDeleteNote } from '../core/note-rules';
+import { NotePresenter } from '../presenters/note.presenter';
+import type { Noteable, NoteActor } from '../core/noteable';
+import { NOTE_EVENTS, noteEvent } from '../events/notes.events';
+import { NotesRepository } from '../repositories/notes.repository';
 
 export interface DeleteNoteCommand {
   noteable: Noteable;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@app/api';
-import { NotesRepository } from '../notes.repository';
+import { NotesRepository } from '../repositories/notes.repository';
 import type { Awardable } from './award-emoji.use-case';
 
 export interface RemoveAwardEmojiCommand {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { createGzip, gzipSync } from 'node:zlib';
 import * as tar from 'tar-stream';
-import { importEntryLimits } from '../use-cases/import.use-cases';
+import { importEntryLimits } from './import-entry-limits';
 import { ArchiveError, extractArchive, isRootEntry, lineLengthLimit, packDirectory } from './tar-archive';
 
 const LIMITS = { maxBytes: 64 * 1024 * 1024, maxEntries: 100 };

@@ -15,10 +15,10 @@ import { packDirectory } from '../archive/tar-archive';
 import { ProjectExportEntity } from '../entities/project-export.entity';
 import { ProjectExporter } from '../export/project-exporter';
 import { OutboundTransfer } from '../outbound/outbound-transfer';
-import { exportJobId, PROJECT_TRANSFER } from '../project-transfer.jobs';
-import { PROJECT_TRANSFER_EVENTS, projectTransferEvent } from '../project-transfer.events';
-import { ProjectTransferRepository } from '../project-transfer.repository';
-import { EXPORT_TTL_MS, TransferFiles } from '../transfer-files';
+import { exportJobId, PROJECT_TRANSFER } from '../queues/project-transfer.jobs';
+import { PROJECT_TRANSFER_EVENTS, projectTransferEvent } from '../events/project-transfer.events';
+import { ProjectTransferRepository } from '../repositories/project-transfer.repository';
+import { EXPORT_TTL_MS, TransferFiles } from '../files/transfer-files';
 
 export interface RequestExportCommand {
   project: ProjectWithNamespace;

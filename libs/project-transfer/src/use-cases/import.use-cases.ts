@@ -11,16 +11,16 @@ import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { BUNDLE_FILE, PROJECT_JSON, RELATIONS_DIR, supportedVersion, VERSION_FILE } from '../archive/archive-format';
-import { jsonTooLargeMessage, MAX_LINE_BYTES } from '../archive/ndjson';
-import { ArchiveError, EntryLimit, extractArchive } from '../archive/tar-archive';
+import { BUNDLE_FILE, supportedVersion, VERSION_FILE } from '../archive/archive-format';
+import { importEntryLimits } from '../archive/import-entry-limits';
+import { ArchiveError, extractArchive } from '../archive/tar-archive';
 import { ProjectImportStateEntity } from '../entities/project-import-state.entity';
 import { ProjectImporter, RelationFailure } from '../import/project-importer';
 import { OutboundTransfer } from '../outbound/outbound-transfer';
-import { importJobId, PROJECT_TRANSFER } from '../project-transfer.jobs';
-import { PROJECT_TRANSFER_EVENTS, projectTransferEvent } from '../project-transfer.events';
-import { ProjectTransferRepository } from '../project-transfer.repository';
-import { MAX_ARCHIVE_ENTRIES, TransferFiles } from '../transfer-files';
+import { importJobId, PROJECT_TRANSFER } from '../queues/project-transfer.jobs';
+import { PROJECT_TRANSFER_EVENTS, projectTransferEvent } from '../events/project-transfer.events';
+import { ProjectTransferRepository } from '../repositories/project-transfer.repository';
+import { MAX_ARCHIVE_ENTRIES, TransferFiles } from '../files/transfer-files';
 import { ImportLimits } from './import-limits';
 
 export { ImportLimits } from './import-limits';
@@ -135,19 +135,6 @@ export const interruptedMessage = (interruptions: number): string =>
 
 /** The upload directory (`imports/<name>`) of a stored archive key. */
 const uploadDirectoryOf = (fileKey: string): string => fileKey.split('/').slice(0, 2).join('/');
-
-/**
- * Limits of the archive's entries the import reads, applied while extracting (GitLab's
- * `MAX_JSON_DOCUMENT_SIZE` rule, with this service's 64 MiB): `tree/project.json` is read whole,
- * so it may not be larger; the NDJSON files are read line by line, so no line may be longer;
- * `VERSION` holds a version number.
- */
-export function importEntryLimits(name: string): EntryLimit | null {
-  if (name === PROJECT_JSON) return { maxBytes: MAX_LINE_BYTES, error: jsonTooLargeMessage(name, MAX_LINE_BYTES) };
-  if (name.startsWith(`${RELATIONS_DIR}/`) && name.endsWith('.ndjson')) return { maxLineBytes: MAX_LINE_BYTES, error: jsonTooLargeMessage(name, MAX_LINE_BYTES) };
-  if (name === VERSION_FILE) return { maxBytes: 1024, error: 'The archive has a VERSION file larger than 1 KB: it is not a GitLab project export' };
-  return null;
-}
 
 export const enqueueImport = (queue: Queue, projectId: number) =>
   queue.add(PROJECT_TRANSFER.jobs.IMPORT_PROJECT, { projectId }, { jobId: importJobId(projectId), attempts: 1, removeOnComplete: 1000, removeOnFail: 1000 });

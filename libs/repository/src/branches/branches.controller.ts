@@ -6,7 +6,7 @@ import type { ProjectWithNamespace } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateBranchDto, ListBranchesDto } from '../dto/branch.dto';
 import { isValidBranchName } from '../git/git-repository';
-import { RepositoryErrorFilter } from '../repository-error';
+import { RepositoryErrorFilter } from '../errors/repository-error';
 import { BranchCaller, BranchesService } from './branches.service';
 import { CreateBranchUseCase } from './use-cases/create-branch.use-case';
 import { DeleteBranchUseCase, DeleteMergedBranchesUseCase } from './use-cases/delete-branch.use-case';

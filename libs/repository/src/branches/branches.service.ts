@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { pathWithNamespace } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
-import { BranchPermissions, ProtectedBranchesService } from '../protected-branches';
+import { BranchPermissions } from '../protected-branches/branch-permissions';
+import { ProtectedBranchesService } from '../protected-branches/protected-branches.service';
 import { GitCommit, GitRepository } from '../git/git-repository';
-import { RepositoryStorage } from '../repository-storage';
+import { RepositoryStorage } from '../storage/repository-storage';
 
 export interface BranchCaller {
   user: { id: number; isAdmin: boolean } | null;

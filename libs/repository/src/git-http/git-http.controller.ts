@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { spawnGit } from '../git/git-cli';
-import { RepositoryStorage } from '../repository-storage';
+import { RepositoryStorage } from '../storage/repository-storage';
 import { GIT_INFO_REFS_ROUTES, GIT_RECEIVE_PACK_ROUTES, GIT_UPLOAD_PACK_ROUTES, projectPathOfGitParams } from './git-http-routes';
 import { GIT_REALM, GitAccess, GitAccessDenied, GitAccessService, GitService } from './git-access';
 import { PushPolicy } from './push-policy';

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
-import { BranchPermissions, ProtectedBranchesService } from '../protected-branches';
+import { BranchPermissions } from '../protected-branches/branch-permissions';
+import { ProtectedBranchesService } from '../protected-branches/protected-branches.service';
 import { GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';
 import { RecordPushUseCase } from '../push/record-push.use-case';
 import { HookDecision, PushHandler, QuarantineEnvironment } from './receive-hooks';

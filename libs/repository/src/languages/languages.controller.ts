@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { CurrentPrincipal, CurrentProject, Principal, ProjectAccess, ResourceAccess } from '@app/api';
 import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
-import { RepositoryStorage } from '../repository-storage';
+import { RepositoryStorage } from '../storage/repository-storage';
 import { LanguagesService } from './languages.service';
 
 @Controller()

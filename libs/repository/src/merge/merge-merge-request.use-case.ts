@@ -4,13 +4,13 @@ import { ISSUES_EVENTS, MERGE_REQUEST_APPROVALS, MergeRequestApprovals, MergeReq
 import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { pathWithNamespace } from '@app/namespaces';
-import { ProtectedBranchesService } from '../protected-branches';
+import { ProtectedBranchesService } from '../protected-branches/protected-branches.service';
 import { DataSource } from 'typeorm';
 import { GitCommandError } from '../git/git-cli';
 import { GitIdentity, GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';
 import { RecordPushUseCase } from '../push/record-push.use-case';
-import { RepositoryError } from '../repository-error';
-import { RepositoryStorage } from '../repository-storage';
+import { RepositoryError } from '../errors/repository-error';
+import { RepositoryStorage } from '../storage/repository-storage';
 
 export interface MergeMergeRequestCommand {
   project: ProjectWithNamespace;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GitRepository, ZERO_SHA } from '../git/git-repository';
-import { RepositoryStorage } from '../repository-storage';
+import { RepositoryStorage } from '../storage/repository-storage';
 import { MergeRequestGitService } from './merge-request-git.service';
 
 /** Merge request git status against real repositories in a temporary directory. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { MergeRequestGit, MergeRequestGitStatus } from '@app/issues';
 import type { ProjectWithNamespace } from '@app/namespaces';
-import { RepositoryStorage } from '../repository-storage';
+import { RepositoryStorage } from '../storage/repository-storage';
 
 type Mergeability = Pick<MergeRequestGitStatus, 'mergeStatus' | 'detailedMergeStatus' | 'hasConflicts'> & { baseSha: string | null };
 

@@ -3,7 +3,7 @@ import { CurrentPrincipal, CurrentProject, intParam, Principal, ProjectAccess, R
 import { IssuablesPresenter } from '@app/issues';
 import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import { MergeMergeRequestDto } from '../dto/branch.dto';
-import { RepositoryErrorFilter } from '../repository-error';
+import { RepositoryErrorFilter } from '../errors/repository-error';
 import { MergeMergeRequestUseCase } from './merge-merge-request.use-case';
 
 @Controller()

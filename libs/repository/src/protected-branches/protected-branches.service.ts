@@ -8,7 +8,7 @@ import { SettingsReader } from '@app/settings';
 import { EntityManager } from 'typeorm';
 import { BranchPermissionOptions, BranchPermissions, BranchUser, branchPermissions, defaultBranchRule, matchingRules, ProtectedBranchRule } from './branch-permissions';
 import { ProtectedBranchesRepository } from './protected-branches.repository';
-import { PROTECTED_BRANCH_EVENTS, protectedBranchEvent } from '../repository.events';
+import { PROTECTED_BRANCH_EVENTS, protectedBranchEvent } from './protected-branch.events';
 import { presentProtectedBranch } from './protected-branch.presenter';
 
 /** The caller as seen by `permissionsFor` (null: anonymous). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import type { Pusher } from '../repository.events';
+import type { Pusher } from '../events/repository.events';
 
 /** The statements of recording pushes (`RecordPushUseCase`). */
 @Injectable()

@@ -6,7 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ProtectedBranchesService } from '../protected-branches/protected-branches.service';
 import { GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';
 import { LanguagesService } from '../languages/languages.service';
-import { buildPushEvents, Pusher } from '../repository.events';
+import { buildPushEvents, Pusher } from '../events/repository.events';
 import { PushesRepository } from './pushes.repository';
 
 /**

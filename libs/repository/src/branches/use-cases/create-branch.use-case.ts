@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { ProjectWithNamespace } from '@app/namespaces';
-import { ProtectedBranchesService } from '../../protected-branches';
+import { ProtectedBranchesService } from '../../protected-branches/protected-branches.service';
 import { GitCommandError } from '../../git/git-cli';
 import { GitRepository, isValidBranchName, ZERO_SHA } from '../../git/git-repository';
-import { FALLBACK_DEFAULT_BRANCH } from '../../repository-storage';
+import { FALLBACK_DEFAULT_BRANCH } from '../../storage/repository-storage';
 import { RecordPushUseCase } from '../../push/record-push.use-case';
-import { RepositoryError } from '../../repository-error';
+import { RepositoryError } from '../../errors/repository-error';
 import { BranchCaller, BranchInfo } from '../branches.service';
 
 export interface CreateBranchCommand {

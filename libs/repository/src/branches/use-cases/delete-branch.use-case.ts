@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
-import { ProtectedBranchesService } from '../../protected-branches';
+import { ProtectedBranchesService } from '../../protected-branches/protected-branches.service';
 import { GitCommandError } from '../../git/git-cli';
 import { GitRepository, isValidBranchName, RefUpdate, ZERO_SHA } from '../../git/git-repository';
 import { RecordPushUseCase } from '../../push/record-push.use-case';
-import { RepositoryError } from '../../repository-error';
+import { RepositoryError } from '../../errors/repository-error';
 import { BranchCaller, BranchesService } from '../branches.service';
 
 export interface DeleteBranchCommand {

@@ -7,7 +7,7 @@ import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import type { ProtectedBranchAction } from '../branch-permissions';
 import type { CreateProtectedBranchDto, GrantItemDto } from '../dto/protected-branch.dto';
-import { PROTECTED_BRANCH_EVENTS, protectedBranchEvent } from '../../repository.events';
+import { PROTECTED_BRANCH_EVENTS, protectedBranchEvent } from '../protected-branch.events';
 import { presentProtectedBranch } from '../protected-branch.presenter';
 import { NewGrant, ProtectedBranchesRepository, ProtectedBranchRecord } from '../protected-branches.repository';
 import { GrantMembershipChecker, grantOfItem, uniqueGrants } from './grant-items';

@@ -4,7 +4,7 @@ import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { canUnprotectRule } from '../branch-permissions';
-import { PROTECTED_BRANCH_EVENTS, protectedBranchEvent } from '../../repository.events';
+import { PROTECTED_BRANCH_EVENTS, protectedBranchEvent } from '../protected-branch.events';
 import { presentProtectedBranch } from '../protected-branch.presenter';
 import { ProtectedBranchesRepository } from '../protected-branches.repository';
 import { ProtectedBranchesService } from '../protected-branches.service';

@@ -5,7 +5,7 @@ import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { BranchUser, canUnprotectRule, ProtectedBranchAction } from '../branch-permissions';
 import type { GrantItemDto, UpdateProtectedBranchDto } from '../dto/protected-branch.dto';
-import { PROTECTED_BRANCH_EVENTS, protectedBranchEvent } from '../../repository.events';
+import { PROTECTED_BRANCH_EVENTS, protectedBranchEvent } from '../protected-branch.events';
 import { presentProtectedBranch } from '../protected-branch.presenter';
 import { NewGrant, ProtectedBranchesRepository, ProtectedBranchGrantRecord, ProtectedBranchRecord } from '../protected-branches.repository';
 import { ProtectedBranchesService } from '../protected-branches.service';
