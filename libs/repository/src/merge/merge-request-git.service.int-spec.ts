@@ -45,7 +45,7 @@ describe(MergeRequestGitService.name, () => {
     const root = await branch('main', { 'a.txt': 'a\n' }, []);
     const clean = await branch('clean', { 'a.txt': 'a\n', 'b.txt': 'b\n' }, [root]);
     const clash = await branch('clash', { 'a.txt': 'clash\n' }, [root]);
-    await branch('main', { 'a.txt': 'main\n' }, [root]);
+    const mainHead = await branch('main', { 'a.txt': 'main\n' }, [root]);
     const mergeTree = jest.spyOn(GitRepository.prototype, 'mergeTree');
 
     const pairs = [
@@ -55,9 +55,10 @@ describe(MergeRequestGitService.name, () => {
     ];
     const first = await sut.statuses(project(), pairs);
     expect(first).toEqual([
-      { sha: clean, mergeStatus: 'can_be_merged', detailedMergeStatus: 'mergeable', hasConflicts: false },
-      { sha: clash, mergeStatus: 'cannot_be_merged', detailedMergeStatus: 'conflict', hasConflicts: true },
-      { sha: null, mergeStatus: 'cannot_be_merged', detailedMergeStatus: 'broken_status', hasConflicts: false },
+      // diff_refs: the merge base, the target's head, the source's head.
+      { sha: clean, mergeStatus: 'can_be_merged', detailedMergeStatus: 'mergeable', hasConflicts: false, diffRefs: { baseSha: root, startSha: mainHead, headSha: clean } },
+      { sha: clash, mergeStatus: 'cannot_be_merged', detailedMergeStatus: 'conflict', hasConflicts: true, diffRefs: { baseSha: root, startSha: mainHead, headSha: clash } },
+      { sha: null, mergeStatus: 'cannot_be_merged', detailedMergeStatus: 'broken_status', hasConflicts: false, diffRefs: null },
     ]);
     expect(mergeTree).toHaveBeenCalledTimes(2);
     expect(await sut.statuses(project(), pairs)).toEqual(first);
