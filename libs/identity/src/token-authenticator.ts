@@ -1,9 +1,10 @@
-import { Authenticator, CredentialKind, Credentials, parseIdOrName, Principal, PrincipalUser } from '@app/api';
+import { Authenticator, CredentialKind, Credentials, Principal, PrincipalUser } from '@app/api';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { DataSource } from 'typeorm';
-import { AccessTokenEntity, OAuthTokenEntity, UserEntity } from './entities';
+import { AccessTokensRepository } from './access-tokens/access-tokens.repository';
+import { UserEntity } from './entities';
 import { SessionStore } from './sessions/session.store';
+import { UsersRepository } from './users/users.repository';
 import { digestToken } from './tokens/token-digest';
 
 export const toPrincipalUser = (user: UserEntity): PrincipalUser => ({
@@ -17,27 +18,12 @@ export const toPrincipalUser = (user: UserEntity): PrincipalUser => ({
 
 const today = (): string => new Date().toISOString().slice(0, 10);
 
-interface AccessTokenRow {
-  id: number;
-  scopes: string[];
-  expires_at: string | null;
-  revoked: boolean;
-  impersonation: boolean;
-  resource_type: AccessTokenEntity['resourceType'];
-  last_used_at: Date | null;
-  user_id: number;
-  username: string;
-  is_admin: boolean;
-  external: boolean;
-  state: string;
-  user_type: string;
-}
-
 /** Resolves personal/impersonation/project/group access tokens and OAuth tokens to a principal. */
 @Injectable()
 export class TokenAuthenticator implements Authenticator {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly tokens: AccessTokensRepository,
+    private readonly users: UsersRepository,
     private readonly config: AppConfig,
     private readonly sessions: SessionStore,
   ) {}
@@ -55,32 +41,17 @@ export class TokenAuthenticator implements Authenticator {
   }
 
   async findSudoUser(identifier: string): Promise<PrincipalUser | null> {
-    const repo = this.dataSource.getRepository(UserEntity);
-    const parsed = parseIdOrName(identifier);
-    const user =
-      parsed === null
-        ? null
-        : 'id' in parsed
-          ? await repo.findOneBy({ id: parsed.id })
-          : await repo.createQueryBuilder('u').where('lower(u.username) = lower(:name)', { name: parsed.name }).getOne();
+    const user = await this.users.findByIdOrUsername(identifier);
     return user ? toPrincipalUser(user) : null;
   }
 
-  /** One lean statement per request: the token's and its user's columns that authentication reads, no entity hydration. */
   private async fromAccessToken(token: string): Promise<Principal | null> {
-    const [row] = (await this.dataSource.query(
-      `SELECT t.id, t.scopes, t.expires_at::text AS expires_at, t.revoked, t.impersonation, t.resource_type, t.last_used_at,
-              u.id AS user_id, u.username, u.is_admin, u.external, u.state, u.user_type
-       FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_digest = $1`,
-      [digestToken(token)],
-    )) as AccessTokenRow[];
+    const row = await this.tokens.findCredential(digestToken(token));
     if (!row || row.revoked || (row.expires_at && row.expires_at <= today()) || row.state !== 'active') return null;
     if (row.impersonation && !this.config.auth.impersonationEnabled) return null;
     // `last_used_at` moves at most once a minute: no statement at all while the loaded value is recent.
     if (!row.last_used_at || row.last_used_at.getTime() < Date.now() - 60_000) {
-      void this.dataSource
-        .query('UPDATE access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval \'1 minute\')', [row.id])
-        .catch(() => undefined);
+      void this.tokens.touchLastUsed(row.id).catch(() => undefined);
     }
     const credential: CredentialKind = row.impersonation ? 'impersonation' : row.resource_type === 'personal' ? 'personal' : row.resource_type;
     const user: PrincipalUser = { id: row.user_id, username: row.username, isAdmin: row.is_admin, external: row.external, state: row.state, userType: row.user_type };
@@ -92,15 +63,15 @@ export class TokenAuthenticator implements Authenticator {
     if (!session) return null;
     // A cookie is sent by browsers on cross-site requests too: writes need the CSRF token.
     if (!safeMethod && !SessionStore.csrfMatches(session, csrfToken)) return null;
-    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: session.userId });
+    const user = await this.users.findById(session.userId);
     if (!user || user.state !== 'active') return null;
     return { user: toPrincipalUser(user), credential: 'session', scopes: [], tokenId: null };
   }
 
   private async fromOAuthToken(token: string): Promise<Principal | null> {
-    const row = await this.dataSource.getRepository(OAuthTokenEntity).findOneBy({ tokenDigest: digestToken(token) });
+    const row = await this.tokens.findOAuthToken(digestToken(token));
     if (!row || row.revokedAt || row.createdAt.getTime() + row.expiresIn * 1000 <= Date.now()) return null;
-    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: row.userId });
+    const user = await this.users.findById(row.userId);
     if (!user || user.state !== 'active') return null;
     return { user: toPrincipalUser(user), credential: 'oauth', scopes: row.scopes, tokenId: row.id };
   }

@@ -2,6 +2,24 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { ListAccessTokensDto } from '../dto/create-access-token.dto';
 import { AccessTokenEntity } from '../entities/access-token.entity';
+import { OAuthTokenEntity } from '../entities/oauth-token.entity';
+
+/** What authentication reads of an access token and its user, in one statement. */
+export interface AccessTokenCredentialRow {
+  id: number;
+  scopes: string[];
+  expires_at: string | null;
+  revoked: boolean;
+  impersonation: boolean;
+  resource_type: AccessTokenEntity['resourceType'];
+  last_used_at: Date | null;
+  user_id: number;
+  username: string;
+  is_admin: boolean;
+  external: boolean;
+  state: string;
+  user_type: string;
+}
 
 @Injectable()
 export class AccessTokensRepository {
@@ -9,6 +27,27 @@ export class AccessTokensRepository {
 
   findById(id: number): Promise<AccessTokenEntity | null> {
     return this.dataSource.getRepository(AccessTokenEntity).findOneBy({ id });
+  }
+
+  /** One lean statement per request: the token's and its user's columns that authentication reads, no entity hydration. */
+  async findCredential(tokenDigest: string): Promise<AccessTokenCredentialRow | null> {
+    const [row] = (await this.dataSource.query(
+      `SELECT t.id, t.scopes, t.expires_at::text AS expires_at, t.revoked, t.impersonation, t.resource_type, t.last_used_at,
+              u.id AS user_id, u.username, u.is_admin, u.external, u.state, u.user_type
+       FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_digest = $1`,
+      [tokenDigest],
+    )) as AccessTokenCredentialRow[];
+    return row ?? null;
+  }
+
+  /** Moves `last_used_at` to now, at most once a minute. */
+  async touchLastUsed(id: number): Promise<void> {
+    await this.dataSource.query("UPDATE access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')", [id]);
+  }
+
+  /** An OAuth access token by the digest of its value. */
+  findOAuthToken(tokenDigest: string): Promise<OAuthTokenEntity | null> {
+    return this.dataSource.getRepository(OAuthTokenEntity).findOneBy({ tokenDigest });
   }
 
   listQuery(
