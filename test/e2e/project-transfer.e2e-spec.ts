@@ -93,7 +93,7 @@ describe('Project export and import', () => {
     owner = await createUserWithToken(gw, 'owner', { attributes: { public_email: 'owner@example.com' } });
     dev = await createUserWithToken(gw, 'dev', { attributes: { public_email: 'dev@example.com' } });
     anon = await createUserWithToken(gw, 'anon');
-    for (const name of ['h1', 'h2', 'h3']) hostile.push(await createUserWithToken(gw, name));
+    for (const name of ['h1', 'h2', 'h3', 'h4']) hostile.push(await createUserWithToken(gw, name));
     other = await createUserWithToken(gw, 'other');
     const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: owner.token, body: { name: 'Source', path: 'source', description: 'the source', default_branch: 'main' } });
     expect(project.status).toBe(201);
@@ -389,6 +389,24 @@ describe('Project export and import', () => {
     expect(status.import_status).toBe('finished');
     expect(status.failed_relations).toEqual([expect.objectContaining({ relation_name: 'issues', line_number: 1, exception_class: 'ActiveRecord::RecordInvalid', source: 'process_relation_item!' })]);
     expect(((await api(gw.baseUrl, 'GET', `/api/v4/projects/${started.body.id}/issues`, root())).body as any[]).map((i) => i.title)).toEqual(['kept']);
+  }, 60_000);
+
+  it('creates again what a refused batch rolled back: a label first met in a batch that is then taken record by record', async () => {
+    const file = await minimal([
+      {
+        name: 'tree/project/issues.ndjson',
+        content: '{"iid":1,"title":"labelled","state":"opened","label_links":[{"label":{"title":"urgent","color":"#ff0000"}}]}\n{"iid":2}\n',
+      },
+    ]);
+    const started = await upload(file, { path: 'rolled-back-label' }, hostile[3].token);
+    expect(started.status).toBe(201);
+    const status = await waitImport(started.body.id);
+    expect(status.import_status).toBe('finished');
+    expect(status.failed_relations).toEqual([expect.objectContaining({ relation_name: 'issues', line_number: 1 })]);
+    const labels = (await api(gw.baseUrl, 'GET', `/api/v4/projects/${started.body.id}/labels`, root())).body as any[];
+    expect(labels.map((l) => [l.name, l.color])).toEqual([['urgent', '#ff0000']]);
+    const issues = (await api(gw.baseUrl, 'GET', `/api/v4/projects/${started.body.id}/issues`, root())).body as any[];
+    expect(issues.map((i) => [i.title, i.labels])).toEqual([['labelled', ['urgent']]]);
   }, 60_000);
 
   it('sends the archive to upload[url] with Content-Type application/gzip', async () => {

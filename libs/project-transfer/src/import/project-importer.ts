@@ -74,6 +74,29 @@ export class ProjectImporter {
   }
 }
 
+/** What an import run holds in memory beside the rows, as it was when a savepoint began. */
+interface RunMemory {
+  labels: Map<string, number>;
+  milestones: Map<string, number>;
+  users: Map<number, number>;
+  counts: Record<string, number>;
+  skipped: Record<string, number>;
+  maxIid: Record<string, number>;
+  events: number;
+  failures: number;
+  moreFailures: number;
+}
+
+function replaceEntries<K, V>(target: Map<K, V>, source: Map<K, V>): void {
+  target.clear();
+  for (const [key, value] of source) target.set(key, value);
+}
+
+function replaceFields(target: Record<string, number>, source: Record<string, number>): void {
+  for (const key of Object.keys(target)) delete target[key];
+  Object.assign(target, source);
+}
+
 /** One import: the sequence of relations, their batches in savepoints, the failed relations and what the relations share. */
 class ImportRun implements RelationImportContext {
   readonly failures: RelationFailure[] = [];
@@ -158,8 +181,14 @@ class ImportRun implements RelationImportContext {
     }
   }
 
+  /**
+   * Runs `work` in a savepoint. What the run keeps in memory beside the rows (the labels and
+   * milestones created so far, matched users, counts, events, iids, failures) is rolled back with
+   * the rows, so that a batch retried record by record creates again what the rollback removed.
+   */
   private async savepoint<T>(work: () => Promise<T>): Promise<T> {
     const name = `import_${++this.savepoints}`;
+    const before = this.memory();
     await this.tx.query(`SAVEPOINT ${name}`);
     try {
       const result = await work();
@@ -167,8 +196,35 @@ class ImportRun implements RelationImportContext {
       return result;
     } catch (error) {
       await this.tx.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      this.restore(before);
       throw error;
     }
+  }
+
+  private memory(): RunMemory {
+    return {
+      labels: new Map(this.labels),
+      milestones: new Map(this.milestones),
+      users: new Map(this.users),
+      counts: { ...this.counts },
+      skipped: { ...this.skipped },
+      maxIid: { ...this.maxIid },
+      events: this.events.length,
+      failures: this.failures.length,
+      moreFailures: this.moreFailures,
+    };
+  }
+
+  private restore(memory: RunMemory): void {
+    replaceEntries(this.labels, memory.labels);
+    replaceEntries(this.milestones, memory.milestones);
+    replaceEntries(this.users, memory.users);
+    replaceFields(this.counts, memory.counts);
+    replaceFields(this.skipped, memory.skipped);
+    replaceFields(this.maxIid, memory.maxIid);
+    this.events.length = memory.events;
+    this.failures.length = memory.failures;
+    this.moreFailures = memory.moreFailures;
   }
 
   fail(relationName: string, lineNumber: number | null, error: Error, source: string): void {
