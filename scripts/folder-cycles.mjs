@@ -4,6 +4,7 @@
 //
 //   node scripts/folder-cycles.mjs ci            one lib: every pair, with the importing files; exit 1 if any
 //   node scripts/folder-cycles.mjs --all         every lib under libs/: one line per lib with its count
+//   node scripts/folder-cycles.mjs --check       every lib: silent when none has a pair, else the pairs; exit 1 (npm run lint)
 //
 // A folder is the first path segment under libs/<lib>/src/; the files directly in src/ (index.ts,
 // the module, ...) count as the folder "(root)". Relative imports of every .ts file are read,
@@ -13,7 +14,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const libsDir = join(root, 'libs');
+// LIBS_DIR: another tree of libs (the script's own test builds one).
+const libsDir = process.env.LIBS_DIR ?? join(root, 'libs');
 
 function tsFiles(dir) {
   const out = [];
@@ -67,7 +69,7 @@ export function folderCycles(lib) {
 
 const args = process.argv.slice(2);
 if (args.length === 0 || args.includes('--help')) {
-  console.log('usage: node scripts/folder-cycles.mjs <lib>... | --all');
+  console.log('usage: node scripts/folder-cycles.mjs <lib>... | --all | --check');
   process.exit(args.length === 0 ? 2 : 0);
 }
 if (args.includes('--all')) {
@@ -81,8 +83,10 @@ if (args.includes('--all')) {
   console.log(`${'total'.padEnd(20)} ${total}`);
   process.exit(0);
 }
+const libs = () => readdirSync(libsDir).filter((lib) => statSync(join(libsDir, lib, 'src'), { throwIfNoEntry: false })?.isDirectory()).sort();
+const checked = args.includes('--check') ? libs().filter((lib) => folderCycles(lib).length > 0) : args;
 let found = 0;
-for (const lib of args) {
+for (const lib of checked) {
   const pairs = folderCycles(lib);
   found += pairs.length;
   console.log(`libs/${lib}: ${pairs.length} folder pair(s) importing each other`);

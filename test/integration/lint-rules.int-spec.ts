@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const ROOT = resolve(__dirname, '../..');
@@ -53,5 +55,28 @@ describe('lint rules', () => {
       ['@typescript-eslint/no-misused-promises', '@typescript-eslint/no-misused-promises'],
       [],
     ]);
+  });
+});
+
+describe('folder cycles check', () => {
+  it('fails when two folders of a lib import each other and passes when imports go one way', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'folder-cycles-'));
+    const write = (path: string, text: string) => {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    try {
+      // libs/one: jobs -> core only (and the root composes both): no pair.
+      write('one/src/index.ts', "export * from './jobs/job';\n");
+      write('one/src/core/rule.ts', 'export const rule = 1;\n');
+      write('one/src/jobs/job.ts', "import { rule } from '../core/rule';\nexport const job = rule;\n");
+      const check = () => promisify(execFile)(process.execPath, ['scripts/folder-cycles.mjs', '--check'], { cwd: ROOT, env: { ...process.env, LIBS_DIR: dir } });
+      await expect(check()).resolves.toMatchObject({ stdout: '' });
+      // core now imports jobs back: the pair is named and the check fails.
+      write('one/src/core/rule.ts', "import { job } from '../jobs/job';\nexport const rule = 1;\nexport const again = () => job;\n");
+      await expect(check()).rejects.toMatchObject({ code: 1, stdout: expect.stringContaining('core <-> jobs') });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
