@@ -31,7 +31,10 @@ const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patter
 const notAbove = (level) => {
   const lib = LIB_ORDER[level].join(', ');
   const upper = LIB_ORDER.slice(level).flat();
-  return { group: upper.map((name) => `@app/${name}`), message: `The lib order (eslint.config.mjs LIB_ORDER): ${lib} may import only the libs of the levels below its own.` };
+  return {
+    group: upper.map((name) => `@app/${name}`),
+    message: `The lib order (eslint.config.mjs LIB_ORDER): ${lib} may import only the libs of the levels below its own.`,
+  };
 };
 
 export default [

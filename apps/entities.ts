@@ -3,7 +3,15 @@ import { APPROVALS_ENTITIES } from '@app/approvals';
 import { BADGES_ENTITIES } from '@app/badges';
 import { CI_ENTITIES } from '@app/ci';
 import { CUSTOM_ATTRIBUTE_ENTITIES } from '@app/custom-attributes';
-import { EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceIterationEventEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceWeightEventEntity } from '@app/events';
+import {
+  EventEntity,
+  ProjectedEventEntity,
+  ProjectEventPositionEntity,
+  ResourceIterationEventEntity,
+  ResourceMilestoneEventEntity,
+  ResourceStateEventEntity,
+  ResourceWeightEventEntity,
+} from '@app/events';
 import { HOOKS_ENTITIES } from '@app/hooks';
 import { AccessTokenEntity, OAuthTokenEntity, UserEntity } from '@app/identity';
 import { EpicEntity, InternalIdEntity, IssueEntity, IterationEntity, LabelEntity, MergeRequestEntity, MilestoneEntity } from '@app/issues';
@@ -20,4 +28,42 @@ import { VULNERABILITIES_ENTITIES } from '@app/vulnerabilities';
  * Every entity of the data source, registered here by the composition root (libs/database names
  * no domain code). A new entity is added here and gets a generated migration.
  */
-export const ENTITIES = [UserEntity, AccessTokenEntity, OAuthTokenEntity, NamespaceEntity, ProjectEntity, MemberEntity, ProjectStarEntity, ProjectStatisticsEntity, TopicEntity, OutboxEventEntity, InternalIdEntity, MilestoneEntity, IterationEntity, IssueEntity, MergeRequestEntity, EventEntity, ProjectedEventEntity, ProjectEventPositionEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceIterationEventEntity, ResourceWeightEventEntity, ...ALERTING_ENTITIES, ...SETTINGS_ENTITIES, ...CUSTOM_ATTRIBUTE_ENTITIES, ...HOOKS_ENTITIES, ...PROTECTED_BRANCH_ENTITIES, ...REPOSITORY_ENTITIES, ...BADGES_ENTITIES, EpicEntity, LabelEntity, ...SNIPPETS_ENTITIES, ...NOTES_ENTITIES, ...CI_ENTITIES, ...VULNERABILITIES_ENTITIES, ...PROJECT_TRANSFER_ENTITIES, ...APPROVALS_ENTITIES];
+export const ENTITIES = [
+  UserEntity,
+  AccessTokenEntity,
+  OAuthTokenEntity,
+  NamespaceEntity,
+  ProjectEntity,
+  MemberEntity,
+  ProjectStarEntity,
+  ProjectStatisticsEntity,
+  TopicEntity,
+  OutboxEventEntity,
+  InternalIdEntity,
+  MilestoneEntity,
+  IterationEntity,
+  IssueEntity,
+  MergeRequestEntity,
+  EventEntity,
+  ProjectedEventEntity,
+  ProjectEventPositionEntity,
+  ResourceMilestoneEventEntity,
+  ResourceStateEventEntity,
+  ResourceIterationEventEntity,
+  ResourceWeightEventEntity,
+  ...ALERTING_ENTITIES,
+  ...SETTINGS_ENTITIES,
+  ...CUSTOM_ATTRIBUTE_ENTITIES,
+  ...HOOKS_ENTITIES,
+  ...PROTECTED_BRANCH_ENTITIES,
+  ...REPOSITORY_ENTITIES,
+  ...BADGES_ENTITIES,
+  EpicEntity,
+  LabelEntity,
+  ...SNIPPETS_ENTITIES,
+  ...NOTES_ENTITIES,
+  ...CI_ENTITIES,
+  ...VULNERABILITIES_ENTITIES,
+  ...PROJECT_TRANSFER_ENTITIES,
+  ...APPROVALS_ENTITIES,
+];

@@ -51,8 +51,6 @@ const PREFIX = process.env.BENCH_PREFIX ?? 'bench';
 /** The reference server: node:http, keep-alive, reads the whole body, answers `[]`. */
 const BARE_SERVER = `require('node:http').createServer((req, res) => { req.on('data', () => {}); req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('[]')); }).listen(${BARE_PORT}, '127.0.0.1');`;
 
-
-
 /**
  * The stream: 70 % repeats of a pool fingerprint, 20 % new alerts, 10 % resolutions of a pool
  * fingerprint (a subset of the pool that is also repeated, so recoveries resolve open alerts
@@ -91,7 +89,13 @@ function alertmanagerRequest(run: string) {
     const e = streamEvent(i, run);
     const now = new Date();
     const alert: Record<string, unknown> = {
-      labels: { alertname: e.title, fingerprint: e.fingerprint, service: 'checkout', severity: ['critical', 'high', 'medium', 'low'][i % 4], instance: `host-${i % 50}` },
+      labels: {
+        alertname: e.title,
+        fingerprint: e.fingerprint,
+        service: 'checkout',
+        severity: ['critical', 'high', 'medium', 'low'][i % 4],
+        instance: `host-${i % 50}`,
+      },
       annotations: { description: 'p99 above the objective for 5 minutes', region: 'eu-west-1' },
       startsAt: now.toISOString(),
     };
@@ -150,7 +154,13 @@ function webhookRequest(path: string, key: string, run: string) {
 /** The same alerts, as a client (or a Prometheus server) posts them to Alertmanager's API. */
 function alertmanagerGroupRequest(run: string) {
   return (i: number): LoadRequest => {
-    const alerts = groupAlerts(i, run).map(({ labels, annotations, startsAt, endsAt, generatorURL }) => ({ labels, annotations, startsAt, ...(endsAt ? { endsAt } : {}), generatorURL }));
+    const alerts = groupAlerts(i, run).map(({ labels, annotations, startsAt, endsAt, generatorURL }) => ({
+      labels,
+      annotations,
+      startsAt,
+      ...(endsAt ? { endsAt } : {}),
+      generatorURL,
+    }));
     return { path: '/api/v2/alerts', headers: {}, body: JSON.stringify(alerts) };
   };
 }
@@ -211,7 +221,13 @@ function startAlertmanager(): ChildProcess {
   writeFileSync(join(dir, 'alertmanager.yml'), "route:\n  receiver: 'null'\nreceivers:\n  - name: 'null'\n");
   return spawn(
     binary,
-    [`--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${dir}`, `--web.listen-address=127.0.0.1:${ALERTMANAGER_PORT}`, '--cluster.listen-address=', '--log.level=warn'],
+    [
+      `--config.file=${join(dir, 'alertmanager.yml')}`,
+      `--storage.path=${dir}`,
+      `--web.listen-address=127.0.0.1:${ALERTMANAGER_PORT}`,
+      '--cluster.listen-address=',
+      '--log.level=warn',
+    ],
     { stdio: 'ignore' },
   );
 }
@@ -234,7 +250,16 @@ async function main(): Promise<void> {
   await admin.end();
 
   const gateway = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/src/main.js')], {
-    env: { ...process.env, PORT: String(GATEWAY_PORT), HOST: '127.0.0.1', DATABASE_URL: `${SERVER}/${DATABASE}`, INITIAL_ROOT_TOKEN: ROOT_TOKEN, LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: PREFIX, REDIS_PREFIX: PREFIX },
+    env: {
+      ...process.env,
+      PORT: String(GATEWAY_PORT),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `${SERVER}/${DATABASE}`,
+      INITIAL_ROOT_TOKEN: ROOT_TOKEN,
+      LOG_LEVEL: 'warn',
+      KAFKA_TOPIC_PREFIX: PREFIX,
+      REDIS_PREFIX: PREFIX,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const alertmanager = startAlertmanager();
@@ -254,7 +279,9 @@ async function main(): Promise<void> {
     const ok: Record<string, number> = { service: 0 };
     process.stdout.write(`\n${machine()}: figures vary with what else runs; compare the ratios within one run\n`);
     process.stdout.write(`\nstream: ${PER_LEVEL} alerts per level, pool ${POOL} fingerprints (70 % repeats, 20 % new, 10 % resolutions)\n`);
-    process.stdout.write(`${'target'.padEnd(13)} ${'concurrency'.padStart(11)} ${'alerts/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'failures'.padStart(8)}\n`);
+    process.stdout.write(
+      `${'target'.padEnd(13)} ${'concurrency'.padStart(11)} ${'alerts/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'failures'.padStart(8)}\n`,
+    );
     let bestService = 0;
     let bestAm = 0;
     const cpuLines: string[] = [];
@@ -287,7 +314,10 @@ async function main(): Promise<void> {
     process.stdout.write(`\nmax alerts/s: service ${bestService.toFixed(0)}, alertmanager ${bestAm.toFixed(0)}, ratio ${(bestService / bestAm).toFixed(2)}\n`);
     for (const c of [1, 4, 32]) {
       const at = levelRates.get(c);
-      if (at) process.stdout.write(`  ${c} connection${c === 1 ? '' : 's'}: service ${at.service.toFixed(0)} alerts/s (p50 ${at.p50.toFixed(1)} ms), alertmanager ${at.am.toFixed(0)}, ratio ${(at.service / at.am).toFixed(2)}\n`);
+      if (at)
+        process.stdout.write(
+          `  ${c} connection${c === 1 ? '' : 's'}: service ${at.service.toFixed(0)} alerts/s (p50 ${at.p50.toFixed(1)} ms), alertmanager ${at.am.toFixed(0)}, ratio ${(at.service / at.am).toFixed(2)}\n`,
+        );
     }
     process.stdout.write(`where the service's time goes (gateway metrics, means):\n${breakdowns.map((l) => `  ${l}`).join('\n')}\n`);
     process.stdout.write(`CPU per alert (all CPUs; /proc):\n${cpuLines.map((l) => `  ${l}`).join('\n')}\n`);
@@ -315,7 +345,10 @@ async function main(): Promise<void> {
       const run = `w${c}`;
       const beforeMetrics = await scrapeMetrics();
       const beforeService = cpuReading(gateway.pid!, alertmanager.pid!);
-      const s = await runLoad(`http://127.0.0.1:${GATEWAY_PORT}`, webhookRequest(webhookPath, prometheus.token, run), { total: WEBHOOK_REQUESTS, concurrency: c });
+      const s = await runLoad(`http://127.0.0.1:${GATEWAY_PORT}`, webhookRequest(webhookPath, prometheus.token, run), {
+        total: WEBHOOK_REQUESTS,
+        concurrency: c,
+      });
       const serviceCpu = cpuPerUnit(beforeService, cpuReading(gateway.pid!, alertmanager.pid!), perLevelAlerts);
       const webhookBreakdown = timeBreakdown(beforeMetrics, await scrapeMetrics());
       if (s.failures === 0) webhookAcknowledged += perLevelAlerts;
@@ -323,7 +356,9 @@ async function main(): Promise<void> {
       const beforeAm = cpuReading(gateway.pid!, alertmanager.pid!);
       const a = await runLoad(`http://127.0.0.1:${ALERTMANAGER_PORT}`, alertmanagerGroupRequest(run), { total: WEBHOOK_REQUESTS, concurrency: c });
       const amCpu = cpuPerUnit(beforeAm, cpuReading(gateway.pid!, alertmanager.pid!), perLevelAlerts);
-      process.stdout.write(`${webhookRow('service', c, s, serviceCpu.gateway + serviceCpu.postgres + serviceCpu.kafka)}\n${webhookRow('alertmanager', c, a, amCpu.alertmanager)}\n`);
+      process.stdout.write(
+        `${webhookRow('service', c, s, serviceCpu.gateway + serviceCpu.postgres + serviceCpu.kafka)}\n${webhookRow('alertmanager', c, a, amCpu.alertmanager)}\n`,
+      );
       process.stdout.write(
         `  ratio ${(s.rate / a.rate).toFixed(2)}; service CPU per alert: gateway ${serviceCpu.gateway.toFixed(0)} + PostgreSQL ${serviceCpu.postgres.toFixed(0)} + Kafka ${serviceCpu.kafka.toFixed(0)} µs\n` +
           `  ${webhookBreakdown}\n`,
@@ -336,7 +371,9 @@ async function main(): Promise<void> {
       const top = Math.max(...LEVELS);
       const b = await runLoad(`http://127.0.0.1:${BARE_PORT}`, serviceRequest(notifyPath, integration.token, 'bare'), { total: PER_LEVEL, concurrency: top });
       process.stdout.write(`${row('bare node', top, b)}\n`);
-      process.stdout.write(`reference: a bare Node.js HTTP server (no parsing, no storage) serves ${b.rate.toFixed(0)} requests/s to this client = ${(b.rate / bestAm).toFixed(2)} of Alertmanager\n`);
+      process.stdout.write(
+        `reference: a bare Node.js HTTP server (no parsing, no storage) serves ${b.rate.toFixed(0)} requests/s to this client = ${(b.rate / bestAm).toFixed(2)} of Alertmanager\n`,
+      );
     } finally {
       bare.kill('SIGTERM');
     }
@@ -352,9 +389,17 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
     process.stdout.write(`outbox backlog of the maximum-rate runs published in ${((Date.now() - drainStart) / 1000).toFixed(1)} s\n`);
-    const halfS = await runLoad(`http://127.0.0.1:${GATEWAY_PORT}`, serviceRequest(notifyPath, integration.token, 'half'), { total: PER_LEVEL, concurrency: 256, ratePerSecond: bestService / 2 });
+    const halfS = await runLoad(`http://127.0.0.1:${GATEWAY_PORT}`, serviceRequest(notifyPath, integration.token, 'half'), {
+      total: PER_LEVEL,
+      concurrency: 256,
+      ratePerSecond: bestService / 2,
+    });
     ok.service += halfS.statuses['200'] ?? 0;
-    const halfA = await runLoad(`http://127.0.0.1:${ALERTMANAGER_PORT}`, alertmanagerRequest('half'), { total: PER_LEVEL, concurrency: 256, ratePerSecond: bestAm / 2 });
+    const halfA = await runLoad(`http://127.0.0.1:${ALERTMANAGER_PORT}`, alertmanagerRequest('half'), {
+      total: PER_LEVEL,
+      concurrency: 256,
+      ratePerSecond: bestAm / 2,
+    });
     process.stdout.write(`${row('service', `${(bestService / 2).toFixed(0)}/s`, halfS)}\n${row('alertmanager', `${(bestAm / 2).toFixed(0)}/s`, halfA)}\n`);
     process.stdout.write(`p99 at half the maximum rate: service ${halfS.p99.toFixed(2)} ms (target < 50 ms), alertmanager ${halfA.p99.toFixed(2)} ms\n`);
 
@@ -379,7 +424,9 @@ async function main(): Promise<void> {
       Number((await db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE payload->>'project_id' = $1`, [String(projectId)])).rows[0].n);
     const [serviceRows, webhookRows] = [await outboxRows(project.id), await outboxRows(webhookProject.id)];
     await db.end();
-    process.stdout.write(`durability: ${ok.service} payloads acknowledged with 200, ${received} committed in PostgreSQL${received === ok.service ? ' (all, none extra)' : ' — MISMATCH'}\n`);
+    process.stdout.write(
+      `durability: ${ok.service} payloads acknowledged with 200, ${received} committed in PostgreSQL${received === ok.service ? ' (all, none extra)' : ' — MISMATCH'}\n`,
+    );
     process.stdout.write(
       `outbox rows (domain events) per acknowledged alert: one alert per request ${(serviceRows / Math.max(1, ok.service)).toFixed(3)}, webhooks ${(webhookRows / Math.max(1, webhookAcknowledged)).toFixed(3)}\n`,
     );

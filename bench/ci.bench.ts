@@ -45,9 +45,19 @@ const PREFIX = `bench-ci-${Date.now()}`;
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 let BASE = '';
 
-const agent = new Agent({ connections: IDLE_RUNNERS + RUNNERS + 20, keepAliveTimeout: 60_000, headersTimeout: (LONG_POLL_SECONDS + 30) * 1000, bodyTimeout: (LONG_POLL_SECONDS + 30) * 1000 });
+const agent = new Agent({
+  connections: IDLE_RUNNERS + RUNNERS + 20,
+  keepAliveTimeout: 60_000,
+  headersTimeout: (LONG_POLL_SECONDS + 30) * 1000,
+  bodyTimeout: (LONG_POLL_SECONDS + 30) * 1000,
+});
 
-async function call(method: string, path: string, body?: unknown, token: string | null = ROOT_TOKEN): Promise<{ status: number; json: any; headers: Record<string, string | string[] | undefined> }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  token: string | null = ROOT_TOKEN,
+): Promise<{ status: number; json: any; headers: Record<string, string | string[] | undefined> }> {
   const response = await request(`${BASE}${path}`, {
     method: method as 'GET',
     dispatcher: agent,
@@ -76,7 +86,12 @@ class BenchRunner {
   async run(): Promise<void> {
     while (!this.stopped) {
       this.requests++;
-      const answer = await call('POST', '/api/v4/jobs/request', { token: this.token, last_update: this.lastUpdate, info: { name: 'bench-runner', version: '17.5.0' } }, null).catch(() => null);
+      const answer = await call(
+        'POST',
+        '/api/v4/jobs/request',
+        { token: this.token, last_update: this.lastUpdate, info: { name: 'bench-runner', version: '17.5.0' } },
+        null,
+      ).catch(() => null);
       if (!answer) {
         await sleep(100);
         continue;
@@ -131,7 +146,10 @@ async function main(): Promise<void> {
     ...(CPU_PROF ? { BENCH_EXIT_ON_SIGHUP: '1' } : {}),
   };
   const flags = CPU_PROF ? ['--require', join(ROOT, 'dist/bench/instrument.js'), '--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
-  const gateway: ChildProcess = spawn(process.execPath, [...flags, join(ROOT, 'dist/apps/gateway/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const gateway: ChildProcess = spawn(process.execPath, [...flags, join(ROOT, 'dist/apps/gateway/src/main.js')], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   process.on('exit', () => gateway.kill('SIGTERM'));
   const db = new Client({ connectionString: `${SERVER}/${DATABASE}` });
   const work = mkdtempSync(join(tmpdir(), 'bench-ci-repo-'));
@@ -139,10 +157,16 @@ async function main(): Promise<void> {
   try {
     await waitForHttp(`${BASE}/-/readiness`, 60_000);
     await db.connect();
-    write(`bench:ci — ${IDLE_RUNNERS} idle runners for ${IDLE_SECONDS} s, then ${RUNNERS} runners, ${RATE} pipelines of ${JOBS_PER_PIPELINE} jobs per second for ${SECONDS} s; ${machine()}`);
+    write(
+      `bench:ci — ${IDLE_RUNNERS} idle runners for ${IDLE_SECONDS} s, then ${RUNNERS} runners, ${RATE} pipelines of ${JOBS_PER_PIPELINE} jobs per second for ${SECONDS} s; ${machine()}`,
+    );
     const project = await call('POST', '/api/v4/projects', { name: 'bench-ci', initialize_with_readme: true });
     // Pipelines through the API only: the push itself creates none.
-    const config = [`workflow: { rules: [{ if: '$CI_PIPELINE_SOURCE == "api"' }] }`, 'stages: [test]', ...Array.from({ length: JOBS_PER_PIPELINE }, (_, i) => `job${i}: { stage: test, script: [echo ${i}] }`)].join('\n');
+    const config = [
+      `workflow: { rules: [{ if: '$CI_PIPELINE_SOURCE == "api"' }] }`,
+      'stages: [test]',
+      ...Array.from({ length: JOBS_PER_PIPELINE }, (_, i) => `job${i}: { stage: test, script: [echo ${i}] }`),
+    ].join('\n');
     const remote = `http://root:${ROOT_TOKEN}@127.0.0.1:${port}/${project.json.path_with_namespace}.git`;
     const git = (args: string[]) => {
       const result = spawnSync('git', args, { cwd: work, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
@@ -176,7 +200,9 @@ async function main(): Promise<void> {
     const basePostgres = postgresPercent(baseBefore.postgres, baseAfter.postgres);
     const idleGateway = Math.max(0, percentOf(idleBefore.gateway, idleAfter.gateway) - baseGateway);
     const idlePostgres = Math.max(0, postgresPercent(idleBefore.postgres, idleAfter.postgres) - basePostgres);
-    write(`no runner for ${IDLE_SECONDS} s (the service's background work, subtracted below): CPU gateway ${baseGateway.toFixed(2)} % + PostgreSQL ${basePostgres.toFixed(2)} % of one CPU (its sessions)`);
+    write(
+      `no runner for ${IDLE_SECONDS} s (the service's background work, subtracted below): CPU gateway ${baseGateway.toFixed(2)} % + PostgreSQL ${basePostgres.toFixed(2)} % of one CPU (its sessions)`,
+    );
     write(
       `${IDLE_RUNNERS} idle runners for ${IDLE_SECONDS} s: ${idleAfter.requests - idleBefore.requests} requests; CPU gateway ${idleGateway.toFixed(2)} % + PostgreSQL ${idlePostgres.toFixed(2)} % of one CPU above that (PostgreSQL: the service's sessions)`,
     );
@@ -220,13 +246,19 @@ async function main(): Promise<void> {
       const elapsed = (Date.now() - started) / 1000;
       const cpuAfter = { gateway: cpuSecondsOf([gatewayPid]), postgres: postgresCpuSeconds() };
       const delays = (
-        (await db.query(`SELECT extract(epoch FROM (started_at - queued_at)) * 1000 AS ms FROM ci_jobs WHERE id > $1 AND started_at IS NOT NULL AND queued_at IS NOT NULL ORDER BY 1`, [last]))
-          .rows as { ms: string }[]
+        (
+          await db.query(
+            `SELECT extract(epoch FROM (started_at - queued_at)) * 1000 AS ms FROM ci_jobs WHERE id > $1 AND started_at IS NOT NULL AND queued_at IS NOT NULL ORDER BY 1`,
+            [last],
+          )
+        ).rows as { ms: string }[]
       ).map((row) => Number(row.ms));
       return { created, refused, expected, done, elapsed, delays, cpuBefore, cpuAfter };
     };
     const report = (title: string, r: Awaited<ReturnType<typeof phase>>) => {
-      write(`${title}: pipelines created ${r.created} (refused ${r.refused}), jobs run ${r.done} of ${r.expected} in ${r.elapsed.toFixed(1)} s: ${(r.done / r.elapsed).toFixed(0)} jobs assigned per second`);
+      write(
+        `${title}: pipelines created ${r.created} (refused ${r.refused}), jobs run ${r.done} of ${r.expected} in ${r.elapsed.toFixed(1)} s: ${(r.done / r.elapsed).toFixed(0)} jobs assigned per second`,
+      );
       write(
         `${title}: pick-up delay pending → running   p50 ${percentile(r.delays, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(r.delays, 99).toFixed(1).padStart(7)} ms   max ${(r.delays[r.delays.length - 1] ?? 0).toFixed(1)} ms`,
       );
@@ -239,7 +271,9 @@ async function main(): Promise<void> {
     const measured = await phase(SECONDS);
     report('steady', measured);
     const p99 = percentile(measured.delays, 99);
-    write(`target pick-up p99 < 100 ms at ${RATE * JOBS_PER_PIPELINE} jobs/s: ${p99 < 100 ? 'met' : 'NOT met'}; idle < 2 % of one CPU: ${idleGateway + idlePostgres < 2 ? 'met' : 'NOT met'}`);
+    write(
+      `target pick-up p99 < 100 ms at ${RATE * JOBS_PER_PIPELINE} jobs/s: ${p99 < 100 ? 'met' : 'NOT met'}; idle < 2 % of one CPU: ${idleGateway + idlePostgres < 2 ? 'met' : 'NOT met'}`,
+    );
   } catch (error) {
     process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
     throw error;

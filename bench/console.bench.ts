@@ -26,7 +26,11 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
 
 async function apiPost(path: string, body: unknown): Promise<any> {
-  const response = await fetch(`${BASE}/api/v4${path}`, { method: 'POST', headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${BASE}/api/v4${path}`, {
+    method: 'POST',
+    headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (response.status !== 201) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return response.json();
 }
@@ -68,7 +72,15 @@ async function main(): Promise<void> {
   const gateway: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     await waitForHttp(`${BASE}/-/readiness`, 60_000);
@@ -106,7 +118,9 @@ async function main(): Promise<void> {
       const t0 = Date.now();
       await page.goto(listUrl, { waitUntil: 'commit' });
       await page.waitForSelector('tr[data-iid]', { timeout: 30_000 });
-      const counted = await page.waitForFunction(() => /\d/.test(document.querySelector('[data-testid="count-open"]')?.textContent ?? ''), undefined, { timeout: 30_000 });
+      const counted = await page.waitForFunction(() => /\d/.test(document.querySelector('[data-testid="count-open"]')?.textContent ?? ''), undefined, {
+        timeout: 30_000,
+      });
       await counted.dispose();
       // The console marks the moment its first rows and counts are rendered.
       const sinceNavigation = await page.evaluate(() => performance.getEntriesByName('console:list-rendered')[0]?.startTime ?? performance.now());
@@ -145,7 +159,9 @@ async function main(): Promise<void> {
       delays.push(Date.now() - t0);
     }
     delays.sort((a, b) => a - b);
-    write(`live: notify request to the new row on an open list, ${RUNS} alerts: median ${percentile(delays, 50)} ms, worst ${delays[delays.length - 1]} ms (target < 1 s)`);
+    write(
+      `live: notify request to the new row on an open list, ${RUNS} alerts: median ${percentile(delays, 50)} ms, worst ${delays[delays.length - 1]} ms (target < 1 s)`,
+    );
   } finally {
     await browser.close();
     gateway.kill('SIGTERM');

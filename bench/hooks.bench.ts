@@ -62,8 +62,6 @@ const PREFIX = `bench-hooks-${Date.now()}`;
 const TOPIC = `${PREFIX}.domain-events.v1`;
 const PROJECT_ID = 1_000_000;
 
-
-
 /** The receiver: records receipt time and the event's commit time (carried in the payload). */
 class Receiver {
   receipts: Array<{ at: number; delay: number }> = [];
@@ -113,7 +111,19 @@ function pushData(i: number, occurredAt: number): Record<string, unknown> {
     project_id: PROJECT_ID,
     project: { id: PROJECT_ID, name: 'Bench', path_with_namespace: 'root/bench', default_branch: 'main', web_url: 'http://localhost/root/bench' },
     repository: { name: 'Bench', url: 'git@localhost:root/bench.git', homepage: 'http://localhost/root/bench' },
-    commits: [{ id: after, message: `Commit ${i}\n`, title: `Commit ${i}`, timestamp: new Date(occurredAt).toISOString(), url: `http://localhost/root/bench/-/commit/${after}`, author: { name: 'A', email: 'a@example.com' }, added: [], modified: ['README.md'], removed: [] }],
+    commits: [
+      {
+        id: after,
+        message: `Commit ${i}\n`,
+        title: `Commit ${i}`,
+        timestamp: new Date(occurredAt).toISOString(),
+        url: `http://localhost/root/bench/-/commit/${after}`,
+        author: { name: 'A', email: 'a@example.com' },
+        added: [],
+        modified: ['README.md'],
+        removed: [],
+      },
+    ],
     total_commits_count: 1,
     bench_occurred_at: occurredAt,
   };
@@ -129,7 +139,17 @@ async function commitEvents(db: Client, from: number, count: number): Promise<vo
     const tuples: string[] = [];
     for (let k = 0; k < n; k++) {
       const id = randomUUID();
-      const event = { id, type: 'push', version: 1, occurred_at: new Date(now).toISOString(), actor: 1, project_id: PROJECT_ID, group_id: null, target: { type: 'project', id: PROJECT_ID, title: 'Bench' }, data: pushData(from + start + k, now) };
+      const event = {
+        id,
+        type: 'push',
+        version: 1,
+        occurred_at: new Date(now).toISOString(),
+        actor: 1,
+        project_id: PROJECT_ID,
+        group_id: null,
+        target: { type: 'project', id: PROJECT_ID, title: 'Bench' },
+        data: pushData(from + start + k, now),
+      };
       params.push(id, TOPIC, String(PROJECT_ID), JSON.stringify(event));
       const b = params.length;
       tuples.push(`($${b - 3}, $${b - 2}, $${b - 1}, $${b}::jsonb, '{}'::jsonb)`);
@@ -154,7 +174,9 @@ const freePort = (): Promise<number> =>
 async function startPrivateRedis(): Promise<ChildProcess | null> {
   if (REDIS_URL) return null;
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: 'ignore' });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], {
+    stdio: 'ignore',
+  });
   REDIS_URL = `redis://127.0.0.1:${port}`;
   const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
   probe.on('error', () => undefined);
@@ -182,7 +204,10 @@ async function redisCommands(redis: Redis): Promise<Map<string, number>> {
 function commandsPer(from: Map<string, number>, to: Map<string, number>, units: number): string {
   const delta = [...to].map(([name, n]) => [name, n - (from.get(name) ?? 0)] as const).filter(([name, n]) => n > 0 && name !== 'info');
   const total = delta.reduce((sum, [, n]) => sum + n, 0);
-  const top = delta.sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name, n]) => `${name} ${fixed(n / units, 3)}`);
+  const top = delta
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([name, n]) => `${name} ${fixed(n / units, 3)}`);
   return `${fixed(total / units, 3)} (${top.join(', ')})`;
 }
 
@@ -225,7 +250,17 @@ async function queueAlone(total: number, body: string, redis: Redis, shape: JobS
       ? { name: 'deliver-hook', data: {}, opts: { jobId: `floor-${n}`, removeOnComplete: true } }
       : {
           name: 'fan-out',
-          data: { events: Array.from({ length: eventsPerJob }, () => ({ eventId: randomUUID(), trigger: 'push', body, occurredAt: new Date().toISOString(), chainId: randomUUID(), chainDepth: 1, hookIds })) },
+          data: {
+            events: Array.from({ length: eventsPerJob }, () => ({
+              eventId: randomUUID(),
+              trigger: 'push',
+              body,
+              occurredAt: new Date().toISOString(),
+              chainId: randomUUID(),
+              chainDepth: 1,
+              hookIds,
+            })),
+          },
           opts: { jobId: `floor-${n}`, attempts: 5, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: true, removeOnFail: true },
         };
   const before = await cpuNow(redis);
@@ -236,7 +271,14 @@ async function queueAlone(total: number, body: string, redis: Redis, shape: JobS
   let done = 0;
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((r) => (finish = r));
-  const worker = new Worker('floor', async () => ({ status: 'successful' }), { connection, prefix, concurrency: CONCURRENCY, lockDuration: 15_000, stalledInterval: 15_000, settings: { backoffStrategy: () => 5_000 } });
+  const worker = new Worker('floor', async () => ({ status: 'successful' }), {
+    connection,
+    prefix,
+    concurrency: CONCURRENCY,
+    lockDuration: 15_000,
+    stalledInterval: 15_000,
+    settings: { backoffStrategy: () => 5_000 },
+  });
   worker.on('completed', () => {
     if (++done === total) finish();
   });
@@ -268,7 +310,16 @@ async function logAlone(total: number, body: string, hookId: number, db: Client)
     const idempotencyKey = randomUUID();
     const webhookUuid = randomUUID();
     const timestamp = Math.floor(Date.now() / 1000);
-    const sent = deliveryHeaders({ body, token: 'bench-token', idempotencyKey, webhookUuid, instanceUrl: `http://127.0.0.1:${GATEWAY_PORT}`, chainId: eventId, chainDepth: 1, timestamp });
+    const sent = deliveryHeaders({
+      body,
+      token: 'bench-token',
+      idempotencyKey,
+      webhookUuid,
+      instanceUrl: `http://127.0.0.1:${GATEWAY_PORT}`,
+      chainId: eventId,
+      chainDepth: 1,
+      timestamp,
+    });
     return {
       hookId,
       eventId,
@@ -278,7 +329,13 @@ async function logAlone(total: number, body: string, hookId: number, db: Client)
       // A fan-out's rows reference the event's body (stored once per event) instead of repeating it.
       requestBody: null,
       responseStatus: 200,
-      responseHeaders: { 'content-type': 'text/plain', date: new Date().toUTCString(), connection: 'keep-alive', 'keep-alive': 'timeout=60', 'content-length': '2' },
+      responseHeaders: {
+        'content-type': 'text/plain',
+        date: new Date().toUTCString(),
+        connection: 'keep-alive',
+        'keep-alive': 'timeout=60',
+        'content-length': '2',
+      },
       responseBody: 'ok',
       status: 'successful',
       error: null,
@@ -334,7 +391,9 @@ async function breakdown(label: string, db: Client, since: number): Promise<void
        FROM (SELECT extract(epoch FROM published_at - (payload->>'occurred_at')::timestamptz) * 1000 AS ms FROM outbox_events WHERE published_at IS NOT NULL AND created_at >= $1 ORDER BY seq DESC LIMIT 2000) t`,
     [new Date(since)],
   );
-  write(`  ${label}: outbox relay commit→published p50 ${fixed(Number(relay.rows[0].p50))} / p99 ${fixed(Number(relay.rows[0].p99))} ms (last 2,000 events of the phase)`);
+  write(
+    `  ${label}: outbox relay commit→published p50 ${fixed(Number(relay.rows[0].p50))} / p99 ${fixed(Number(relay.rows[0].p99))} ms (last 2,000 events of the phase)`,
+  );
   const post = await db.query(
     `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY duration_ms) AS p99
        FROM (SELECT duration_ms FROM system_hook_deliveries WHERE created_at >= $1 ORDER BY id DESC LIMIT 10000) t`,
@@ -347,8 +406,16 @@ function summarize(receiver: Receiver): { rate: number; p50: number; p99: number
   const receipts = receiver.receipts;
   const first = Math.min(...receipts.map((r) => r.at));
   const last = Math.max(...receipts.map((r) => r.at));
-  const delays = receipts.map((r) => r.delay).filter((d) => !Number.isNaN(d)).sort((a, b) => a - b);
-  return { rate: receipts.length / Math.max(0.001, (last - first) / 1000), p50: percentile(delays, 50), p99: percentile(delays, 99), max: delays[delays.length - 1] ?? 0 };
+  const delays = receipts
+    .map((r) => r.delay)
+    .filter((d) => !Number.isNaN(d))
+    .sort((a, b) => a - b);
+  return {
+    rate: receipts.length / Math.max(0.001, (last - first) / 1000),
+    p50: percentile(delays, 50),
+    p99: percentile(delays, 99),
+    max: delays[delays.length - 1] ?? 0,
+  };
 }
 
 async function steady(db: Client, receiver: Receiver, subscribed: number, redis: Redis): Promise<void> {
@@ -375,7 +442,9 @@ async function steady(db: Client, receiver: Receiver, subscribed: number, redis:
       `${complete ? 'all' : `ONLY ${receiver.receipts.length} of`} ${fixed(expected)} delivered; delay p50 ${fixed(s.p50)} ms, p99 ${fixed(s.p99)} ms, max ${fixed(s.max)} ms ` +
       `(target p99 < 500 ms: ${s.p99 < 500 && complete ? 'met' : 'NOT met'})`,
   );
-  write(`  steady, ${subscribed} hook(s): Redis commands per delivery ${commandsPer(commandsBefore, await redisCommands(redis), Math.max(1, receiver.receipts.length))}`);
+  write(
+    `  steady, ${subscribed} hook(s): Redis commands per delivery ${commandsPer(commandsBefore, await redisCommands(redis), Math.max(1, receiver.receipts.length))}`,
+  );
   await breakdown(`steady, ${subscribed} hook(s)`, db, phaseStart);
 }
 
@@ -412,12 +481,19 @@ async function main(): Promise<void> {
       const res = await fetch(`${base}/hooks`, {
         method: 'POST',
         headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' },
-        body: JSON.stringify({ url: `http://127.0.0.1:${receiver.port}/hook-${i}`, token: `bench-token-${i}`, push_events: true, repository_update_events: false }),
+        body: JSON.stringify({
+          url: `http://127.0.0.1:${receiver.port}/hook-${i}`,
+          token: `bench-token-${i}`,
+          push_events: true,
+          repository_update_events: false,
+        }),
       });
       if (res.status !== 201) throw new Error(`cannot create a hook: ${res.status} ${await res.text()}`);
       hookIds.push(((await res.json()) as Array<{ id: number }>)[0].id);
     }
-    write(`hooks bench: ${HOOKS} hooks on a loopback receiver, worker concurrency ${CONCURRENCY}, Redis ${privateRedis ? 'private (no persistence)' : REDIS_URL}, ${machine()}`);
+    write(
+      `hooks bench: ${HOOKS} hooks on a loopback receiver, worker concurrency ${CONCURRENCY}, Redis ${privateRedis ? 'private (no persistence)' : REDIS_URL}, ${machine()}`,
+    );
 
     // Warm-up: the dispatcher has joined its group, connections are open.
     await commitEvents(db, 0, 10);
@@ -448,7 +524,9 @@ async function main(): Promise<void> {
         `queue alone, one minimal job per delivery (the former design's floor: no data, no options, removed once completed): ${fixed(minimal.rate)} jobs/s, ${fixed(minimal.self)} µs CPU per job in Node.js + ${fixed(minimal.redis)} µs in Redis`,
       );
       logged = await logAlone(BURST * HOOKS, sampleBody, hookIds[0], db);
-      write(`delivery log alone (${fixed(BURST * HOOKS)} rows like the burst's, HookDeliveryLog): ${fixed(logged.rate)} rows/s, ${fixed(logged.self)} µs CPU per row in Node.js + ${fixed(logged.postgres)} µs in PostgreSQL`);
+      write(
+        `delivery log alone (${fixed(BURST * HOOKS)} rows like the burst's, HookDeliveryLog): ${fixed(logged.rate)} rows/s, ${fixed(logged.self)} µs CPU per row in Node.js + ${fixed(logged.postgres)} µs in PostgreSQL`,
+      );
     }
 
     receiver.reset();
@@ -499,7 +577,11 @@ async function main(): Promise<void> {
       await steady(db, receiver, HOOKS, redis);
       await sleep(1_000);
       for (const id of hookIds.slice(1)) {
-        await fetch(`${base}/hooks/${id}`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ push_events: false }) });
+        await fetch(`${base}/hooks/${id}`, {
+          method: 'PUT',
+          headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' },
+          body: JSON.stringify({ push_events: false }),
+        });
       }
       await steady(db, receiver, 1, redis);
     }

@@ -18,7 +18,6 @@ export interface LoadResult {
   statuses: Record<string, number>;
 }
 
-
 function post(agent: Agent, base: URL, req: LoadRequest): Promise<number> {
   return new Promise((resolve, reject) => {
     const r = request(
@@ -85,5 +84,13 @@ export async function runLoad(
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { requests: options.total, failures, seconds, rate: options.total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), statuses };
+  return {
+    requests: options.total,
+    failures,
+    seconds,
+    rate: options.total / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    statuses,
+  };
 }

@@ -73,7 +73,12 @@ async function reading(): Promise<Reading> {
 /** Statements per second the gateway sends on its own (the outbox relay's polling), measured idle before the pages and subtracted from theirs. */
 let backgroundStatementsPerSecond = 0;
 
-function costOf(from: Reading, to: Reading, requests: number, seconds = 0): { gatewayUs: number; postgresUs: number; statements: number; byText: Array<[string, number]> } {
+function costOf(
+  from: Reading,
+  to: Reading,
+  requests: number,
+  seconds = 0,
+): { gatewayUs: number; postgresUs: number; statements: number; byText: Array<[string, number]> } {
   let postgres = 0;
   for (const [pid, seconds] of to.postgres) postgres += seconds - (from.postgres.get(pid) ?? 0);
   const byText: Array<[string, number]> = [];
@@ -92,7 +97,11 @@ function costOf(from: Reading, to: Reading, requests: number, seconds = 0): { ga
 /** A port nobody listens on (other benchmarks and gateways share this machine). */
 const agent = new Agent({ connections: 1, keepAliveTimeout: 60_000 });
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any; headers: Record<string, string | string[] | undefined> }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: any; headers: Record<string, string | string[] | undefined> }> {
   const response = await request(`${BASE}${path}`, {
     method: method as 'GET',
     dispatcher: agent,
@@ -179,7 +188,9 @@ async function main(): Promise<void> {
 
     const notesPath = `/api/v4/projects/${project.json.id}/issues/${issue.json.iid}/notes`;
     const deepIndex = Math.floor(NOTES * 0.9);
-    const [deep] = (await db.query(`SELECT id, created_at FROM notes WHERE noteable_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`, [issue.json.id, deepIndex])).rows as Array<{ id: number; created_at: Date }>;
+    const [deep] = (
+      await db.query(`SELECT id, created_at FROM notes WHERE noteable_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`, [issue.json.id, deepIndex])
+    ).rows as Array<{ id: number; created_at: Date }>;
     const cursor = encodeKeysetCursor({ id: deep.id, value: deep.created_at.toISOString() }, { orderBy: 'created_at', sort: 'desc' });
     const full = (json: any[]) => Array.isArray(json) && json.length === 20;
 
@@ -191,7 +202,11 @@ async function main(): Promise<void> {
     const results = [
       await time('first page (offset, x-total)', notesPath, full),
       await time('first page (keyset)', `${notesPath}?pagination=keyset&per_page=20`, full),
-      await time(`deep keyset page (after note ${deepIndex})`, `${notesPath}?pagination=keyset&per_page=20&order_by=created_at&sort=desc&cursor=${cursor}`, (json) => full(json) && json[0].id < deep.id),
+      await time(
+        `deep keyset page (after note ${deepIndex})`,
+        `${notesPath}?pagination=keyset&per_page=20&order_by=created_at&sort=desc&cursor=${cursor}`,
+        (json) => full(json) && json[0].id < deep.id,
+      ),
     ];
     await time('deep offset page (page 4000, for comparison)', `${notesPath}?page=4000&per_page=20`, full);
 
@@ -205,7 +220,9 @@ async function main(): Promise<void> {
       sqlSamples.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
     sqlSamples.sort((a, b) => a - b);
-    write(`${'deep keyset page, SQL alone'.padEnd(44)} p50 ${percentile(sqlSamples, 50).toFixed(2).padStart(7)} ms   p99 ${percentile(sqlSamples, 99).toFixed(2).padStart(7)} ms`);
+    write(
+      `${'deep keyset page, SQL alone'.padEnd(44)} p50 ${percentile(sqlSamples, 50).toFixed(2).padStart(7)} ms   p99 ${percentile(sqlSamples, 99).toFixed(2).padStart(7)} ms`,
+    );
     const worst = Math.max(...results);
     write(`target p99 < 20 ms on the first and deep keyset pages: ${worst < 20 ? 'met' : 'NOT met'} (worst p99 ${worst.toFixed(2)} ms)`);
   } finally {

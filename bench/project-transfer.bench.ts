@@ -105,7 +105,10 @@ function memorySampler(pid: number): { stop: () => { gateway: number; children: 
   let children = 0;
   const timer = setInterval(() => {
     gateway = Math.max(gateway, residentMb(pid));
-    children = Math.max(children, descendants(pid).reduce((sum, child) => sum + residentMb(child), 0));
+    children = Math.max(
+      children,
+      descendants(pid).reduce((sum, child) => sum + residentMb(child), 0),
+    );
   }, 100);
   return {
     stop: () => {
@@ -182,7 +185,8 @@ function refsOf(gitDir: string): string {
 
 const dirBytes = (dir: string): number => {
   let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
   return total;
 };
 
@@ -210,7 +214,12 @@ async function transfer(projectId: number, path: string, scratch: string): Promi
   let t0 = performance.now();
   const requested = await api('POST', `/projects/${projectId}/export`);
   if (requested.status !== 202) throw new Error(`export not accepted: ${requested.status} ${JSON.stringify(requested.json)}`);
-  const exported = await until(() => api('GET', `/projects/${projectId}/export`), (r) => ['finished', 'failed'].includes(r.json?.export_status), 3_600_000, 'export');
+  const exported = await until(
+    () => api('GET', `/projects/${projectId}/export`),
+    (r) => ['finished', 'failed'].includes(r.json?.export_status),
+    3_600_000,
+    'export',
+  );
   const exportSeconds = (performance.now() - t0) / 1000;
   const exportMemory = sampler.stop();
   if (exported.json.export_status !== 'finished') throw new Error(`export failed: ${JSON.stringify(exported.json)}`);
@@ -235,7 +244,12 @@ async function transfer(projectId: number, path: string, scratch: string): Promi
   const answer = (await upload.json()) as { id: number };
   const uploadSeconds = (performance.now() - t0) / 1000;
   if (upload.status !== 201) throw new Error(`import not accepted: ${upload.status} ${JSON.stringify(answer)}`);
-  const imported = await until(() => api('GET', `/projects/${answer.id}/import`), (r) => ['finished', 'failed'].includes(r.json?.import_status), 3_600_000, 'import');
+  const imported = await until(
+    () => api('GET', `/projects/${answer.id}/import`),
+    (r) => ['finished', 'failed'].includes(r.json?.import_status),
+    3_600_000,
+    'import',
+  );
   const importSeconds = (performance.now() - t0) / 1000;
   const importMemory = sampler.stop();
   if (imported.json.import_status !== 'finished') throw new Error(`import failed: ${JSON.stringify(imported.json)}`);
@@ -281,7 +295,9 @@ async function main(): Promise<void> {
   try {
     await waitForHttp(`${BASE}/-/readiness`, 120_000);
     await db.connect();
-    write(`bench:transfer — ${fixed(ISSUES)} issues with ${NOTES_PER_ISSUE} note(s) each, a repository of ${REPO_MB} MiB of incompressible blobs; gateway NODE_OPTIONS ${process.env.BENCH_GATEWAY_NODE_OPTIONS ?? "(none)"}; ${machine()}`);
+    write(
+      `bench:transfer — ${fixed(ISSUES)} issues with ${NOTES_PER_ISSUE} note(s) each, a repository of ${REPO_MB} MiB of incompressible blobs; gateway NODE_OPTIONS ${process.env.BENCH_GATEWAY_NODE_OPTIONS ?? '(none)'}; ${machine()}`,
+    );
     const newProject = async (name: string) => {
       const created = await api('POST', '/projects', { name, initialize_with_readme: true });
       if (created.status !== 201) throw new Error(`project not created: ${created.status} ${JSON.stringify(created.json)}`);
@@ -293,14 +309,19 @@ async function main(): Promise<void> {
 
     let t0 = performance.now();
     await seedIssues(db, issuesProject, rootId);
-    write(`seeded ${fixed(ISSUES)} issues and ${fixed(ISSUES * NOTES_PER_ISSUE)} notes in project ${issuesProject} through the database in ${fixed((performance.now() - t0) / 1000, 1)} s`);
+    write(
+      `seeded ${fixed(ISSUES)} issues and ${fixed(ISSUES * NOTES_PER_ISSUE)} notes in project ${issuesProject} through the database in ${fixed((performance.now() - t0) / 1000, 1)} s`,
+    );
     const gitDir = join(dataDir, 'repositories', `${repoProject}.git`);
     if (!existsSync(gitDir)) throw new Error(`no repository at ${gitDir}`);
     t0 = performance.now();
     await fillRepository(gitDir);
     write(
       `repository of project ${repoProject} written with git fast-import in ${fixed((performance.now() - t0) / 1000, 1)} s: ${fixed(mb(dirBytes(gitDir)))} MiB on disk, ` +
-        `refs ${refsOf(gitDir).split('\n').map((l) => l.split(' ')[1]).join(', ')}`,
+        `refs ${refsOf(gitDir)
+          .split('\n')
+          .map((l) => l.split(' ')[1])
+          .join(', ')}`,
     );
 
     // The floor: git bundle create --all of the same repository alone.
@@ -312,7 +333,9 @@ async function main(): Promise<void> {
     const floorPeakMb = Number(floor.stderr.trim().split('\n').pop()) / 1024;
     const bundleBytes = statSync(floorFile).size;
     rmSync(floorFile);
-    write(`floor: git bundle create --all of that repository alone ${fixed(floorSeconds, 1)} s, bundle ${fixed(mb(bundleBytes))} MiB, git peak RSS ${fixed(floorPeakMb)} MiB`);
+    write(
+      `floor: git bundle create --all of that repository alone ${fixed(floorSeconds, 1)} s, bundle ${fixed(mb(bundleBytes))} MiB, git peak RSS ${fixed(floorPeakMb)} MiB`,
+    );
 
     const issues = await transfer(issuesProject, 'issues-import', scratch);
     const repo = await transfer(repoProject, 'repository-import', scratch);
@@ -321,9 +344,16 @@ async function main(): Promise<void> {
       `per 1,000 issues (with ${NOTES_PER_ISSUE} note(s) each): export ${perThousand(issues.exportSeconds)} s, import ${perThousand(issues.importSeconds)} s; ` +
         `repository: export ${fixed(repo.exportSeconds / Math.max(0.001, floorSeconds), 1)}× and import ${fixed(repo.importSeconds / Math.max(0.001, floorSeconds), 1)}× the floor's time`,
     );
-    const check = (await db.query(`SELECT (SELECT count(*) FROM issues WHERE project_id = $1)::int AS issues, (SELECT count(*) FROM notes WHERE project_id = $1 AND noteable_type = 'Issue')::int AS notes, (SELECT count(*) FROM issues WHERE project_id = $1 AND milestone_id IS NOT NULL)::int AS with_milestone`, [issues.importedId])).rows[0] as { issues: number; notes: number; with_milestone: number };
+    const check = (
+      await db.query(
+        `SELECT (SELECT count(*) FROM issues WHERE project_id = $1)::int AS issues, (SELECT count(*) FROM notes WHERE project_id = $1 AND noteable_type = 'Issue')::int AS notes, (SELECT count(*) FROM issues WHERE project_id = $1 AND milestone_id IS NOT NULL)::int AS with_milestone`,
+        [issues.importedId],
+      )
+    ).rows[0] as { issues: number; notes: number; with_milestone: number };
     const sameRefs = refsOf(join(dataDir, 'repositories', `${repo.importedId}.git`)) === refsOf(gitDir);
-    write(`imported: ${fixed(check.issues)} issues, ${fixed(check.notes)} notes, ${fixed(check.with_milestone)} with a milestone; repository refs ${sameRefs ? 'identical' : 'DIFFERENT'}`);
+    write(
+      `imported: ${fixed(check.issues)} issues, ${fixed(check.notes)} notes, ${fixed(check.with_milestone)} with a milestone; repository refs ${sameRefs ? 'identical' : 'DIFFERENT'}`,
+    );
     if (check.issues !== ISSUES || check.notes !== ISSUES * NOTES_PER_ISSUE || !sameRefs) throw new Error('an imported project differs from the exported one');
   } catch (error) {
     process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);

@@ -40,8 +40,6 @@ const TOPIC = `${PREFIX}.domain-events.v1`;
 /** Synthetic project ids of the stream: far above the ids the gateway hands out. */
 const FIRST_PROJECT = 1_000_000;
 
-
-
 /** A realistic mix: issues opened (with weight) and closed, merge requests merged, pushes, comments. */
 function syntheticEvent(i: number, occurredAt: Date): { key: string; value: string } {
   const projectId = FIRST_PROJECT + (i % PROJECTS);
@@ -56,7 +54,12 @@ function syntheticEvent(i: number, occurredAt: Date): { key: string; value: stri
       event = { ...base, type: 'issue.closed', target: { type: 'issue', id: i - 1, iid: n, title: `Disk almost full ${i - 1}` }, data: {} };
       break;
     case 2:
-      event = { ...base, type: 'merge_request.merged', target: { type: 'merge_request', id: i, iid: n, title: `Fix ${i}` }, data: { merge_commit_sha: 'a'.repeat(40) } };
+      event = {
+        ...base,
+        type: 'merge_request.merged',
+        target: { type: 'merge_request', id: i, iid: n, title: `Fix ${i}` },
+        data: { merge_commit_sha: 'a'.repeat(40) },
+      };
       break;
     case 3:
       event = {
@@ -132,7 +135,10 @@ async function main(): Promise<void> {
     KAFKA_TOPIC_PREFIX: PREFIX,
     REDIS_PREFIX: PREFIX,
   };
-  const gateway = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/src/main.js')], { env: { ...env, PORT: String(GATEWAY_PORT) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const gateway = spawn(process.execPath, [join(ROOT, 'dist/apps/gateway/src/main.js')], {
+    env: { ...env, PORT: String(GATEWAY_PORT) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   let projector: ChildProcess | null = null;
   const stop = () => {
     gateway.kill('SIGTERM');
@@ -198,7 +204,9 @@ async function main(): Promise<void> {
       [marker.toISOString()],
     );
     const d = delays[0] as { p50: number; p99: number; max: number };
-    write(`delay at ${rate.toFixed(0)} events/s for ${SECONDS} s: p50 ${Number(d.p50).toFixed(0)} ms, p99 ${Number(d.p99).toFixed(0)} ms, max ${Number(d.max).toFixed(0)} ms (target p99 < 1 s)`);
+    write(
+      `delay at ${rate.toFixed(0)} events/s for ${SECONDS} s: p50 ${Number(d.p50).toFixed(0)} ms, p99 ${Number(d.p99).toFixed(0)} ms, max ${Number(d.max).toFixed(0)} ms (target p99 < 1 s)`,
+    );
 
     // 3. The list endpoint on a project with LIST_EVENTS events.
     const res = await fetch(`http://127.0.0.1:${GATEWAY_PORT}/api/v4/projects`, {
@@ -235,7 +243,9 @@ async function main(): Promise<void> {
         ['filtered 2500', `/projects/${project.id}/events?action=closed&page=2500&per_page=20`],
       ] as const) {
         const t = await time(path, token);
-        write(`GET ${name.padEnd(14)} ${label.padEnd(13)} p50 ${t.p50.toFixed(1).padStart(6)} ms  p99 ${t.p99.toFixed(1).padStart(6)} ms  (status ${t.status}, ${t.count} rows)`);
+        write(
+          `GET ${name.padEnd(14)} ${label.padEnd(13)} p50 ${t.p50.toFixed(1).padStart(6)} ms  p99 ${t.p99.toFixed(1).padStart(6)} ms  (status ${t.status}, ${t.count} rows)`,
+        );
       }
     }
   } finally {

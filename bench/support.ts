@@ -24,7 +24,10 @@ export function freePort(): Promise<number> {
 }
 
 /** The figures depend on what else runs: say it next to them. */
-export const machine = () => `${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+export const machine = () =>
+  `${cpus().length} CPUs, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;
 
 /** The `p`th percentile of ascending `sorted` (0 when empty). */
 export const percentile = (sorted: number[], p: number): number =>

@@ -83,7 +83,10 @@ if (args.includes('--all')) {
   console.log(`${'total'.padEnd(20)} ${total}`);
   process.exit(0);
 }
-const libs = () => readdirSync(libsDir).filter((lib) => statSync(join(libsDir, lib, 'src'), { throwIfNoEntry: false })?.isDirectory()).sort();
+const libs = () =>
+  readdirSync(libsDir)
+    .filter((lib) => statSync(join(libsDir, lib, 'src'), { throwIfNoEntry: false })?.isDirectory())
+    .sort();
 const checked = args.includes('--check') ? libs().filter((lib) => folderCycles(lib).length > 0) : args;
 let found = 0;
 for (const lib of checked) {

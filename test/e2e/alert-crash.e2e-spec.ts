@@ -57,13 +57,26 @@ describe('Alert ingestion survives a crash', () => {
     const rootToken = `root-${randomBytes(16).toString('hex')}`;
     const prefix = `t${randomBytes(4).toString('hex')}`;
     gateway = spawn(process.execPath, [join(outDir, 'apps/gateway/src/main.js')], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: db.url, INITIAL_ROOT_TOKEN: rootToken, LOG_LEVEL: 'silent', KAFKA_TOPIC_PREFIX: prefix, REDIS_PREFIX: prefix, DATA_DIR: join(outDir, 'data') },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: db.url,
+        INITIAL_ROOT_TOKEN: rootToken,
+        LOG_LEVEL: 'silent',
+        KAFKA_TOPIC_PREFIX: prefix,
+        REDIS_PREFIX: prefix,
+        DATA_DIR: join(outDir, 'data'),
+      },
       stdio: 'ignore',
     });
     const base = `http://127.0.0.1:${port}`;
     await waitUntil(async () => (await fetch(`${base}/-/readiness`)).ok, 60_000);
     const project = await api(base, 'POST', '/api/v4/projects', { token: rootToken, body: { name: 'crash' } });
-    const integration = await api(base, 'POST', `/api/v4/projects/${project.body.id}/alert_management/http_integrations`, { token: rootToken, body: { name: 'crash', active: true } });
+    const integration = await api(base, 'POST', `/api/v4/projects/${project.body.id}/alert_management/http_integrations`, {
+      token: rootToken,
+      body: { name: 'crash', active: true },
+    });
     expect(integration.status).toBe(201);
     const path = new URL(integration.body.url).pathname;
 
@@ -105,7 +118,12 @@ describe('Alert ingestion survives a crash', () => {
       // Batches cut short by the kill left no hole in the iids.
       expect(rows.map((r) => r.iid).sort((x, y) => x - y)).toEqual(Array.from({ length: rows.length }, (_, i) => i + 1));
       // Each stored alert's domain event committed with it.
-      const [{ events }] = (await client.query("SELECT count(*)::int AS events FROM outbox_events WHERE payload->>'type' = 'alert.created' AND (payload->>'project_id')::int = $1", [project.body.id])).rows;
+      const [{ events }] = (
+        await client.query(
+          "SELECT count(*)::int AS events FROM outbox_events WHERE payload->>'type' = 'alert.created' AND (payload->>'project_id')::int = $1",
+          [project.body.id],
+        )
+      ).rows;
       expect(events).toBe(rows.length);
     } finally {
       await client.end();

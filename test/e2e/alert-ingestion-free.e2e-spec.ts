@@ -67,7 +67,17 @@ describe('Alert ingestion on the free tier, with a rate limit', () => {
   it('the Prometheus integration (besides the one HTTP integration) shares the project rate limit', async () => {
     const created = await api(gw.baseUrl, 'POST', integrationsPath(), { token: gw.rootToken, body: { name: 'Alertmanager', type: 'prometheus' } });
     expect(created.status).toBe(201);
-    const webhook = { version: '4', groupKey: 'g', status: 'firing', receiver: 'r', groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://am', alerts: [] };
+    const webhook = {
+      version: '4',
+      groupKey: 'g',
+      status: 'firing',
+      receiver: 'r',
+      groupLabels: {},
+      commonLabels: {},
+      commonAnnotations: {},
+      externalURL: 'http://am',
+      alerts: [],
+    };
     const limited = await fx.notify(new URL(created.body.url).pathname, webhook, { token: created.body.token });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);

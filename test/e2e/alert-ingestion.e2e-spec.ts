@@ -66,7 +66,10 @@ describe('Alert ingestion', () => {
 
     it('updates, resets the key (old key stops working), deletes; maintainers only', async () => {
       const integration = await fx.integration(project.id, { name: 'To change' });
-      const updated = await api(gw.baseUrl, 'PUT', `${integrationsPath()}/${integration.id}`, { token: gw.rootToken, body: { name: 'Changed', active: false, auto_close_incident: false } });
+      const updated = await api(gw.baseUrl, 'PUT', `${integrationsPath()}/${integration.id}`, {
+        token: gw.rootToken,
+        body: { name: 'Changed', active: false, auto_close_incident: false },
+      });
       expect(updated.status).toBe(200);
       expect(updated.body).toMatchObject({ name: 'Changed', active: false, auto_close_incident: false, token: null });
 
@@ -151,7 +154,9 @@ describe('Alert ingestion', () => {
       expect(response.status).toBe(200);
       expect(response.body).toEqual([{ iid: 1, title: 'legacy' }]);
       expect((await fx.notify(`/deep/a/b/c/svc/alerts/notify.json`, { title: 'legacy' }, { token: 'wrong' })).status).toBe(401);
-      expect((await fx.notify(`/deep/a/b/c/svc/alerts/notify/first/${first.path.split('/').pop()!.replace('.json', '')}`, {}, { token: first.token })).status).toBe(404);
+      expect(
+        (await fx.notify(`/deep/a/b/c/svc/alerts/notify/first/${first.path.split('/').pop()!.replace('.json', '')}`, {}, { token: first.token })).status,
+      ).toBe(404);
     });
 
     it('refuses, with a clear 400, bodies over 1 MB, nested deeper than 100, or not a JSON object', async () => {
@@ -190,7 +195,17 @@ describe('Alert ingestion', () => {
       expect(response.status).toBe(200);
       expect(response.body).toEqual([{ iid: expect.any(Number), title: 'New: Alert' }]);
       const alert = await fx.alert(project.id, response.body[0].iid);
-      expect(alert).toMatchObject({ title: 'New: Alert', severity: 'critical', status: 'triggered', event_count: 1, ended_at: null, hosts: [], details: {}, description: null, integration: { id: integration.id, name: 'Engine' } });
+      expect(alert).toMatchObject({
+        title: 'New: Alert',
+        severity: 'critical',
+        status: 'triggered',
+        event_count: 1,
+        ended_at: null,
+        hosts: [],
+        details: {},
+        description: null,
+        integration: { id: integration.id, name: 'Engine' },
+      });
       expect(new Date(alert.started_at).getTime()).toBeGreaterThanOrEqual(before - 1000);
     });
 
@@ -244,10 +259,9 @@ describe('Alert ingestion', () => {
       expect(responses.map((r) => r.status)).toEqual(Array(100).fill(200));
       const iids = new Set(responses.map((r) => r.body[0].iid));
       expect(iids.size).toBe(1);
-      const rows = await gw.dataSource.query(
-        `SELECT iid, event_count FROM alerts WHERE project_id = $1 AND fingerprint IS NOT NULL AND title = 'storm'`,
-        [project.id],
-      );
+      const rows = await gw.dataSource.query(`SELECT iid, event_count FROM alerts WHERE project_id = $1 AND fingerprint IS NOT NULL AND title = 'storm'`, [
+        project.id,
+      ]);
       expect(rows).toEqual([{ iid: [...iids][0], event_count: 100 }]);
       // alert.created, then at most one event per batch for its repeats (alert.grouped in the batch that created it, then
       // alert.repeats); the last carries the count.
@@ -286,13 +300,24 @@ describe('Alert ingestion', () => {
       const kept = await gw.dataSource.query('SELECT title, ended_at FROM alert_unmatched_recoveries WHERE project_id = $1', [project.id]);
       expect(kept).toEqual([{ title: 'Never fired', ended_at: new Date('2026-02-01T00:30:00Z') }]);
 
-      const types = await gw.dataSource.query(`SELECT payload->>'type' AS type FROM outbox_events WHERE payload->>'type' LIKE 'alert.%' AND (payload->'target'->>'iid' = $1 OR payload->>'type' = 'alert.recovery_unmatched') ORDER BY seq`, [String(opened.body[0].iid)]);
+      const types = await gw.dataSource.query(
+        `SELECT payload->>'type' AS type FROM outbox_events WHERE payload->>'type' LIKE 'alert.%' AND (payload->'target'->>'iid' = $1 OR payload->>'type' = 'alert.recovery_unmatched') ORDER BY seq`,
+        [String(opened.body[0].iid)],
+      );
       expect(types.map((t: { type: string }) => t.type)).toEqual(['alert.created', 'alert.resolved', 'alert.recovery_unmatched']);
-      const [resolvedEvent] = await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = 'alert.resolved' AND payload->'target'->>'iid' = $1`, [String(opened.body[0].iid)]);
+      const [resolvedEvent] = await gw.dataSource.query(
+        `SELECT payload FROM outbox_events WHERE payload->>'type' = 'alert.resolved' AND payload->'target'->>'iid' = $1`,
+        [String(opened.body[0].iid)],
+      );
       expect(resolvedEvent.payload).toMatchObject({
         project_id: project.id,
         target: { type: 'alert', iid: opened.body[0].iid, title: 'Latency' },
-        data: { status: 'resolved', previous_status: 'triggered', ended_at: '2026-02-01T00:30:00.000Z', integration: { id: integration.id, create_incident: false, auto_close_incident: true } },
+        data: {
+          status: 'resolved',
+          previous_status: 'triggered',
+          ended_at: '2026-02-01T00:30:00.000Z',
+          integration: { id: integration.id, create_incident: false, auto_close_incident: true },
+        },
       });
     });
 
@@ -323,7 +348,11 @@ describe('Alert ingestion', () => {
       const shown = await api(gw.baseUrl, 'GET', `${integrationsPath()}/${mapped.id}`, { token: gw.rootToken });
       expect(shown.body.payload_attribute_mappings[0]).toEqual({ field_name: 'title', path: ['alert', 'name'], type: 'string', label: 'Alert name' });
 
-      const response = await fx.notify(mapped.path, { alert: { name: 'Broker down', level: 'LOW', id: 'kafka-1' }, when: { start: '2026-03-01T00:00:00Z' }, targets: ['k1', 'k2'] }, { token: mapped.token });
+      const response = await fx.notify(
+        mapped.path,
+        { alert: { name: 'Broker down', level: 'LOW', id: 'kafka-1' }, when: { start: '2026-03-01T00:00:00Z' }, targets: ['k1', 'k2'] },
+        { token: mapped.token },
+      );
       expect(response.body).toEqual([{ iid: expect.any(Number), title: 'Broker down' }]);
       const alert = await fx.alert(project.id, response.body[0].iid);
       expect(alert).toMatchObject({ title: 'Broker down', severity: 'low', started_at: '2026-03-01T00:00:00.000Z', hosts: ['k1', 'k2'] });
@@ -331,7 +360,11 @@ describe('Alert ingestion', () => {
       const fallback = await fx.notify(mapped.path, { title: 'Plain', severity: 'info', alert: {} }, { token: mapped.token });
       expect(await fx.alert(project.id, fallback.body[0].iid)).toMatchObject({ title: 'Plain', severity: 'info' });
 
-      const recovered = await fx.notify(mapped.path, { alert: { name: 'Broker down', id: 'kafka-1' }, when: { end: '2026-03-01T01:00:00Z' } }, { token: mapped.token });
+      const recovered = await fx.notify(
+        mapped.path,
+        { alert: { name: 'Broker down', id: 'kafka-1' }, when: { end: '2026-03-01T01:00:00Z' } },
+        { token: mapped.token },
+      );
       expect(recovered.body[0].iid).toBe(response.body[0].iid);
       expect((await fx.alert(project.id, response.body[0].iid)).ended_at).toBe('2026-03-01T01:00:00.000Z');
     });
@@ -349,7 +382,10 @@ describe('Alert ingestion', () => {
       expect(repeat.body[0].iid).toBe(response.body[0].iid);
       expect((await fx.alert(project.id, response.body[0].iid)).event_count).toBe(2);
       expect((await api(gw.baseUrl, 'POST', path, { token: fx.tokens.rep2, body: { title: 'x' } })).status).toBe(403);
-      const [event] = await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = 'alert.created' AND payload->'target'->>'iid' = $1 AND payload->>'project_id' = $2`, [String(response.body[0].iid), String(project.id)]);
+      const [event] = await gw.dataSource.query(
+        `SELECT payload FROM outbox_events WHERE payload->>'type' = 'alert.created' AND payload->'target'->>'iid' = $1 AND payload->>'project_id' = $2`,
+        [String(response.body[0].iid), String(project.id)],
+      );
       expect(event.payload.actor).toBe(fx.userIds.dev2);
     });
 

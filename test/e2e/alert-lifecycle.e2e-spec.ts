@@ -46,20 +46,38 @@ describe('Alert lifecycle (alert engine)', () => {
 
   it('opens an incident (type, severity, title, description) linked both ways, and closes it on recovery', async () => {
     const integration = await fx.integration(project.id, { create_incident: true, auto_close_incident: true });
-    const sent = await fx.notify(integration.path, { title: 'Disk full on db-1', description: 'Only 1% left', severity: 'high', fingerprint: 'disk-db-1' }, { token: integration.token });
+    const sent = await fx.notify(
+      integration.path,
+      { title: 'Disk full on db-1', description: 'Only 1% left', severity: 'high', fingerprint: 'disk-db-1' },
+      { token: integration.token },
+    );
     expect(sent.status).toBe(200);
     const alertIid = sent.body[0].iid;
 
     const alert = await incidentOf(alertIid);
     const opened = await issue(alert.issue_iid);
     expect(opened.status).toBe(200);
-    expect(opened.body).toMatchObject({ iid: alert.issue_iid, title: 'Disk full on db-1', description: 'Only 1% left', issue_type: 'incident', severity: 'HIGH', state: 'opened' });
+    expect(opened.body).toMatchObject({
+      iid: alert.issue_iid,
+      title: 'Disk full on db-1',
+      description: 'Only 1% left',
+      issue_type: 'incident',
+      severity: 'HIGH',
+      state: 'opened',
+    });
     expect(opened.body.author.username).toBe('alert-bot');
-    const [link] = await gw.dataSource.query(`SELECT a.iid FROM alerts a JOIN issues i ON i.id = a.issue_id WHERE i.project_id = $1 AND i.iid = $2`, [project.id, alert.issue_iid]);
+    const [link] = await gw.dataSource.query(`SELECT a.iid FROM alerts a JOIN issues i ON i.id = a.issue_id WHERE i.project_id = $1 AND i.iid = $2`, [
+      project.id,
+      alert.issue_iid,
+    ]);
     expect(link.iid).toBe(alertIid);
     expect(await notes(alertIid)).toContain(`created incident #${alert.issue_iid} for this alert`);
 
-    const recovered = await fx.notify(integration.path, { title: 'Disk full on db-1', fingerprint: 'disk-db-1', end_time: new Date().toISOString() }, { token: integration.token });
+    const recovered = await fx.notify(
+      integration.path,
+      { title: 'Disk full on db-1', fingerprint: 'disk-db-1', end_time: new Date().toISOString() },
+      { token: integration.token },
+    );
     expect(recovered.status).toBe(200);
     const closed = await eventually(async () => {
       const current = await issue(alert.issue_iid);
@@ -76,7 +94,8 @@ describe('Alert lifecycle (alert engine)', () => {
     const alert = await incidentOf(alertIid);
     const root = (await api(gw.baseUrl, 'GET', '/api/v4/user', { token: gw.rootToken })).body;
 
-    const put = (status: string) => api(gw.baseUrl, 'PUT', `/api/v4/projects/${project.id}/alert_management/alerts/${alertIid}`, { token: gw.rootToken, body: { status } });
+    const put = (status: string) =>
+      api(gw.baseUrl, 'PUT', `/api/v4/projects/${project.id}/alert_management/alerts/${alertIid}`, { token: gw.rootToken, body: { status } });
     expect((await put('acknowledged')).status).toBe(200);
     expect((await put('resolved')).status).toBe(200);
     const closed = await eventually(async () => {
@@ -110,11 +129,10 @@ describe('Alert lifecycle (alert engine)', () => {
     const alert = await incidentOf(alertIid);
 
     // The same envelope (same event id) published twice more, as a redelivery would.
-    const [row] = await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = $1 AND (payload->'data'->>'iid')::int = $2 AND (payload->>'project_id')::int = $3`, [
-      ALERT_EVENTS.CREATED,
-      alertIid,
-      project.id,
-    ]);
+    const [row] = await gw.dataSource.query(
+      `SELECT payload FROM outbox_events WHERE payload->>'type' = $1 AND (payload->'data'->>'iid')::int = $2 AND (payload->>'project_id')::int = $3`,
+      [ALERT_EVENTS.CREATED, alertIid, project.id],
+    );
     const event = row.payload as DomainEvent;
     const kafka = engine.get(KafkaClient);
     const producer = kafka.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });

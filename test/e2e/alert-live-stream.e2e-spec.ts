@@ -86,14 +86,20 @@ describe('alert live stream (SSE)', () => {
 
     // While no stream is open: a recovery.
     expect((await fx.notify(notifyPath, { title: 'CPU high', fingerprint: 'cpu', end_time: new Date().toISOString() }, { token: key })).status).toBe(200);
-    const backlog = await eventually(async () => {
-      const probe = await openStream(streamUrl(), { 'PRIVATE-TOKEN': gw.rootToken, 'Last-Event-ID': lastSeen });
-      await eventually(() => probe.events.find((e) => e.event === 'ready'), 'ready event');
-      await probe.close();
-      const alerts = probe.events.filter((e) => e.event === 'alert');
-      return alerts.length > 0 ? alerts : undefined;
-    }, 'the recovery in the backlog', 20_000);
-    expect(backlog.map((e) => JSON.parse(e.data))).toEqual([expect.objectContaining({ type: 'alert.resolved', iid: 1, alert: expect.objectContaining({ status: 'resolved' }) })]);
+    const backlog = await eventually(
+      async () => {
+        const probe = await openStream(streamUrl(), { 'PRIVATE-TOKEN': gw.rootToken, 'Last-Event-ID': lastSeen });
+        await eventually(() => probe.events.find((e) => e.event === 'ready'), 'ready event');
+        await probe.close();
+        const alerts = probe.events.filter((e) => e.event === 'alert');
+        return alerts.length > 0 ? alerts : undefined;
+      },
+      'the recovery in the backlog',
+      20_000,
+    );
+    expect(backlog.map((e) => JSON.parse(e.data))).toEqual([
+      expect.objectContaining({ type: 'alert.resolved', iid: 1, alert: expect.objectContaining({ status: 'resolved' }) }),
+    ]);
   });
 
   it('tells a reader whose Last-Event-ID is no longer known to reload', async () => {
@@ -125,15 +131,22 @@ describe('alert live stream (SSE)', () => {
     expect(Date.parse(current.hour)).toBe(Math.floor(Date.now() / 3_600_000) * 3_600_000);
     // The CPU alert (critical by default, resolved) and the disk alert, both started now.
     expect(current).toMatchObject({ critical: 1, low: 1, total: 2 });
-    const open = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/alert_management/alerts/started_per_hour?status[]=triggered&hours=2`, { token: gw.rootToken });
+    const open = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/alert_management/alerts/started_per_hour?status[]=triggered&hours=2`, {
+      token: gw.rootToken,
+    });
     expect(open.body).toHaveLength(2);
     expect(open.body[1]).toMatchObject({ critical: 0, low: 1, total: 1 });
-    expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/alert_management/alerts/started_per_hour?hours=169`, { token: gw.rootToken })).status).toBe(400);
+    expect(
+      (await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/alert_management/alerts/started_per_hour?hours=169`, { token: gw.rootToken })).status,
+    ).toBe(400);
   });
 
   it('GET /users/session returns the signed-in user and the CSRF token of the session cookie', async () => {
     const password = 'console-password-1';
-    await api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, body: { username: 'oncall', name: 'On call', email: 'oncall@example.com', password } });
+    await api(gw.baseUrl, 'POST', '/api/v4/users', {
+      token: gw.rootToken,
+      body: { username: 'oncall', name: 'On call', email: 'oncall@example.com', password },
+    });
     const signIn = await api(gw.baseUrl, 'POST', '/users/sign_in', { body: { user: { login: 'oncall', password } } });
     expect(signIn.status).toBe(201);
     const cookie = signIn.headers.get('set-cookie')!.split(';')[0];

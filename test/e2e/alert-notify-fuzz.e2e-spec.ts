@@ -50,10 +50,28 @@ describe('Alert notify endpoint under malformed input', () => {
         case 6:
           return Array.from({ length: int(5) }, () => randomValue(depth + 1));
         default:
-          return Object.fromEntries(Array.from({ length: int(5) }, () => [pick(['title', 'hosts', 'severity', 'fingerprint', 'start_time', 'end_time', 'x', '__proto__', 'constructor', '']), randomValue(depth + 1)]));
+          return Object.fromEntries(
+            Array.from({ length: int(5) }, () => [
+              pick(['title', 'hosts', 'severity', 'fingerprint', 'start_time', 'end_time', 'x', '__proto__', 'constructor', '']),
+              randomValue(depth + 1),
+            ]),
+          );
       }
     };
-    const fields = ['title', 'description', 'start_time', 'end_time', 'service', 'monitoring_tool', 'hosts', 'severity', 'fingerprint', 'service_environment_name', '__proto__', 'details'];
+    const fields = [
+      'title',
+      'description',
+      'start_time',
+      'end_time',
+      'service',
+      'monitoring_tool',
+      'hosts',
+      'severity',
+      'fingerprint',
+      'service_environment_name',
+      '__proto__',
+      'details',
+    ];
 
     return (): { body: Buffer; contentType: string } => {
       const json = (text: string) => ({ body: Buffer.from(text, 'utf8'), contentType: 'application/json' });
@@ -76,7 +94,22 @@ describe('Alert notify endpoint under malformed input', () => {
           return { body: Buffer.concat([valid.subarray(0, index), randomBytes(1 + int(4)), valid.subarray(index)]), contentType: 'application/json' };
         }
         case 5:
-          return json(pick(['{"title":"\\ud800"}', '{"t":"\\u0000"}', '{"\\u0000":1}', '{"a":"\\x"}', '{"a":1e999}', '{"a":-}', '\ufeff{"a":1}', '{"a":"\u0001"}', 'nul', '{"a":1}garbage', '{}}', '[[[]]]']));
+          return json(
+            pick([
+              '{"title":"\\ud800"}',
+              '{"t":"\\u0000"}',
+              '{"\\u0000":1}',
+              '{"a":"\\x"}',
+              '{"a":1e999}',
+              '{"a":-}',
+              '\ufeff{"a":1}',
+              '{"a":"\u0001"}',
+              'nul',
+              '{"a":1}garbage',
+              '{}}',
+              '[[[]]]',
+            ]),
+          );
         case 6: {
           const text = JSON.stringify({ title: 'cut', labels: { a: [1, 2, { b: 'c' }] } });
           return json(text.slice(0, int(text.length)));
@@ -84,7 +117,17 @@ describe('Alert notify endpoint under malformed input', () => {
         case 7:
           return json(JSON.stringify(randomValue(0)));
         case 8:
-          return { body: Buffer.from(JSON.stringify({ title: 'wrong type' })), contentType: pick(['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', '']) };
+          return {
+            body: Buffer.from(JSON.stringify({ title: 'wrong type' })),
+            contentType: pick([
+              'text/plain',
+              'application/x-www-form-urlencoded',
+              'application/xml',
+              'application/json; charset=latin1',
+              'multipart/form-data; boundary=x',
+              '',
+            ]),
+          };
         default:
           return json(`{"a":"${'\\'.repeat(int(100))}${'"'.repeat(int(3))}}`);
       }
@@ -112,8 +155,10 @@ describe('Alert notify endpoint under malformed input', () => {
         } catch {
           parsed = undefined;
         }
-        const jsonAnswer = response.status === 200 ? Array.isArray(parsed) : parsed !== null && typeof parsed === 'object' && ('message' in parsed || 'error' in parsed);
-        if (response.status >= 500 || !jsonAnswer) failures.push(`case ${current}: ${response.status} ${text.slice(0, 200)} for ${body.subarray(0, 80).toString('hex')}`);
+        const jsonAnswer =
+          response.status === 200 ? Array.isArray(parsed) : parsed !== null && typeof parsed === 'object' && ('message' in parsed || 'error' in parsed);
+        if (response.status >= 500 || !jsonAnswer)
+          failures.push(`case ${current}: ${response.status} ${text.slice(0, 200)} for ${body.subarray(0, 80).toString('hex')}`);
       }
     };
     await Promise.all(Array.from({ length: 4 }, worker));

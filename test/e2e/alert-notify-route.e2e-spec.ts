@@ -30,7 +30,11 @@ describe('Alert notify routes', () => {
   };
 
   it('echoes the caller X-Request-Id and writes it into the outbox headers of the alert event', async () => {
-    const response = await fx.notify(integration.path, { title: 'with-request-id' }, { token: integration.token, headers: { 'X-Request-Id': 'notify-trace-1' } });
+    const response = await fx.notify(
+      integration.path,
+      { title: 'with-request-id' },
+      { token: integration.token, headers: { 'X-Request-Id': 'notify-trace-1' } },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe('notify-trace-1');
     expect(response.headers.get('content-type')).toBe('application/json');
@@ -53,10 +57,14 @@ describe('Alert notify routes', () => {
   });
 
   it('accepts the hook chain headers of a hook receiver', async () => {
-    const response = await fx.notify(integration.path, { title: 'from-a-hook-receiver' }, {
-      token: integration.token,
-      headers: { 'X-Service-Event-UUID': '0f8fad5b-d9cb-469f-a165-70867728950e', 'X-Service-Event-Chain-Depth': '2', 'X-Request-Id': 'chain-1' },
-    });
+    const response = await fx.notify(
+      integration.path,
+      { title: 'from-a-hook-receiver' },
+      {
+        token: integration.token,
+        headers: { 'X-Service-Event-UUID': '0f8fad5b-d9cb-469f-a165-70867728950e', 'X-Service-Event-Chain-Depth': '2', 'X-Request-Id': 'chain-1' },
+      },
+    );
     expect(response.status).toBe(200);
     expect((await outboxRowOf('from-a-hook-receiver')).headers).toEqual({ 'x-request-id': 'chain-1' });
   });
@@ -98,7 +106,11 @@ describe('Alert notify routes', () => {
     const text = await fx.notify(integration.path, null, { token: integration.token, raw: '{"title":"x"}', headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(415);
     expect(text.body).toEqual({ message: '415 Unsupported Media Type' });
-    const form = await fx.notify(integration.path, null, { token: integration.token, raw: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await fx.notify(integration.path, null, {
+      token: integration.token,
+      raw: 'title=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(400);
     expect(form.body).toEqual({ message: '400 Bad request - the alert payload must be a JSON object' });
   });
@@ -111,7 +123,9 @@ describe('Alert notify routes', () => {
 
   it('records the HTTP and the alerting metrics of the notify routes', async () => {
     const metrics = await fetch(`${gw.baseUrl}/-/metrics`).then((r) => r.text());
-    expect(metrics).toMatch(/^http_request_duration_seconds_count\{method="POST",route="\/:s0\/:s1\/:s2\/alerts\/notify\/:name\/:endpoint",status_code="200"\} [1-9]/m);
+    expect(metrics).toMatch(
+      /^http_request_duration_seconds_count\{method="POST",route="\/:s0\/:s1\/:s2\/alerts\/notify\/:name\/:endpoint",status_code="200"\} [1-9]/m,
+    );
     expect(metrics).toMatch(/^http_request_duration_seconds_count\{method="POST",route="\/:s0\/:s1\/:s2\/alerts\/notify\.json",status_code="200"\} [1-9]/m);
     expect(metrics).toMatch(/^alerts_rejected_total\{reason="unauthorized"\} [1-9]/m);
     expect(metrics).toMatch(/^alerts_received_total [4-9]/m);

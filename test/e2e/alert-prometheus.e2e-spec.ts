@@ -56,19 +56,30 @@ describe('Prometheus / Alertmanager integration', () => {
   const post = (body: unknown, options: { token?: string; raw?: string; path?: string } = {}) =>
     fx.notify(options.path ?? prometheus.path, body, { token: options.token ?? prometheus.token, raw: options.raw });
   const alertRows = () =>
-    gw.dataSource.query(`SELECT iid, title, status, severity, event_count, fingerprint FROM alerts WHERE project_id = $1 ORDER BY iid`, [project.id]) as Promise<any[]>;
-  const outboxCount = async () => (await gw.dataSource.query(`SELECT count(*)::int AS n FROM outbox_events WHERE payload->>'project_id' = $1`, [String(project.id)]))[0].n as number;
+    gw.dataSource.query(`SELECT iid, title, status, severity, event_count, fingerprint FROM alerts WHERE project_id = $1 ORDER BY iid`, [
+      project.id,
+    ]) as Promise<any[]>;
+  const outboxCount = async () =>
+    (await gw.dataSource.query(`SELECT count(*)::int AS n FROM outbox_events WHERE payload->>'project_id' = $1`, [String(project.id)]))[0].n as number;
   const notesOf = async (iid: number) =>
-    (await gw.dataSource.query(`SELECT n.body FROM alert_notes n JOIN alerts a ON a.id = n.alert_id WHERE a.project_id = $1 AND a.iid = $2 ORDER BY n.id`, [project.id, iid])).map(
-      (r: { body: string }) => r.body,
-    );
+    (
+      await gw.dataSource.query(`SELECT n.body FROM alert_notes n JOIN alerts a ON a.id = n.alert_id WHERE a.project_id = $1 AND a.iid = $2 ORDER BY n.id`, [
+        project.id,
+        iid,
+      ])
+    ).map((r: { body: string }) => r.body);
 
   describe('the integration', () => {
     it('is created with type prometheus beside the one HTTP integration of FREE, with its own key and GitLab’s notify URL', async () => {
       const http = await fx.integration(project.id, { name: 'Generic' });
       const created = await api(gw.baseUrl, 'POST', integrationsPath(), { token: gw.rootToken, body: { name: 'Alertmanager', type: 'prometheus' } });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ name: 'Alertmanager', type: 'prometheus', active: true, url: `${gw.config.http.externalUrl}/infra/web/prometheus/alerts/notify.json` });
+      expect(created.body).toMatchObject({
+        name: 'Alertmanager',
+        type: 'prometheus',
+        active: true,
+        url: `${gw.config.http.externalUrl}/infra/web/prometheus/alerts/notify.json`,
+      });
       expect(created.body.token).toMatch(/^[0-9a-f]{64}$/);
       prometheus = { id: created.body.id, url: created.body.url, token: created.body.token, path: new URL(created.body.url).pathname };
 
@@ -93,7 +104,10 @@ describe('Prometheus / Alertmanager integration', () => {
       const retyped = await api(gw.baseUrl, 'PUT', `${integrationsPath()}/${prometheus.id}`, { token: gw.rootToken, body: { type: 'http' } });
       expect(retyped.status).toBe(400);
       expect(retyped.body).toEqual({ message: { type: ['cannot be changed'] } });
-      const same = await api(gw.baseUrl, 'PUT', `${integrationsPath()}/${prometheus.id}`, { token: gw.rootToken, body: { type: 'prometheus', name: 'Alertmanager' } });
+      const same = await api(gw.baseUrl, 'PUT', `${integrationsPath()}/${prometheus.id}`, {
+        token: gw.rootToken,
+        body: { type: 'prometheus', name: 'Alertmanager' },
+      });
       expect(same.status).toBe(200);
     });
 
@@ -110,7 +124,11 @@ describe('Prometheus / Alertmanager integration', () => {
 
   describe('Alertmanager webhooks', () => {
     it('a firing group: one alert per element, read as GitLab reads Prometheus alerts, logged once', async () => {
-      const group = webhook('firing', [element('web-1:9100', { labels: { environment: 'production' } }), element('web-2:9100'), element('web-3:9100', { labels: { severity: 'critical' } })]);
+      const group = webhook('firing', [
+        element('web-1:9100', { labels: { environment: 'production' } }),
+        element('web-2:9100'),
+        element('web-3:9100', { labels: { severity: 'critical' } }),
+      ]);
       const response = await post(group);
       expect(response.status).toBe(200);
       expect(response.body).toEqual([
@@ -134,7 +152,11 @@ describe('Prometheus / Alertmanager integration', () => {
         details: {
           generatorURL: 'http://prometheus.example:9090/graph?g0.expr=latency%3E1&g0.tab=1',
           labels: { alertname: 'HighLatency', instance: 'web-1:9100', job: 'web', severity: 'warning', environment: 'production' },
-          annotations: { summary: 'p99 latency high on web-1:9100', description: 'p99 above 1s for 5 minutes', runbook_url: 'https://runbooks.example/latency' },
+          annotations: {
+            summary: 'p99 latency high on web-1:9100',
+            description: 'p99 above 1s for 5 minutes',
+            runbook_url: 'https://runbooks.example/latency',
+          },
         },
       });
       expect((await fx.alert(project.id, 3)).severity).toBe('critical');
@@ -148,8 +170,13 @@ describe('Prometheus / Alertmanager integration', () => {
       expect((await alertRows()).map((r) => r.event_count)).toEqual([2, 2, 2]);
       expect(await notesOf(1)).toEqual(['logged an alert from **Prometheus**']);
       expect(await outboxCount()).toBe(events + 1);
-      const [repeats] = await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'project_id' = $1 ORDER BY seq DESC LIMIT 1`, [String(project.id)]);
-      expect(repeats.payload).toMatchObject({ type: 'alert.repeats', data: { alerts: [1, 2, 3].map((iid) => expect.objectContaining({ iid, event_count: 2 })) } });
+      const [repeats] = await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'project_id' = $1 ORDER BY seq DESC LIMIT 1`, [
+        String(project.id),
+      ]);
+      expect(repeats.payload).toMatchObject({
+        type: 'alert.repeats',
+        data: { alerts: [1, 2, 3].map((iid) => expect.objectContaining({ iid, event_count: 2 })) },
+      });
     });
 
     it('a label set that changes is another alert; without fingerprint the canonical label set identifies it', async () => {
@@ -159,14 +186,24 @@ describe('Prometheus / Alertmanager integration', () => {
       expect(escalated.body).toEqual([{ iid: before + 1, title: 'p99 latency high on web-2:9100' }]);
       expect((await fx.alert(project.id, before + 1)).severity).toBe('high');
 
-      const unfingerprinted = (labels: Record<string, string>) => ({ status: 'firing', labels, annotations: { title: 'Disk almost full' }, startsAt: '2026-03-01T10:00:00Z', endsAt: ZERO });
+      const unfingerprinted = (labels: Record<string, string>) => ({
+        status: 'firing',
+        labels,
+        annotations: { title: 'Disk almost full' },
+        startsAt: '2026-03-01T10:00:00Z',
+        endsAt: ZERO,
+      });
       const a = await post(webhook('firing', [unfingerprinted({ alertname: 'DiskFull', instance: 'db-1', mountpoint: '/' })]));
       const b = await post(webhook('firing', [unfingerprinted({ mountpoint: '/', instance: 'db-1', alertname: 'DiskFull' })]));
       const c = await post(webhook('firing', [unfingerprinted({ alertname: 'DiskFull', instance: 'db-1', mountpoint: '/var' })]));
       expect(b.body).toEqual(a.body);
       expect(c.body[0].iid).toBe(a.body[0].iid + 1);
       const alert = await fx.alert(project.id, a.body[0].iid);
-      expect(alert).toMatchObject({ title: 'Disk almost full', event_count: 2, fingerprint: fingerprintOf({ alertname: 'DiskFull', instance: 'db-1', mountpoint: '/' }) });
+      expect(alert).toMatchObject({
+        title: 'Disk almost full',
+        event_count: 2,
+        fingerprint: fingerprintOf({ alertname: 'DiskFull', instance: 'db-1', mountpoint: '/' }),
+      });
     });
 
     it('resolved elements resolve their alert at endsAt (the receipt time when endsAt is the zero time); a later firing opens a new alert', async () => {
@@ -174,7 +211,10 @@ describe('Prometheus / Alertmanager integration', () => {
       const [first, second] = opened.body.map((a: { iid: number }) => a.iid);
       const before = Date.now();
       const resolved = await post(
-        webhook('resolved', [element('cache-1', { status: 'resolved', endsAt: '2026-03-01T12:10:00Z' }), element('cache-2', { status: 'resolved', endsAt: ZERO })]),
+        webhook('resolved', [
+          element('cache-1', { status: 'resolved', endsAt: '2026-03-01T12:10:00Z' }),
+          element('cache-2', { status: 'resolved', endsAt: ZERO }),
+        ]),
       );
       expect(resolved.status).toBe(200);
       expect(resolved.body).toEqual(opened.body);
@@ -188,7 +228,9 @@ describe('Prometheus / Alertmanager integration', () => {
       // A repeat of the resolved notification matches no open alert: 200 with [], kept as an unmatched recovery.
       const repeated = await post(webhook('resolved', [element('cache-1', { status: 'resolved', endsAt: '2026-03-01T12:10:00Z' })]));
       expect(repeated.body).toEqual([]);
-      const [unmatched] = await gw.dataSource.query(`SELECT payload FROM alert_unmatched_recoveries WHERE project_id = $1 ORDER BY id DESC LIMIT 1`, [project.id]);
+      const [unmatched] = await gw.dataSource.query(`SELECT payload FROM alert_unmatched_recoveries WHERE project_id = $1 ORDER BY id DESC LIMIT 1`, [
+        project.id,
+      ]);
       expect(unmatched.payload).toMatchObject({ fingerprint: 'fp-cache-1', status: 'resolved' });
 
       const refired = await post(webhook('firing', [element('cache-1')]));
@@ -197,7 +239,11 @@ describe('Prometheus / Alertmanager integration', () => {
 
     it('a mixed group applies its elements in order in one transaction: fire, resolve and fire again gives two alerts', async () => {
       const response = await post(
-        webhook('firing', [element('queue-1'), element('queue-1', { status: 'resolved', endsAt: '2026-03-01T12:20:00Z' }), element('queue-1', { startsAt: '2026-03-01T12:30:00Z' })]),
+        webhook('firing', [
+          element('queue-1'),
+          element('queue-1', { status: 'resolved', endsAt: '2026-03-01T12:20:00Z' }),
+          element('queue-1', { startsAt: '2026-03-01T12:30:00Z' }),
+        ]),
       );
       expect(response.status).toBe(200);
       expect(response.body).toHaveLength(2);
@@ -208,10 +254,19 @@ describe('Prometheus / Alertmanager integration', () => {
 
     it('missing annotations and a zero startsAt: title from labels.alertname, no description, started at the receipt time', async () => {
       const before = Date.now();
-      const response = await post(webhook('firing', [{ status: 'firing', labels: { alertname: 'NodeDown', instance: 'node-7' }, startsAt: ZERO, endsAt: ZERO, fingerprint: 'node-7-down' }]));
+      const response = await post(
+        webhook('firing', [
+          { status: 'firing', labels: { alertname: 'NodeDown', instance: 'node-7' }, startsAt: ZERO, endsAt: ZERO, fingerprint: 'node-7-down' },
+        ]),
+      );
       expect(response.body).toEqual([{ iid: expect.any(Number), title: 'NodeDown' }]);
       const alert = await fx.alert(project.id, response.body[0].iid);
-      expect(alert).toMatchObject({ description: null, severity: 'critical', hosts: ['node-7'], details: { labels: { alertname: 'NodeDown', instance: 'node-7' }, annotations: {} } });
+      expect(alert).toMatchObject({
+        description: null,
+        severity: 'critical',
+        hosts: ['node-7'],
+        details: { labels: { alertname: 'NodeDown', instance: 'node-7' }, annotations: {} },
+      });
       expect(Date.parse(alert.started_at)).toBeGreaterThanOrEqual(before - 1000);
     });
 
@@ -273,14 +328,26 @@ describe('Prometheus / Alertmanager integration', () => {
       const fired = await post(grafana);
       expect(fired.body).toEqual([{ iid: expect.any(Number), title: 'CPU above 90%' }]);
       const alert = await fx.alert(project.id, fired.body[0].iid);
-      expect(alert).toMatchObject({ monitoring_tool: 'Grafana', hosts: ['vm-3'], details: { dashboardURL: 'http://grafana.example/d/xyz', values: { B: 93.5 } } });
-      const resolved = await post({ ...grafana, status: 'resolved', state: 'ok', alerts: [{ ...grafana.alerts[0], status: 'resolved', endsAt: '2026-03-01T12:15:00Z' }] });
+      expect(alert).toMatchObject({
+        monitoring_tool: 'Grafana',
+        hosts: ['vm-3'],
+        details: { dashboardURL: 'http://grafana.example/d/xyz', values: { B: 93.5 } },
+      });
+      const resolved = await post({
+        ...grafana,
+        status: 'resolved',
+        state: 'ok',
+        alerts: [{ ...grafana.alerts[0], status: 'resolved', endsAt: '2026-03-01T12:15:00Z' }],
+      });
       expect(resolved.body).toEqual(fired.body);
       expect(await fx.alert(project.id, fired.body[0].iid)).toMatchObject({ status: 'resolved', ended_at: '2026-03-01T12:15:00.000Z' });
     });
 
     it('a test alert of the Prometheus integration is an Alertmanager webhook, sent as the user', async () => {
-      const tested = await api(gw.baseUrl, 'POST', `${integrationsPath()}/${prometheus.id}/test`, { token: gw.rootToken, body: webhook('firing', [element('test-1')]) });
+      const tested = await api(gw.baseUrl, 'POST', `${integrationsPath()}/${prometheus.id}/test`, {
+        token: gw.rootToken,
+        body: webhook('firing', [element('test-1')]),
+      });
       expect(tested.status).toBe(200);
       expect(tested.body).toEqual([{ iid: expect.any(Number), title: 'p99 latency high on test-1' }]);
       const generic = await api(gw.baseUrl, 'POST', `${integrationsPath()}/${prometheus.id}/test`, { token: gw.rootToken, body: { title: 'generic' } });
@@ -298,7 +365,9 @@ describe('Prometheus / Alertmanager integration', () => {
 
     it('the integration’s endpoint-identifier URL reads the same webhooks', async () => {
       const [row] = await gw.dataSource.query('SELECT endpoint_identifier FROM alert_http_integrations WHERE id = $1', [prometheus.id]);
-      const response = await post(webhook('firing', [element('by-id')]), { path: `/${project.fullPath}/alerts/notify/alertmanager/${row.endpoint_identifier}.json` });
+      const response = await post(webhook('firing', [element('by-id')]), {
+        path: `/${project.fullPath}/alerts/notify/alertmanager/${row.endpoint_identifier}.json`,
+      });
       expect(response.body).toEqual([{ iid: expect.any(Number), title: 'p99 latency high on by-id' }]);
     });
 
@@ -308,7 +377,11 @@ describe('Prometheus / Alertmanager integration', () => {
       const cases: Array<[string | object, number, string]> = [
         ['{"version": "4", ', 400, 'the alert payload is not valid JSON'],
         ['[1, 2]', 400, 'the alert payload must be a JSON object'],
-        [{ title: 'a generic alert' }, 422, 'not an Alertmanager webhook payload: version, groupKey, status, receiver, groupLabels, commonLabels, commonAnnotations, externalURL, alerts missing'],
+        [
+          { title: 'a generic alert' },
+          422,
+          'not an Alertmanager webhook payload: version, groupKey, status, receiver, groupLabels, commonLabels, commonAnnotations, externalURL, alerts missing',
+        ],
         [webhook('firing', [element('x')], { version: '3' }), 422, `unsupported webhook version "3" (Alertmanager's version "4" or Grafana Alerting's "1")`],
         [webhook('firing', [element('x')], { version: 4 }), 422, `unsupported webhook version 4 (Alertmanager's version "4" or Grafana Alerting's "1")`],
         [webhook('firing', [element('x')], { alerts: { 0: element('x') } }), 422, 'alerts must be an array'],

@@ -86,7 +86,10 @@ describe('Prometheus Alertmanager → the Prometheus integration', () => {
     ]);
     // One webhook for the group: both alerts were created by the same transaction.
     expect(firing[0].created_at.getTime()).toBe(firing[1].created_at.getTime());
-    expect(firing[0].details).toMatchObject({ generatorURL: 'http://prometheus.example:9090/graph?g0.expr=latency', labels: { alertname: 'HighLatency', instance: 'web-1:9100' } });
+    expect(firing[0].details).toMatchObject({
+      generatorURL: 'http://prometheus.example:9090/graph?g0.expr=latency',
+      labels: { alertname: 'HighLatency', instance: 'web-1:9100' },
+    });
 
     // Ending them in Alertmanager sends the resolved notification (send_resolved).
     const endsAt = new Date(Date.now() - 1_000);
@@ -96,7 +99,10 @@ describe('Prometheus Alertmanager → the Prometheus integration', () => {
       [endsAt.getTime(), 1],
       [endsAt.getTime(), 1],
     ]);
-    const notes = await gw.dataSource.query(`SELECT n.body FROM alert_notes n JOIN alerts a ON a.id = n.alert_id WHERE a.project_id = $1 AND a.iid = 1 ORDER BY n.id`, [project.id]);
+    const notes = await gw.dataSource.query(
+      `SELECT n.body FROM alert_notes n JOIN alerts a ON a.id = n.alert_id WHERE a.project_id = $1 AND a.iid = 1 ORDER BY n.id`,
+      [project.id],
+    );
     expect(notes.map((n: { body: string }) => n.body)).toEqual(['logged an alert from **Prometheus**', 'logged a recovery alert from **Prometheus**']);
   });
 });

@@ -96,11 +96,18 @@ describe('Alerts API', () => {
 
     const notes = await get(`/${iids.bravo}/notes`, fx.tokens.rep);
     expect(notes.status).toBe(200);
-    expect(notes.body.map((n: { body: string }) => n.body)).toEqual(['logged an alert from **Source**', 'changed the status to **Acknowledged**', 'assigned to @dev']);
+    expect(notes.body.map((n: { body: string }) => n.body)).toEqual([
+      'logged an alert from **Source**',
+      'changed the status to **Acknowledged**',
+      'assigned to @dev',
+    ]);
     expect(notes.body[0]).toMatchObject({ system: true, author: null, noteable_type: 'AlertManagement::Alert', noteable_iid: iids.bravo });
     expect(notes.body[1].author).toMatchObject({ id: fx.userIds.dev, username: 'dev' });
 
-    const [event] = await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = 'alert.status_changed' AND payload->'target'->>'iid' = $1`, [String(iids.bravo)]);
+    const [event] = await gw.dataSource.query(
+      `SELECT payload FROM outbox_events WHERE payload->>'type' = 'alert.status_changed' AND payload->'target'->>'iid' = $1`,
+      [String(iids.bravo)],
+    );
     expect(event.payload).toMatchObject({ actor: fx.userIds.dev, data: { from: 'triggered', to: 'acknowledged' } });
   });
 
@@ -137,7 +144,12 @@ describe('Alerts API', () => {
     const seen: string[] = [];
     let next: string | null = `${alertsPath()}?pagination=keyset&per_page=2&order_by=started_at&sort=asc`;
     while (next) {
-      const response: { status: number; headers: Headers; body: Array<{ title: string }> } = await api(gw.baseUrl, 'GET', next.replace(gw.config.http.externalUrl, ''), { token: gw.rootToken });
+      const response: { status: number; headers: Headers; body: Array<{ title: string }> } = await api(
+        gw.baseUrl,
+        'GET',
+        next.replace(gw.config.http.externalUrl, ''),
+        { token: gw.rootToken },
+      );
       expect(response.status).toBe(200);
       seen.push(...titles(response.body));
       const link: string | null = response.headers.get('link');

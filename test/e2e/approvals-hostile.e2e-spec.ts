@@ -14,14 +14,18 @@ describe('Merge request approvals: hostile input and concurrency', () => {
   let iid: number;
   let mrId: number;
 
-  const call = (name: string, method: string, path: string, body?: unknown) => api(gw.baseUrl, method, `/api/v4${path}`, { token: name === 'root' ? gw.rootToken : users[name].token, body });
+  const call = (name: string, method: string, path: string, body?: unknown) =>
+    api(gw.baseUrl, method, `/api/v4${path}`, { token: name === 'root' ? gw.rootToken : users[name].token, body });
   const ok = async (name: string, method: string, path: string, body?: unknown): Promise<any> => {
     const res = await call(name, method, path, body);
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
     return res.body;
   };
   const copies = async (): Promise<Array<{ source_rule_id: number; name: string; approvals_required: number }>> =>
-    gw.dataSource.query('SELECT source_rule_id, name, approvals_required FROM approval_merge_request_rules WHERE merge_request_id = $1 ORDER BY source_rule_id', [mrId]);
+    gw.dataSource.query(
+      'SELECT source_rule_id, name, approvals_required FROM approval_merge_request_rules WHERE merge_request_id = $1 ORDER BY source_rule_id',
+      [mrId],
+    );
   const projectRules = async (): Promise<Array<{ source_rule_id: number; name: string; approvals_required: number }>> =>
     gw.dataSource.query('SELECT id AS source_rule_id, name, approvals_required FROM approval_project_rules WHERE project_id = $1 ORDER BY id', [project]);
 
@@ -43,9 +47,14 @@ describe('Merge request approvals: hostile input and concurrency', () => {
 
   it('parallel updates of different project rules leave every merge request copy equal to its project rule', async () => {
     const rules: number[] = [];
-    for (const name of ['A', 'B', 'C', 'D']) rules.push((await ok('maria', 'POST', `/projects/${project}/approval_rules`, { name, approvals_required: 1, user_ids: [users.dev.id] })).id);
+    for (const name of ['A', 'B', 'C', 'D'])
+      rules.push((await ok('maria', 'POST', `/projects/${project}/approval_rules`, { name, approvals_required: 1, user_ids: [users.dev.id] })).id);
     for (let round = 2; round <= 6; round++) {
-      const answers = await Promise.all(rules.map((id, i) => call('maria', 'PUT', `/projects/${project}/approval_rules/${id}`, { name: `${'ABCD'[i]}${round}`, approvals_required: round + i })));
+      const answers = await Promise.all(
+        rules.map((id, i) =>
+          call('maria', 'PUT', `/projects/${project}/approval_rules/${id}`, { name: `${'ABCD'[i]}${round}`, approvals_required: round + i }),
+        ),
+      );
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     }
     expect(await copies()).toEqual(await projectRules());
@@ -58,7 +67,9 @@ describe('Merge request approvals: hostile input and concurrency', () => {
     const b = (await ok('maria', 'POST', `/projects/${project}/approval_rules`, { name: 'second', approvals_required: 1 })).id;
     for (let round = 0; round < 5; round++) {
       const target = `same-${round}`;
-      const answers = await Promise.all([a, b].map((id) => call('maria', 'PUT', `/projects/${project}/approval_rules/${id}`, { name: target, approvals_required: 1 })));
+      const answers = await Promise.all(
+        [a, b].map((id) => call('maria', 'PUT', `/projects/${project}/approval_rules/${id}`, { name: target, approvals_required: 1 })),
+      );
       expect(answers.map((x) => x.status).sort()).toEqual([200, 400]);
       expect(answers.find((x) => x.status === 400)!.body).toEqual({ message: { name: ['has already been taken'] } });
       const loser = answers[0].status === 400 ? a : b;
@@ -73,7 +84,10 @@ describe('Merge request approvals: hostile input and concurrency', () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => call('dev', 'POST', `/projects/${project}/merge_requests/${iid}/approve`)));
     expect(answers.map((a) => a.status).sort()).toEqual([201, 403, 403, 403, 403, 403]);
     expect(await gw.dataSource.query('SELECT user_id FROM merge_request_approvals WHERE merge_request_id = $1', [mrId])).toEqual([{ user_id: users.dev.id }]);
-    const events = await gw.dataSource.query(`SELECT count(*)::int AS n FROM outbox_events WHERE payload->>'type' = 'merge_request.approved' AND (payload->'target'->>'id')::int = $1`, [mrId]);
+    const events = await gw.dataSource.query(
+      `SELECT count(*)::int AS n FROM outbox_events WHERE payload->>'type' = 'merge_request.approved' AND (payload->'target'->>'id')::int = $1`,
+      [mrId],
+    );
     expect(events).toEqual([{ n: 1 }]);
     const unapproved = await Promise.all(Array.from({ length: 4 }, () => call('dev', 'POST', `/projects/${project}/merge_requests/${iid}/unapprove`)));
     expect(unapproved.map((a) => a.status).sort()).toEqual([201, 404, 404, 404]);

@@ -13,7 +13,12 @@ describe('Merge request approvals by tier', () => {
       gw = await startTestGateway('approvals-free', { SERVICE_TIER: 'free' });
       projectId = (await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...root(), body: { name: 'free-app', initialize_with_readme: true } })).body.id;
       await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/repository/branches`, { ...root(), body: { branch: 'topic', ref: 'main' } });
-      iid = (await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/merge_requests`, { ...root(), body: { title: 'T', source_branch: 'topic', target_branch: 'main' } })).body.iid;
+      iid = (
+        await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/merge_requests`, {
+          ...root(),
+          body: { title: 'T', source_branch: 'topic', target_branch: 'main' },
+        })
+      ).body.iid;
     }, 60_000);
     afterAll(() => gw?.close());
 
@@ -35,7 +40,10 @@ describe('Merge request approvals by tier', () => {
       ['POST', 'merge_requests/1/unapprove'],
       ['PUT', 'merge_requests/1/reset_approvals'],
     ])('%s /projects/:id/%s answers 403 (PREMIUM)', async (method, path) => {
-      const res = await api(gw.baseUrl, method, `/api/v4/projects/${projectId}/${path}`, { ...root(), body: method === 'GET' ? undefined : { name: 'r', approvals_required: 1 } });
+      const res = await api(gw.baseUrl, method, `/api/v4/projects/${projectId}/${path}`, {
+        ...root(),
+        body: method === 'GET' ? undefined : { name: 'r', approvals_required: 1 },
+      });
       expect(res).toMatchObject({ status: 403, body: { message: '403 Forbidden - This feature requires the PREMIUM tier' } });
     });
 
@@ -67,14 +75,20 @@ describe('Merge request approvals by tier', () => {
     afterAll(() => gw?.close());
 
     it('configures approvals and project rules', async () => {
-      const configuration = await root.MergeRequestApprovals.editConfiguration(projectId, { resetApprovalsOnPush: false, mergeRequestsAuthorApproval: false } as never);
+      const configuration = await root.MergeRequestApprovals.editConfiguration(projectId, {
+        resetApprovalsOnPush: false,
+        mergeRequestsAuthorApproval: false,
+      } as never);
       expect(configuration).toMatchObject({ reset_approvals_on_push: false, merge_requests_author_approval: false });
       expect(await root.MergeRequestApprovals.showConfiguration(projectId)).toMatchObject({ reset_approvals_on_push: false, approvals_before_merge: 0 });
 
       const rule = await root.MergeRequestApprovals.createApprovalRule(projectId, 'Reviewers', 1, { userIds: [reviewerId] });
       expect(rule).toMatchObject({ name: 'Reviewers', approvals_required: 1, rule_type: 'regular' });
       expect((await root.MergeRequestApprovals.allApprovalRules(projectId)).map((r) => r.name)).toEqual(['Reviewers']);
-      expect(await root.MergeRequestApprovals.showApprovalRule(projectId, rule.id as number)).toMatchObject({ id: rule.id, users: [expect.objectContaining({ id: reviewerId })] });
+      expect(await root.MergeRequestApprovals.showApprovalRule(projectId, rule.id as number)).toMatchObject({
+        id: rule.id,
+        users: [expect.objectContaining({ id: reviewerId })],
+      });
       const edited = await root.MergeRequestApprovals.editApprovalRule(projectId, rule.id as number, 'Reviewers', 1, { userIds: [reviewerId] });
       expect(edited.users).toHaveLength(1);
       const extra = await root.MergeRequestApprovals.createApprovalRule(projectId, 'Extra', 0);

@@ -49,7 +49,15 @@ describe('Merge request approvals (premium)', () => {
     await ok('root', 'POST', `/groups/${reviewers}/members`, { user_id: users.carol.id, access_level: 30 });
     await ok('root', 'POST', `/groups/${core}/members`, { user_id: users.frank.id, access_level: 30 });
     app = (await ok('root', 'POST', '/projects', { name: 'app', initialize_with_readme: true })).id;
-    for (const [name, level] of [['alice', 40], ['bob', 30], ['carol', 30], ['dave', 20], ['erin', 30], ['frank', 30]] as const) await addProjectMember(gw, app, users[name].id, level);
+    for (const [name, level] of [
+      ['alice', 40],
+      ['bob', 30],
+      ['carol', 30],
+      ['dave', 20],
+      ['erin', 30],
+      ['frank', 30],
+    ] as const)
+      await addProjectMember(gw, app, users[name].id, level);
     for (const branch of ['topic', 'release', 'other']) await ok('root', 'POST', `/projects/${app}/repository/branches`, { branch, ref: 'main' });
     releaseBranchId = (await ok('root', 'POST', `/projects/${app}/protected_branches`, { name: 'release' })).id;
   }, 120_000);
@@ -73,7 +81,14 @@ describe('Merge request approvals (premium)', () => {
         merge_requests_disable_committers_approval: false,
         require_password_to_approve: false,
       });
-      const all = { approvals_before_merge: 2, reset_approvals_on_push: false, disable_overriding_approvers_per_merge_request: true, merge_requests_author_approval: true, merge_requests_disable_committers_approval: true, require_password_to_approve: true };
+      const all = {
+        approvals_before_merge: 2,
+        reset_approvals_on_push: false,
+        disable_overriding_approvers_per_merge_request: true,
+        merge_requests_author_approval: true,
+        merge_requests_disable_committers_approval: true,
+        require_password_to_approve: true,
+      };
       const changed = await call('alice', 'POST', `/projects/${app}/approvals`, all);
       expect(changed.status).toBe(201);
       expect(changed.body).toMatchObject(all);
@@ -82,7 +97,14 @@ describe('Merge request approvals (premium)', () => {
       expect((await ok('alice', 'GET', `/projects/${app}`)).approvals_before_merge).toBe(2);
       await ok('root', 'PUT', `/projects/${app}`, { approvals_before_merge: 3 });
       expect((await ok('bob', 'GET', `/projects/${app}/approvals`)).approvals_before_merge).toBe(3);
-      const back = { approvals_before_merge: 0, reset_approvals_on_push: true, disable_overriding_approvers_per_merge_request: false, merge_requests_author_approval: false, merge_requests_disable_committers_approval: false, require_password_to_approve: false };
+      const back = {
+        approvals_before_merge: 0,
+        reset_approvals_on_push: true,
+        disable_overriding_approvers_per_merge_request: false,
+        merge_requests_author_approval: false,
+        merge_requests_disable_committers_approval: false,
+        require_password_to_approve: false,
+      };
       expect(await ok('alice', 'POST', `/projects/${app}/approvals`, back)).toMatchObject(back);
       expect((await call('bob', 'POST', `/projects/${app}/approvals`, { reset_approvals_on_push: false })).status).toBe(403);
       // A private project is not found for non-members; bad input is a 400.
@@ -94,14 +116,37 @@ describe('Merge request approvals (premium)', () => {
 
   describe('project rules', () => {
     it('creates regular rules with users (project members only) and groups, members of ancestor groups included', async () => {
-      const created = await call('alice', 'POST', `/projects/${app}/approval_rules`, { name: 'Security', approvals_required: 1, user_ids: [users.bob.id, users.gina.id] });
+      const created = await call('alice', 'POST', `/projects/${app}/approval_rules`, {
+        name: 'Security',
+        approvals_required: 1,
+        user_ids: [users.bob.id, users.gina.id],
+      });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ name: 'Security', rule_type: 'regular', report_type: null, approvals_required: 1, contains_hidden_groups: false, groups: [], protected_branches: [] });
+      expect(created.body).toMatchObject({
+        name: 'Security',
+        rule_type: 'regular',
+        report_type: null,
+        approvals_required: 1,
+        contains_hidden_groups: false,
+        groups: [],
+        protected_branches: [],
+      });
       expect(created.body.users.map((u: { username: string }) => u.username)).toEqual(['bob']);
       expect(created.body.eligible_approvers.map((u: { username: string }) => u.username)).toEqual(['bob']);
 
       const parent = await ok('alice', 'POST', `/projects/${app}/approval_rules`, { name: 'Reviewers', approvals_required: 1, group_ids: [reviewers] });
-      expect(parent.groups).toEqual([expect.objectContaining({ id: reviewers, name: 'Reviewers', path: 'reviewers', full_path: 'reviewers', parent_id: null, visibility: 'public', ldap_cn: null, ldap_access: null })]);
+      expect(parent.groups).toEqual([
+        expect.objectContaining({
+          id: reviewers,
+          name: 'Reviewers',
+          path: 'reviewers',
+          full_path: 'reviewers',
+          parent_id: null,
+          visibility: 'public',
+          ldap_cn: null,
+          ldap_access: null,
+        }),
+      ]);
       // Members of subgroups are not approvers of the parent's rule (root: the group's creator, its Owner)...
       expect(parent.eligible_approvers.map((u: { username: string }) => u.username)).toEqual(['root', 'carol']);
       // ...members inherited from an ancestor are approvers of the subgroup's rule.
@@ -117,25 +162,51 @@ describe('Merge request approvals (premium)', () => {
       expect(seen).toMatchObject({ groups: [], contains_hidden_groups: true });
       const kept = await ok('alice', 'PUT', `/projects/${app}/approval_rules/${rule.id}`, { name: 'Hidden', approvals_required: 0, group_ids: [reviewers] });
       expect(kept.contains_hidden_groups).toBe(true);
-      const removed = await ok('alice', 'PUT', `/projects/${app}/approval_rules/${rule.id}`, { name: 'Hidden', approvals_required: 0, group_ids: [reviewers], remove_hidden_groups: true });
+      const removed = await ok('alice', 'PUT', `/projects/${app}/approval_rules/${rule.id}`, {
+        name: 'Hidden',
+        approvals_required: 0,
+        group_ids: [reviewers],
+        remove_hidden_groups: true,
+      });
       expect(removed.contains_hidden_groups).toBe(false);
       expect((await call('alice', 'DELETE', `/projects/${app}/approval_rules/${rule.id}`)).status).toBe(204);
       expect((await call('alice', 'GET', `/projects/${app}/approval_rules/${rule.id}`)).body).toEqual({ message: '404 Not found' });
     });
 
     it('any_approver (one per project), report_approver, protected branches, PUT replacing approvers, pagination', async () => {
-      const any = await ok('alice', 'POST', `/projects/${app}/approval_rules`, { name: 'All Members', approvals_required: 0, rule_type: 'any_approver', user_ids: [users.bob.id] });
+      const any = await ok('alice', 'POST', `/projects/${app}/approval_rules`, {
+        name: 'All Members',
+        approvals_required: 0,
+        rule_type: 'any_approver',
+        user_ids: [users.bob.id],
+      });
       expect(any).toMatchObject({ rule_type: 'any_approver', users: [], eligible_approvers: [] });
       const second = await call('alice', 'POST', `/projects/${app}/approval_rules`, { name: 'Any 2', approvals_required: 0, rule_type: 'any_approver' });
       expect(second).toMatchObject({ status: 400, body: { message: { rule_type: ['any-approver for the project already exists'] } } });
-      const report = await ok('alice', 'POST', `/projects/${app}/approval_rules`, { name: 'License-Check', approvals_required: 2, report_type: 'license_scanning', user_ids: [users.alice.id] });
+      const report = await ok('alice', 'POST', `/projects/${app}/approval_rules`, {
+        name: 'License-Check',
+        approvals_required: 2,
+        report_type: 'license_scanning',
+        user_ids: [users.alice.id],
+      });
       expect(report).toMatchObject({ rule_type: 'report_approver', report_type: 'license_scanning' });
-      expect((await call('alice', 'POST', `/projects/${app}/approval_rules`, { name: 'R', approvals_required: 1, rule_type: 'report_approver' })).body).toEqual({ message: { report_type: ["can't be blank"] } });
+      expect((await call('alice', 'POST', `/projects/${app}/approval_rules`, { name: 'R', approvals_required: 1, rule_type: 'report_approver' })).body).toEqual(
+        { message: { report_type: ["can't be blank"] } },
+      );
       expect((await call('alice', 'POST', `/projects/${app}/approval_rules`, { name: 'R', approvals_required: 1, report_type: 'nope' })).status).toBe(400);
-      const release = await ok('alice', 'POST', `/projects/${app}/approval_rules`, { name: 'Release', approvals_required: 1, user_ids: [users.alice.id, users.frank.id], protected_branch_ids: [releaseBranchId, 999999] });
+      const release = await ok('alice', 'POST', `/projects/${app}/approval_rules`, {
+        name: 'Release',
+        approvals_required: 1,
+        user_ids: [users.alice.id, users.frank.id],
+        protected_branch_ids: [releaseBranchId, 999999],
+      });
       expect(release.protected_branches).toEqual([expect.objectContaining({ id: releaseBranchId, name: 'release' })]);
 
-      const replaced = await ok('alice', 'PUT', `/projects/${app}/approval_rules/${release.id}`, { name: 'Release', approvals_required: 1, user_ids: [users.frank.id] });
+      const replaced = await ok('alice', 'PUT', `/projects/${app}/approval_rules/${release.id}`, {
+        name: 'Release',
+        approvals_required: 1,
+        user_ids: [users.frank.id],
+      });
       expect(replaced.users.map((u: { username: string }) => u.username)).toEqual(['frank']);
       expect(replaced.protected_branches).toHaveLength(1);
 
@@ -147,9 +218,15 @@ describe('Merge request approvals (premium)', () => {
 
     it('answers the validation and permission errors as GitLab', async () => {
       const post = (name: string, body: unknown) => call(name, 'POST', `/projects/${app}/approval_rules`, body);
-      expect(await post('alice', { name: 'Security', approvals_required: 1 })).toMatchObject({ status: 400, body: { message: { name: ['has already been taken'] } } });
+      expect(await post('alice', { name: 'Security', approvals_required: 1 })).toMatchObject({
+        status: 400,
+        body: { message: { name: ['has already been taken'] } },
+      });
       expect(await post('alice', { name: ' ', approvals_required: 1 })).toMatchObject({ status: 400, body: { message: { name: ["can't be blank"] } } });
-      expect(await post('alice', { name: 'Many', approvals_required: 101 })).toMatchObject({ status: 400, body: { message: { approvals_required: ['must be less than or equal to 100'] } } });
+      expect(await post('alice', { name: 'Many', approvals_required: 101 })).toMatchObject({
+        status: 400,
+        body: { message: { approvals_required: ['must be less than or equal to 100'] } },
+      });
       expect((await post('alice', { approvals_required: 1 })).status).toBe(400);
       expect((await post('alice', { name: 'X' })).status).toBe(400);
       expect((await post('alice', { name: 'X', approvals_required: 1, user_ids: ['a'] })).status).toBe(400);
@@ -158,7 +235,10 @@ describe('Merge request approvals (premium)', () => {
       expect((await call('gina', 'GET', `/projects/${app}/approval_rules`)).status).toBe(404);
       expect((await call('alice', 'PUT', `/projects/${app}/approval_rules/999999`, { name: 'x', approvals_required: 1 })).status).toBe(404);
       const security = (await ok('alice', 'GET', `/projects/${app}/approval_rules`)).find((r: { name: string }) => r.name === 'Security');
-      expect(await call('alice', 'PUT', `/projects/${app}/approval_rules/${security.id}`, { approvals_required: 1 })).toMatchObject({ status: 400, body: { message: '400 (Bad request) "name" not given' } });
+      expect(await call('alice', 'PUT', `/projects/${app}/approval_rules/${security.id}`, { approvals_required: 1 })).toMatchObject({
+        status: 400,
+        body: { message: '400 (Bad request) "name" not given' },
+      });
       expect((await call('alice', 'GET', `/projects/${app}/approval_rules/abc`)).status).toBe(400);
     });
   });
@@ -201,7 +281,19 @@ describe('Merge request approvals (premium)', () => {
       expect(note.body.commands_changes).toEqual({});
       expect((await ok('alice', 'GET', mrPath())).state).toBe('opened');
       const status = await ok('dave', 'GET', `${mrPath()}/approvals`);
-      expect(status).toMatchObject({ iid, project_id: app, state: 'opened', merge_status: 'can_be_merged', approved: false, approvals_required: 2, approvals_left: 2, approved_by: [], user_has_approved: false, user_can_approve: false, has_approval_rules: true });
+      expect(status).toMatchObject({
+        iid,
+        project_id: app,
+        state: 'opened',
+        merge_status: 'can_be_merged',
+        approved: false,
+        approvals_required: 2,
+        approvals_left: 2,
+        approved_by: [],
+        user_has_approved: false,
+        user_can_approve: false,
+        has_approval_rules: true,
+      });
       expect(status.approval_rules_left.map((r: { name: string }) => r.name).sort()).toEqual(['Reviewers', 'Security']);
     });
 
@@ -209,7 +301,10 @@ describe('Merge request approvals (premium)', () => {
       expect(await call('erin', 'POST', `${mrPath()}/approve`)).toMatchObject({ status: 403 });
       expect(await call('dave', 'POST', `${mrPath()}/approve`)).toMatchObject({ status: 403 });
       const head = (await ok('alice', 'GET', mrPath())).sha;
-      expect(await call('bob', 'POST', `${mrPath()}/approve`, { sha: '0'.repeat(40) })).toMatchObject({ status: 409, body: { message: `SHA does not match HEAD of source branch: ${head}` } });
+      expect(await call('bob', 'POST', `${mrPath()}/approve`, { sha: '0'.repeat(40) })).toMatchObject({
+        status: 409,
+        body: { message: `SHA does not match HEAD of source branch: ${head}` },
+      });
       const bob = await call('bob', 'POST', `${mrPath()}/approve`, { sha: head });
       expect(bob.status).toBe(201);
       expect(bob.body).toMatchObject({ approved: false, approvals_left: 1, user_has_approved: true, user_can_approve: false });
@@ -221,7 +316,12 @@ describe('Merge request approvals (premium)', () => {
       const carol = await ok('carol', 'POST', `${mrPath()}/approve`);
       expect(carol).toMatchObject({ approved: true, approvals_left: 0, approval_rules_left: [] });
       const state = await ok('dave', 'GET', `${mrPath()}/approval_state`);
-      const byName = Object.fromEntries(state.rules.map((r: { name: string; approved: boolean; approved_by: Array<{ username: string }> }) => [r.name, [r.approved, r.approved_by.map((u) => u.username)]]));
+      const byName = Object.fromEntries(
+        state.rules.map((r: { name: string; approved: boolean; approved_by: Array<{ username: string }> }) => [
+          r.name,
+          [r.approved, r.approved_by.map((u) => u.username)],
+        ]),
+      );
       expect(byName).toEqual({ Security: [true, ['bob']], Reviewers: [true, ['carol']], 'All Members': [true, ['bob', 'carol']], 'License-Check': [true, []] });
       expect((await ok('alice', 'GET', mrPath())).detailed_merge_status).toBe('mergeable');
 
@@ -232,25 +332,37 @@ describe('Merge request approvals (premium)', () => {
     });
 
     it('records merge_request.approved / unapproved with their hook actions, and "approved" contribution events', async () => {
-      const rows = await gw.dataSource.query(`SELECT payload->>'type' AS type, payload->'data'->>'action' AS action, payload->'actor' AS actor FROM outbox_events WHERE payload->>'type' IN ('merge_request.approved', 'merge_request.unapproved') ORDER BY seq`);
+      const rows = await gw.dataSource.query(
+        `SELECT payload->>'type' AS type, payload->'data'->>'action' AS action, payload->'actor' AS actor FROM outbox_events WHERE payload->>'type' IN ('merge_request.approved', 'merge_request.unapproved') ORDER BY seq`,
+      );
       expect(rows.map((r: { type: string; action: string; actor: number }) => [r.type, r.action, Number(r.actor)])).toEqual([
         ['merge_request.approved', 'approval', users.bob.id],
         ['merge_request.approved', 'approved', users.carol.id],
         ['merge_request.unapproved', 'unapproved', users.carol.id],
         ['merge_request.approved', 'approved', users.carol.id],
       ]);
-      const events = await eventually(async () => {
-        const res = await call('root', 'GET', `/projects/${app}/events?action=approved`);
-        return res.body.length >= 3 ? res.body : undefined;
-      }, 'three approved events', 40_000);
+      const events = await eventually(
+        async () => {
+          const res = await call('root', 'GET', `/projects/${app}/events?action=approved`);
+          return res.body.length >= 3 ? res.body : undefined;
+        },
+        'three approved events',
+        40_000,
+      );
       expect(events[0]).toMatchObject({ action_name: 'approved', target_type: 'MergeRequest', target_iid: iid });
 
       // System hooks get merge_request events with GitLab's approval actions.
       const approvalActions = ['approval', 'approved', 'unapproval', 'unapproved'];
-      const deliveries = await eventually(() => {
-        const found = receiver.at('/system').filter((d) => d.json.object_kind === 'merge_request' && approvalActions.includes(d.json.object_attributes?.action));
-        return found.length >= 4 ? found : undefined;
-      }, 'four approval deliveries', 30_000);
+      const deliveries = await eventually(
+        () => {
+          const found = receiver
+            .at('/system')
+            .filter((d) => d.json.object_kind === 'merge_request' && approvalActions.includes(d.json.object_attributes?.action));
+          return found.length >= 4 ? found : undefined;
+        },
+        'four approval deliveries',
+        30_000,
+      );
       // (Deliveries are separate jobs: compared without their order.)
       expect(deliveries.map((d) => [d.json.object_attributes.action, d.json.user.id, d.json.object_attributes.iid]).sort()).toEqual([
         ['approval', users.bob.id, iid],
@@ -287,7 +399,10 @@ describe('Merge request approvals (premium)', () => {
       const changed = await ok('erin', 'PUT', `${mrPath()}/approval_rules/${security.id}`, { approvals_required: 1, user_ids: [users.frank.id] });
       expect(changed).toMatchObject({ overridden: true, users: [expect.objectContaining({ username: 'frank' })] });
       expect(await call('erin', 'PUT', `${mrPath()}/approval_rules/${report.id}`, { approvals_required: 1 })).toMatchObject({ status: 403 });
-      expect(await call('erin', 'POST', `${mrPath()}/approval_rules`, { name: 'Release', approvals_required: 1 })).toMatchObject({ status: 400, body: { message: { name: ['has already been taken'] } } });
+      expect(await call('erin', 'POST', `${mrPath()}/approval_rules`, { name: 'Release', approvals_required: 1 })).toMatchObject({
+        status: 400,
+        body: { message: { name: ['has already been taken'] } },
+      });
 
       // Overwritten rules no longer follow the project rules.
       await ok('alice', 'PUT', `/projects/${app}/approval_rules/${project.id}`, { name: 'Release', approvals_required: 3 });
@@ -321,7 +436,12 @@ describe('Merge request approvals (premium)', () => {
 
     beforeAll(async () => {
       project = (await ok('root', 'POST', '/projects', { name: 'settings', initialize_with_readme: true })).id;
-      for (const [name, level] of [['alice', 40], ['bob', 30], ['erin', 30]] as const) await addProjectMember(gw, project, users[name].id, level);
+      for (const [name, level] of [
+        ['alice', 40],
+        ['bob', 30],
+        ['erin', 30],
+      ] as const)
+        await addProjectMember(gw, project, users[name].id, level);
       await ok('root', 'POST', `/projects/${project}/repository/branches`, { branch: 'work', ref: 'main' });
       await ok('alice', 'POST', `/projects/${project}/approval_rules`, { name: 'Any', approvals_required: 1, rule_type: 'any_approver' });
       iid = (await ok('erin', 'POST', `/projects/${project}/merge_requests`, { title: 'Work', source_branch: 'work', target_branch: 'main' })).iid;
@@ -353,7 +473,11 @@ describe('Merge request approvals (premium)', () => {
       await git.commitFile(work, 'bob.txt', 'by bob\n', 'Committed by bob');
       await git.ok(['commit', '-q', '--amend', '--no-edit'], { cwd: work, env: { GIT_COMMITTER_NAME: 'Bob', GIT_COMMITTER_EMAIL: 'bob@example.com' } });
       await git.ok(['push', '-q', 'origin', 'work'], { cwd: work });
-      await eventually(async () => ((await ok('bob', 'GET', `${mrPath()}/approvals`)).approved_by.length === 0 ? true : undefined), 'approvals reset by the push', 30_000);
+      await eventually(
+        async () => ((await ok('bob', 'GET', `${mrPath()}/approvals`)).approved_by.length === 0 ? true : undefined),
+        'approvals reset by the push',
+        30_000,
+      );
 
       await ok('alice', 'POST', `/projects/${project}/approvals`, { merge_requests_disable_committers_approval: true });
       expect((await ok('bob', 'GET', `${mrPath()}/approvals`)).user_can_approve).toBe(false);
@@ -364,7 +488,12 @@ describe('Merge request approvals (premium)', () => {
 
     it('keeps approvals on push when reset_approvals_on_push is off', async () => {
       await ok('alice', 'POST', `/projects/${project}/approvals`, { reset_approvals_on_push: false });
-      const push = buildDomainEvent({ type: 'push', actor: users.alice.id, projectId: project, data: { ref: 'refs/heads/work', before: 'a'.repeat(40), after: 'b'.repeat(40) } }) as CataloguedEvent<'push'>;
+      const push = buildDomainEvent({
+        type: 'push',
+        actor: users.alice.id,
+        projectId: project,
+        data: { ref: 'refs/heads/work', before: 'a'.repeat(40), after: 'b'.repeat(40) },
+      }) as CataloguedEvent<'push'>;
       await gw.app.get(ApprovalsPushConsumer).handle(push);
       expect((await ok('bob', 'GET', `${mrPath()}/approvals`)).approved_by).toHaveLength(1);
       await ok('alice', 'POST', `/projects/${project}/approvals`, { reset_approvals_on_push: true });

@@ -10,7 +10,8 @@ interface Answer {
 const RIGHT = 'secret-password-1';
 const INVALID_GRANT =
   'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.';
-const GIT_DENIED = "HTTP Basic: Access denied. If a password was provided for Git authentication, the password was incorrect or you're required to use a token instead of a password.\n";
+const GIT_DENIED =
+  "HTTP Basic: Access denied. If a password was provided for Git authentication, the password was incorrect or you're required to use a token instead of a password.\n";
 
 /**
  * Password guessing on every door that takes a user's password (web sign-in, OAuth password
@@ -55,12 +56,19 @@ describe('Authentication abuse', () => {
     signIn: (login: string, password: string) => send('POST', '/users/sign_in', { json: { user: { login, password } } }),
     grant: (username: string, password: string) => send('POST', '/oauth/token', { json: { grant_type: 'password', username, password } }),
     git: (login: string, password: string, project: string) =>
-      send('GET', `/${project}.git/info/refs?service=git-upload-pack`, { headers: { authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` } }),
+      send('GET', `/${project}.git/info/refs?service=git-upload-pack`, {
+        headers: { authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` },
+      }),
   });
 
   const asAdmin = async (userId: number) => (await api(gw.baseUrl, 'GET', `/api/v4/users/${userId}`, { token: gw.rootToken })).body;
   const lockRow = async (userId: number) =>
-    ((await gw.dataSource.query('SELECT failed_attempts, locked_at FROM users WHERE id = $1', [userId])) as Array<{ failed_attempts: number; locked_at: Date | null }>)[0];
+    (
+      (await gw.dataSource.query('SELECT failed_attempts, locked_at FROM users WHERE id = $1', [userId])) as Array<{
+        failed_attempts: number;
+        locked_at: Date | null;
+      }>
+    )[0];
   /** Time passing: the lock (and the failures) as if they had happened `minutes` earlier. */
   const age = (userId: number, minutes: number) =>
     gw.dataSource.query(`UPDATE users SET locked_at = locked_at - make_interval(mins => $2) WHERE id = $1`, [userId, minutes]);
@@ -70,7 +78,10 @@ describe('Authentication abuse', () => {
   };
   const newUser = async (username: string) => {
     const user = await createUserWithToken(gw, username);
-    const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: user.token, body: { name: 'repo', visibility: 'private', initialize_with_readme: true } });
+    const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', {
+      token: user.token,
+      body: { name: 'repo', visibility: 'private', initialize_with_readme: true },
+    });
     expect(project.status).toBe(201);
     return { ...user, project: project.body.path_with_namespace as string };
   };
@@ -262,7 +273,7 @@ describe('Authentication abuse', () => {
       expect(refreshed.status).toBe(200);
     });
 
-    it('does not throttle git HTTP Basic failures (GitLab\'s git auth ban is off by default)', async () => {
+    it("does not throttle git HTTP Basic failures (GitLab's git auth ban is off by default)", async () => {
       const user = await newUser('gus');
       // Keep the account below the lockout: nine failures, then a success, then nine more.
       const { git } = doors(client());

@@ -92,7 +92,9 @@ describe('Authentication', () => {
       expect(wrong.body.error).toBe('invalid_grant');
       const unsupported = await api(gw.baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'client_credentials' } });
       expect(unsupported.body.error).toBe('unsupported_grant_type');
-      const badScope = await api(gw.baseUrl, 'POST', '/oauth/token', { body: { grant_type: 'password', username: 'alice', password: 'secret-password-1', scope: 'everything' } });
+      const badScope = await api(gw.baseUrl, 'POST', '/oauth/token', {
+        body: { grant_type: 'password', username: 'alice', password: 'secret-password-1', scope: 'everything' },
+      });
       expect(badScope.body.error).toBe('invalid_scope');
     });
 
@@ -110,9 +112,15 @@ describe('Authentication', () => {
       expect(me.status).toBe(200);
       expect(me.body.username).toBe('alice');
 
-      const withoutCsrf = await api(gw.baseUrl, 'POST', '/api/v4/groups', { headers: { Cookie: cookie }, body: { name: 'Cookie Group', path: 'cookie-group' } });
+      const withoutCsrf = await api(gw.baseUrl, 'POST', '/api/v4/groups', {
+        headers: { Cookie: cookie },
+        body: { name: 'Cookie Group', path: 'cookie-group' },
+      });
       expect(withoutCsrf.status).toBe(401);
-      const withCsrf = await api(gw.baseUrl, 'POST', '/api/v4/groups', { headers: { Cookie: cookie, 'X-CSRF-Token': csrf }, body: { name: 'Cookie Group', path: 'cookie-group' } });
+      const withCsrf = await api(gw.baseUrl, 'POST', '/api/v4/groups', {
+        headers: { Cookie: cookie, 'X-CSRF-Token': csrf },
+        body: { name: 'Cookie Group', path: 'cookie-group' },
+      });
       expect(withCsrf.status).toBe(201);
 
       const wrong = await api(gw.baseUrl, 'POST', '/users/sign_in', { body: { user: { login: 'alice', password: 'wrong' } } });
@@ -121,7 +129,11 @@ describe('Authentication', () => {
 
       // Signing out is a write of the session too: without its CSRF token (or with another) it is
       // refused like the API's writes, and the session stays.
-      const attempts: Array<Record<string, string>> = [{ Cookie: cookie }, { Cookie: cookie, 'X-CSRF-Token': `${csrf.slice(1)}x` }, { Cookie: cookie, 'X-CSRF-Token': '' }];
+      const attempts: Array<Record<string, string>> = [
+        { Cookie: cookie },
+        { Cookie: cookie, 'X-CSRF-Token': `${csrf.slice(1)}x` },
+        { Cookie: cookie, 'X-CSRF-Token': '' },
+      ];
       for (const headers of attempts) {
         const refused = await api(gw.baseUrl, 'DELETE', '/users/sign_out', { headers });
         expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: { message: '401 Unauthorized' } });
@@ -156,7 +168,7 @@ describe('Authentication', () => {
       expect((await api(gw.baseUrl, 'GET', '/api/v4/user', { token: revoked.token })).status).toBe(401);
 
       const expiring = await createPat(alice.id, ['api']);
-      await gw.dataSource.query("UPDATE access_tokens SET expires_at = current_date WHERE id = $1", [expiring.id]);
+      await gw.dataSource.query('UPDATE access_tokens SET expires_at = current_date WHERE id = $1', [expiring.id]);
       expect((await api(gw.baseUrl, 'GET', '/api/v4/user', { token: expiring.token })).status).toBe(401);
     });
 
@@ -243,7 +255,10 @@ describe('Authentication', () => {
       expect(created.body).toMatchObject({ impersonation: true, active: true, scopes: ['api'] });
       const me = await api(gw.baseUrl, 'GET', '/api/v4/user', { token: created.body.token });
       expect(me.body.username).toBe('alice');
-      const byAlice = await api(gw.baseUrl, 'POST', `/api/v4/users/${alice.id}/impersonation_tokens`, { token: aliceToken, body: { name: 'x', scopes: ['api'] } });
+      const byAlice = await api(gw.baseUrl, 'POST', `/api/v4/users/${alice.id}/impersonation_tokens`, {
+        token: aliceToken,
+        body: { name: 'x', scopes: ['api'] },
+      });
       expect(byAlice.status).toBe(403);
       const shown = await api(gw.baseUrl, 'GET', `/api/v4/users/${alice.id}/impersonation_tokens/${created.body.id}`, { token: gw.rootToken });
       expect(shown.status).toBe(200);

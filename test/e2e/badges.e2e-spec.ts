@@ -46,16 +46,27 @@ describe('Badges', () => {
     const top = await api(gw.baseUrl, 'POST', '/api/v4/groups', { ...as('owner'), body: { name: 'Acme', path: 'acme', visibility: 'public' } });
     expect(top.status).toBe(201);
     ids.top = top.body.id;
-    const sub = await api(gw.baseUrl, 'POST', '/api/v4/groups', { ...as('owner'), body: { name: 'Tools', path: 'tools', parent_id: ids.top, visibility: 'public' } });
+    const sub = await api(gw.baseUrl, 'POST', '/api/v4/groups', {
+      ...as('owner'),
+      body: { name: 'Tools', path: 'tools', parent_id: ids.top, visibility: 'public' },
+    });
     expect(sub.status).toBe(201);
     ids.sub = sub.body.id;
     const other = await api(gw.baseUrl, 'POST', '/api/v4/groups', { ...as('owner'), body: { name: 'Other', path: 'other', visibility: 'public' } });
     ids.other = other.body.id;
-    const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('owner'), body: { name: 'Command Line', path: 'cli', namespace_id: ids.sub, visibility: 'public', default_branch: 'main' } });
+    const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', {
+      ...as('owner'),
+      body: { name: 'Command Line', path: 'cli', namespace_id: ids.sub, visibility: 'public', default_branch: 'main' },
+    });
     expect(project.status).toBe(201);
     projectId = project.body.id;
-    for (const [user, level] of [['maint', 40], ['dev', 30]] as const) {
-      expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/members`, { ...as('owner'), body: { user_id: ids[user], access_level: level } })).status).toBe(201);
+    for (const [user, level] of [
+      ['maint', 40],
+      ['dev', 30],
+    ] as const) {
+      expect(
+        (await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/members`, { ...as('owner'), body: { user_id: ids[user], access_level: level } })).status,
+      ).toBe(201);
     }
     clients.root = new Gitlab({ host: gw.baseUrl, token: gw.rootToken, rateLimits: {} });
   });
@@ -97,9 +108,17 @@ describe('Badges', () => {
       kind: 'project',
     });
     ids.pipeline = badge.id as number;
-    const events = await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = 'badge.created' AND (payload->>'project_id')::int = $1`, [projectId]);
+    const events = await gw.dataSource.query(
+      `SELECT payload FROM outbox_events WHERE payload->>'type' = 'badge.created' AND (payload->>'project_id')::int = $1`,
+      [projectId],
+    );
     expect(events).toHaveLength(1);
-    expect(events[0].payload).toMatchObject({ actor: ids.maint, group_id: ids.sub, target: { type: 'badge', id: badge.id }, data: { kind: 'project', name: 'Pipeline' } });
+    expect(events[0].payload).toMatchObject({
+      actor: ids.maint,
+      group_id: ids.sub,
+      target: { type: 'badge', id: badge.id },
+      data: { kind: 'project', name: 'Pipeline' },
+    });
   });
 
   it('follows the head of the default branch in %{commit_sha}', async () => {
@@ -110,11 +129,19 @@ describe('Badges', () => {
   });
 
   it('lists group badges of every ancestor group with kind group, rendered for the project', async () => {
-    const topBadge = await clients.owner.GroupBadges.add(ids.top, 'https://top.example.com/%{project_path}', 'https://top.example.com/badge.svg', { name: 'Top' });
+    const topBadge = await clients.owner.GroupBadges.add(ids.top, 'https://top.example.com/%{project_path}', 'https://top.example.com/badge.svg', {
+      name: 'Top',
+    });
     expect(topBadge).toMatchObject({ kind: 'group', rendered_link_url: 'https://top.example.com/%{project_path}' });
-    const subBadge = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.sub}/badges`, { ...as('owner'), body: { link_url: 'https://sub.example.com/%{project_id}', image_url: 'https://sub.example.com/b.svg', name: 'pipeline' } });
+    const subBadge = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.sub}/badges`, {
+      ...as('owner'),
+      body: { link_url: 'https://sub.example.com/%{project_id}', image_url: 'https://sub.example.com/b.svg', name: 'pipeline' },
+    });
     expect(subBadge.status).toBe(201);
-    const otherBadge = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.other}/badges`, { ...as('owner'), body: { link_url: 'https://other.example.com/', image_url: 'https://other.example.com/b.svg' } });
+    const otherBadge = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.other}/badges`, {
+      ...as('owner'),
+      body: { link_url: 'https://other.example.com/', image_url: 'https://other.example.com/b.svg' },
+    });
     expect(otherBadge.status).toBe(201);
     ids.topBadge = topBadge.id as number;
     ids.subBadge = subBadge.body.id;
@@ -152,7 +179,11 @@ describe('Badges', () => {
   });
 
   it('renders a preview for maintainers', async () => {
-    const preview = await clients.maint.ProjectBadges.preview(projectId, 'https://x.example.com/%{project_path}/%{default_branch}', 'https://x.example.com/%{project_id}.svg');
+    const preview = await clients.maint.ProjectBadges.preview(
+      projectId,
+      'https://x.example.com/%{project_path}/%{default_branch}',
+      'https://x.example.com/%{project_id}.svg',
+    );
     expect(preview).toEqual({
       link_url: 'https://x.example.com/%{project_path}/%{default_branch}',
       image_url: 'https://x.example.com/%{project_id}.svg',
@@ -167,9 +198,17 @@ describe('Badges', () => {
 
   it('edits a project badge and records the change', async () => {
     const edited = await clients.maint.ProjectBadges.edit(projectId, ids.pipeline, { name: 'CI', imageUrl: 'https://img.example.com/ci.svg' });
-    expect(edited).toMatchObject({ id: ids.pipeline, name: 'CI', image_url: 'https://img.example.com/ci.svg', rendered_image_url: 'https://img.example.com/ci.svg' });
+    expect(edited).toMatchObject({
+      id: ids.pipeline,
+      name: 'CI',
+      image_url: 'https://img.example.com/ci.svg',
+      rendered_image_url: 'https://img.example.com/ci.svg',
+    });
     expect(edited.link_url).toContain('%{project_path}');
-    const events = await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = 'badge.updated' AND (payload->'target'->>'id')::int = $1`, [ids.pipeline]);
+    const events = await gw.dataSource.query(
+      `SELECT payload FROM outbox_events WHERE payload->>'type' = 'badge.updated' AND (payload->'target'->>'id')::int = $1`,
+      [ids.pipeline],
+    );
     expect(events).toHaveLength(1);
     expect(events[0].payload.data.changed).toEqual(['image_url', 'name']);
   });
@@ -184,7 +223,10 @@ describe('Badges', () => {
     const badUpdate = await api(gw.baseUrl, 'PUT', projectPath(`/${ids.pipeline}`), { ...as('maint'), body: { link_url: 'javascript:alert(1)' } });
     expect(badUpdate.status).toBe(400);
     expect(badUpdate.body).toEqual({ message: { link_url: ['is blocked: Only allowed schemes are http, https'] } });
-    const badGroup = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.sub}/badges`, { ...as('owner'), body: { link_url: '/relative', image_url: 'https://example.com/x.svg' } });
+    const badGroup = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.sub}/badges`, {
+      ...as('owner'),
+      body: { link_url: '/relative', image_url: 'https://example.com/x.svg' },
+    });
     expect(badGroup.status).toBe(400);
   });
 
@@ -217,7 +259,12 @@ describe('Badges', () => {
     const edited = await clients.owner.GroupBadges.edit(ids.sub, ids.subBadge, { linkUrl: 'https://sub.example.com/%{default_branch}' });
     expect(edited.link_url).toBe('https://sub.example.com/%{default_branch}');
     expect((await api(gw.baseUrl, 'GET', projectPath(`/${ids.subBadge}`), {})).body.rendered_link_url).toBe('https://sub.example.com/main');
-    const preview = await api(gw.baseUrl, 'GET', `/api/v4/groups/${ids.sub}/badges/render?link_url=https://a.example.com/%25{project_path}&image_url=https://b.example.com/x.svg`, as('owner'));
+    const preview = await api(
+      gw.baseUrl,
+      'GET',
+      `/api/v4/groups/${ids.sub}/badges/render?link_url=https://a.example.com/%25{project_path}&image_url=https://b.example.com/x.svg`,
+      as('owner'),
+    );
     expect(preview.status).toBe(200);
     expect(preview.body.rendered_link_url).toBe('https://a.example.com/%{project_path}');
 
@@ -226,7 +273,9 @@ describe('Badges', () => {
     expect((await api(gw.baseUrl, 'GET', projectPath(`/${ids.pipeline}`), {})).status).toBe(404);
     const remaining = await clients.dev.ProjectBadges.all(projectId);
     expect(remaining.map((badge) => badge.id)).toEqual([ids.topBadge]);
-    const destroyed = await gw.dataSource.query(`SELECT payload->>'project_id' AS project, payload->>'group_id' AS "group" FROM outbox_events WHERE payload->>'type' = 'badge.destroyed' ORDER BY seq`);
+    const destroyed = await gw.dataSource.query(
+      `SELECT payload->>'project_id' AS project, payload->>'group_id' AS "group" FROM outbox_events WHERE payload->>'type' = 'badge.destroyed' ORDER BY seq`,
+    );
     expect(destroyed).toEqual([
       { project: null, group: String(ids.sub) },
       { project: String(projectId), group: String(ids.sub) },
@@ -236,7 +285,12 @@ describe('Badges', () => {
   it('renders an empty commit for a project without commits', async () => {
     const empty = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('owner'), body: { path: 'empty', namespace_id: ids.top, visibility: 'public' } });
     expect(empty.status).toBe(201);
-    const preview = await api(gw.baseUrl, 'GET', `/api/v4/projects/${empty.body.id}/badges/render?link_url=${encodeURIComponent('https://x.example.com/c/%{commit_sha}')}&image_url=https://x.example.com/i.svg`, as('owner'));
+    const preview = await api(
+      gw.baseUrl,
+      'GET',
+      `/api/v4/projects/${empty.body.id}/badges/render?link_url=${encodeURIComponent('https://x.example.com/c/%{commit_sha}')}&image_url=https://x.example.com/i.svg`,
+      as('owner'),
+    );
     expect(preview.status).toBe(200);
     expect(preview.body.rendered_link_url).toBe('https://x.example.com/c/');
   });

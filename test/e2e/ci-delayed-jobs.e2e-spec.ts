@@ -55,8 +55,10 @@ describe('CI delayed jobs', () => {
   let pipelineId: number;
   const jobs: Record<string, JobRow> = {};
 
-  const call = (method: string, path: string, token = owner.token, body?: unknown) => api(gw.baseUrl, method, `/api/v4/projects/${project.id}${path}`, { token, body });
-  const rows = async (): Promise<JobRow[]> => gw.dataSource.query('SELECT id, name, status, scheduled_at, created_at FROM ci_jobs WHERE pipeline_id = $1 ORDER BY id', [pipelineId]);
+  const call = (method: string, path: string, token = owner.token, body?: unknown) =>
+    api(gw.baseUrl, method, `/api/v4/projects/${project.id}${path}`, { token, body });
+  const rows = async (): Promise<JobRow[]> =>
+    gw.dataSource.query('SELECT id, name, status, scheduled_at, created_at FROM ci_jobs WHERE pipeline_id = $1 ORDER BY id', [pipelineId]);
   const statusOf = async (name: string): Promise<string> => (await rows()).find((row) => row.name === name)!.status;
 
   beforeAll(async () => {
@@ -76,7 +78,10 @@ describe('CI delayed jobs', () => {
     await git.ok(['add', '.gitlab-ci.yml'], { cwd: work });
     await git.ok(['commit', '-q', '-m', 'CI'], { cwd: work });
     await git.ok(['push', '-q', 'origin', 'HEAD:refs/heads/main'], { cwd: work });
-    const registered = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', { token: owner.token, body: { runner_type: 'project_type', project_id: project.id } });
+    const registered = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', {
+      token: owner.token,
+      body: { runner_type: 'project_type', project_id: project.id },
+    });
     runnerToken = registered.body.token;
   }, 60_000);
   afterAll(async () => {
@@ -117,7 +122,10 @@ describe('CI delayed jobs', () => {
     expect((await call('POST', `/jobs/${jobs.later.id}/play`, reporter.token)).status).toBe(403);
     const played = await call('POST', `/jobs/${jobs.later.id}/play`, developer.token);
     expect(played).toMatchObject({ status: 200, body: { id: jobs.later.id, status: 'pending', user: { username: 'delaydev' } } });
-    expect(await call('POST', `/jobs/${jobs.later.id}/play`, developer.token)).toMatchObject({ status: 400, body: { message: '400 Bad request - Unplayable Job' } });
+    expect(await call('POST', `/jobs/${jobs.later.id}/play`, developer.token)).toMatchObject({
+      status: 400,
+      body: { message: '400 Bad request - Unplayable Job' },
+    });
     // Its timer fires a day later and finds nothing to do.
     expect(await gw.app.get(StartScheduledJobsUseCase, { strict: false }).startIfDue(jobs.later.id)).toBe('not-scheduled');
   });
@@ -153,7 +161,12 @@ describe('CI delayed jobs', () => {
     await deleteRedisKeys(gw.config.redis.url, gw.config.redis.prefix);
     const due = Date.now();
     await gw.dataSource.query(`UPDATE ci_jobs SET scheduled_at = now() WHERE id = $1`, [jobs.flushed.id]);
-    const pendingAt = await eventually(async () => ((await statusOf('flushed')) === 'pending' ? Date.now() : undefined), 'flushed to become pending', 120_000, 250);
+    const pendingAt = await eventually(
+      async () => ((await statusOf('flushed')) === 'pending' ? Date.now() : undefined),
+      'flushed to become pending',
+      120_000,
+      250,
+    );
     process.stdout.write(`delayed job started ${pendingAt - due} ms after it was due, Redis emptied\n`);
     expect(pendingAt - due).toBeLessThan(60_000);
   }, 150_000);

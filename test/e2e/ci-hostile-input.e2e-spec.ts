@@ -55,7 +55,11 @@ function truncatedForm(size: number): Buffer {
   ]);
 }
 
-const chunked = (body: Buffer, final: boolean): Buffer[] => [Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from(final ? '\r\n0\r\n\r\n' : '\r\n')];
+const chunked = (body: Buffer, final: boolean): Buffer[] => [
+  Buffer.from(`${body.length.toString(16)}\r\n`),
+  body,
+  Buffer.from(final ? '\r\n0\r\n\r\n' : '\r\n'),
+];
 
 /** Every file under `dir` (recursively), relative. */
 function filesUnder(dir: string): string[] {
@@ -96,10 +100,14 @@ describe('CI against hostile input', () => {
   }
 
   async function runningJob(): Promise<{ id: number; token: string }> {
-    return eventually(async () => {
-      const answer = await api(gw.baseUrl, 'POST', '/api/v4/jobs/request', { body: { token: runnerToken } });
-      return answer.status === 201 ? (answer.body as { id: number; token: string }) : undefined;
-    }, 'a job for the runner', 60_000);
+    return eventually(
+      async () => {
+        const answer = await api(gw.baseUrl, 'POST', '/api/v4/jobs/request', { body: { token: runnerToken } });
+        return answer.status === 201 ? (answer.body as { id: number; token: string }) : undefined;
+      },
+      'a job for the runner',
+      60_000,
+    );
   }
 
   const readiness = async () => (await fetch(`${gw.baseUrl}/-/readiness`)).status;
@@ -128,14 +136,17 @@ describe('CI against hostile input', () => {
     await pushConfig('build:\n  script: [make]\n', 'main');
     const job = await runningJob();
     const path = `/api/v4/jobs/${job.id}/artifacts?artifact_type=archive&artifact_format=zip`;
-    const head = (framing: string) => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nJOB-TOKEN: ${job.token}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nConnection: close\r\n${framing}\r\n`;
+    const head = (framing: string) =>
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nJOB-TOKEN: ${job.token}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nConnection: close\r\n${framing}\r\n`;
     // The HTTP body is complete, the form is not: no closing boundary. A small file part is whole in
     // the parser before storage listens to it; a large one is cut while it streams.
     for (const size of [100, 64 * 1024]) {
       const cutForm = truncatedForm(size);
       const withLength = await rawRequest(port, head(`Content-Length: ${cutForm.length}\r\n`), [cutForm], false);
       expect(withLength.status).toBe(400);
-      expect(JSON.parse(withLength.text.slice(withLength.text.indexOf('\r\n\r\n') + 4))).toEqual({ error: expect.stringContaining('malformed multipart body') });
+      expect(JSON.parse(withLength.text.slice(withLength.text.indexOf('\r\n\r\n') + 4))).toEqual({
+        error: expect.stringContaining('malformed multipart body'),
+      });
       expect(await readiness()).toBe(200);
       const withChunks = await rawRequest(port, head('Transfer-Encoding: chunked\r\n'), chunked(cutForm, true), false);
       expect(withChunks.status).toBe(400);
@@ -171,9 +182,14 @@ describe('CI against hostile input', () => {
     await pushConfig('build:\n  script: [make]\n', 'trace');
     const job = await runningJob();
     const path = `/api/v4/jobs/${job.id}/trace`;
-    const first = await fetch(`${gw.baseUrl}${path}`, { method: 'PATCH', headers: { 'JOB-TOKEN': job.token, 'Content-Type': 'text/plain', 'Content-Range': '0-5' }, body: 'hello\n' });
+    const first = await fetch(`${gw.baseUrl}${path}`, {
+      method: 'PATCH',
+      headers: { 'JOB-TOKEN': job.token, 'Content-Type': 'text/plain', 'Content-Range': '0-5' },
+      body: 'hello\n',
+    });
     expect(first.status).toBe(202);
-    const head = (framing: string) => `PATCH ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nJOB-TOKEN: ${job.token}\r\nContent-Type: text/plain\r\nContent-Range: 6-10005\r\nConnection: close\r\n${framing}\r\n`;
+    const head = (framing: string) =>
+      `PATCH ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nJOB-TOKEN: ${job.token}\r\nContent-Type: text/plain\r\nContent-Range: 6-10005\r\nConnection: close\r\n${framing}\r\n`;
     const chunk = Buffer.alloc(4000, 0x61);
     for (const [framing, pieces] of [
       ['Content-Length: 10000\r\n', [chunk]],
@@ -185,7 +201,11 @@ describe('CI against hostile input', () => {
       expect(await readiness()).toBe(200);
     }
     // Nothing of the cut bodies was appended: the next chunk still goes at offset 6.
-    const next = await fetch(`${gw.baseUrl}${path}`, { method: 'PATCH', headers: { 'JOB-TOKEN': job.token, 'Content-Type': 'text/plain', 'Content-Range': '6-8' }, body: 'ok\n' });
+    const next = await fetch(`${gw.baseUrl}${path}`, {
+      method: 'PATCH',
+      headers: { 'JOB-TOKEN': job.token, 'Content-Type': 'text/plain', 'Content-Range': '6-8' },
+      body: 'ok\n',
+    });
     expect(next.status).toBe(202);
     expect(next.headers.get('range')).toBe('0-9');
     expect(await api(gw.baseUrl, 'PUT', `/api/v4/jobs/${job.id}`, { body: { token: job.token, state: 'success' } })).toMatchObject({ status: 200 });
@@ -197,13 +217,23 @@ describe('CI against hostile input', () => {
     const upload = async (query: string) => {
       const form = new FormData();
       form.append('file', new Blob([Buffer.alloc(100, 1)]), 'artifacts.zip');
-      const response = await fetch(`${gw.baseUrl}/api/v4/jobs/${job.id}/artifacts?${query}`, { method: 'POST', headers: { 'JOB-TOKEN': job.token }, body: form });
+      const response = await fetch(`${gw.baseUrl}/api/v4/jobs/${job.id}/artifacts?${query}`, {
+        method: 'POST',
+        headers: { 'JOB-TOKEN': job.token },
+        body: form,
+      });
       return { status: response.status, body: (await response.json()) as unknown };
     };
     // From the job's `artifacts:expire_in` (the configuration is valid, as in GitLab), and as the parameter.
     expect(await upload('artifact_type=archive&artifact_format=zip')).toEqual({ status: 400, body: { message: 'expire_in is out of range' } });
-    expect(await upload(`artifact_type=archive&artifact_format=zip&expire_in=${encodeURIComponent('1000000000 years')}`)).toEqual({ status: 400, body: { message: 'expire_in is out of range' } });
-    expect(await upload(`artifact_type=archive&artifact_format=zip&expire_in=${'9'.repeat(400)}`)).toEqual({ status: 400, body: { error: 'expire_in is invalid' } });
+    expect(await upload(`artifact_type=archive&artifact_format=zip&expire_in=${encodeURIComponent('1000000000 years')}`)).toEqual({
+      status: 400,
+      body: { message: 'expire_in is out of range' },
+    });
+    expect(await upload(`artifact_type=archive&artifact_format=zip&expire_in=${'9'.repeat(400)}`)).toEqual({
+      status: 400,
+      body: { error: 'expire_in is invalid' },
+    });
     expect(await gw.dataSource.query('SELECT id FROM ci_job_artifacts WHERE job_id = $1', [job.id])).toEqual([]);
     expect(await upload('artifact_type=archive&artifact_format=zip&expire_in=1%20day')).toMatchObject({ status: 201 });
     expect(await api(gw.baseUrl, 'PUT', `/api/v4/jobs/${job.id}`, { body: { token: job.token, state: 'success' } })).toMatchObject({ status: 200 });
@@ -217,22 +247,34 @@ describe('CI against hostile input', () => {
       expect(await runnerCall('POST', '/api/v4/jobs/request', body)).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
       expect(await runnerCall('DELETE', '/api/v4/runners', body)).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
     }
-    expect(await api(gw.baseUrl, 'POST', '/api/v4/runners/verify', { form: { token: runnerToken } })).toMatchObject({ status: 200, body: { token: runnerToken, token_expires_at: null } });
+    expect(await api(gw.baseUrl, 'POST', '/api/v4/runners/verify', { form: { token: runnerToken } })).toMatchObject({
+      status: 200,
+      body: { token: runnerToken, token_expires_at: null },
+    });
     // Whatever else the body holds is ignored (info that is not an object, a last_update that is not a string).
     const polled = await runnerCall('POST', '/api/v4/jobs/request', { token: runnerToken, info: 'gitlab-runner', last_update: 7, unknown: { deep: [1] } });
     expect(polled.status).toBe(204);
     expect(polled.headers.get('x-gitlab-last-update')).toEqual(expect.any(String));
     // DELETE /runners: a body token that is not a string falls back to the query's.
-    const throwaway = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', { token: owner.token, body: { runner_type: 'project_type', project_id: project.id } });
+    const throwaway = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', {
+      token: owner.token,
+      body: { runner_type: 'project_type', project_id: project.id },
+    });
     expect((await runnerCall('DELETE', `/api/v4/runners?token=${throwaway.body.token}`, { token: 42 })).status).toBe(204);
     expect((await runnerCall('POST', '/api/v4/runners/verify', { token: throwaway.body.token })).status).toBe(403);
 
     await pushConfig('build:\n  script: [make]\n', 'bodies');
     const job = await runningJob();
     const update = (body: unknown, headers: Record<string, string> = {}) => runnerCall('PUT', `/api/v4/jobs/${job.id}`, body, headers);
-    const statusOf = async () => (await gw.dataSource.query('SELECT status, failure_reason, exit_code FROM ci_jobs WHERE id = $1', [job.id]))[0] as { status: string; failure_reason: string | null; exit_code: number | null };
+    const statusOf = async () =>
+      (await gw.dataSource.query('SELECT status, failure_reason, exit_code FROM ci_jobs WHERE id = $1', [job.id]))[0] as {
+        status: string;
+        failure_reason: string | null;
+        exit_code: number | null;
+      };
     // A job token that is not a string is no token: 403.
-    for (const token of [5, [job.token], null]) expect(await update({ token, state: 'success' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    for (const token of [5, [job.token], null])
+      expect(await update({ token, state: 'success' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
     // The token in a header with a body that is no object, or a body without a state or with one that is not a string: a heartbeat.
     for (const [body, headers] of [
       [[], { 'JOB-TOKEN': job.token }],
@@ -255,12 +297,16 @@ describe('CI against hostile input', () => {
     expect(await statusOf()).toEqual({ status: 'failed', failure_reason: 'unknown_failure', exit_code: 3 });
   }, 120_000);
 
-  it('fails the pipeline of a push whose .gitlab-ci.yml is over 1 MB, with GitLab\'s yaml error', async () => {
+  it("fails the pipeline of a push whose .gitlab-ci.yml is over 1 MB, with GitLab's yaml error", async () => {
     const sha = await pushConfig(`build:\n  script: [make]\n# ${'x'.repeat(2_500_000)}\n`, 'huge');
-    const pipeline = await eventually(async () => {
-      const listed = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/pipelines?sha=${sha}`, { token: owner.token });
-      return listed.body.length > 0 ? (listed.body[0] as { id: number }) : undefined;
-    }, 'the pipeline of the push', 60_000);
+    const pipeline = await eventually(
+      async () => {
+        const listed = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/pipelines?sha=${sha}`, { token: owner.token });
+        return listed.body.length > 0 ? (listed.body[0] as { id: number }) : undefined;
+      },
+      'the pipeline of the push',
+      60_000,
+    );
     const full = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/pipelines/${pipeline.id}`, { token: owner.token });
     expect(full.body).toMatchObject({ status: 'failed', ref: 'huge', sha, yaml_errors: 'The parsed YAML is too big' });
     expect(await gw.dataSource.query('SELECT id FROM ci_jobs WHERE pipeline_id = $1', [pipeline.id])).toEqual([]);

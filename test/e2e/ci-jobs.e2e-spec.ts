@@ -95,7 +95,8 @@ describe('CI jobs and pipeline actions', () => {
   let work: string;
   const ids: Record<string, number> = {};
 
-  const call = (method: string, path: string, token = owner.token, body?: unknown) => api(gw.baseUrl, method, `/api/v4/projects/${project.id}${path}`, { token, body });
+  const call = (method: string, path: string, token = owner.token, body?: unknown) =>
+    api(gw.baseUrl, method, `/api/v4/projects/${project.id}${path}`, { token, body });
 
   beforeAll(async () => {
     gw = await startTestGateway('ci-jobs', { CI_LONG_POLL_SECONDS: '1' });
@@ -112,7 +113,10 @@ describe('CI jobs and pipeline actions', () => {
     await git.ok(['add', '.gitlab-ci.yml'], { cwd: work });
     await git.ok(['commit', '-q', '-m', 'CI'], { cwd: work });
     await git.ok(['push', '-q', 'origin', 'HEAD:refs/heads/main'], { cwd: work });
-    const registered = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', { token: owner.token, body: { runner_type: 'project_type', project_id: project.id } });
+    const registered = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', {
+      token: owner.token,
+      body: { runner_type: 'project_type', project_id: project.id },
+    });
     runner = new TestRunner(gw.baseUrl, registered.body.token);
   }, 60_000);
   afterAll(async () => {
@@ -131,7 +135,9 @@ describe('CI jobs and pipeline actions', () => {
 
     const build = await runner.take();
     expect(build.job_info.name).toBe('build');
-    expect((build as unknown as { variables: { key: string; value: string }[] }).variables).toContainEqual(expect.objectContaining({ key: 'SECRET_TOKEN', value: 's3cr3t-value' }));
+    expect((build as unknown as { variables: { key: string; value: string }[] }).variables).toContainEqual(
+      expect.objectContaining({ key: 'SECRET_TOKEN', value: 's3cr3t-value' }),
+    );
     ids.build = build.id;
     expect(await runner.trace(build.id, build.token, 0, 'Running\n$ make\n')).toBe(202);
     expect(await runner.upload(build.id, build.token, Buffer.alloc(1000, 1), 'artifact_type=archive&artifact_format=zip', 'artifacts.zip')).toBe(201);
@@ -145,7 +151,9 @@ describe('CI jobs and pipeline actions', () => {
     ids.unit = unit.id;
     expect(await runner.trace(unit.id, unit.token, 0, 'Coverage: 10.00%\nCoverage: \x1b[1m87.50%\x1b[0m total\n')).toBe(202);
     // A malformed report: its suite shows the error, the others are read.
-    expect(await runner.upload(unit.id, unit.token, gzipSync('<testsuite><testcase name="x">'), 'artifact_type=junit&artifact_format=gzip', 'unit.xml.gz')).toBe(201);
+    expect(
+      await runner.upload(unit.id, unit.token, gzipSync('<testsuite><testcase name="x">'), 'artifact_type=junit&artifact_format=gzip', 'unit.xml.gz'),
+    ).toBe(201);
     expect((await runner.update(unit.id, unit.token, 'success', { exit_code: 0 })).status).toBe(200);
 
     const all = await call('GET', '/jobs');
@@ -166,7 +174,15 @@ describe('CI jobs and pipeline actions', () => {
       duration: expect.any(Number),
       queued_duration: expect.any(Number),
       user: { id: owner.id, username: 'jobowner' },
-      commit: { id: expect.stringMatching(/^[0-9a-f]{40}$/), short_id: expect.any(String), title: 'CI', message: expect.stringContaining('CI'), author_name: expect.any(String), author_email: expect.any(String), created_at: expect.any(String) },
+      commit: {
+        id: expect.stringMatching(/^[0-9a-f]{40}$/),
+        short_id: expect.any(String),
+        title: 'CI',
+        message: expect.stringContaining('CI'),
+        author_name: expect.any(String),
+        author_email: expect.any(String),
+        created_at: expect.any(String),
+      },
       pipeline: { id: pipelineId, project_id: project.id, ref: 'main', sha: expect.any(String), status: 'success' },
       artifacts_file: { filename: 'artifacts.zip', size: 1000 },
       artifacts: [
@@ -219,9 +235,39 @@ describe('CI jobs and pipeline actions', () => {
         error_count: 0,
         suite_error: null,
         test_cases: [
-          { status: 'success', name: 'one', classname: 'A', file: null, execution_time: 0.5, system_output: null, stack_trace: null, attachment_url: null, recent_failures: null },
-          { status: 'failed', name: 'two', classname: 'A', file: null, execution_time: 1.25, system_output: 'expected 1', stack_trace: 'at a.ts:3', attachment_url: null, recent_failures: null },
-          { status: 'skipped', name: 'three', classname: 'A', file: null, execution_time: 0, system_output: null, stack_trace: null, attachment_url: null, recent_failures: null },
+          {
+            status: 'success',
+            name: 'one',
+            classname: 'A',
+            file: null,
+            execution_time: 0.5,
+            system_output: null,
+            stack_trace: null,
+            attachment_url: null,
+            recent_failures: null,
+          },
+          {
+            status: 'failed',
+            name: 'two',
+            classname: 'A',
+            file: null,
+            execution_time: 1.25,
+            system_output: 'expected 1',
+            stack_trace: 'at a.ts:3',
+            attachment_url: null,
+            recent_failures: null,
+          },
+          {
+            status: 'skipped',
+            name: 'three',
+            classname: 'A',
+            file: null,
+            execution_time: 0,
+            system_output: null,
+            stack_trace: null,
+            attachment_url: null,
+            recent_failures: null,
+          },
         ],
       },
       expect.objectContaining({ name: 'unit', total_count: 0, suite_error: expect.stringMatching(/^JUnit XML parsing failed/), test_cases: [] }),
@@ -230,8 +276,28 @@ describe('CI jobs and pipeline actions', () => {
     expect(summary.body).toEqual({
       total: { time: 1.75, count: 3, success: 1, failed: 1, skipped: 1, error: 0, suite_error: expect.stringMatching(/^JUnit XML parsing failed/) },
       test_suites: [
-        { name: 'build', total_time: 1.75, total_count: 3, success_count: 1, failed_count: 1, skipped_count: 1, error_count: 0, build_ids: [ids.build], suite_error: null },
-        { name: 'unit', total_time: 0, total_count: 0, success_count: 0, failed_count: 0, skipped_count: 0, error_count: 0, build_ids: [ids.unit], suite_error: expect.any(String) },
+        {
+          name: 'build',
+          total_time: 1.75,
+          total_count: 3,
+          success_count: 1,
+          failed_count: 1,
+          skipped_count: 1,
+          error_count: 0,
+          build_ids: [ids.build],
+          suite_error: null,
+        },
+        {
+          name: 'unit',
+          total_time: 0,
+          total_count: 0,
+          success_count: 0,
+          failed_count: 0,
+          skipped_count: 0,
+          error_count: 0,
+          build_ids: [ids.unit],
+          suite_error: expect.any(String),
+        },
       ],
     });
   }, 60_000);
@@ -309,7 +375,10 @@ describe('CI jobs and pipeline actions', () => {
     )) as { storage_key: string }[];
     expect(keys.length).toBeGreaterThan(0);
     expect((await call('DELETE', `/pipelines/${pipelineId}`, developer.token)).status).toBe(403);
-    const stale = await api(gw.baseUrl, 'DELETE', `/api/v4/projects/${project.id}/pipelines/${pipelineId}`, { token: owner.token, headers: { 'If-Unmodified-Since': new Date(Date.now() - 3_600_000).toUTCString() } });
+    const stale = await api(gw.baseUrl, 'DELETE', `/api/v4/projects/${project.id}/pipelines/${pipelineId}`, {
+      token: owner.token,
+      headers: { 'If-Unmodified-Since': new Date(Date.now() - 3_600_000).toUTCString() },
+    });
     expect(stale.status).toBe(412);
     expect((await call('DELETE', `/pipelines/${pipelineId}`)).status).toBe(204);
     expect((await call('GET', `/pipelines/${pipelineId}`)).status).toBe(404);
@@ -361,7 +430,10 @@ describe('CI jobs and pipeline actions', () => {
     const flaky = await runner.take();
     expect([build.job_info.name, flaky.job_info.name]).toEqual(['build', 'flaky']);
     // Both ends at once: one processing or two, the pipeline sees both and moves to the test stage.
-    const [a, b] = await Promise.all([runner.update(build.id, build.token, 'success'), runner.update(flaky.id, flaky.token, 'failed', { failure_reason: 'script_failure' })]);
+    const [a, b] = await Promise.all([
+      runner.update(build.id, build.token, 'success'),
+      runner.update(flaky.id, flaky.token, 'failed', { failure_reason: 'script_failure' }),
+    ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     // Answered once the pipeline moved on: the next stage's job is already pending.
     const pending = (await gw.dataSource.query(`SELECT name FROM ci_jobs WHERE pipeline_id = $1 AND status = 'pending'`, [id])) as { name: string }[];
@@ -377,7 +449,9 @@ describe('CI jobs and pipeline actions', () => {
     await gw.dataSource.query(`UPDATE ci_jobs SET finished_at = now() - interval '1 minute' WHERE id = $1`, [unit.id]);
     expect(await line.sweep(100)).toEqual({ processed: 1 });
     expect((await call('GET', `/jobs/${unit.id}`)).body).toMatchObject({ name: 'unit', status: 'success' });
-    expect(await gw.dataSource.query(`SELECT name, status FROM ci_jobs WHERE pipeline_id = $1 AND stage = 'deploy'`, [id])).toEqual([{ name: 'deploy', status: 'manual' }]);
+    expect(await gw.dataSource.query(`SELECT name, status FROM ci_jobs WHERE pipeline_id = $1 AND stage = 'deploy'`, [id])).toEqual([
+      { name: 'deploy', status: 'manual' },
+    ]);
     expect(await line.sweep(100)).toEqual({ processed: 0 });
   }, 60_000);
 
@@ -419,10 +493,14 @@ child-test:
     expect((await runner.update(prep.id, prep.token, 'success')).status).toBe(200);
 
     // The bridge became pending: the child pipeline is created through the event stream.
-    const childJob = await eventually(async () => {
-      const answer = await api(gw.baseUrl, 'POST', '/api/v4/jobs/request', { body: { token: runner.token } });
-      return answer.status === 201 ? answer.body : undefined;
-    }, 'the child job', 40_000);
+    const childJob = await eventually(
+      async () => {
+        const answer = await api(gw.baseUrl, 'POST', '/api/v4/jobs/request', { body: { token: runner.token } });
+        return answer.status === 201 ? answer.body : undefined;
+      },
+      'the child job',
+      40_000,
+    );
     expect(childJob.job_info.name).toBe('child-test');
     const vars = Object.fromEntries(childJob.variables.map((v: { key: string; value: string }) => [v.key, v.value]));
     expect(vars).toMatchObject({ CI_PIPELINE_SOURCE: 'parent_pipeline', FROM_PARENT: 'yes' });
@@ -433,19 +511,39 @@ child-test:
         stage: 'trigger',
         status: 'running',
         pipeline: expect.objectContaining({ id: parent.id }),
-        downstream_pipeline: expect.objectContaining({ id: Number(vars.CI_PIPELINE_ID), status: 'running', ref: 'kids', web_url: expect.stringContaining('/-/pipelines/') }),
+        downstream_pipeline: expect.objectContaining({
+          id: Number(vars.CI_PIPELINE_ID),
+          status: 'running',
+          ref: 'kids',
+          web_url: expect.stringContaining('/-/pipelines/'),
+        }),
       }),
     ]);
     expect(bridges.body[0]).not.toHaveProperty('runner');
-    expect(await runner.upload(childJob.id, childJob.token, Buffer.from('<testsuite><testcase name="c" classname="C" time="2"/></testsuite>'), 'artifact_type=junit&artifact_format=raw', 'child.xml')).toBe(201);
+    expect(
+      await runner.upload(
+        childJob.id,
+        childJob.token,
+        Buffer.from('<testsuite><testcase name="c" classname="C" time="2"/></testsuite>'),
+        'artifact_type=junit&artifact_format=raw',
+        'child.xml',
+      ),
+    ).toBe(201);
     expect((await runner.update(childJob.id, childJob.token, 'success')).status).toBe(200);
 
     const childId = Number(vars.CI_PIPELINE_ID);
     expect((await call('GET', `/pipelines/${childId}`)).body).toMatchObject({ id: childId, source: 'parent_pipeline', status: 'success' });
     expect((await call('GET', `/pipelines/${childId}/jobs`)).body.map((job: { name: string }) => job.name)).toEqual(['child-test']);
     // The bridge follows the child, the parent follows the bridge.
-    await eventually(async () => ((await call('GET', `/pipelines/${parent.id}`)).body.status === 'success' ? true : undefined), 'the parent pipeline to succeed', 40_000);
-    expect((await call('GET', `/pipelines/${parent.id}/bridges`)).body[0]).toMatchObject({ status: 'success', downstream_pipeline: { id: childId, status: 'success' } });
+    await eventually(
+      async () => ((await call('GET', `/pipelines/${parent.id}`)).body.status === 'success' ? true : undefined),
+      'the parent pipeline to succeed',
+      40_000,
+    );
+    expect((await call('GET', `/pipelines/${parent.id}/bridges`)).body[0]).toMatchObject({
+      status: 'success',
+      downstream_pipeline: { id: childId, status: 'success' },
+    });
     expect((await call('GET', '/pipelines?per_page=100')).body.map((p: { id: number }) => p.id)).not.toContain(childId);
     const summary = (await call('GET', `/pipelines/${parent.id}/test_report_summary`)).body;
     expect(summary.total).toMatchObject({ count: 1, success: 1, time: 2 });
@@ -457,16 +555,22 @@ child-test:
     const prep = await runner.take();
     expect(prep.job_info.name).toBe('prep');
     expect((await runner.update(prep.id, prep.token, 'success')).status).toBe(200);
-    const childJob = await eventually(async () => {
-      const answer = await api(gw.baseUrl, 'POST', '/api/v4/jobs/request', { body: { token: runner.token } });
-      return answer.status === 201 ? answer.body : undefined;
-    }, 'the child job', 40_000);
+    const childJob = await eventually(
+      async () => {
+        const answer = await api(gw.baseUrl, 'POST', '/api/v4/jobs/request', { body: { token: runner.token } });
+        return answer.status === 201 ? answer.body : undefined;
+      },
+      'the child job',
+      40_000,
+    );
     const childId = Number(childJob.variables.find((v: { key: string }) => v.key === 'CI_PIPELINE_ID').value);
     expect((await call('GET', `/pipelines/${childId}`)).body.status).toBe('running');
 
     expect((await call('POST', `/pipelines/${parent.id}/cancel?force=true`)).status).toBe(201);
     expect((await call('GET', `/pipelines/${childId}`)).body.status).toBe('canceled');
-    expect((await call('GET', `/pipelines/${childId}/jobs`)).body.map((job: { name: string; status: string }) => [job.name, job.status])).toEqual([['child-test', 'canceled']]);
+    expect((await call('GET', `/pipelines/${childId}/jobs`)).body.map((job: { name: string; status: string }) => [job.name, job.status])).toEqual([
+      ['child-test', 'canceled'],
+    ]);
     expect((await call('GET', `/pipelines/${parent.id}/bridges`)).body[0]).toMatchObject({ status: 'canceled' });
     expect((await call('GET', `/pipelines/${parent.id}`)).body.status).toBe('canceled');
     expect((await runner.update(childJob.id, childJob.token, 'success')).status).toBe(403);

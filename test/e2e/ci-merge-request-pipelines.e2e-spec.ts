@@ -74,15 +74,20 @@ describe('CI merge request pipelines', () => {
   /** Takes jobs until every one of `names` came (left running), finishing the others (push pipelines run too). */
   const takeJobs = async (...names: string[]): Promise<Record<string, JobPayload>> => {
     const taken: Record<string, JobPayload> = {};
-    await eventually(async () => {
-      const answer = await api(gw.baseUrl, 'POST', '/api/v4/jobs/request', { body: { token: runnerToken, info: { name: 'gitlab-runner', version: '17.5.0' } } });
-      if (answer.status === 201) {
-        const job = answer.body as JobPayload;
-        if (names.includes(job.job_info.name)) taken[job.job_info.name] = job;
-        else await api(gw.baseUrl, 'PUT', `/api/v4/jobs/${job.id}`, { body: { token: job.token, state: 'success' } });
-      }
-      return names.every((name) => taken[name]) ? true : undefined;
-    }, `jobs ${names.join(', ')}`);
+    await eventually(
+      async () => {
+        const answer = await api(gw.baseUrl, 'POST', '/api/v4/jobs/request', {
+          body: { token: runnerToken, info: { name: 'gitlab-runner', version: '17.5.0' } },
+        });
+        if (answer.status === 201) {
+          const job = answer.body as JobPayload;
+          if (names.includes(job.job_info.name)) taken[job.job_info.name] = job;
+          else await api(gw.baseUrl, 'PUT', `/api/v4/jobs/${job.id}`, { body: { token: job.token, state: 'success' } });
+        }
+        return names.every((name) => taken[name]) ? true : undefined;
+      },
+      `jobs ${names.join(', ')}`,
+    );
     return taken;
   };
 
@@ -101,7 +106,10 @@ describe('CI merge request pipelines', () => {
     featureSha = await commitAndPush('feature', 'feature.txt', 'one\n');
     await git.ok(['checkout', '-q', 'main'], { cwd: work });
     await commitAndPush('plain', '.gitlab-ci.yml', PLAIN_CONFIG);
-    const registered = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', { token: owner.token, body: { runner_type: 'project_type', project_id: project.id } });
+    const registered = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', {
+      token: owner.token,
+      body: { runner_type: 'project_type', project_id: project.id },
+    });
     runnerToken = registered.body.token;
   }, 60_000);
   afterAll(async () => {
@@ -166,7 +174,10 @@ describe('CI merge request pipelines', () => {
     await git.ok(['fetch', '-q', '--depth', '20', job.git_info.repo_url, ...job.git_info.refspecs], { cwd: dir });
     expect(await git.ok(['rev-parse', `refs/remotes/origin/merge-requests/${mrIid}/head`], { cwd: dir })).toBe(featureSha);
     expect((await api(gw.baseUrl, 'PUT', `/api/v4/jobs/${job.id}`, { body: { token: job.token, state: 'success' } })).status).toBe(200);
-    await eventually(async () => ((await call('GET', `/pipelines/${pipeline.id}`)).body.status === 'success' ? true : undefined), 'the merge request pipeline to succeed');
+    await eventually(
+      async () => ((await call('GET', `/pipelines/${pipeline.id}`)).body.status === 'success' ? true : undefined),
+      'the merge request pipeline to succeed',
+    );
   }, 60_000);
 
   it('creates a new merge request pipeline when the source branch is pushed', async () => {
@@ -182,9 +193,11 @@ describe('CI merge request pipelines', () => {
     expect(job.variables).toContainEqual(expect.objectContaining({ key: 'CI_COMMIT_SHA', value: next }));
   }, 60_000);
 
-  it('lists a merge request\'s pipelines (its own and its source branch\'s at its commits) and creates one on demand', async () => {
+  it("lists a merge request's pipelines (its own and its source branch's at its commits) and creates one on demand", async () => {
     const all: Pipeline[] = (await call('GET', '/pipelines?per_page=100')).body;
-    const expected = all.filter((p) => (p.source === 'merge_request_event' && p.ref === `refs/merge-requests/${mrIid}/head`) || (p.source === 'push' && p.ref === 'feature'));
+    const expected = all.filter(
+      (p) => (p.source === 'merge_request_event' && p.ref === `refs/merge-requests/${mrIid}/head`) || (p.source === 'push' && p.ref === 'feature'),
+    );
     // Two merge request pipelines and the push pipelines of its two commits; not those of main or of another branch.
     expect(expected.map((p) => p.source).sort()).toEqual(['merge_request_event', 'merge_request_event', 'push', 'push']);
     const listed = await call('GET', `/merge_requests/${mrIid}/pipelines`);
@@ -209,7 +222,12 @@ describe('CI merge request pipelines', () => {
     // A new merge request pipeline at the source head, even though one exists for it: 200, as GitLab answers.
     const created = await call('POST', `/merge_requests/${mrIid}/pipelines`);
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ source: 'merge_request_event', ref: `refs/merge-requests/${mrIid}/head`, sha: listed.body[0].sha, user: { username: owner.username } });
+    expect(created.body).toMatchObject({
+      source: 'merge_request_event',
+      ref: `refs/merge-requests/${mrIid}/head`,
+      sha: listed.body[0].sha,
+      user: { username: owner.username },
+    });
     expect((await call('GET', `/pipelines/${created.body.id}/jobs`)).body.map((job: { name: string }) => job.name)).toEqual(['mr-check']);
     expect((await call('GET', `/merge_requests/${mrIid}/pipelines`)).body[0].id).toBe(created.body.id);
     await takeJobs('mr-check');
@@ -224,7 +242,14 @@ describe('CI merge request pipelines', () => {
     const mr = await call('POST', '/merge_requests', { source_branch: 'plain', target_branch: 'main', title: 'Plain' });
     expect(mr.status).toBe(201);
     // Handled here, to completion, as the consumer does with the event.
-    const event = { id: randomUUID(), type: 'merge_request.opened', actor: owner.id, project_id: project.id, group_id: null, data: { merge_request: { id: mr.body.id } } } as unknown as CataloguedEvent<'merge_request.opened'>;
+    const event = {
+      id: randomUUID(),
+      type: 'merge_request.opened',
+      actor: owner.id,
+      project_id: project.id,
+      group_id: null,
+      data: { merge_request: { id: mr.body.id } },
+    } as unknown as CataloguedEvent<'merge_request.opened'>;
     await gw.app.get(CiPushConsumer, { strict: false }).onMergeRequest(event);
     expect((await mergeRequestPipelines()).map((pipeline) => pipeline.ref)).not.toContain(`refs/merge-requests/${mr.body.iid}/head`);
     // Asked for through the API, it is refused with the configuration's reason.

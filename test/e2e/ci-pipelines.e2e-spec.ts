@@ -56,10 +56,14 @@ describe('CI pipelines', () => {
   }
 
   const pipelineFor = (sha: string) =>
-    eventually(async () => {
-      const res = await get(`/pipelines?sha=${sha}`);
-      return res.body.length > 0 ? res.body[0] : undefined;
-    }, `pipeline of ${sha}`, 40_000);
+    eventually(
+      async () => {
+        const res = await get(`/pipelines?sha=${sha}`);
+        return res.body.length > 0 ? res.body[0] : undefined;
+      },
+      `pipeline of ${sha}`,
+      40_000,
+    );
 
   beforeAll(async () => {
     gw = await startTestGateway('ci-pipelines');
@@ -93,8 +97,20 @@ describe('CI pipelines', () => {
     });
     const full = await get(`/pipelines/${listed.id}`);
     expect(full.status).toBe(200);
-    expect(full.body).toMatchObject({ id: listed.id, iid: 1, tag: false, yaml_errors: null, before_sha: expect.stringMatching(/^[0-9a-f]{40}$/), user: { username: 'cia' }, started_at: null, finished_at: null, coverage: null });
-    const jobs = (await gw.dataSource.query('SELECT name, status, stage_idx, "when", allow_failure, needs FROM ci_jobs WHERE pipeline_id = $1 ORDER BY id', [listed.id])) as Record<string, unknown>[];
+    expect(full.body).toMatchObject({
+      id: listed.id,
+      iid: 1,
+      tag: false,
+      yaml_errors: null,
+      before_sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+      user: { username: 'cia' },
+      started_at: null,
+      finished_at: null,
+      coverage: null,
+    });
+    const jobs = (await gw.dataSource.query('SELECT name, status, stage_idx, "when", allow_failure, needs FROM ci_jobs WHERE pipeline_id = $1 ORDER BY id', [
+      listed.id,
+    ])) as Record<string, unknown>[];
     expect(jobs).toEqual([
       { name: 'build', status: 'pending', stage_idx: 1, when: 'on_success', allow_failure: false, needs: null },
       { name: 'lint', status: 'pending', stage_idx: 1, when: 'on_success', allow_failure: true, needs: null },
@@ -106,11 +122,19 @@ describe('CI pipelines', () => {
   it('creates API pipelines (source api, variables kept) with the next iid', async () => {
     const created = await api(gw.baseUrl, 'POST', `/api/v4/projects/${project.id}/pipeline`, {
       token: owner.token,
-      body: { ref: 'main', variables: [{ key: 'DEPLOY_TO', value: 'staging' }, { key: 'CONF', value: 'a=b', variable_type: 'file' }] },
+      body: {
+        ref: 'main',
+        variables: [
+          { key: 'DEPLOY_TO', value: 'staging' },
+          { key: 'CONF', value: 'a=b', variable_type: 'file' },
+        ],
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ iid: 2, ref: 'main', source: 'api', status: 'pending', tag: false, yaml_errors: null, user: { id: owner.id } });
-    const names = (await gw.dataSource.query('SELECT name FROM ci_jobs WHERE pipeline_id = $1 ORDER BY id', [created.body.id])).map((r: { name: string }) => r.name);
+    const names = (await gw.dataSource.query('SELECT name FROM ci_jobs WHERE pipeline_id = $1 ORDER BY id', [created.body.id])).map(
+      (r: { name: string }) => r.name,
+    );
     // No push: `changes` holds, the API-only job runs.
     expect(names).toEqual(['build', 'lint', 'unit', 'deploy', 'api-only']);
     const variables = await get(`/pipelines/${created.body.id}/variables`);
@@ -133,7 +157,9 @@ describe('CI pipelines', () => {
   }, 60_000);
 
   it('keeps iids gap-free under concurrent creation', async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, () => api(gw.baseUrl, 'POST', `/api/v4/projects/${project.id}/pipeline`, { token: owner.token, body: { ref: 'main' } })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => api(gw.baseUrl, 'POST', `/api/v4/projects/${project.id}/pipeline`, { token: owner.token, body: { ref: 'main' } })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
     expect(results.map((r) => r.body.iid).sort((a, b) => a - b)).toEqual([3, 4, 5, 6, 7, 8]);
   }, 60_000);

@@ -30,7 +30,8 @@ describe('CI protected runners', () => {
     expect(listed.body).toHaveLength(1);
     return listed.body[0];
   };
-  const variable = (payload: { variables: Array<{ key: string; value: string }> }, key: string): string | undefined => payload.variables.find((v) => v.key === key)?.value;
+  const variable = (payload: { variables: Array<{ key: string; value: string }> }, key: string): string | undefined =>
+    payload.variables.find((v) => v.key === key)?.value;
 
   beforeAll(async () => {
     gw = await startTestGateway('ci-protected-runners', { CI_LONG_POLL_SECONDS: '1' });
@@ -97,7 +98,10 @@ describe('CI protected runners', () => {
     const pipelineId = await createPipeline('main');
     const taken = await poll(runner.token);
     expect(taken.status).toBe(201);
-    expect((await api(gw.baseUrl, 'PUT', `/api/v4/jobs/${taken.body.id}`, { body: { token: taken.body.token, state: 'failed', failure_reason: 'script_failure' } })).status).toBe(200);
+    expect(
+      (await api(gw.baseUrl, 'PUT', `/api/v4/jobs/${taken.body.id}`, { body: { token: taken.body.token, state: 'failed', failure_reason: 'script_failure' } }))
+        .status,
+    ).toBe(200);
     const retried = await call('POST', `/projects/${project.id}/jobs/${taken.body.id}/retry`);
     expect(retried.status).toBe(201);
     const again = await poll(runner.token);

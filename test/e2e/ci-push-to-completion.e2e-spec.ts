@@ -65,7 +65,8 @@ child-test:
       junit: child.xml
 `;
 
-const BUILD_XML = '<testsuites><testsuite name="build"><testcase classname="B" name="compiles" time="0.5"/><testcase classname="B" name="links" time="0.25"><skipped/></testcase></testsuite></testsuites>';
+const BUILD_XML =
+  '<testsuites><testsuite name="build"><testcase classname="B" name="compiles" time="0.5"/><testcase classname="B" name="links" time="0.25"><skipped/></testcase></testsuite></testsuites>';
 const UNIT_XML =
   '<testsuite name="unit"><testcase classname="M" name="adds" time="1"/><testcase classname="M" name="divides" time="2"><failure message="division by zero">at m.ts:4</failure></testcase><testcase classname="M" name="rounds" time="0.25"/></testsuite>';
 const CHILD_XML = '<testsuite><testcase classname="C" name="child" time="1.5"/></testsuite>';
@@ -113,10 +114,21 @@ describe('CI: a push run to completion by a runner', () => {
   const taken: Record<string, JobPayload> = {};
   const call = (method: string, path: string) => api(gw.baseUrl, method, `/api/v4/projects/${project.id}${path}`, { token: owner.token });
   const statuses = async (pipelineId: number) =>
-    Object.fromEntries(((await gw.dataSource.query('SELECT name, status FROM ci_jobs WHERE pipeline_id = $1 AND retried = false', [pipelineId])) as { name: string; status: string }[]).map((row) => [row.name, row.status]));
+    Object.fromEntries(
+      (
+        (await gw.dataSource.query('SELECT name, status FROM ci_jobs WHERE pipeline_id = $1 AND retried = false', [pipelineId])) as {
+          name: string;
+          status: string;
+        }[]
+      ).map((row) => [row.name, row.status]),
+    );
 
-  const request = () => api(gw.baseUrl, 'POST', '/api/v4/jobs/request', { body: { token: runnerToken, info: { name: 'gitlab-runner', version: '17.5.0', platform: 'linux', architecture: 'amd64', executor: 'shell' } } });
-  const update = (job: JobPayload, state: string, extra: Record<string, unknown> = {}) => api(gw.baseUrl, 'PUT', `/api/v4/jobs/${job.id}`, { body: { token: job.token, state, ...extra } });
+  const request = () =>
+    api(gw.baseUrl, 'POST', '/api/v4/jobs/request', {
+      body: { token: runnerToken, info: { name: 'gitlab-runner', version: '17.5.0', platform: 'linux', architecture: 'amd64', executor: 'shell' } },
+    });
+  const update = (job: JobPayload, state: string, extra: Record<string, unknown> = {}) =>
+    api(gw.baseUrl, 'PUT', `/api/v4/jobs/${job.id}`, { body: { token: job.token, state, ...extra } });
   const upload = async (job: JobPayload, content: Buffer, query: string, filename: string) => {
     const form = new FormData();
     form.append('file', new Blob([content]), filename);
@@ -127,7 +139,11 @@ describe('CI: a push run to completion by a runner', () => {
     let offset = 0;
     for (const line of lines) {
       const bytes = Buffer.from(line);
-      const response = await fetch(`${gw.baseUrl}/api/v4/jobs/${job.id}/trace`, { method: 'PATCH', headers: { 'JOB-TOKEN': job.token, 'Content-Range': `${offset}-${offset + bytes.length - 1}` }, body: bytes });
+      const response = await fetch(`${gw.baseUrl}/api/v4/jobs/${job.id}/trace`, {
+        method: 'PATCH',
+        headers: { 'JOB-TOKEN': job.token, 'Content-Range': `${offset}-${offset + bytes.length - 1}` },
+        body: bytes,
+      });
       expect(response.status).toBe(202);
       offset += bytes.length;
       expect(response.headers.get('range')).toBe(`0-${offset}`);
@@ -161,7 +177,8 @@ describe('CI: a push run to completion by a runner', () => {
         expect(await upload(job, Buffer.from(CHILD_XML), 'artifact_type=junit&artifact_format=raw', 'child.xml')).toBe(201);
         break;
     }
-    const outcome = name === 'lint' ? await update(job, 'failed', { failure_reason: 'script_failure', exit_code: 1 }) : await update(job, 'success', { exit_code: 0 });
+    const outcome =
+      name === 'lint' ? await update(job, 'failed', { failure_reason: 'script_failure', exit_code: 1 }) : await update(job, 'success', { exit_code: 0 });
     expect(outcome.status).toBe(200);
   }
 
@@ -185,7 +202,10 @@ describe('CI: a push run to completion by a runner', () => {
     const created = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: owner.token, body: { name: 'Complete', initialize_with_readme: true } });
     if (created.status !== 201) throw new Error(created.text);
     project = created.body;
-    const runner = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', { token: owner.token, body: { runner_type: 'project_type', project_id: project.id, description: 'protocol runner' } });
+    const runner = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', {
+      token: owner.token,
+      body: { runner_type: 'project_type', project_id: project.id, description: 'protocol runner' },
+    });
     runnerToken = runner.body.token;
     expect((await api(gw.baseUrl, 'POST', '/api/v4/runners/verify', { body: { token: runnerToken } })).status).toBe(200);
     work = git.dir('complete');
@@ -210,7 +230,15 @@ describe('CI: a push run to completion by a runner', () => {
     const pipeline = (await call('GET', `/pipelines/${pipelineId}`)).body;
     expect(pipeline).toMatchObject({ id: pipelineId, iid: 1, source: 'push', ref: 'main', sha, yaml_errors: null });
     // `rules` left `docs` out on main; the others wait for their turn.
-    expect(await statuses(pipelineId)).toEqual({ build: 'success', unit: 'pending', sast: 'pending', lint: 'pending', children: 'pending', package: 'created', deploy: 'created' });
+    expect(await statuses(pipelineId)).toEqual({
+      build: 'success',
+      unit: 'pending',
+      sast: 'pending',
+      lint: 'pending',
+      children: 'pending',
+      package: 'created',
+      deploy: 'created',
+    });
 
     // `package` needs only `unit`: it is enqueued while the rest of the test stage still waits.
     await runUntil(['unit']);
@@ -227,23 +255,39 @@ describe('CI: a push run to completion by a runner', () => {
     expect((await call('GET', `/pipelines/${childId}`)).body).toMatchObject({ source: 'parent_pipeline', status: 'success' });
     // The bridge follows the child (`strategy: depend`); the manual job (allowed to fail) and the
     // allowed failure leave the pipeline `success`.
-    await eventually(async () => ((await call('GET', `/pipelines/${pipelineId}`)).body.status === 'success' ? true : undefined), 'the pipeline to succeed', 60_000);
-    expect(await statuses(pipelineId)).toEqual({ build: 'success', unit: 'success', sast: 'success', lint: 'failed', children: 'success', package: 'success', deploy: 'manual' });
-    expect((await call('GET', `/pipelines/${pipelineId}/bridges`)).body).toEqual([expect.objectContaining({ name: 'children', status: 'success', downstream_pipeline: expect.objectContaining({ id: childId, status: 'success' }) })]);
+    await eventually(
+      async () => ((await call('GET', `/pipelines/${pipelineId}`)).body.status === 'success' ? true : undefined),
+      'the pipeline to succeed',
+      60_000,
+    );
+    expect(await statuses(pipelineId)).toEqual({
+      build: 'success',
+      unit: 'success',
+      sast: 'success',
+      lint: 'failed',
+      children: 'success',
+      package: 'success',
+      deploy: 'manual',
+    });
+    expect((await call('GET', `/pipelines/${pipelineId}/bridges`)).body).toEqual([
+      expect.objectContaining({ name: 'children', status: 'success', downstream_pipeline: expect.objectContaining({ id: childId, status: 'success' }) }),
+    ]);
     const lint = (await call('GET', `/jobs/${taken.lint.id}`)).body;
     expect(lint).toMatchObject({ status: 'failed', allow_failure: true, failure_reason: 'script_failure' });
     const log = await fetch(`${gw.baseUrl}/api/v4/projects/${project.id}/jobs/${taken.build.id}/trace`, { headers: { 'PRIVATE-TOKEN': owner.token } });
     expect(await log.text()).toBe('Running build on gitlab-runner\n$ build\nJob succeeded\n');
 
     // The manual job, played, runs last.
-    const played = await api(gw.baseUrl, 'POST', `/api/v4/projects/${project.id}/jobs/${(await statusesWithIds(pipelineId)).deploy}/play`, { token: owner.token });
+    const played = await api(gw.baseUrl, 'POST', `/api/v4/projects/${project.id}/jobs/${(await statusesWithIds(pipelineId)).deploy}/play`, {
+      token: owner.token,
+    });
     expect(played).toMatchObject({ status: 200, body: { status: 'pending' } });
     await runUntil(['deploy']);
     const finished = (await call('GET', `/pipelines/${pipelineId}`)).body;
     expect(finished).toMatchObject({ status: 'success', started_at: expect.any(String), finished_at: expect.any(String), duration: expect.any(Number) });
-    expect((await call('GET', `/pipelines/${pipelineId}/jobs?per_page=100`)).body.map((job: { name: string; status: string }) => `${job.name}:${job.status}`).sort()).toEqual(
-      ['build:success', 'deploy:success', 'lint:failed', 'package:success', 'sast:success', 'unit:success'].sort(),
-    );
+    expect(
+      (await call('GET', `/pipelines/${pipelineId}/jobs?per_page=100`)).body.map((job: { name: string; status: string }) => `${job.name}:${job.status}`).sort(),
+    ).toEqual(['build:success', 'deploy:success', 'lint:failed', 'package:success', 'sast:success', 'unit:success'].sort());
 
     // Test report: the parent's and the child's JUnit reports, one suite per job name.
     const report = (await call('GET', `/pipelines/${pipelineId}/test_report`)).body;
@@ -253,12 +297,18 @@ describe('CI: a push run to completion by a runner', () => {
       ['child-test', 1],
       ['unit', 3],
     ]);
-    expect(report.test_suites[2].test_cases.find((c: { name: string }) => c.name === 'divides')).toMatchObject({ status: 'failed', system_output: 'division by zero', stack_trace: 'at m.ts:4' });
+    expect(report.test_suites[2].test_cases.find((c: { name: string }) => c.name === 'divides')).toMatchObject({
+      status: 'failed',
+      system_output: 'division by zero',
+      stack_trace: 'at m.ts:4',
+    });
     const summary = (await call('GET', `/pipelines/${pipelineId}/test_report_summary`)).body;
     expect(summary.total).toMatchObject({ count: 6, success: 4, failed: 1, skipped: 1, error: 0, time: 5.5 });
 
     // The SAST report is stored as the job's artifact, and the default branch's findings are listed (ULTIMATE).
-    expect(await gw.dataSource.query('SELECT file_type, file_format, filename FROM ci_job_artifacts WHERE job_id = $1', [taken.sast.id])).toEqual([{ file_type: 'sast', file_format: 'raw', filename: 'gl-sast-report.json' }]);
+    expect(await gw.dataSource.query('SELECT file_type, file_format, filename FROM ci_job_artifacts WHERE job_id = $1', [taken.sast.id])).toEqual([
+      { file_type: 'sast', file_format: 'raw', filename: 'gl-sast-report.json' },
+    ]);
     const findings = await eventually(
       async () => {
         const listed = await call('GET', '/vulnerability_findings');
@@ -267,7 +317,14 @@ describe('CI: a push run to completion by a runner', () => {
       'the SAST findings',
       60_000,
     );
-    expect(findings).toEqual([expect.objectContaining({ name: 'SQL injection in app/db.py', report_type: 'sast', severity: 'high', scanner: expect.objectContaining({ external_id: 'semgrep' }) })]);
+    expect(findings).toEqual([
+      expect.objectContaining({
+        name: 'SQL injection in app/db.py',
+        report_type: 'sast',
+        severity: 'high',
+        scanner: expect.objectContaining({ external_id: 'semgrep' }),
+      }),
+    ]);
 
     // Nothing is left for the runner, and every job token died with its job.
     expect((await request()).status).toBe(204);
@@ -275,5 +332,9 @@ describe('CI: a push run to completion by a runner', () => {
   }, 300_000);
 
   const statusesWithIds = async (pipelineId: number) =>
-    Object.fromEntries(((await gw.dataSource.query('SELECT name, id FROM ci_jobs WHERE pipeline_id = $1 AND retried = false', [pipelineId])) as { name: string; id: number }[]).map((row) => [row.name, row.id]));
+    Object.fromEntries(
+      (
+        (await gw.dataSource.query('SELECT name, id FROM ci_jobs WHERE pipeline_id = $1 AND retried = false', [pipelineId])) as { name: string; id: number }[]
+      ).map((row) => [row.name, row.id]),
+    );
 });

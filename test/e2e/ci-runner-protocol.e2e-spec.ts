@@ -39,7 +39,19 @@ class TestRunner {
 
   request(lastUpdate?: string) {
     return api(this.baseUrl, 'POST', '/api/v4/jobs/request', {
-      body: { token: this.token, last_update: lastUpdate, info: { name: 'gitlab-runner', version: '17.5.0', revision: 'abc', platform: 'linux', architecture: 'amd64', executor: 'shell', features: { trace_sections: true } } },
+      body: {
+        token: this.token,
+        last_update: lastUpdate,
+        info: {
+          name: 'gitlab-runner',
+          version: '17.5.0',
+          revision: 'abc',
+          platform: 'linux',
+          architecture: 'amd64',
+          executor: 'shell',
+          features: { trace_sections: true },
+        },
+      },
     });
   }
 
@@ -81,7 +93,10 @@ describe('CI runner protocol', () => {
     return git.ok(['rev-parse', 'HEAD'], { cwd: work });
   }
 
-  const jobsOf = (pipelineId: number) => gw.dataSource.query('SELECT id, name, status, failure_reason, retried FROM ci_jobs WHERE pipeline_id = $1 ORDER BY id', [pipelineId]) as Promise<{ id: number; name: string; status: string; failure_reason: string | null; retried: boolean }[]>;
+  const jobsOf = (pipelineId: number) =>
+    gw.dataSource.query('SELECT id, name, status, failure_reason, retried FROM ci_jobs WHERE pipeline_id = $1 ORDER BY id', [pipelineId]) as Promise<
+      { id: number; name: string; status: string; failure_reason: string | null; retried: boolean }[]
+    >;
   const pipelineOf = (id: number) => api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/pipelines/${id}`, { token: owner.token });
 
   beforeAll(async () => {
@@ -100,20 +115,38 @@ describe('CI runner protocol', () => {
   });
 
   it('creates runners with a glrt- token shown once, verifies and manages them', async () => {
-    const created = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', { token: owner.token, body: { runner_type: 'project_type', project_id: project.id, description: 'shell', tag_list: 'linux, docker' } });
+    const created = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', {
+      token: owner.token,
+      body: { runner_type: 'project_type', project_id: project.id, description: 'shell', tag_list: 'linux, docker' },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^glrt-[A-Za-z0-9_-]{20,}$/), token_expires_at: null });
     runner = new TestRunner(gw.baseUrl, created.body.token);
     const stored = await gw.dataSource.query('SELECT token_digest FROM ci_runners WHERE id = $1', [created.body.id]);
     expect(stored[0].token_digest).not.toContain(created.body.token);
 
-    expect(await api(gw.baseUrl, 'POST', '/api/v4/runners/verify', { body: { token: runner.token, system_id: 's_1' } })).toMatchObject({ status: 200, body: { id: created.body.id } });
+    expect(await api(gw.baseUrl, 'POST', '/api/v4/runners/verify', { body: { token: runner.token, system_id: 's_1' } })).toMatchObject({
+      status: 200,
+      body: { id: created.body.id },
+    });
     expect((await api(gw.baseUrl, 'POST', '/api/v4/runners/verify', { body: { token: 'glrt-wrong' } })).status).toBe(403);
     const instance = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', { token: owner.token, body: { runner_type: 'instance_type' } });
     expect(instance.status).toBe(403);
 
     const detail = await api(gw.baseUrl, 'GET', `/api/v4/runners/${created.body.id}`, { token: owner.token });
-    expect(detail.body).toMatchObject({ id: created.body.id, description: 'shell', runner_type: 'project_type', is_shared: false, tag_list: ['linux', 'docker'], run_untagged: true, locked: true, paused: false, online: false, status: 'never_contacted', projects: [{ id: project.id }] });
+    expect(detail.body).toMatchObject({
+      id: created.body.id,
+      description: 'shell',
+      runner_type: 'project_type',
+      is_shared: false,
+      tag_list: ['linux', 'docker'],
+      run_untagged: true,
+      locked: true,
+      paused: false,
+      online: false,
+      status: 'never_contacted',
+      projects: [{ id: project.id }],
+    });
     const listed = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/runners`, { token: owner.token });
     expect(listed.body.map((r: { id: number }) => r.id)).toEqual([created.body.id]);
     const stranger = await createUserWithToken(gw, 'stranger-ci');
@@ -121,7 +154,10 @@ describe('CI runner protocol', () => {
     expect((await api(gw.baseUrl, 'GET', '/api/v4/runners/all', { token: owner.token })).status).toBe(403);
     expect((await api(gw.baseUrl, 'GET', '/api/v4/runners/all', { token: gw.rootToken })).body.map((r: { id: number }) => r.id)).toEqual([created.body.id]);
 
-    const throwaway = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', { token: owner.token, body: { runner_type: 'project_type', project_id: project.id } });
+    const throwaway = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', {
+      token: owner.token,
+      body: { runner_type: 'project_type', project_id: project.id },
+    });
     expect((await api(gw.baseUrl, 'DELETE', '/api/v4/runners', { body: { token: throwaway.body.token } })).status).toBe(204);
     expect((await api(gw.baseUrl, 'POST', '/api/v4/runners/verify', { body: { token: throwaway.body.token } })).status).toBe(403);
   }, 60_000);
@@ -152,10 +188,14 @@ describe('CI runner protocol', () => {
   it('runs a pipeline: job payload, clone with the job token, trace in chunks, states, next stage, token lifetime', async () => {
     const sha = await pushConfig(CONFIG);
     // The push pipeline comes through the event stream: poll as a runner does until the job is there.
-    const job = await eventually(async () => {
-      const answer = await runner.request();
-      return answer.status === 201 ? answer.body : undefined;
-    }, 'the build job', 60_000);
+    const job = await eventually(
+      async () => {
+        const answer = await runner.request();
+        return answer.status === 201 ? answer.body : undefined;
+      },
+      'the build job',
+      60_000,
+    );
     expect(job).toMatchObject({
       id: expect.any(Number),
       token: expect.stringMatching(/^glcbt-/),
@@ -213,7 +253,10 @@ describe('CI runner protocol', () => {
     // Trace chunks at the right offsets; a wrong offset is 416 with the current range.
     expect(await runner.appendTrace(job.id, job.token, 0, 'Running with gitlab-runner\n')).toMatchObject({ status: 202, range: '0-27', jobStatus: 'running' });
     expect(await runner.appendTrace(job.id, job.token, 10, 'overlap')).toMatchObject({ status: 416, range: '0-27' });
-    expect(await runner.appendTrace(job.id, job.token, 27, '$ make\nok ✓\n')).toMatchObject({ status: 202, range: `0-${27 + Buffer.byteLength('$ make\nok ✓\n')}` });
+    expect(await runner.appendTrace(job.id, job.token, 27, '$ make\nok ✓\n')).toMatchObject({
+      status: 202,
+      range: `0-${27 + Buffer.byteLength('$ make\nok ✓\n')}`,
+    });
     expect((await runner.appendTrace(job.id, 'glcbt-wrong', 0, 'x')).status).toBe(403);
     expect((await runner.update(job.id, job.token, 'running')).status).toBe(200);
 
@@ -224,7 +267,10 @@ describe('CI runner protocol', () => {
     expect((await runner.upload(job.id, job.token, archive, 'artifact_type=bogus')).status).toBe(400);
     expect((await api(gw.baseUrl, 'PUT', '/api/v4/application/settings', { token: gw.rootToken, body: { max_artifacts_size: 1 } })).status).toBe(200);
     expect((await runner.upload(job.id, job.token, Buffer.alloc(1_200_000, 1), 'artifact_type=dotenv&artifact_format=gzip')).status).toBe(413);
-    const artifacts = await gw.dataSource.query('SELECT file_type, file_format, filename, size::int AS size, storage_key LIKE $$artifacts/%$$ AS stored, expire_at IS NOT NULL AS expires FROM ci_job_artifacts WHERE job_id = $1 ORDER BY id', [job.id]);
+    const artifacts = await gw.dataSource.query(
+      'SELECT file_type, file_format, filename, size::int AS size, storage_key LIKE $$artifacts/%$$ AS stored, expire_at IS NOT NULL AS expires FROM ci_job_artifacts WHERE job_id = $1 ORDER BY id',
+      [job.id],
+    );
     expect(artifacts).toEqual([
       { file_type: 'archive', file_format: 'zip', filename: 'artifacts.zip', size: 300_000, stored: true, expires: true },
       { file_type: 'junit', file_format: 'gzip', filename: 'junit.xml.gz', size: 13, stored: true, expires: true },
@@ -266,14 +312,24 @@ describe('CI runner protocol', () => {
   }, 90_000);
 
   it('never gives one job to two runners polling at once', async () => {
-    const second = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', { token: owner.token, body: { runner_type: 'project_type', project_id: project.id, tag_list: ['linux'] } });
+    const second = await api(gw.baseUrl, 'POST', '/api/v4/user/runners', {
+      token: owner.token,
+      body: { runner_type: 'project_type', project_id: project.id, tag_list: ['linux'] },
+    });
     const other = new TestRunner(gw.baseUrl, second.body.token);
     const many = ['stages: [a]', ...Array.from({ length: 8 }, (_, i) => `job${i}: { stage: a, script: [x] }`)].join('\n');
     const sha = await pushConfig(many, 'parallel');
-    await eventually(async () => {
-      const rows = await gw.dataSource.query(`SELECT count(*)::int AS n FROM ci_jobs j JOIN ci_pipelines p ON p.id = j.pipeline_id WHERE p.sha = $1 AND j.status = 'pending'`, [sha]);
-      return rows[0].n === 8 ? true : undefined;
-    }, 'eight pending jobs', 40_000);
+    await eventually(
+      async () => {
+        const rows = await gw.dataSource.query(
+          `SELECT count(*)::int AS n FROM ci_jobs j JOIN ci_pipelines p ON p.id = j.pipeline_id WHERE p.sha = $1 AND j.status = 'pending'`,
+          [sha],
+        );
+        return rows[0].n === 8 ? true : undefined;
+      },
+      'eight pending jobs',
+      40_000,
+    );
     const answers = await Promise.all([...Array(6).fill(runner), ...Array(6).fill(other)].map((r: TestRunner) => r.request()));
     const ids = answers.filter((a) => a.status === 201).map((a) => a.body.id);
     expect(ids).toHaveLength(8);

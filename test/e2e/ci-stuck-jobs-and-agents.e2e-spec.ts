@@ -15,7 +15,8 @@ tagged:
 
 const NO_ACTIVE_RUNNER = "This job is stuck because you don't have any active runners that can run this job.";
 const NO_ONLINE_RUNNER = "This job is stuck because the project doesn't have any runners online assigned to it.";
-const NO_RUNNER_WITH_TAGS = "This job is stuck because you don't have any active runners online or available with any of these tags assigned to them: gpu, linux";
+const NO_RUNNER_WITH_TAGS =
+  "This job is stuck because you don't have any active runners online or available with any of these tags assigned to them: gpu, linux";
 
 interface JobView {
   id: number;
@@ -59,7 +60,8 @@ describe('CI stuck jobs and allowed agents', () => {
     }
     return byName;
   };
-  const allowedAgents = (options: { headers?: Record<string, string>; query?: string } = {}) => api(gw.baseUrl, 'GET', `/api/v4/job/allowed_agents${options.query ?? ''}`, { headers: options.headers });
+  const allowedAgents = (options: { headers?: Record<string, string>; query?: string } = {}) =>
+    api(gw.baseUrl, 'GET', `/api/v4/job/allowed_agents${options.query ?? ''}`, { headers: options.headers });
 
   beforeAll(async () => {
     gw = await startTestGateway('ci-stuck-agents', { CI_LONG_POLL_SECONDS: '1' });
@@ -81,7 +83,7 @@ describe('CI stuck jobs and allowed agents', () => {
     await gw?.close();
   });
 
-  it('marks pending jobs stuck, with GitLab\'s reasons, until a runner that can take them is online', async () => {
+  it("marks pending jobs stuck, with GitLab's reasons, until a runner that can take them is online", async () => {
     const first = await createPipeline();
     let jobs = await jobsOf(first);
     expect(jobs.plain).toMatchObject({ status: 'pending', stuck: true, stuck_reason: NO_ACTIVE_RUNNER });
@@ -154,7 +156,15 @@ describe('CI stuck jobs and allowed agents', () => {
         created_at: project.created_at,
         groups: [{ id: groups.outer }, { id: groups.inner }],
       },
-      user: { id: owner.id, username: 'stuckowner', name: 'stuckowner name', state: 'active', locked: false, avatar_url: expect.any(String), web_url: `${gw.baseUrl}/stuckowner` },
+      user: {
+        id: owner.id,
+        username: 'stuckowner',
+        name: 'stuckowner name',
+        state: 'active',
+        locked: false,
+        avatar_url: expect.any(String),
+        web_url: `${gw.baseUrl}/stuckowner`,
+      },
     });
     // The other places a job token goes.
     expect((await allowedAgents({ query: `?job_token=${running.token}` })).body).toEqual(answer.body);
@@ -167,7 +177,10 @@ describe('CI stuck jobs and allowed agents', () => {
     const tier: ServiceTier = config.tier;
     Object.assign(config, { tier: 'free' });
     try {
-      expect(await allowedAgents({ headers: { 'JOB-TOKEN': running.token } })).toMatchObject({ status: 403, body: { message: '403 Forbidden - This feature requires the PREMIUM tier' } });
+      expect(await allowedAgents({ headers: { 'JOB-TOKEN': running.token } })).toMatchObject({
+        status: 403,
+        body: { message: '403 Forbidden - This feature requires the PREMIUM tier' },
+      });
     } finally {
       Object.assign(config, { tier });
     }

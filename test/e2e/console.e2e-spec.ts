@@ -37,16 +37,23 @@ describe('web console (browser)', () => {
     return context.newPage();
   };
   const notify = (body: Record<string, unknown>, token = integration.token, path = integration.path) => fx.notify(path, body, { token });
-  const apiCounts = async () => (await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/alert_management/alerts/status_counts`, { token: gw.rootToken })).body;
+  const apiCounts = async () =>
+    (await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/alert_management/alerts/status_counts`, { token: gw.rootToken })).body;
   const countOf = (page: Page, tab: string) => page.getByTestId(`count-${tab}`).innerText();
 
   beforeAll(async () => {
     consoleDir = buildConsole();
-    [gw, browser] = await Promise.all([startTestGateway('web_console', { WEB_CONSOLE_DIR: consoleDir, INITIAL_ROOT_PASSWORD: ROOT_PASSWORD }), launchChromium()]);
+    [gw, browser] = await Promise.all([
+      startTestGateway('web_console', { WEB_CONSOLE_DIR: consoleDir, INITIAL_ROOT_PASSWORD: ROOT_PASSWORD }),
+      launchChromium(),
+    ]);
     fx = new AlertingFixture(gw);
     project = await fx.project('payments', 'checkout');
     integration = await fx.integration(project.id, { active: true, name: 'prometheus' });
-    for (const [name, level] of [['dev', 30], ['rep', 20]] as const) {
+    for (const [name, level] of [
+      ['dev', 30],
+      ['rep', 20],
+    ] as const) {
       await fx.user(name);
       await fx.member(project.id, name, level);
     }
@@ -95,7 +102,11 @@ describe('web console (browser)', () => {
 
     await page.getByLabel('Password').fill(ROOT_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: project.fullPath.replace('/', ' / ') }).or(page.getByRole('link', { name: /checkout/ })).first().click(UI_WAIT);
+    await page
+      .getByRole('link', { name: project.fullPath.replace('/', ' / ') })
+      .or(page.getByRole('link', { name: /checkout/ }))
+      .first()
+      .click(UI_WAIT);
     await page.getByRole('heading', { name: 'Alerts' }).waitFor(UI_WAIT);
     await page.locator('tr[data-iid]').first().waitFor(UI_WAIT);
 
@@ -116,12 +127,20 @@ describe('web console (browser)', () => {
     await page.getByLabel('Severity').selectOption('');
     await page.getByLabel('Search').fill('latency');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('tr[data-iid]').length === 1 && document.body.innerText.includes('Latency above SLO'), undefined, UI_WAIT);
+    await page.waitForFunction(
+      () => document.querySelectorAll('tr[data-iid]').length === 1 && document.body.innerText.includes('Latency above SLO'),
+      undefined,
+      UI_WAIT,
+    );
     expect(new URL(page.url()).searchParams.get('search')).toBe('latency');
     await page.getByLabel('Search').fill('');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('link', { name: /^Resolved/ }).click();
-    await page.waitForFunction(() => document.querySelectorAll('tr[data-iid]').length === 1 && document.body.innerText.includes('Queue backlog'), undefined, UI_WAIT);
+    await page.waitForFunction(
+      () => document.querySelectorAll('tr[data-iid]').length === 1 && document.body.innerText.includes('Queue backlog'),
+      undefined,
+      UI_WAIT,
+    );
     await page.getByRole('link', { name: /^All/ }).click();
     await page.waitForFunction(() => document.querySelectorAll('tr[data-iid]').length === 4, undefined, UI_WAIT);
 
@@ -144,12 +163,18 @@ describe('web console (browser)', () => {
     expect(await row.getAttribute('class')).toContain('fresh');
 
     expect((await notify({ title: 'Payment gateway 502s', severity: 'critical', fingerprint: 'pgw-502' })).status).toBe(200);
-    await page.waitForFunction(() => {
-      const cells = [...document.querySelectorAll('tr[data-iid]')].find((tr) => tr.textContent?.includes('Payment gateway 502s'))?.querySelectorAll('td');
-      return cells?.[3]?.textContent === '2';
-    }, undefined, UI_WAIT);
+    await page.waitForFunction(
+      () => {
+        const cells = [...document.querySelectorAll('tr[data-iid]')].find((tr) => tr.textContent?.includes('Payment gateway 502s'))?.querySelectorAll('td');
+        return cells?.[3]?.textContent === '2';
+      },
+      undefined,
+      UI_WAIT,
+    );
 
-    expect((await notify({ title: 'Payment gateway 502s', severity: 'critical', fingerprint: 'pgw-502', end_time: new Date().toISOString() })).status).toBe(200);
+    expect((await notify({ title: 'Payment gateway 502s', severity: 'critical', fingerprint: 'pgw-502', end_time: new Date().toISOString() })).status).toBe(
+      200,
+    );
     await row.waitFor({ state: 'detached', ...UI_WAIT });
     await page.waitForFunction((n) => document.querySelector('[data-testid="count-open"]')?.textContent === String(n), openBefore, UI_WAIT);
   });
@@ -181,7 +206,10 @@ describe('web console (browser)', () => {
 
     // Create the incident in one click: the link to it replaces the button.
     await page.getByRole('button', { name: 'Create incident' }).click();
-    await page.getByTestId('incident').filter({ hasText: /Incident #\d+: Disk full on db-1 \(opened\)/ }).waitFor(UI_WAIT);
+    await page
+      .getByTestId('incident')
+      .filter({ hasText: /Incident #\d+: Disk full on db-1 \(opened\)/ })
+      .waitFor(UI_WAIT);
     expect(await page.getByRole('button', { name: 'Create incident' }).count()).toBe(0);
     expect((await fx.alert(project.id, 1)).issue_iid).toEqual(expect.any(Number));
     await page.keyboard.press('?');
@@ -200,7 +228,9 @@ describe('web console (browser)', () => {
     const attempts = await page.evaluate(async (path) => {
       const session = (await (await fetch('/users/session')).json()) as { csrf_token: string };
       const put = (headers: Record<string, string>) =>
-        fetch(path, { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ status: 'resolved' }) }).then((r) => r.status);
+        fetch(path, { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ status: 'resolved' }) }).then(
+          (r) => r.status,
+        );
       return { withToken: await put({ 'x-csrf-token': session.csrf_token }), withoutToken: await put({}), wrongToken: await put({ 'x-csrf-token': 'forged' }) };
     }, `/api/v4/projects/${project.id}/alert_management/alerts/2`);
     // The reporter's own session and token: 403; a write without the session's token is not authenticated at all.
@@ -248,7 +278,7 @@ describe('web console (browser)', () => {
     expect((await notify({ title: 'New key' }, newKey, path)).status).toBe(200);
   });
 
-  it('creates a Prometheus integration whose URL is the project\'s prometheus/alerts/notify.json and takes an Alertmanager webhook', async () => {
+  it("creates a Prometheus integration whose URL is the project's prometheus/alerts/notify.json and takes an Alertmanager webhook", async () => {
     const page = await newPage();
     await signInThroughForm(page, gw.baseUrl, 'root', ROOT_PASSWORD);
     await page.goto(`${gw.baseUrl}/-/console/projects/${project.id}/integrations`);
@@ -269,7 +299,16 @@ describe('web console (browser)', () => {
       commonLabels: { alertname: 'ConsoleDiskFull' },
       commonAnnotations: {},
       externalURL: 'http://alertmanager.example:9093',
-      alerts: [{ status: 'firing', labels: { alertname: 'ConsoleDiskFull', instance: 'db-1' }, annotations: { summary: 'Disk full on db-1' }, startsAt: new Date().toISOString(), endsAt: '0001-01-01T00:00:00Z', generatorURL: '' }],
+      alerts: [
+        {
+          status: 'firing',
+          labels: { alertname: 'ConsoleDiskFull', instance: 'db-1' },
+          annotations: { summary: 'Disk full on db-1' },
+          startsAt: new Date().toISOString(),
+          endsAt: '0001-01-01T00:00:00Z',
+          generatorURL: '',
+        },
+      ],
     };
     const answer = await notify(webhook, key, new URL(url).pathname);
     expect(answer.status).toBe(200);
@@ -306,7 +345,7 @@ describe('web console (browser)', () => {
     }
   });
 
-  it('signs out with the session\'s CSRF token: the session ends', async () => {
+  it("signs out with the session's CSRF token: the session ends", async () => {
     const page = await newPage();
     await signInThroughForm(page, gw.baseUrl, 'dev', USER_PASSWORD);
     const signedIn = await page.evaluate(async () => (await fetch('/users/session', { credentials: 'same-origin' })).status);
@@ -328,7 +367,12 @@ describe('web console (browser)', () => {
     const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
     // Rows become cards: each cell labelled.
-    expect(await page.locator('tr[data-iid] td[data-label="Severity"]').first().evaluate((td) => getComputedStyle(td).display)).toBe('flex');
+    expect(
+      await page
+        .locator('tr[data-iid] td[data-label="Severity"]')
+        .first()
+        .evaluate((td) => getComputedStyle(td).display),
+    ).toBe('flex');
     await page.screenshot({ path: join(DOCS, 'console-alerts-phone.png'), fullPage: false });
     expect(await axeViolations(page)).toEqual([]);
   });

@@ -35,7 +35,10 @@ describe('Conventions on the gateway', () => {
     const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: gw.rootToken, body: { name: 'content-type' } });
     const id = project.body.id as number;
     expect(project.headers.get('content-type')).toBe('application/json');
-    const integration = await api(gw.baseUrl, 'POST', `/api/v4/projects/${id}/alert_management/http_integrations`, { token: gw.rootToken, body: { name: 'ct', active: true } });
+    const integration = await api(gw.baseUrl, 'POST', `/api/v4/projects/${id}/alert_management/http_integrations`, {
+      token: gw.rootToken,
+      body: { name: 'ct', active: true },
+    });
     // A route of each lib, answers and errors, objects, arrays and strings.
     const paths = [
       '/api/v4/user', // identity
@@ -113,7 +116,9 @@ describe('Conventions on the gateway', () => {
     });
     expect(form.status).toBe(201);
     expect(form.body.scopes).toEqual(['read_api']);
-    const query = await api(gw.baseUrl, 'POST', '/api/v4/users/1/personal_access_tokens?name=query-token&scopes[]=api&scopes[]=read_user', { token: gw.rootToken });
+    const query = await api(gw.baseUrl, 'POST', '/api/v4/users/1/personal_access_tokens?name=query-token&scopes[]=api&scopes[]=read_user', {
+      token: gw.rootToken,
+    });
     expect(query.status).toBe(201);
     expect(query.body.scopes).toEqual(['api', 'read_user']);
   });

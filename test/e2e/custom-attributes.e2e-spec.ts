@@ -8,7 +8,9 @@ describe('Custom attributes', () => {
 
   const root = () => ({ token: gw.rootToken });
   const eventsOfType = async (prefix: string): Promise<Array<Record<string, any>>> =>
-    (await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' LIKE $1 ORDER BY seq`, [`${prefix}%`])).map((r: { payload: Record<string, any> }) => r.payload);
+    (await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' LIKE $1 ORDER BY seq`, [`${prefix}%`])).map(
+      (r: { payload: Record<string, any> }) => r.payload,
+    );
 
   beforeAll(async () => {
     gw = await startTestGateway('custom_attributes');
@@ -72,19 +74,31 @@ describe('Custom attributes', () => {
     });
 
     it('needs a value: missing is "not given", blank or too long fails validation', async () => {
-      expect(await api(gw.baseUrl, 'PUT', `${base()}/size`, { ...root(), body: {} })).toMatchObject({ status: 400, body: { message: '400 (Bad request) "value" not given' } });
-      expect(await api(gw.baseUrl, 'PUT', `${base()}/size`, { ...root(), body: { value: '  ' } })).toMatchObject({ status: 400, body: { message: { value: ["can't be blank"] } } });
+      expect(await api(gw.baseUrl, 'PUT', `${base()}/size`, { ...root(), body: {} })).toMatchObject({
+        status: 400,
+        body: { message: '400 (Bad request) "value" not given' },
+      });
+      expect(await api(gw.baseUrl, 'PUT', `${base()}/size`, { ...root(), body: { value: '  ' } })).toMatchObject({
+        status: 400,
+        body: { message: { value: ["can't be blank"] } },
+      });
       expect(await api(gw.baseUrl, 'PUT', `${base()}/size`, { ...root(), body: { value: 'x'.repeat(256) } })).toMatchObject({
         status: 400,
         body: { message: { value: ['is too long (maximum is 255 characters)'] } },
       });
-      expect(await api(gw.baseUrl, 'PUT', `${base()}/size`, { ...root(), body: { value: { nested: true } } })).toMatchObject({ status: 400, body: { message: { value: ['is invalid'] } } });
+      expect(await api(gw.baseUrl, 'PUT', `${base()}/size`, { ...root(), body: { value: { nested: true } } })).toMatchObject({
+        status: 400,
+        body: { message: { value: ['is invalid'] } },
+      });
       expect(await api(gw.baseUrl, 'GET', `${base()}/size`, root())).toMatchObject({ status: 404 });
     });
 
     it(`answers 404 for an unknown ${type}`, async () => {
       for (const method of ['GET', 'PUT', 'DELETE']) {
-        const res = await api(gw.baseUrl, method, `/api/v4/${resource}/987654/custom_attributes${method === 'GET' ? '' : '/key'}`, { ...root(), body: method === 'GET' ? undefined : { value: 'v' } });
+        const res = await api(gw.baseUrl, method, `/api/v4/${resource}/987654/custom_attributes${method === 'GET' ? '' : '/key'}`, {
+          ...root(),
+          body: method === 'GET' ? undefined : { value: 'v' },
+        });
         expect(res).toMatchObject({ status: 404, body: { message: `404 ${notFoundName} Not Found` } });
       }
     });
@@ -171,7 +185,9 @@ describe('Custom attributes', () => {
         { key: 'department', value: 'Ops' },
         { key: 'env', value: 'prod' },
       ]);
-      expect((await api(gw.baseUrl, 'GET', `/api/v4/users/${ids.bob}?with_custom_attributes=true`, { token: userToken })).body).not.toHaveProperty('custom_attributes');
+      expect((await api(gw.baseUrl, 'GET', `/api/v4/users/${ids.bob}?with_custom_attributes=true`, { token: userToken })).body).not.toHaveProperty(
+        'custom_attributes',
+      );
       expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${ids.project_alpha}?with_custom_attributes=true`, root())).body.custom_attributes).toEqual([
         { key: 'env', value: 'prod' },
         { key: 'team', value: 'sre' },
@@ -184,12 +200,17 @@ describe('Custom attributes', () => {
     });
 
     it('refuses a filter that is not a hash of strings', async () => {
-      expect(await api(gw.baseUrl, 'GET', '/api/v4/projects?custom_attributes[env][]=a', root())).toMatchObject({ status: 400, body: { message: { custom_attributes: ['is invalid'] } } });
+      expect(await api(gw.baseUrl, 'GET', '/api/v4/projects?custom_attributes[env][]=a', root())).toMatchObject({
+        status: 400,
+        body: { message: { custom_attributes: ['is invalid'] } },
+      });
     });
   });
 
   it('removes the attributes of a deleted project with it', async () => {
-    expect((await api(gw.baseUrl, 'PUT', `/api/v4/projects/${ids.project_gamma}/custom_attributes/doomed`, { ...root(), body: { value: 'yes' } })).status).toBe(200);
+    expect((await api(gw.baseUrl, 'PUT', `/api/v4/projects/${ids.project_gamma}/custom_attributes/doomed`, { ...root(), body: { value: 'yes' } })).status).toBe(
+      200,
+    );
     expect((await api(gw.baseUrl, 'DELETE', `/api/v4/projects/${ids.project_gamma}`, root())).status).toBe(202);
     const rows = await gw.dataSource.query('SELECT 1 FROM project_custom_attributes WHERE project_id = $1', [ids.project_gamma]);
     expect(rows).toHaveLength(0);

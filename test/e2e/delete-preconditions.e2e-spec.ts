@@ -41,7 +41,11 @@ describe('If-Unmodified-Since on every DELETE route', () => {
 
   cases.set('DELETE /personal_access_tokens/self', async () => {
     const owner = await user();
-    return { path: '/api/v4/personal_access_tokens/self', token: owner.token, check: '/api/v4/personal_access_tokens/self?' + new URLSearchParams({ private_token: owner.token }) };
+    return {
+      path: '/api/v4/personal_access_tokens/self',
+      token: owner.token,
+      check: '/api/v4/personal_access_tokens/self?' + new URLSearchParams({ private_token: owner.token }),
+    };
   });
   cases.set('DELETE /personal_access_tokens/:id', async () => {
     const owner = await user();
@@ -117,7 +121,10 @@ describe('If-Unmodified-Since on every DELETE route', () => {
   cases.set('DELETE /projects/:id/alert_management/http_integrations/:integration_id', async () => {
     const id = await project();
     const integration = await created('POST', `/api/v4/projects/${id}/alert_management/http_integrations`, { name: 'i' });
-    return { path: `/api/v4/projects/${id}/alert_management/http_integrations/${integration.id}`, check: `/api/v4/projects/${id}/alert_management/http_integrations/${integration.id}` };
+    return {
+      path: `/api/v4/projects/${id}/alert_management/http_integrations/${integration.id}`,
+      check: `/api/v4/projects/${id}/alert_management/http_integrations/${integration.id}`,
+    };
   });
   cases.set('DELETE /projects/:id', async () => {
     const id = await project();
@@ -139,7 +146,10 @@ describe('If-Unmodified-Since on every DELETE route', () => {
     await created('POST', `/api/v4/projects/${id}/repository/branches`, { branch: 'topic', ref: 'main' });
     const mr = await created('POST', `/api/v4/projects/${id}/merge_requests`, { title: 'm', source_branch: 'topic', target_branch: 'main' });
     const note = await created('POST', `/api/v4/projects/${id}/merge_requests/${mr.iid}/notes`, { body: 'n' });
-    return { path: `/api/v4/projects/${id}/merge_requests/${mr.iid}/notes/${note.id}`, check: `/api/v4/projects/${id}/merge_requests/${mr.iid}/notes/${note.id}` };
+    return {
+      path: `/api/v4/projects/${id}/merge_requests/${mr.iid}/notes/${note.id}`,
+      check: `/api/v4/projects/${id}/merge_requests/${mr.iid}/notes/${note.id}`,
+    };
   });
   cases.set('DELETE /projects/:id/snippets/:snippet_id', async () => {
     const id = await project();
@@ -190,7 +200,8 @@ describe('If-Unmodified-Since on every DELETE route', () => {
     const id = await project();
     let base: string;
     if (kind === 'issues') base = `/api/v4/projects/${id}/issues/${(await created('POST', `/api/v4/projects/${id}/issues`, { title: 'i' })).iid}`;
-    else if (kind === 'snippets') base = `/api/v4/projects/${id}/snippets/${(await created('POST', `/api/v4/projects/${id}/snippets`, { title: 's', file_name: 'a.txt', content: 'A' })).id}`;
+    else if (kind === 'snippets')
+      base = `/api/v4/projects/${id}/snippets/${(await created('POST', `/api/v4/projects/${id}/snippets`, { title: 's', file_name: 'a.txt', content: 'A' })).id}`;
     else {
       await created('POST', `/api/v4/projects/${id}/repository/branches`, { branch: 'topic', ref: 'main' });
       base = `/api/v4/projects/${id}/merge_requests/${(await created('POST', `/api/v4/projects/${id}/merge_requests`, { title: 'm', source_branch: 'topic', target_branch: 'main' })).iid}`;
@@ -217,11 +228,15 @@ describe('If-Unmodified-Since on every DELETE route', () => {
   cases.set('DELETE /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes/:note_id', async () => {
     const id = await project();
     await created('POST', `/api/v4/projects/${id}/repository/branches`, { branch: 'topic', ref: 'main' });
-    return threadNote(`/api/v4/projects/${id}/merge_requests/${(await created('POST', `/api/v4/projects/${id}/merge_requests`, { title: 'm', source_branch: 'topic', target_branch: 'main' })).iid}`);
+    return threadNote(
+      `/api/v4/projects/${id}/merge_requests/${(await created('POST', `/api/v4/projects/${id}/merge_requests`, { title: 'm', source_branch: 'topic', target_branch: 'main' })).iid}`,
+    );
   });
   cases.set('DELETE /projects/:id/snippets/:snippet_id/discussions/:discussion_id/notes/:note_id', async () => {
     const id = await project();
-    return threadNote(`/api/v4/projects/${id}/snippets/${(await created('POST', `/api/v4/projects/${id}/snippets`, { title: 's', file_name: 'a.txt', content: 'A' })).id}`);
+    return threadNote(
+      `/api/v4/projects/${id}/snippets/${(await created('POST', `/api/v4/projects/${id}/snippets`, { title: 's', file_name: 'a.txt', content: 'A' })).id}`,
+    );
   });
   cases.set('DELETE /groups/:id/epics/:epic_id/discussions/:discussion_id/notes/:note_id', async () => {
     const id = await group();
@@ -250,9 +265,15 @@ describe('If-Unmodified-Since on every DELETE route', () => {
     const routes = listDeleteRoutes(gw.app.get(ModulesContainer));
     expect(routes.length).toBeGreaterThanOrEqual(23);
     expect(routes.filter((route) => route.declaration === undefined)).toEqual([]);
-    const dated = routes.filter((route) => route.declaration?.kind !== 'not-applicable').map((route) => route.route).sort();
+    const dated = routes
+      .filter((route) => route.declaration?.kind !== 'not-applicable')
+      .map((route) => route.route)
+      .sort();
     expect(dated).toEqual([...cases.keys()].sort());
-    const exempt = routes.filter((route) => route.declaration?.kind === 'not-applicable').map((route) => route.route).sort();
+    const exempt = routes
+      .filter((route) => route.declaration?.kind === 'not-applicable')
+      .map((route) => route.route)
+      .sort();
     expect(exempt).toEqual(['DELETE /projects/:id/repository/merged_branches', 'DELETE /users/sign_out']);
   });
 

@@ -27,7 +27,10 @@ describe('Domain event stream', () => {
     expect(user.status).toBe(201);
     const group = await api(gw.baseUrl, 'POST', '/api/v4/groups', { token: gw.rootToken, body: { name: 'Stream', path: 'stream' } });
     const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: gw.rootToken, body: { name: 'events', namespace_id: group.body.id } });
-    const member = await api(gw.baseUrl, 'POST', `/api/v4/projects/${project.body.id}/members`, { token: gw.rootToken, body: { user_id: user.body.id, access_level: 30 } });
+    const member = await api(gw.baseUrl, 'POST', `/api/v4/projects/${project.body.id}/members`, {
+      token: gw.rootToken,
+      body: { user_id: user.body.id, access_level: 30 },
+    });
     expect(member.status).toBe(201);
     expect((await api(gw.baseUrl, 'DELETE', `/api/v4/projects/${project.body.id}`, { token: gw.rootToken })).status).toBe(202);
 

@@ -16,7 +16,10 @@ describe('Epics below ULTIMATE', () => {
       ['GET', `/groups/${group.body.id}/epics/1000000001/notes`],
       ['POST', `/groups/${group.body.id}/epics/1000000001/notes`],
     ]) {
-      const response = await api(gw.baseUrl, method, `/api/v4${path}`, { token: gw.rootToken, body: method === 'POST' ? { title: 'x', body: 'x' } : undefined });
+      const response = await api(gw.baseUrl, method, `/api/v4${path}`, {
+        token: gw.rootToken,
+        body: method === 'POST' ? { title: 'x', body: 'x' } : undefined,
+      });
       expect(response.status).toBe(403);
       expect(response.body).toEqual({ message: '403 Forbidden - This feature requires the ULTIMATE tier' });
     }

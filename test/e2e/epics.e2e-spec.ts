@@ -12,7 +12,9 @@ describe('Epics and epic notes', () => {
   const call = (who: string | null, method: string, path: string, body?: unknown) =>
     api(gw.baseUrl, method, `/api/v4${path}`, { token: who === null ? undefined : who === 'root' ? gw.rootToken : users[who].token, body });
   const outbox = async (type: string) =>
-    ((await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = $1 ORDER BY seq`, [type])) as { payload: any }[]).map((r) => r.payload);
+    ((await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = $1 ORDER BY seq`, [type])) as { payload: any }[]).map(
+      (r) => r.payload,
+    );
 
   beforeAll(async () => {
     gw = await startTestGateway('epics');
@@ -22,7 +24,10 @@ describe('Epics and epic notes', () => {
     }
     ids.other = (await call('stranger', 'POST', '/groups', { name: 'Other', path: 'other' })).body.id;
     ids.group = (await call('owen', 'POST', '/groups', { name: 'Ops', path: 'ops', visibility: 'public' })).body.id;
-    for (const [who, level] of [['rhea', 20], ['gus', 10]] as const) {
+    for (const [who, level] of [
+      ['rhea', 20],
+      ['gus', 10],
+    ] as const) {
       expect((await call('owen', 'POST', `/groups/${ids.group}/members`, { user_id: users[who].id, access_level: level })).status).toBe(201);
     }
   });
@@ -32,7 +37,14 @@ describe('Epics and epic notes', () => {
     const foreign = await call('stranger', 'POST', `/groups/${ids.other}/epics`, { title: 'elsewhere' });
     expect(foreign.body.iid).toBe(1);
     ids.foreign = foreign.body.id;
-    const epic = await clients.rhea.Epics.create(ids.group, 'Reliability', { description: 'fewer pages', labels: 'ops,sre', startDateIsFixed: true, startDateFixed: '2030-01-01', dueDateIsFixed: true, dueDateFixed: '2030-03-31' } as any);
+    const epic = await clients.rhea.Epics.create(ids.group, 'Reliability', {
+      description: 'fewer pages',
+      labels: 'ops,sre',
+      startDateIsFixed: true,
+      startDateFixed: '2030-01-01',
+      dueDateIsFixed: true,
+      dueDateFixed: '2030-03-31',
+    } as any);
     expect(epic).toMatchObject({
       iid: 1,
       group_id: ids.group,
@@ -87,7 +99,15 @@ describe('Epics and epic notes', () => {
 
   it('comments on epics by epic id through a real client, internal notes for Reporter+ only', async () => {
     const note = await clients.gus.EpicNotes.create(ids.group, ids.epic, 'Count me in');
-    expect(note).toMatchObject({ body: 'Count me in', noteable_type: 'Epic', noteable_id: ids.epic, noteable_iid: null, title: 'Reliability 2030', confidential: false, author: { username: 'gus' } });
+    expect(note).toMatchObject({
+      body: 'Count me in',
+      noteable_type: 'Epic',
+      noteable_id: ids.epic,
+      noteable_iid: null,
+      title: 'Reliability 2030',
+      confidential: false,
+      author: { username: 'gus' },
+    });
     expect((await clients.stranger.EpicNotes.all(ids.group, ids.epic)).map((n) => n.id)).toEqual([note.id]);
     expect((await clients.rhea.EpicNotes.show(ids.group, ids.epic, note.id as number)).body).toBe('Count me in');
     expect((await clients.gus.EpicNotes.edit(ids.group, ids.epic, note.id as number, { body: 'Count me in!' })).body).toBe('Count me in!');
@@ -97,7 +117,9 @@ describe('Epics and epic notes', () => {
     expect((await call('gus', 'GET', `/groups/${ids.group}/epics/${ids.epic}/notes`)).body.map((n: any) => n.id)).toEqual([note.id]);
     expect((await call('gus', 'POST', `/groups/${ids.group}/epics/${ids.epic}/notes`, { body: 'x', internal: true })).status).toBe(403);
     // Group owners date notes.
-    expect((await call('owen', 'POST', `/groups/${ids.group}/epics/${ids.epic}/notes`, { body: 'old', created_at: '2019-01-01T00:00:00Z' })).body.created_at).toBe('2019-01-01T00:00:00.000Z');
+    expect(
+      (await call('owen', 'POST', `/groups/${ids.group}/epics/${ids.epic}/notes`, { body: 'old', created_at: '2019-01-01T00:00:00Z' })).body.created_at,
+    ).toBe('2019-01-01T00:00:00.000Z');
     await clients.owen.EpicNotes.remove(ids.group, ids.epic, note.id as number);
     expect((await call('gus', 'GET', `/groups/${ids.group}/epics/${ids.epic}/notes/${note.id}`)).status).toBe(404);
     const [event] = (await outbox('note.created')).filter((e) => e.target.id === note.id);
@@ -113,7 +135,10 @@ describe('Epics and epic notes', () => {
     expect(byGuest.body.body).toBe('/close\n/label ~infra');
     const applied = await call('rhea', 'POST', path, { body: '/label ~infra ~"cost cut" ~missing\n/close' });
     expect(applied.status).toBe(202);
-    expect(applied.body).toEqual({ commands_changes: { add_label_ids: [expect.any(Number), expect.any(Number)], state_event: 'close' }, summary: ['Added ~infra ~"cost cut" labels.', 'Closed this epic.'] });
+    expect(applied.body).toEqual({
+      commands_changes: { add_label_ids: [expect.any(Number), expect.any(Number)], state_event: 'close' },
+      summary: ['Added ~infra ~"cost cut" labels.', 'Closed this epic.'],
+    });
     expect((await call('rhea', 'GET', `/groups/${ids.group}/epics/2`)).body).toMatchObject({ state: 'closed', labels: ['infra', 'cost cut'] });
     const unlabel = await call('rhea', 'POST', path, { body: 'Back on.\n/reopen\n/unlabel ~infra' });
     expect(unlabel.status).toBe(201);
@@ -128,7 +153,7 @@ describe('Epics and epic notes', () => {
     expect((await outbox('epic.reopened')).filter((e) => e.target.id === ids.second)).toHaveLength(1);
   });
 
-  it('answers 404 when an epic iid is used where the notes routes expect its id, and for another group\'s epic', async () => {
+  it("answers 404 when an epic iid is used where the notes routes expect its id, and for another group's epic", async () => {
     for (const iid of [ids.epicIid, 2]) {
       expect((await call('rhea', 'GET', `/groups/${ids.group}/epics/${iid}/notes`)).status).toBe(404);
       expect((await call('rhea', 'POST', `/groups/${ids.group}/epics/${iid}/notes`, { body: 'lost' })).status).toBe(404);

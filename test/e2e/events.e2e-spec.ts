@@ -45,7 +45,10 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     await producer.send({
       topic: prefixed(gw.config.kafka.topicPrefix, TOPICS.DOMAIN_EVENTS),
       acks: -1,
-      messages: values.map((value) => ({ key: String(typeof value === 'object' ? ((value as { project_id?: number }).project_id ?? 0) : 0), value: typeof value === 'string' ? value : JSON.stringify(value) })),
+      messages: values.map((value) => ({
+        key: String(typeof value === 'object' ? ((value as { project_id?: number }).project_id ?? 0) : 0),
+        value: typeof value === 'string' ? value : JSON.stringify(value),
+      })),
     });
   };
 
@@ -55,7 +58,9 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     events: await gw.dataSource.query(
       'SELECT source_event_id, project_id, author_id, action, target_type, target_id, target_iid, target_title, created_at FROM events ORDER BY source_event_id, action',
     ),
-    milestone: await gw.dataSource.query('SELECT source_event_id, issue_id, merge_request_id, milestone_id, action FROM resource_milestone_events ORDER BY source_event_id, milestone_id'),
+    milestone: await gw.dataSource.query(
+      'SELECT source_event_id, issue_id, merge_request_id, milestone_id, action FROM resource_milestone_events ORDER BY source_event_id, milestone_id',
+    ),
     state: await gw.dataSource.query('SELECT source_event_id, issue_id, merge_request_id, state FROM resource_state_events ORDER BY source_event_id'),
     iteration: await gw.dataSource.query('SELECT source_event_id, issue_id, iteration_id, action FROM resource_iteration_events ORDER BY source_event_id'),
     weight: await gw.dataSource.query('SELECT source_event_id, issue_id, weight FROM resource_weight_events ORDER BY source_event_id'),
@@ -97,7 +102,9 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     ids.issue = issue.body.id;
     await call('rhea', 'PUT', `/projects/${ids.pager}/issues/1`, { milestone_id: ids.v2, weight: 4, state_event: 'close' });
     await call('rhea', 'PUT', `/projects/${ids.pager}/issues/1`, { state_event: 'reopen', milestone_id: 0 });
-    ids.mr = (await call('owen', 'POST', `/projects/${ids.pager}/merge_requests`, { title: 'Fix', source_branch: 'fix', target_branch: 'main', milestone_id: ids.v1 })).body.id;
+    ids.mr = (
+      await call('owen', 'POST', `/projects/${ids.pager}/merge_requests`, { title: 'Fix', source_branch: 'fix', target_branch: 'main', milestone_id: ids.v1 })
+    ).body.id;
     await call('owen', 'PUT', `/projects/${ids.pager}/merge_requests/1`, { state_event: 'close' });
     await call('owen', 'PUT', `/projects/${ids.pager}/merge_requests/1`, { state_event: 'reopen' });
     await call('rhea', 'PUT', `/projects/${ids.pager}/milestones/${ids.v2}`, { state_event: 'close' });
@@ -105,25 +112,32 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     ids.v3 = (await call('rhea', 'POST', `/projects/${ids.pager}/milestones`, { title: 'v3' })).body.id;
     await call('rhea', 'DELETE', `/projects/${ids.pager}/milestones/${ids.v3}`);
 
-    const listed = await eventually(() => projectEvents('owen'), (r) => r.body.length >= 15, 20_000, '15 project events');
+    const listed = await eventually(
+      () => projectEvents('owen'),
+      (r) => r.body.length >= 15,
+      20_000,
+      '15 project events',
+    );
     const summary = listed.body.map((e: any) => `${e.action_name} ${e.target_type ?? '-'} ${e.target_title ?? '-'}`).reverse();
-    expect(summary).toEqual([
-      'created - -',
-      'joined - -',
-      'joined - -',
-      'opened Milestone v1',
-      'opened Milestone v2',
-      'opened Issue Disk full',
-      'closed Issue Disk full',
-      'opened Issue Disk full',
-      'opened MergeRequest Fix',
-      'closed MergeRequest Fix',
-      'opened MergeRequest Fix',
-      'closed Milestone v2',
-      'opened Milestone v2',
-      'opened Milestone v3',
-      'destroyed Milestone v3',
-    ].slice(0, listed.body.length));
+    expect(summary).toEqual(
+      [
+        'created - -',
+        'joined - -',
+        'joined - -',
+        'opened Milestone v1',
+        'opened Milestone v2',
+        'opened Issue Disk full',
+        'closed Issue Disk full',
+        'opened Issue Disk full',
+        'opened MergeRequest Fix',
+        'closed MergeRequest Fix',
+        'opened MergeRequest Fix',
+        'closed Milestone v2',
+        'opened Milestone v2',
+        'opened Milestone v3',
+        'destroyed Milestone v3',
+      ].slice(0, listed.body.length),
+    );
     expect(listed.body).toHaveLength(15);
     // A guest of this private project sees its events but those of its merge requests (GitLab: Reporter and above read them).
     const byGuest = (await projectEvents('gus')).body;
@@ -151,8 +165,15 @@ describe('Contribution events and resource events (projector through Kafka)', ()
 
   it('serves resource events of issues and merge requests, list and single, with 404 for the wrong resource', async () => {
     const base = `/projects/${ids.pager}/issues/1`;
-    const milestones = await eventually(() => get('gus', `${base}/resource_milestone_events`), (r) => r.body.length === 3);
-    expect(milestones.body.map((e: any) => [e.action, e.milestone.title])).toEqual([['add', 'v1'], ['add', 'v2'], ['remove', 'v2']]);
+    const milestones = await eventually(
+      () => get('gus', `${base}/resource_milestone_events`),
+      (r) => r.body.length === 3,
+    );
+    expect(milestones.body.map((e: any) => [e.action, e.milestone.title])).toEqual([
+      ['add', 'v1'],
+      ['add', 'v2'],
+      ['remove', 'v2'],
+    ]);
     expect(milestones.body[0]).toMatchObject({
       user: { id: ids.rhea, username: 'rhea' },
       resource_type: 'Issue',
@@ -166,14 +187,23 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     expect(states.body.map((e: any) => e.state)).toEqual(['closed', 'reopened']);
     expect(states.body[0]).toMatchObject({ resource_type: 'Issue', resource_id: ids.issue, user: { id: ids.rhea } });
     const weights = await get('gus', `${base}/resource_weight_events`);
-    expect(weights.body.map((e: any) => [e.issue_id, e.weight])).toEqual([[ids.issue, 2], [ids.issue, 4]]);
+    expect(weights.body.map((e: any) => [e.issue_id, e.weight])).toEqual([
+      [ids.issue, 2],
+      [ids.issue, 4],
+    ]);
     expect((await get('gus', `${base}/resource_weight_events/${weights.body[0].id}`)).body.weight).toBe(2);
 
     const mrBase = `/projects/${ids.pager}/merge_requests/1`;
     // A guest of this private project does not read its merge requests (GitLab: Reporter and above).
     expect((await get('gus', `${mrBase}/resource_state_events`)).status).toBe(403);
-    const mrStates = await eventually(() => get('rhea', `${mrBase}/resource_state_events`), (r) => r.body.length === 2);
-    expect(mrStates.body.map((e: any) => [e.resource_type, e.resource_id, e.state])).toEqual([['MergeRequest', ids.mr, 'closed'], ['MergeRequest', ids.mr, 'reopened']]);
+    const mrStates = await eventually(
+      () => get('rhea', `${mrBase}/resource_state_events`),
+      (r) => r.body.length === 2,
+    );
+    expect(mrStates.body.map((e: any) => [e.resource_type, e.resource_id, e.state])).toEqual([
+      ['MergeRequest', ids.mr, 'closed'],
+      ['MergeRequest', ids.mr, 'reopened'],
+    ]);
     const mrMilestones = await get('rhea', `${mrBase}/resource_milestone_events`);
     expect(mrMilestones.body.map((e: any) => [e.action, e.milestone.id])).toEqual([['add', ids.v1]]);
 
@@ -190,8 +220,14 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     const iteration = await call('owen', 'POST', `/groups/${ids.group}/iterations`, { title: 'Sprint', start_date: '2031-01-01', due_date: '2031-01-14' });
     await call('rhea', 'PUT', `/projects/${ids.pager}/issues/1`, { iteration_id: iteration.body.id });
     await call('rhea', 'PUT', `/projects/${ids.pager}/issues/1`, { iteration_id: null });
-    const events = await eventually(() => get('gus', `/projects/${ids.pager}/issues/1/resource_iteration_events`), (r) => r.body.length === 2);
-    expect(events.body.map((e: any) => [e.action, e.iteration.id, e.iteration.state])).toEqual([['add', iteration.body.id, 1], ['remove', iteration.body.id, 1]]);
+    const events = await eventually(
+      () => get('gus', `/projects/${ids.pager}/issues/1/resource_iteration_events`),
+      (r) => r.body.length === 2,
+    );
+    expect(events.body.map((e: any) => [e.action, e.iteration.id, e.iteration.state])).toEqual([
+      ['add', iteration.body.id, 1],
+      ['remove', iteration.body.id, 1],
+    ]);
     expect(events.body[0]).toMatchObject({ resource_type: 'Issue', resource_id: ids.issue, iteration: { group_id: ids.group, title: 'Sprint' } });
   });
 
@@ -208,12 +244,27 @@ describe('Contribution events and resource events (projector through Kafka)', ()
   });
 
   it('projects an event published twice once, and skips unknown types', async () => {
-    const event = buildDomainEvent({ data: { milestone: null }, type: 'milestone.created', actor: ids.owen, projectId: ids.pager, target: { type: 'milestone', id: 777001, iid: 77, title: 'from another service' } });
+    const event = buildDomainEvent({
+      data: { milestone: null },
+      type: 'milestone.created',
+      actor: ids.owen,
+      projectId: ids.pager,
+      target: { type: 'milestone', id: 777001, iid: 77, title: 'from another service' },
+    });
     const unknown = buildDomainEvent({ type: 'something.new', actor: ids.owen, projectId: ids.pager });
-    const sentinel = buildDomainEvent({ data: { milestone: null }, type: 'milestone.closed', actor: ids.owen, projectId: ids.pager, target: { type: 'milestone', id: 777001, iid: 77, title: 'from another service' } });
+    const sentinel = buildDomainEvent({
+      data: { milestone: null },
+      type: 'milestone.closed',
+      actor: ids.owen,
+      projectId: ids.pager,
+      target: { type: 'milestone', id: 777001, iid: 77, title: 'from another service' },
+    });
     await publish(event, event, unknown);
     await publish(event, sentinel);
-    await eventually(() => gw.dataSource.query('SELECT 1 FROM events WHERE source_event_id = $1', [sentinel.id]), (rows) => rows.length === 1);
+    await eventually(
+      () => gw.dataSource.query('SELECT 1 FROM events WHERE source_event_id = $1', [sentinel.id]),
+      (rows) => rows.length === 1,
+    );
     const rows = await gw.dataSource.query('SELECT action FROM events WHERE source_event_id = $1', [event.id]);
     expect(rows).toEqual([{ action: 'created' }]);
     expect(await gw.dataSource.query('SELECT type FROM projected_events WHERE event_id = $1', [unknown.id])).toEqual([{ type: 'something.new' }]);
@@ -223,21 +274,48 @@ describe('Contribution events and resource events (projector through Kafka)', ()
   it('dead-letters a poison message with its reason and projects the next good one', async () => {
     const dlq = await KafkaTopicReader.start(TEST_KAFKA_BROKERS, prefixed(gw.config.kafka.topicPrefix, TOPICS.DOMAIN_EVENTS_DLQ));
     try {
-      const good = buildDomainEvent({ data: { milestone: null }, type: 'milestone.created', actor: ids.owen, projectId: ids.pager, target: { type: 'milestone', id: 777002, iid: 78, title: 'after poison' } });
+      const good = buildDomainEvent({
+        data: { milestone: null },
+        type: 'milestone.created',
+        actor: ids.owen,
+        projectId: ids.pager,
+        target: { type: 'milestone', id: 777002, iid: 78, title: 'after poison' },
+      });
       const unprojectable = buildDomainEvent({
         type: 'issue.closed',
         actor: ids.owen,
         projectId: ids.pager,
         target: { type: 'issue', id: 'not-a-number' },
         // Valid data (the catalogue's schema): the projection is what fails.
-        data: { issue: { id: 1, iid: 1, title: 't', state: 'closed', issue_type: 'issue', confidential: false, author_id: null, assignee_ids: [], labels: [], milestone_id: null, iteration_id: null, weight: null, severity: 'UNKNOWN' } },
+        data: {
+          issue: {
+            id: 1,
+            iid: 1,
+            title: 't',
+            state: 'closed',
+            issue_type: 'issue',
+            confidential: false,
+            author_id: null,
+            assignee_ids: [],
+            labels: [],
+            milestone_id: null,
+            iteration_id: null,
+            weight: null,
+            severity: 'UNKNOWN',
+          },
+        },
       });
       await publish('{not json', { ...good, id: 'not-a-uuid' }, unprojectable, good);
-      await eventually(() => gw.dataSource.query('SELECT 1 FROM events WHERE source_event_id = $1', [good.id]), (rows) => rows.length === 1);
+      await eventually(
+        () => gw.dataSource.query('SELECT 1 FROM events WHERE source_event_id = $1', [good.id]),
+        (rows) => rows.length === 1,
+      );
       // The projector's dead letters (other consumers of the stream dead-letter into the same topic), each once: distinct by
       // position in the dead-letter topic, as the reader's throw-away group re-reads from the start after a rebalance.
       const ours = (messages: ReadMessage[]) =>
-        [...new Map(messages.map((m) => [`${m.partition}:${m.offset}`, m])).values()].filter((m) => m.headers[DLQ_HEADERS.CONSUMER_GROUP]?.endsWith('.projector.v1'));
+        [...new Map(messages.map((m) => [`${m.partition}:${m.offset}`, m])).values()].filter((m) =>
+          m.headers[DLQ_HEADERS.CONSUMER_GROUP]?.endsWith('.projector.v1'),
+        );
       const dead = ours(await dlq.waitFor((m) => ours(m).length >= 3, 20_000, 'three dead letters'));
       // Different keys, different partitions: the order across them is not defined.
       const reasons = dead.map((m) => m.headers[DLQ_HEADERS.REASON]).sort();
@@ -263,7 +341,10 @@ describe('Contribution events and resource events (projector through Kafka)', ()
   it('hides private projects from outsiders and confidential issue events from those who cannot read the issue', async () => {
     const secret = await call('owen', 'POST', `/projects/${ids.pager}/issues`, { title: 'CVE-1', confidential: true });
     await call('owen', 'PUT', `/projects/${ids.pager}/issues/${secret.body.iid}`, { state_event: 'close' });
-    await eventually(() => projectEvents('owen', '&target_type=issue'), (r) => r.body.filter((e: any) => e.target_title === 'CVE-1').length === 2);
+    await eventually(
+      () => projectEvents('owen', '&target_type=issue'),
+      (r) => r.body.filter((e: any) => e.target_title === 'CVE-1').length === 2,
+    );
     expect((await projectEvents('rhea', '&target_type=issue')).body.filter((e: any) => e.target_title === 'CVE-1')).toHaveLength(2);
     expect((await projectEvents('gus', '&target_type=issue')).body.filter((e: any) => e.target_title === 'CVE-1')).toHaveLength(0);
     expect((await projectEvents('gus', '&target_type=issue')).body.length).toBeGreaterThan(0);
@@ -285,7 +366,10 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     expect(hidden.status).toBe(201);
     const siteIssues = (who: string | null) =>
       who ? get(who, `/projects/${ids.site}/events?target_type=issue`) : api(gw.baseUrl, 'GET', `/api/v4/projects/${ids.site}/events?target_type=issue`);
-    await eventually(() => siteIssues('owen'), (r) => r.body.some((e: any) => e.target_title === 'CVE-2'));
+    await eventually(
+      () => siteIssues('owen'),
+      (r) => r.body.some((e: any) => e.target_title === 'CVE-2'),
+    );
     expect((await siteIssues('root')).body.some((e: any) => e.target_title === 'CVE-2')).toBe(true);
     const anonymousSite = await siteIssues(null);
     expect(anonymousSite.status).toBe(200);
@@ -296,11 +380,28 @@ describe('Contribution events and resource events (projector through Kafka)', ()
 
   it('filters the three lists by action, target_type, before/after (exclusive days), sort, scope and pages', async () => {
     const at = (day: string, type: string, title: string) =>
-      buildDomainEvent({ type, data: { milestone: null }, actor: ids.rhea, projectId: ids.pager, occurredAt: new Date(`${day}T12:00:00Z`), target: { type: 'milestone', id: 888000 + Number(day.slice(8)), iid: 1, title } });
+      buildDomainEvent({
+        type,
+        data: { milestone: null },
+        actor: ids.rhea,
+        projectId: ids.pager,
+        occurredAt: new Date(`${day}T12:00:00Z`),
+        target: { type: 'milestone', id: 888000 + Number(day.slice(8)), iid: 1, title },
+      });
     const old = [at('2025-03-09', 'milestone.created', 'day9'), at('2025-03-10', 'milestone.created', 'day10'), at('2025-03-11', 'milestone.closed', 'day11')];
-    const expired = buildDomainEvent({ data: { milestone: null }, type: 'milestone.created', actor: ids.rhea, projectId: ids.pager, occurredAt: new Date(Date.now() - 4 * 365 * 86_400_000), target: { type: 'milestone', id: 1, iid: 1, title: 'too old' } });
+    const expired = buildDomainEvent({
+      data: { milestone: null },
+      type: 'milestone.created',
+      actor: ids.rhea,
+      projectId: ids.pager,
+      occurredAt: new Date(Date.now() - 4 * 365 * 86_400_000),
+      target: { type: 'milestone', id: 1, iid: 1, title: 'too old' },
+    });
     await publish(...old, expired);
-    await eventually(() => gw.dataSource.query('SELECT count(*)::int AS n FROM projected_events WHERE event_id = ANY($1)', [[...old, expired].map((e) => e.id)]), (r) => r[0].n === 4);
+    await eventually(
+      () => gw.dataSource.query('SELECT count(*)::int AS n FROM projected_events WHERE event_id = ANY($1)', [[...old, expired].map((e) => e.id)]),
+      (r) => r[0].n === 4,
+    );
 
     const titles = (r: any) => r.body.map((e: any) => e.target_title);
     expect(titles(await projectEvents('owen', '&after=2025-03-09&before=2025-03-11'))).toEqual(['day10']);
@@ -366,7 +467,13 @@ describe('Contribution events and resource events (projector through Kafka)', ()
     const runner = projector.get(EventsProjector);
     const total = 2000;
     const burst = Array.from({ length: total }, (_, n) =>
-      buildDomainEvent({ data: { milestone: null }, type: 'milestone.created', actor: ids.owen, projectId: n % 2 === 0 ? ids.pager : ids.site, target: { type: 'milestone', id: 900000 + n, iid: n + 1, title: `burst ${n}` } }),
+      buildDomainEvent({
+        data: { milestone: null },
+        type: 'milestone.created',
+        actor: ids.owen,
+        projectId: n % 2 === 0 ? ids.pager : ids.site,
+        target: { type: 'milestone', id: 900000 + n, iid: n + 1, title: `burst ${n}` },
+      }),
     );
     const burstRows = () => gw.dataSource.query('SELECT count(*)::int AS n FROM events WHERE target_id >= 900000');
     // Stopped as soon as the first rows land: the rest of the burst waits in Kafka, uncommitted.
@@ -392,7 +499,10 @@ describe('Contribution events and resource events (projector through Kafka)', ()
   it('pages a project with more than 10,000 events without x-total, and counts narrower filters exactly', async () => {
     const big = (await call('owen', 'POST', '/projects', { name: 'big', visibility: 'public' })).body.id;
     // Its own "created" event first, so that it is the oldest one.
-    await eventually(() => api(gw.baseUrl, 'GET', `/api/v4/projects/${big}/events`), (r) => r.body.length === 1);
+    await eventually(
+      () => api(gw.baseUrl, 'GET', `/api/v4/projects/${big}/events`),
+      (r) => r.body.length === 1,
+    );
     // 10,050 events straight into the projection, numbered after the project's own as the projector numbers them, 10 of them `closed`.
     await gw.dataSource.query(
       `WITH pos AS (
@@ -438,7 +548,18 @@ describe('Contribution events and resource events (projector through Kafka)', ()
 
     // A filter narrower than the limit: exact totals, whether the page tells it or it is counted.
     const closedAll = await list('?action=closed');
-    expect(titles(closedAll)).toEqual(['big 10000', 'big 9000', 'big 8000', 'big 7000', 'big 6000', 'big 5000', 'big 4000', 'big 3000', 'big 2000', 'big 1000']);
+    expect(titles(closedAll)).toEqual([
+      'big 10000',
+      'big 9000',
+      'big 8000',
+      'big 7000',
+      'big 6000',
+      'big 5000',
+      'big 4000',
+      'big 3000',
+      'big 2000',
+      'big 1000',
+    ]);
     expect(closedAll.headers.get('x-total')).toBe('10');
     const closedPage = await list('?action=closed&per_page=4&page=2');
     expect(titles(closedPage)).toEqual(['big 6000', 'big 5000', 'big 4000', 'big 3000']);

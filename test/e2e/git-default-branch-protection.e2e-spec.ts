@@ -69,7 +69,10 @@ describe('default branch protection on creation', () => {
     expect(levels(rules[0].push_access_levels)).toEqual([40]);
     expect(levels(rules[0].merge_access_levels)).toEqual([40]);
     expect(levels(rules[0].unprotect_access_levels)).toEqual([40]);
-    const events = await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = 'protected_branch.created' AND payload->>'project_id' = $1`, [String(project.id)]);
+    const events = await gw.dataSource.query(
+      `SELECT payload FROM outbox_events WHERE payload->>'type' = 'protected_branch.created' AND payload->>'project_id' = $1`,
+      [String(project.id)],
+    );
     expect(events).toHaveLength(1);
     expect(events[0].payload).toMatchObject({ actor: owner.id, target: { type: 'protected_branch', id: rules[0].id, title: 'main' } });
     const asDeveloper = await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.id}/repository/branches/main`, { token: developer.token });
@@ -102,7 +105,10 @@ describe('default branch protection on creation', () => {
     const rules = await protectedBranches(project.id);
     expect(rules.map((r) => r.name)).toEqual(['trunk']);
     expect(levels(rules[0].push_access_levels)).toEqual([40]);
-    const [event] = await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = 'protected_branch.created' AND payload->>'project_id' = $1`, [String(project.id)]);
+    const [event] = await gw.dataSource.query(
+      `SELECT payload FROM outbox_events WHERE payload->>'type' = 'protected_branch.created' AND payload->>'project_id' = $1`,
+      [String(project.id)],
+    );
     expect(event.payload).toMatchObject({ actor: developer.id, target: { title: 'trunk' } });
 
     const refused = await pushAs(developer, project.path_with_namespace, 'trunk', 'dev');
@@ -135,7 +141,10 @@ describe('default branch protection on creation', () => {
     expect(pushed.push.code).toBe(0);
     expect(await branchHead(unprotected.id, 'main')).toBe(pushed.sha);
 
-    const partial = await api(gw.baseUrl, 'POST', '/api/v4/groups', { token: owner.token, body: { name: 'Partial', path: 'partial', default_branch_protection: 1 } });
+    const partial = await api(gw.baseUrl, 'POST', '/api/v4/groups', {
+      token: owner.token,
+      body: { name: 'Partial', path: 'partial', default_branch_protection: 1 },
+    });
     expect(partial.status).toBe(201);
     const project = await createProject({ name: 'Shared', namespace_id: partial.body.id, initialize_with_readme: true });
     const rules = await protectedBranches(project.id);

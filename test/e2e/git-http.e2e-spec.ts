@@ -18,9 +18,10 @@ describe('git over smart HTTP', () => {
   let project: { id: number; path_with_namespace: string; http_url_to_repo: string };
 
   const pushEvents = async (projectId: number) =>
-    (await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' IN ('push', 'tag_push', 'repository_update') AND payload->>'project_id' = $1 ORDER BY seq`, [
-      String(projectId),
-    ])) as Array<{ payload: { type: string; actor: number; project_id: number; target: Record<string, unknown>; data: Record<string, any> } }>;
+    (await gw.dataSource.query(
+      `SELECT payload FROM outbox_events WHERE payload->>'type' IN ('push', 'tag_push', 'repository_update') AND payload->>'project_id' = $1 ORDER BY seq`,
+      [String(projectId)],
+    )) as Array<{ payload: { type: string; actor: number; project_id: number; target: Record<string, unknown>; data: Record<string, any> } }>;
 
   beforeAll(async () => {
     gw = await startTestGateway('git-http');
@@ -51,8 +52,20 @@ describe('git over smart HTTP', () => {
     expect(branch.body.commit).toMatchObject({ title: 'Initial commit', author_name: 'olive name', author_email: 'olive@example.com', parent_ids: [] });
     const events = await pushEvents(project.id);
     expect(events.map((e) => e.payload.type)).toEqual(['push', 'repository_update']);
-    expect(events[0].payload.data).toMatchObject({ ref: 'refs/heads/main', before: ZERO, after: branch.body.commit.id, total_commits_count: 1, user_username: 'olive' });
-    expect(events[0].payload.data.commits[0]).toMatchObject({ id: branch.body.commit.id, title: 'Initial commit', added: ['README.md'], modified: [], removed: [] });
+    expect(events[0].payload.data).toMatchObject({
+      ref: 'refs/heads/main',
+      before: ZERO,
+      after: branch.body.commit.id,
+      total_commits_count: 1,
+      user_username: 'olive',
+    });
+    expect(events[0].payload.data.commits[0]).toMatchObject({
+      id: branch.body.commit.id,
+      title: 'Initial commit',
+      added: ['README.md'],
+      modified: [],
+      removed: [],
+    });
     // The tests below are about the transport and roles, not branch protection (see
     // git-default-branch-protection.e2e-spec.ts): the owner lifts the default branch's protection.
     expect((await api(gw.baseUrl, 'DELETE', `/api/v4/projects/${project.id}/protected_branches/main`, { token: owner.token })).status).toBe(204);
@@ -66,7 +79,9 @@ describe('git over smart HTTP', () => {
       headers: { authorization: `Basic ${Buffer.from(`otto:${outsider.token}`).toString('base64')}` },
     });
     expect(stranger.status).toBe(404);
-    const badToken = await fetch(`${gw.baseUrl}/olive/app.git/info/refs?service=git-upload-pack`, { headers: { authorization: `Basic ${Buffer.from('olive:nope').toString('base64')}` } });
+    const badToken = await fetch(`${gw.baseUrl}/olive/app.git/info/refs?service=git-upload-pack`, {
+      headers: { authorization: `Basic ${Buffer.from('olive:nope').toString('base64')}` },
+    });
     expect(badToken.status).toBe(401);
 
     const clone = await git.run(['clone', '-q', cloneUrl(gw.baseUrl, 'olive/app'), git.dir('anon')]);
@@ -115,9 +130,17 @@ describe('git over smart HTTP', () => {
       project: { id: project.id, path_with_namespace: 'olive/app', default_branch: 'main', visibility_level: 0, git_http_url: `${gw.baseUrl}/olive/app.git` },
     });
     expect(pushEvent.payload.data.commits.map((c: { id: string }) => c.id)).toEqual([first, second]);
-    expect(pushEvent.payload.data.commits[0]).toMatchObject({ title: 'Add index', added: ['index.ts'], author: { name: 'Test Author', email: 'author@example.com' } });
+    expect(pushEvent.payload.data.commits[0]).toMatchObject({
+      title: 'Add index',
+      added: ['index.ts'],
+      author: { name: 'Test Author', email: 'author@example.com' },
+    });
     expect(pushEvent.payload.data.commits[1]).toMatchObject({ modified: ['README.md'] });
-    expect(update.payload.data).toMatchObject({ changes: [{ before, after: second, ref: 'refs/heads/main' }], refs: ['refs/heads/main'], user_id: developer.id });
+    expect(update.payload.data).toMatchObject({
+      changes: [{ before, after: second, ref: 'refs/heads/main' }],
+      refs: ['refs/heads/main'],
+      user_id: developer.id,
+    });
   }, 60_000);
 
   it('records tags, new and deleted branches', async () => {
@@ -128,7 +151,14 @@ describe('git over smart HTTP', () => {
     const events = (await pushEvents(project.id)).slice(4);
     expect(events.map((e) => e.payload.type).sort()).toEqual(['push', 'repository_update', 'tag_push']);
     const tag = events.find((e) => e.payload.type === 'tag_push')!;
-    expect(tag.payload.data).toMatchObject({ ref: 'refs/tags/v1.0', before: ZERO, checkout_sha: head, message: 'Release 1.0', commits: [], total_commits_count: 0 });
+    expect(tag.payload.data).toMatchObject({
+      ref: 'refs/tags/v1.0',
+      before: ZERO,
+      checkout_sha: head,
+      message: 'Release 1.0',
+      commits: [],
+      total_commits_count: 0,
+    });
     const created = events.find((e) => e.payload.type === 'push')!;
     // Every commit of the new branch is already on main: none is new.
     expect(created.payload.data).toMatchObject({ ref: 'refs/heads/feature/x', before: ZERO, after: head, total_commits_count: 0 });
@@ -173,7 +203,10 @@ describe('git over smart HTTP', () => {
   }, 60_000);
 
   it('clones public projects anonymously but never lets anonymous callers push', async () => {
-    const created = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: owner.token, body: { name: 'Open', visibility: 'public', initialize_with_readme: true } });
+    const created = await api(gw.baseUrl, 'POST', '/api/v4/projects', {
+      token: owner.token,
+      body: { name: 'Open', visibility: 'public', initialize_with_readme: true },
+    });
     expect(created.status).toBe(201);
     const work = git.dir('anon-public');
     await git.ok(['clone', '-q', cloneUrl(gw.baseUrl, 'olive/open'), work]);
@@ -187,7 +220,10 @@ describe('git over smart HTTP', () => {
   }, 60_000);
 
   it('lets any signed-in user clone internal projects, and honours token scopes', async () => {
-    const internal = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: owner.token, body: { name: 'Inside', visibility: 'internal', initialize_with_readme: true } });
+    const internal = await api(gw.baseUrl, 'POST', '/api/v4/projects', {
+      token: owner.token,
+      body: { name: 'Inside', visibility: 'internal', initialize_with_readme: true },
+    });
     expect(internal.status).toBe(201);
     expect((await git.run(['ls-remote', cloneUrl(gw.baseUrl, 'olive/inside', outsider)])).code).toBe(0);
     expect((await fetch(`${gw.baseUrl}/olive/inside.git/info/refs?service=git-upload-pack`)).status).toBe(401);
@@ -221,7 +257,9 @@ describe('git over smart HTTP', () => {
   }, 60_000);
 
   it('accepts gzip-encoded upload-pack requests', async () => {
-    const refs = await fetch(`${gw.baseUrl}/olive/app.git/info/refs?service=git-upload-pack`, { headers: { authorization: `Basic ${Buffer.from(`x:${owner.token}`).toString('base64')}` } });
+    const refs = await fetch(`${gw.baseUrl}/olive/app.git/info/refs?service=git-upload-pack`, {
+      headers: { authorization: `Basic ${Buffer.from(`x:${owner.token}`).toString('base64')}` },
+    });
     expect(refs.headers.get('content-type')).toBe('application/x-git-upload-pack-advertisement');
     const advertisement = await refs.text();
     expect(advertisement.startsWith('001e# service=git-upload-pack\n0000')).toBe(true);
@@ -257,8 +295,15 @@ describe('git over smart HTTP', () => {
     const sub = await api(gw.baseUrl, 'POST', '/api/v4/groups', { token: owner.token, body: { name: 'Sub', path: 'sub', parent_id: top.body.id } });
     expect(sub.status).toBe(201);
     const ids: number[] = [];
-    for (const [name, namespaceId] of [['One', top.body.id], ['Two', sub.body.id], ['Three', sub.body.id]] as const) {
-      const created = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: owner.token, body: { name, namespace_id: namespaceId, initialize_with_readme: name !== 'Three' } });
+    for (const [name, namespaceId] of [
+      ['One', top.body.id],
+      ['Two', sub.body.id],
+      ['Three', sub.body.id],
+    ] as const) {
+      const created = await api(gw.baseUrl, 'POST', '/api/v4/projects', {
+        token: owner.token,
+        body: { name, namespace_id: namespaceId, initialize_with_readme: name !== 'Three' },
+      });
       expect(created.status).toBe(201);
       ids.push(created.body.id);
     }

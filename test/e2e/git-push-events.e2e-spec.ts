@@ -39,10 +39,14 @@ describe('git push → contribution events', () => {
     await git.ok(['push', '-q', 'origin', 'main:refs/heads/topic'], { cwd: work });
     await git.ok(['push', '-q', 'origin', '--delete', 'topic'], { cwd: work });
 
-    const listed = await eventually(async () => {
-      const res = await api(gw.baseUrl, 'GET', `/api/v4/projects/${projectId}/events?action=pushed&sort=asc`, { token: user.token });
-      return res.body.length >= 4 ? res : undefined;
-    }, 'four push events', 40_000);
+    const listed = await eventually(
+      async () => {
+        const res = await api(gw.baseUrl, 'GET', `/api/v4/projects/${projectId}/events?action=pushed&sort=asc`, { token: user.token });
+        return res.body.length >= 4 ? res : undefined;
+      },
+      'four push events',
+      40_000,
+    );
     const pushes = listed.body.map((e: { action_name: string; push_data: Record<string, unknown> }) => [e.action_name, e.push_data.ref, e.push_data.action]);
     expect(pushes).toEqual([
       ['pushed new', 'main', 'created'],
@@ -50,7 +54,13 @@ describe('git push → contribution events', () => {
       ['pushed new', 'topic', 'created'],
       ['deleted', 'topic', 'removed'],
     ]);
-    expect(listed.body[1].push_data).toMatchObject({ commit_count: 2, commit_from: before, commit_to: after, commit_title: 'Second change', ref_type: 'branch' });
+    expect(listed.body[1].push_data).toMatchObject({
+      commit_count: 2,
+      commit_from: before,
+      commit_to: after,
+      commit_title: 'Second change',
+      ref_type: 'branch',
+    });
     expect(listed.body[1].author.username).toBe('pia');
   }, 60_000);
 });

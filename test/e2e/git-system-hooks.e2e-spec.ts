@@ -23,7 +23,10 @@ describe('git push → system hooks', () => {
   });
 
   it('delivers push, tag_push and repository_update for one push', async () => {
-    const hook = await api(gw.baseUrl, 'POST', '/api/v4/hooks', { token: gw.rootToken, body: { url: `${receiver.url}/git`, push_events: true, tag_push_events: true, repository_update_events: true } });
+    const hook = await api(gw.baseUrl, 'POST', '/api/v4/hooks', {
+      token: gw.rootToken,
+      body: { url: `${receiver.url}/git`, push_events: true, tag_push_events: true, repository_update_events: true },
+    });
     expect(hook.status).toBe(201);
     const user = await createUserWithToken(gw, 'hana');
     const created = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: user.token, body: { name: 'Hooked', initialize_with_readme: true } });
@@ -36,12 +39,16 @@ describe('git push → system hooks', () => {
     await git.ok(['push', '-q', 'origin', 'main', 'v2'], { cwd: work });
 
     const kinds = (d: { json: Record<string, any> }) => d.json.event_name as string;
-    const received = await eventually(() => {
-      const mine = receiver.received.filter((d) => d.json.project_id === created.body.id);
-      const names = mine.map(kinds);
-      // The README commit of the creation and the push: two repository updates.
-      return names.includes('tag_push') && names.filter((n) => n === 'repository_update').length >= 2 ? mine : undefined;
-    }, 'push hooks', 90_000);
+    const received = await eventually(
+      () => {
+        const mine = receiver.received.filter((d) => d.json.project_id === created.body.id);
+        const names = mine.map(kinds);
+        // The README commit of the creation and the push: two repository updates.
+        return names.includes('tag_push') && names.filter((n) => n === 'repository_update').length >= 2 ? mine : undefined;
+      },
+      'push hooks',
+      90_000,
+    );
     const push = received.find((d) => kinds(d) === 'push' && d.json.before === before)!;
     expect(push.json).toMatchObject({
       object_kind: 'push',
@@ -58,6 +65,11 @@ describe('git push → system hooks', () => {
     const tag = received.find((d) => kinds(d) === 'tag_push')!;
     expect(tag.json).toMatchObject({ object_kind: 'tag_push', ref: 'refs/tags/v2', before: ZERO, after, checkout_sha: after });
     const update = received.filter((d) => kinds(d) === 'repository_update').find((d) => (d.json.refs as string[]).includes('refs/tags/v2'))!;
-    expect(update.json.changes).toEqual(expect.arrayContaining([{ before, after, ref: 'refs/heads/main' }, { before: ZERO, after, ref: 'refs/tags/v2' }]));
+    expect(update.json.changes).toEqual(
+      expect.arrayContaining([
+        { before, after, ref: 'refs/heads/main' },
+        { before: ZERO, after, ref: 'refs/tags/v2' },
+      ]),
+    );
   });
 });

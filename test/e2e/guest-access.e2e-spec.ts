@@ -17,7 +17,13 @@ const MERGE_REQUEST_PATHS = [
 ];
 const REPOSITORY_PATHS = ['/repository/branches', '/repository/branches/main', '/languages'];
 const CI_PATHS = ['/pipelines', '/jobs'];
-const SIGNED_IN_ONLY = ['/merge_requests/1/notes', '/merge_requests/1/discussions', '/merge_requests/1/approvals', '/merge_requests/1/approval_state', '/merge_requests/1/approval_rules'];
+const SIGNED_IN_ONLY = [
+  '/merge_requests/1/notes',
+  '/merge_requests/1/discussions',
+  '/merge_requests/1/approvals',
+  '/merge_requests/1/approval_state',
+  '/merge_requests/1/approval_rules',
+];
 
 /**
  * Who reads merge requests, code and pipelines: a Guest of a private project sees the project
@@ -37,7 +43,10 @@ describe('Guest access to merge requests, repository and CI', () => {
     if (created.status !== 201) throw new Error(`project not created: ${created.text}`);
     const id = created.body.id;
     await api(gw.baseUrl, 'POST', `/api/v4/projects/${id}/repository/branches`, { ...root(), body: { branch: 'topic', ref: 'main' } });
-    const mr = await api(gw.baseUrl, 'POST', `/api/v4/projects/${id}/merge_requests`, { ...root(), body: { title: 'Secret change', source_branch: 'topic', target_branch: 'main' } });
+    const mr = await api(gw.baseUrl, 'POST', `/api/v4/projects/${id}/merge_requests`, {
+      ...root(),
+      body: { title: 'Secret change', source_branch: 'topic', target_branch: 'main' },
+    });
     if (mr.status !== 201) throw new Error(`merge request not created: ${mr.text}`);
     await api(gw.baseUrl, 'POST', `/api/v4/projects/${id}/merge_requests/1/notes`, { ...root(), body: { body: 'review comment' } });
     return created.body;
@@ -72,39 +81,56 @@ describe('Guest access to merge requests, repository and CI', () => {
     { caller: 'anonymous caller of a public project, merge requests members-only', who: null, project: 'pub', mr: 403, code: 200, ci: 200 },
   ];
 
-  it.each(table)('$caller: merge requests $mr, code $code, pipelines $ci', async ({ who, project: name, mr, code, ci }) => {
-    const seen: Record<string, number> = {};
-    const expected: Record<string, number> = {};
-    for (const [paths, want] of [[MERGE_REQUEST_PATHS, mr], [REPOSITORY_PATHS, code], [CI_PATHS, ci]] as const) {
-      for (const path of paths) {
-        seen[path] = await status(who, name, path);
-        // Routes that take a signed-in caller answer 401 before any project check.
-        expected[path] = who === null && SIGNED_IN_ONLY.includes(path) ? 401 : want;
+  it.each(table)(
+    '$caller: merge requests $mr, code $code, pipelines $ci',
+    async ({ who, project: name, mr, code, ci }) => {
+      const seen: Record<string, number> = {};
+      const expected: Record<string, number> = {};
+      for (const [paths, want] of [
+        [MERGE_REQUEST_PATHS, mr],
+        [REPOSITORY_PATHS, code],
+        [CI_PATHS, ci],
+      ] as const) {
+        for (const path of paths) {
+          seen[path] = await status(who, name, path);
+          // Routes that take a signed-in caller answer 401 before any project check.
+          expected[path] = who === null && SIGNED_IN_ONLY.includes(path) ? 401 : want;
+        }
       }
-    }
-    expect(seen).toEqual(expected);
-  }, 60_000);
+      expect(seen).toEqual(expected);
+    },
+    60_000,
+  );
 
   it('guests of a private project cannot comment on or award its merge requests either', async () => {
     const base = `/api/v4/projects/${projects.priv.id}/merge_requests/1`;
     expect((await api(gw.baseUrl, 'POST', `${base}/notes`, { token: users.gus.token, body: { body: 'hi' } })).status).toBe(403);
     expect((await api(gw.baseUrl, 'POST', `${base}/award_emoji`, { token: users.gus.token, body: { name: 'thumbsup' } })).status).toBe(403);
-    expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${projects.priv.id}/merge_requests/1/notes`, { token: users.rita.token, body: { body: 'hi' } })).status).toBe(201);
+    expect(
+      (await api(gw.baseUrl, 'POST', `/api/v4/projects/${projects.priv.id}/merge_requests/1/notes`, { token: users.rita.token, body: { body: 'hi' } })).status,
+    ).toBe(201);
   }, 30_000);
 
   it('a disabled feature is closed to everyone, administrators included (403)', async () => {
-    await api(gw.baseUrl, 'PUT', `/api/v4/projects/${projects.pub.id}`, { ...root(), body: { merge_requests_access_level: 'disabled', builds_access_level: 'disabled' } });
+    await api(gw.baseUrl, 'PUT', `/api/v4/projects/${projects.pub.id}`, {
+      ...root(),
+      body: { merge_requests_access_level: 'disabled', builds_access_level: 'disabled' },
+    });
     try {
       expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${projects.pub.id}/merge_requests`, root())).status).toBe(403);
       expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${projects.pub.id}/pipelines`, root())).status).toBe(403);
       expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${projects.pub.id}/repository/branches`, root())).status).toBe(200);
     } finally {
-      await api(gw.baseUrl, 'PUT', `/api/v4/projects/${projects.pub.id}`, { ...root(), body: { merge_requests_access_level: 'private', builds_access_level: 'enabled' } });
+      await api(gw.baseUrl, 'PUT', `/api/v4/projects/${projects.pub.id}`, {
+        ...root(),
+        body: { merge_requests_access_level: 'private', builds_access_level: 'enabled' },
+      });
     }
   }, 30_000);
 
   it('git clone over smart HTTP follows the same rule', async () => {
-    const clone = (who: string, name: string) => git.run(['clone', '-q', cloneUrl(gw.baseUrl, projects[name].path_with_namespace, users[who]), git.dir(`${who}-${name}`)]);
+    const clone = (who: string, name: string) =>
+      git.run(['clone', '-q', cloneUrl(gw.baseUrl, projects[name].path_with_namespace, users[who]), git.dir(`${who}-${name}`)]);
     const byGuest = await clone('gus', 'priv');
     expect(byGuest.code).not.toBe(0);
     expect(byGuest.stderr).toContain('You are not allowed to download code from this project.');

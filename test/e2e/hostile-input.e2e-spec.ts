@@ -68,7 +68,9 @@ describe('Hostile input', () => {
     it('every integer attribute of every DTO the gateway loads is bounded by the integer range', () => {
       const unbounded: string[] = [];
       // class-validator keeps every declared rule: one integer rule without its bound is a route that can 500.
-      const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<Function, Array<{ name?: string; type: string; propertyName: string; constraints?: unknown[] }>> };
+      const storage = getMetadataStorage() as unknown as {
+        validationMetadatas: Map<Function, Array<{ name?: string; type: string; propertyName: string; constraints?: unknown[] }>>;
+      };
       for (const [target, metadatas] of storage.validationMetadatas) {
         if (target.name === 'EnvironmentVariables') continue;
         const integers = metadatas.filter((m) => m.name === 'isInt' || m.type === 'isInt').map((m) => m.propertyName);
@@ -105,7 +107,12 @@ describe('Hostile input', () => {
     it('out-of-range values are clamped as GitLab (page 0 is page 1, per_page -5 is 20, 500 is 100)', async () => {
       for (const list of lists()) {
         const res = await get(`${list}?page=0&per_page=-5`);
-        expect({ list, status: res.status, page: res.headers.get('x-page'), perPage: res.headers.get('x-per-page') }).toEqual({ list, status: 200, page: '1', perPage: '20' });
+        expect({ list, status: res.status, page: res.headers.get('x-page'), perPage: res.headers.get('x-per-page') }).toEqual({
+          list,
+          status: 200,
+          page: '1',
+          perPage: '20',
+        });
         expect((await get(`${list}?per_page=500`)).headers.get('x-per-page')).toBe('100');
       }
     });
@@ -137,7 +144,10 @@ describe('Hostile input', () => {
     it('in a JSON or form body: 400, and nothing is created', async () => {
       const json = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/issues`, { token: gw.rootToken, body: { title: 'a\u0000b' } });
       expect(json.status).toBe(400);
-      const nested = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/issues`, { token: gw.rootToken, body: { title: 'ok', labels: ['x', 'y\u0000'] } });
+      const nested = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/issues`, {
+        token: gw.rootToken,
+        body: { title: 'ok', labels: ['x', 'y\u0000'] },
+      });
       expect(nested.status).toBe(400);
       const form = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/issues`, { token: gw.rootToken, form: { title: 'a\u0000b' } });
       expect(form.status).toBe(400);
@@ -263,7 +273,10 @@ describe('Hostile input', () => {
     it('is refused on the test-alert endpoint too', async () => {
       const user = await createUserWithToken(gw, 'deep-maintainer');
       expect(user.id).toBeGreaterThan(0);
-      const integration = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/alert_management/http_integrations`, { token: gw.rootToken, body: { name: 'deep' } });
+      const integration = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/alert_management/http_integrations`, {
+        token: gw.rootToken,
+        body: { name: 'deep' },
+      });
       expect(integration.status).toBe(201);
       const res = await fetch(`${gw.baseUrl}/api/v4/projects/${projectId}/alert_management/http_integrations/${integration.body.id}/test`, {
         method: 'POST',

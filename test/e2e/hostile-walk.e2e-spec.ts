@@ -145,7 +145,12 @@ describe('Hostile input walk over every route of the OpenAPI document', () => {
     await make('userToken', 'POST', `/users/${fixture.user}/personal_access_tokens`, { name: 'walk', scopes: ['api'] });
     await make('member', 'POST', '/users', { username: 'member', name: 'Member', email: 'member@example.com', password: 'secret-password-1' });
     await make('group', 'POST', '/groups', { name: 'Walk', path: 'walk', visibility: 'public' });
-    const project = await make('project', 'POST', '/projects', { name: 'walked', namespace_id: Number(fixture.group), visibility: 'public', topics: ['walking'] });
+    const project = await make('project', 'POST', '/projects', {
+      name: 'walked',
+      namespace_id: Number(fixture.group),
+      visibility: 'public',
+      topics: ['walking'],
+    });
     fixture.groupPath = 'walk';
     fixture.projectPath = project?.path ?? 'walked';
     const p = `/projects/${fixture.project}`;
@@ -171,7 +176,8 @@ describe('Hostile input walk over every route of the OpenAPI document', () => {
     await make('milestone', 'POST', `${p}/milestones`, { title: 'M1' });
     await make('projectBadge', 'POST', `${p}/badges`, { link_url: 'http://127.0.0.1/l', image_url: 'http://127.0.0.1/i' });
     await make('groupBadge', 'POST', `/groups/${fixture.group}/badges`, { link_url: 'http://127.0.0.1/l', image_url: 'http://127.0.0.1/i' });
-    for (const owner of [`/users/${fixture.user}`, p, `/groups/${fixture.group}`]) await make('key', 'PUT', `${owner}/custom_attributes/k`, { value: 'v' }, () => 'k');
+    for (const owner of [`/users/${fixture.user}`, p, `/groups/${fixture.group}`])
+      await make('key', 'PUT', `${owner}/custom_attributes/k`, { value: 'v' }, () => 'k');
     await make('epic', 'POST', `/groups/${fixture.group}/epics`, { title: 'Epic' }, (b) => {
       fixture.epicIid = String(b.iid);
       return b.id;
@@ -192,7 +198,11 @@ describe('Hostile input walk over every route of the OpenAPI document', () => {
       integrationKey = integration.token;
       const [name, endpoint] = String(integration.url).split('/alerts/notify/')[1].split('/');
       Object.assign(fixture, { notifyName: name, notifyEndpoint: endpoint });
-      const alert = await fetch(integration.url, { method: 'POST', headers: { authorization: `Bearer ${integrationKey}`, 'content-type': 'application/json' }, body: '{"title":"walk"}' });
+      const alert = await fetch(integration.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${integrationKey}`, 'content-type': 'application/json' },
+        body: '{"title":"walk"}',
+      });
       const alerts = (await alert.json()) as Array<{ iid: number }>;
       if (alert.status === 200) fixture.alert = String(alerts[0].iid);
       else setupFailures.push(`alert: ${alert.status}`);
@@ -314,7 +324,8 @@ describe('Hostile input walk over every route of the OpenAPI document', () => {
       for (const [label, value] of WRONG_TYPES) variants.push({ label: `body ${label}`, method, path: valid, headers: json, body: object(value) });
       // JSON null in one declared attribute at a time: with every attribute null, validation stops
       // the request at the first attribute that refuses null, and hides the others.
-      for (const p of operation.bodyProps) variants.push({ label: 'body null in one attribute', method, path: valid, headers: json, body: `{${JSON.stringify(p)}:null}` });
+      for (const p of operation.bodyProps)
+        variants.push({ label: 'body null in one attribute', method, path: valid, headers: json, body: `{${JSON.stringify(p)}:null}` });
       variants.push({ label: 'body nested deeper than the limit', method, path: valid, headers: json, body: object(`${'['.repeat(150)}${']'.repeat(150)}`) });
       variants.push({ label: 'body nested within the limit', method, path: valid, headers: json, body: object(`${'{"a":'.repeat(90)}1${'}'.repeat(90)}`) });
       // Huge strings, the whole body within the 1 MiB limit.
@@ -368,13 +379,17 @@ describe('Hostile input walk over every route of the OpenAPI document', () => {
       if (known) {
         knownSeen.add(known.reason);
         knownHits++;
-      }
-      else failures.push(`${key}: ${variant.method} ${variant.path.slice(0, 300)}${variant.body ? ` body ${variant.body.slice(0, 120)}` : ''} -> ${what}`);
+      } else failures.push(`${key}: ${variant.method} ${variant.path.slice(0, 300)}${variant.body ? ` body ${variant.body.slice(0, 120)}` : ''} -> ${what}`);
     };
     const send = async (operation: Operation, variant: Variant): Promise<void> => {
       requests++;
       try {
-        const res = await fetch(`${gw.baseUrl}${variant.path}`, { method: variant.method, headers: variant.headers, body: variant.body, signal: AbortSignal.timeout(60_000) });
+        const res = await fetch(`${gw.baseUrl}${variant.path}`, {
+          method: variant.method,
+          headers: variant.headers,
+          body: variant.body,
+          signal: AbortSignal.timeout(60_000),
+        });
         const text = await res.text();
         // A checkout whose console was not built answers its pages with that 503, by design.
         const consoleNotBuilt = res.status === 503 && operation.template.startsWith('/-/console') && text.startsWith('The web console is not built');
@@ -388,10 +403,15 @@ describe('Hostile input walk over every route of the OpenAPI document', () => {
       await pool(phase, 4, async (operation) => {
         for (const variant of variantsOf(operation)) await send(operation, variant);
         // The gateway is still up and ready after the operation.
-        await eventually(async () => {
-          const ready = await fetch(`${gw.baseUrl}/-/readiness`, { signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
-          return ready?.status === 200 ? true : undefined;
-        }, `readiness after ${operation.method} ${operation.template}`, 30_000, 200);
+        await eventually(
+          async () => {
+            const ready = await fetch(`${gw.baseUrl}/-/readiness`, { signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+            return ready?.status === 200 ? true : undefined;
+          },
+          `readiness after ${operation.method} ${operation.template}`,
+          30_000,
+          200,
+        );
       });
     }
 

@@ -41,7 +41,10 @@ describe('Users and access tokens', () => {
 
   describe('users', () => {
     it('answers block and unblock as GitLab: true for a change, null for a user already blocked, false for one not blocked', async () => {
-      const user = await api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, body: { username: 'blocky', name: 'B', email: 'blocky@example.com', password: 'long-enough-1' } });
+      const user = await api(gw.baseUrl, 'POST', '/api/v4/users', {
+        token: gw.rootToken,
+        body: { username: 'blocky', name: 'B', email: 'blocky@example.com', password: 'long-enough-1' },
+      });
       expect(user.status).toBe(201);
       const post = (path: string) => api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/${path}`, { token: gw.rootToken });
       const answers = [];
@@ -54,12 +57,16 @@ describe('Users and access tokens', () => {
         [201, 'false'],
       ]);
       for (const a of answers) expect(a.headers.get('content-type')).toMatch(/^application\/json/);
-      const events = await gw.dataSource.query("SELECT payload->>'type' AS type FROM outbox_events WHERE payload->>'type' IN ('user_block', 'user_unblock') AND (payload->'target'->>'id')::int = $1 ORDER BY seq", [user.body.id]);
+      const events = await gw.dataSource.query(
+        "SELECT payload->>'type' AS type FROM outbox_events WHERE payload->>'type' IN ('user_block', 'user_unblock') AND (payload->'target'->>'id')::int = $1 ORDER BY seq",
+        [user.body.id],
+      );
       expect(events.map((e: { type: string }) => e.type)).toEqual(['user_block', 'user_unblock']);
     });
 
     it("takes any e-mail GitLab's rule takes (one @, no spaces) and refuses the others", async () => {
-      const create = (username: string, email: unknown) => api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, body: { username, name: username, email, password: 'long-enough-1' } });
+      const create = (username: string, email: unknown) =>
+        api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, body: { username, name: username, email, password: 'long-enough-1' } });
       const ok = await create('dotted-tld', 'user@email.com.2');
       expect(ok.status).toBe(201);
       expect(ok.body.email).toBe('user@email.com.2');
@@ -71,10 +78,16 @@ describe('Users and access tokens', () => {
       // python-gitlab sends booleans as str(bool).
       const admin = await create('py-admin', 'py-admin@example.com');
       expect(admin.status).toBe(201);
-      const viaForm = await api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, form: { username: 'py-form', name: 'P', email: 'py-form@example.com', password: 'long-enough-1', admin: 'True', external: 'False' } });
+      const viaForm = await api(gw.baseUrl, 'POST', '/api/v4/users', {
+        token: gw.rootToken,
+        form: { username: 'py-form', name: 'P', email: 'py-form@example.com', password: 'long-enough-1', admin: 'True', external: 'False' },
+      });
       expect(viaForm.status).toBe(201);
       expect(viaForm.body).toMatchObject({ is_admin: true, external: false });
-      const odd = await api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, form: { username: 'py-odd', name: 'P', email: 'py-odd@example.com', password: 'long-enough-1', admin: 'tRuE' } });
+      const odd = await api(gw.baseUrl, 'POST', '/api/v4/users', {
+        token: gw.rootToken,
+        form: { username: 'py-odd', name: 'P', email: 'py-odd@example.com', password: 'long-enough-1', admin: 'tRuE' },
+      });
       expect(odd.status).toBe(400);
     });
 
@@ -86,7 +99,9 @@ describe('Users and access tokens', () => {
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ username: 'carol', name: 'Carol', email: 'carol@example.com', state: 'active', is_admin: false });
       expect(created.body.web_url).toBe(`${gw.config.http.externalUrl}/carol`);
-      const events = await gw.dataSource.query("SELECT payload FROM outbox_events WHERE payload->>'type' = 'user_create' AND payload->'data'->>'username' = 'carol'");
+      const events = await gw.dataSource.query(
+        "SELECT payload FROM outbox_events WHERE payload->>'type' = 'user_create' AND payload->'data'->>'username' = 'carol'",
+      );
       expect(events).toHaveLength(1);
       expect(events[0].payload).toMatchObject({ version: 1, actor: 1, target: { type: 'user', id: created.body.id } });
 
@@ -105,18 +120,33 @@ describe('Users and access tokens', () => {
     });
 
     it('reports a missing attribute and invalid values in the spec shapes', async () => {
-      const missing = await api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, body: { name: 'x', email: 'x@example.com', password: 'long-enough-1' } });
+      const missing = await api(gw.baseUrl, 'POST', '/api/v4/users', {
+        token: gw.rootToken,
+        body: { name: 'x', email: 'x@example.com', password: 'long-enough-1' },
+      });
       expect(missing.status).toBe(400);
       expect(missing.body).toEqual({ message: '400 (Bad request) "username" not given' });
-      const invalid = await api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, body: { username: 'ok-name', name: 'x', email: 'not-an-email', password: 'long-enough-1' } });
+      const invalid = await api(gw.baseUrl, 'POST', '/api/v4/users', {
+        token: gw.rootToken,
+        body: { username: 'ok-name', name: 'x', email: 'not-an-email', password: 'long-enough-1' },
+      });
       expect(invalid.status).toBe(400);
       expect(invalid.body.message.email).toEqual(expect.arrayContaining([expect.any(String)]));
     });
 
     it('refuses user creation by non-administrators', async () => {
-      const dave = await api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, body: { username: 'dave', name: 'Dave', email: 'dave@example.com', password: 'long-enough-1' } });
-      const token = await api(gw.baseUrl, 'POST', `/api/v4/users/${dave.body.id}/personal_access_tokens`, { token: gw.rootToken, body: { name: 't', scopes: ['api'] } });
-      const res = await api(gw.baseUrl, 'POST', '/api/v4/users', { token: token.body.token, body: { username: 'eve', name: 'Eve', email: 'eve@example.com', password: 'long-enough-1' } });
+      const dave = await api(gw.baseUrl, 'POST', '/api/v4/users', {
+        token: gw.rootToken,
+        body: { username: 'dave', name: 'Dave', email: 'dave@example.com', password: 'long-enough-1' },
+      });
+      const token = await api(gw.baseUrl, 'POST', `/api/v4/users/${dave.body.id}/personal_access_tokens`, {
+        token: gw.rootToken,
+        body: { name: 't', scopes: ['api'] },
+      });
+      const res = await api(gw.baseUrl, 'POST', '/api/v4/users', {
+        token: token.body.token,
+        body: { username: 'eve', name: 'Eve', email: 'eve@example.com', password: 'long-enough-1' },
+      });
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ message: '403 Forbidden' });
     });
@@ -134,7 +164,10 @@ describe('Users and access tokens', () => {
     });
 
     it('deletes a user with its personal projects (project_destroy, user_destroy) but not the sole owner of a group', async () => {
-      const henry = await api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, body: { username: 'henry', name: 'Henry', email: 'henry@example.com', password: 'long-enough-1' } });
+      const henry = await api(gw.baseUrl, 'POST', '/api/v4/users', {
+        token: gw.rootToken,
+        body: { username: 'henry', name: 'Henry', email: 'henry@example.com', password: 'long-enough-1' },
+      });
       const project = await api(gw.baseUrl, 'POST', `/api/v4/projects?sudo=henry`, { token: gw.rootToken, body: { name: 'henrys-project' } });
       expect(project.status).toBe(201);
       expect(project.body.path_with_namespace).toBe('henry/henrys-project');
@@ -145,7 +178,9 @@ describe('Users and access tokens', () => {
       expect(refused.status).toBe(409);
       expect(refused.body.message).toContain('henry-group');
 
-      expect((await api(gw.baseUrl, 'POST', `/api/v4/groups/${group.body.id}/members`, { token: gw.rootToken, body: { user_id: 1, access_level: 50 } })).status).toBe(201);
+      expect(
+        (await api(gw.baseUrl, 'POST', `/api/v4/groups/${group.body.id}/members`, { token: gw.rootToken, body: { user_id: 1, access_level: 50 } })).status,
+      ).toBe(201);
       const deleted = await api(gw.baseUrl, 'DELETE', `/api/v4/users/${henry.body.id}`, { token: gw.rootToken });
       expect(deleted.status).toBe(204);
       expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.body.id}`, { token: gw.rootToken })).status).toBe(404);
@@ -193,7 +228,10 @@ describe('Users and access tokens', () => {
     it('creates group access tokens for owners', async () => {
       const group = await api(gw.baseUrl, 'POST', '/api/v4/groups', { token: gw.rootToken, body: { name: 'Token Group', path: 'token-group' } });
       expect(group.status).toBe(201);
-      const created = await api(gw.baseUrl, 'POST', `/api/v4/groups/${group.body.id}/access_tokens`, { token: gw.rootToken, body: { name: 'g-bot', scopes: ['read_api'] } });
+      const created = await api(gw.baseUrl, 'POST', `/api/v4/groups/${group.body.id}/access_tokens`, {
+        token: gw.rootToken,
+        body: { name: 'g-bot', scopes: ['read_api'] },
+      });
       expect(created.status).toBe(201);
       const viaBot = await api(gw.baseUrl, 'GET', `/api/v4/groups/${group.body.id}`, { token: created.body.token });
       expect(viaBot.status).toBe(200);

@@ -10,8 +10,13 @@ describe('Issue creation rate limit', () => {
 
   it('answers 429 with Retry-After beyond the cap, for that user only', async () => {
     const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: gw.rootToken, body: { name: 'limited', visibility: 'public' } });
-    const other = await api(gw.baseUrl, 'POST', '/api/v4/users', { token: gw.rootToken, body: { username: 'other', name: 'Other', email: 'other@example.com', password: 'long-enough-1' } });
-    const otherToken = (await api(gw.baseUrl, 'POST', `/api/v4/users/${other.body.id}/personal_access_tokens`, { token: gw.rootToken, body: { name: 't', scopes: ['api'] } })).body.token;
+    const other = await api(gw.baseUrl, 'POST', '/api/v4/users', {
+      token: gw.rootToken,
+      body: { username: 'other', name: 'Other', email: 'other@example.com', password: 'long-enough-1' },
+    });
+    const otherToken = (
+      await api(gw.baseUrl, 'POST', `/api/v4/users/${other.body.id}/personal_access_tokens`, { token: gw.rootToken, body: { name: 't', scopes: ['api'] } })
+    ).body.token;
     expect((await api(gw.baseUrl, 'PUT', '/api/v4/application/settings', { token: gw.rootToken, body: { issues_create_limit: 2 } })).status).toBe(200);
 
     // At most two per one-minute window: five quick calls span at most two windows, so at

@@ -15,13 +15,18 @@ describe('Issues, milestones, iterations and merge requests', () => {
       body: { username, name: username, email: `${username}@example.com`, password: 'secret-password-1' },
     });
     expect(user.status).toBe(201);
-    const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, { token: gw.rootToken, body: { name: 'e2e', scopes: ['api'] } });
+    const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, {
+      token: gw.rootToken,
+      body: { name: 'e2e', scopes: ['api'] },
+    });
     tokens[username] = pat.body.token;
     ids[username] = user.body.id;
   };
 
   const outbox = async (type: string) =>
-    ((await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = $1 ORDER BY seq`, [type])) as { payload: any }[]).map((r) => r.payload);
+    ((await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = $1 ORDER BY seq`, [type])) as { payload: any }[]).map(
+      (r) => r.payload,
+    );
 
   beforeAll(async () => {
     gw = await startTestGateway('issues');
@@ -34,8 +39,13 @@ describe('Issues, milestones, iterations and merge requests', () => {
     const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('owen'), body: { name: 'pager', namespace_id: ids.group } });
     ids.project = project.body.id;
     await seedBranches(gw, ids.project, 'main', ['fix-disk']);
-    for (const [who, level] of [['rhea', 20], ['gus', 10]] as const) {
-      expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${ids.project}/members`, { ...as('owen'), body: { user_id: ids[who], access_level: level } })).status).toBe(201);
+    for (const [who, level] of [
+      ['rhea', 20],
+      ['gus', 10],
+    ] as const) {
+      expect(
+        (await api(gw.baseUrl, 'POST', `/api/v4/projects/${ids.project}/members`, { ...as('owen'), body: { user_id: ids[who], access_level: level } })).status,
+      ).toBe(201);
     }
   });
   afterAll(() => gw?.close());
@@ -43,9 +53,20 @@ describe('Issues, milestones, iterations and merge requests', () => {
   const projectPath = (suffix = '') => `/api/v4/projects/${ids.project}${suffix}`;
 
   it('creates milestones and changes their state, recording milestone events', async () => {
-    const created = await api(gw.baseUrl, 'POST', projectPath('/milestones'), { ...as('rhea'), body: { title: 'v1', due_date: '2030-01-31', start_date: '2030-01-01' } });
+    const created = await api(gw.baseUrl, 'POST', projectPath('/milestones'), {
+      ...as('rhea'),
+      body: { title: 'v1', due_date: '2030-01-31', start_date: '2030-01-01' },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ iid: 1, project_id: ids.project, title: 'v1', state: 'active', due_date: '2030-01-31', start_date: '2030-01-01', expired: false });
+    expect(created.body).toMatchObject({
+      iid: 1,
+      project_id: ids.project,
+      title: 'v1',
+      state: 'active',
+      due_date: '2030-01-31',
+      start_date: '2030-01-01',
+      expired: false,
+    });
     expect(created.body.web_url).toBe(`${gw.config.http.externalUrl}/ops/pager/-/milestones/1`);
     ids.v1 = created.body.id;
     const second = await api(gw.baseUrl, 'POST', projectPath('/milestones'), { ...as('rhea'), body: { title: 'v2' } });
@@ -103,7 +124,12 @@ describe('Issues, milestones, iterations and merge requests', () => {
     expect(byGuest.body).toMatchObject({ iid: 3, milestone: null, labels: [] });
 
     const opened = (await outbox('issue.opened')).find((e) => e.target.id === ids.issue)!;
-    expect(opened).toMatchObject({ actor: ids.rhea, project_id: ids.project, group_id: ids.group, target: { type: 'issue', id: ids.issue, iid: 1, title: 'Disk full' } });
+    expect(opened).toMatchObject({
+      actor: ids.rhea,
+      project_id: ids.project,
+      group_id: ids.group,
+      target: { type: 'issue', id: ids.issue, iid: 1, title: 'Disk full' },
+    });
     expect(opened.data.milestone).toMatchObject({ id: ids.v1, title: 'v1' });
     expect(opened.data.issue).toMatchObject({ weight: 3, confidential: false });
 
@@ -170,7 +196,7 @@ describe('Issues, milestones, iterations and merge requests', () => {
     expect((await api(gw.baseUrl, 'GET', projectPath(`/issues/${own.body.iid}`), as('gus'))).status).toBe(200);
   });
 
-  it('lists issues with filters and the current user\'s issues', async () => {
+  it("lists issues with filters and the current user's issues", async () => {
     const closedOnes = await api(gw.baseUrl, 'GET', projectPath('/issues?state=opened&labels=ops'), as('gus'));
     expect(closedOnes.body.map((i: any) => i.iid)).toEqual([1]);
     const incidents = await api(gw.baseUrl, 'GET', projectPath('/issues?issue_type=incident'), as('gus'));
@@ -186,10 +212,16 @@ describe('Issues, milestones, iterations and merge requests', () => {
   });
 
   it('creates group iterations and sets them on issues (PREMIUM)', async () => {
-    const iteration = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.group}/iterations`, { ...as('owen'), body: { title: 'Sprint 1', start_date: '2020-01-01', due_date: '2020-01-14' } });
+    const iteration = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.group}/iterations`, {
+      ...as('owen'),
+      body: { title: 'Sprint 1', start_date: '2020-01-01', due_date: '2020-01-14' },
+    });
     expect(iteration.status).toBe(201);
     expect(iteration.body).toMatchObject({ iid: 1, group_id: ids.group, title: 'Sprint 1', state: 3, start_date: '2020-01-01', due_date: '2020-01-14' });
-    const overlap = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.group}/iterations`, { ...as('owen'), body: { start_date: '2020-01-10', due_date: '2020-01-20' } });
+    const overlap = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.group}/iterations`, {
+      ...as('owen'),
+      body: { start_date: '2020-01-10', due_date: '2020-01-20' },
+    });
     expect(overlap.status).toBe(400);
     const list = await api(gw.baseUrl, 'GET', `/api/v4/groups/${ids.group}/iterations?state=closed`, as('owen'));
     expect(list.body.map((i: any) => i.id)).toEqual([iteration.body.id]);
@@ -209,10 +241,27 @@ describe('Issues, milestones, iterations and merge requests', () => {
       body: { title: 'Fix disk alert', source_branch: 'fix-disk', target_branch: 'main', milestone_id: ids.v1 },
     });
     expect(mr.status).toBe(201);
-    expect(mr.body).toMatchObject({ iid: 1, state: 'opened', source_branch: 'fix-disk', target_branch: 'main', milestone: { id: ids.v1 }, author: { username: 'owen' } });
+    expect(mr.body).toMatchObject({
+      iid: 1,
+      state: 'opened',
+      source_branch: 'fix-disk',
+      target_branch: 'main',
+      milestone: { id: ids.v1 },
+      author: { username: 'owen' },
+    });
     expect(mr.body.web_url).toBe(`${gw.config.http.externalUrl}/ops/pager/-/merge_requests/1`);
-    expect((await api(gw.baseUrl, 'POST', projectPath('/merge_requests'), { ...as('owen'), body: { title: 'dup', source_branch: 'fix-disk', target_branch: 'main' } })).status).toBe(409);
-    expect((await api(gw.baseUrl, 'POST', projectPath('/merge_requests'), { ...as('rhea'), body: { title: 'r', source_branch: 'a', target_branch: 'main' } })).status).toBe(403);
+    expect(
+      (
+        await api(gw.baseUrl, 'POST', projectPath('/merge_requests'), {
+          ...as('owen'),
+          body: { title: 'dup', source_branch: 'fix-disk', target_branch: 'main' },
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (await api(gw.baseUrl, 'POST', projectPath('/merge_requests'), { ...as('rhea'), body: { title: 'r', source_branch: 'a', target_branch: 'main' } }))
+        .status,
+    ).toBe(403);
 
     const client = new Gitlab({ host: gw.baseUrl, token: tokens.owen, rateLimits: {} });
     const edited = await client.MergeRequests.edit(ids.project, 1, { title: 'Fix disk alert (v2)', milestoneId: ids.v2 });
@@ -236,17 +285,26 @@ describe('Issues, milestones, iterations and merge requests', () => {
     expect((await outbox('milestone.destroyed')).map((e) => e.target.id)).toEqual([ids.v2]);
   });
 
-  it('creates group milestones that the group\'s projects may use', async () => {
+  it("creates group milestones that the group's projects may use", async () => {
     const created = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.group}/milestones`, { ...as('owen'), body: { title: 'Q3' } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ iid: 1, group_id: ids.group, title: 'Q3', state: 'active', web_url: `${gw.config.http.externalUrl}/groups/ops/-/milestones/1` });
+    expect(created.body).toMatchObject({
+      iid: 1,
+      group_id: ids.group,
+      title: 'Q3',
+      state: 'active',
+      web_url: `${gw.config.http.externalUrl}/groups/ops/-/milestones/1`,
+    });
     expect(created.body).not.toHaveProperty('project_id');
     expect((await api(gw.baseUrl, 'GET', `/api/v4/groups/${ids.group}/milestones`, as('owen'))).body.map((m: any) => m.title)).toEqual(['Q3']);
     expect((await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.group}/milestones`, { ...as('rhea'), body: { title: 'no' } })).status).toBe(403);
     const issue = await api(gw.baseUrl, 'POST', projectPath('/issues'), { ...as('owen'), body: { title: 'planned', milestone_id: created.body.id } });
     expect(issue.body.milestone).toMatchObject({ id: created.body.id, group_id: ids.group });
     const other = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('owen'), body: { name: 'personal' } });
-    const refused = await api(gw.baseUrl, 'POST', `/api/v4/projects/${other.body.id}/issues`, { ...as('owen'), body: { title: 'x', milestone_id: created.body.id } });
+    const refused = await api(gw.baseUrl, 'POST', `/api/v4/projects/${other.body.id}/issues`, {
+      ...as('owen'),
+      body: { title: 'x', milestone_id: created.body.id },
+    });
     expect(refused.status).toBe(404);
   });
 
@@ -254,7 +312,11 @@ describe('Issues, milestones, iterations and merge requests', () => {
     const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('owen'), body: { name: 'labelled', namespace_id: ids.group } });
     expect(project.status).toBe(201);
     const path = (suffix: string) => `/api/v4/projects/${project.body.id}${suffix}`;
-    for (const [title, labels] of [['bare', ''], ['one', 'a'], ['two', 'a,b']]) {
+    for (const [title, labels] of [
+      ['bare', ''],
+      ['one', 'a'],
+      ['two', 'a,b'],
+    ]) {
       expect((await api(gw.baseUrl, 'POST', path('/issues'), { ...as('owen'), body: { title, labels } })).status).toBe(201);
     }
     const titles = async (query: string) => ((await api(gw.baseUrl, 'GET', path(`/issues?${query}&sort=asc`), as('owen'))).body as any[]).map((i) => i.title);
@@ -269,8 +331,18 @@ describe('Issues, milestones, iterations and merge requests', () => {
     expect(global.every((i) => i.labels.length === 0)).toBe(true);
 
     await seedBranches(gw, project.body.id, 'main', ['with-label', 'without-label']);
-    for (const [branch, labels] of [['with-label', 'x'], ['without-label', '']]) {
-      expect((await api(gw.baseUrl, 'POST', path('/merge_requests'), { ...as('owen'), body: { title: branch, source_branch: branch, target_branch: 'main', labels } })).status).toBe(201);
+    for (const [branch, labels] of [
+      ['with-label', 'x'],
+      ['without-label', ''],
+    ]) {
+      expect(
+        (
+          await api(gw.baseUrl, 'POST', path('/merge_requests'), {
+            ...as('owen'),
+            body: { title: branch, source_branch: branch, target_branch: 'main', labels },
+          })
+        ).status,
+      ).toBe(201);
     }
     const mrs = async (query: string) => ((await api(gw.baseUrl, 'GET', path(`/merge_requests?${query}`), as('owen'))).body as any[]).map((m) => m.title);
     expect(await mrs('labels=Any')).toEqual(['with-label']);
@@ -294,7 +366,10 @@ describe('Issues on the free tier', () => {
     expect(issue.status).toBe(201);
     expect(issue.body).not.toHaveProperty('weight');
     expect(issue.body).not.toHaveProperty('iteration');
-    const iterations = await api(gw.baseUrl, 'POST', `/api/v4/groups/${group.body.id}/iterations`, { token: gw.rootToken, body: { start_date: '2030-01-01', due_date: '2030-01-02' } });
+    const iterations = await api(gw.baseUrl, 'POST', `/api/v4/groups/${group.body.id}/iterations`, {
+      token: gw.rootToken,
+      body: { start_date: '2030-01-01', due_date: '2030-01-02' },
+    });
     expect(iterations.status).toBe(403);
     expect((await api(gw.baseUrl, 'GET', `/api/v4/groups/${group.body.id}/iterations`, { token: gw.rootToken })).status).toBe(403);
     expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${project.body.id}/issues/1/resource_iteration_events`, { token: gw.rootToken })).status).toBe(403);

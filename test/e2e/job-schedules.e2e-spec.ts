@@ -13,7 +13,11 @@ import { startTestGateway, TestGateway } from './support/test-gateway';
 /** `queue/name` of the schedulers BullMQ holds for the queues of `schedules`. */
 async function schedulersInRedis(app: INestApplicationContext, schedules: readonly DeclaredSchedule[]): Promise<string[]> {
   const queues = [...new Set(schedules.map(({ queue }) => queue.name))];
-  const listed = await Promise.all(queues.map(async (name) => (await app.get<Queue>(getQueueToken(name), { strict: false }).getJobSchedulers()).map((scheduler) => `${name}/${scheduler.key}`)));
+  const listed = await Promise.all(
+    queues.map(async (name) =>
+      (await app.get<Queue>(getQueueToken(name), { strict: false }).getJobSchedulers()).map((scheduler) => `${name}/${scheduler.key}`),
+    ),
+  );
   return listed.flat().sort();
 }
 
@@ -57,13 +61,20 @@ describe('Job schedules after Redis lost its keys', () => {
     const lostAt = Date.now();
     const deleted = await deleteRedisKeys(gw.config.redis.url, gw.config.redis.prefix);
     // The schedulers were among the keys lost (each queue's `repeat` set).
-    expect(deleted).toEqual(expect.arrayContaining([`${gw.config.redis.prefix}:${CI_MAINTENANCE.name}:repeat`, `${gw.config.redis.prefix}:${EVENTS_RETENTION.name}:repeat`]));
+    expect(deleted).toEqual(
+      expect.arrayContaining([`${gw.config.redis.prefix}:${CI_MAINTENANCE.name}:repeat`, `${gw.config.redis.prefix}:${EVENTS_RETENTION.name}:repeat`]),
+    );
     for (const app of [gw.app, projector]) {
       const declared = app.get(JobScheduleKeeper).declared();
-      await eventually(async () => {
-        const inRedis = await schedulersInRedis(app, declared);
-        return inRedis.join() === names(declared).join() ? inRedis : undefined;
-      }, 'every declared scheduler back in Redis', 60_000, 250);
+      await eventually(
+        async () => {
+          const inRedis = await schedulersInRedis(app, declared);
+          return inRedis.join() === names(declared).join() ? inRedis : undefined;
+        },
+        'every declared scheduler back in Redis',
+        60_000,
+        250,
+      );
     }
     const took = Date.now() - lostAt;
     // One check interval, with room for a busy machine.

@@ -15,7 +15,9 @@ describe('Groups, projects and members', () => {
   };
 
   const eventTypes = async (predicate: string, params: unknown[]) =>
-    ((await gw.dataSource.query(`SELECT payload->>'type' AS type FROM outbox_events WHERE ${predicate} ORDER BY seq`, params)) as { type: string }[]).map((r) => r.type);
+    ((await gw.dataSource.query(`SELECT payload->>'type' AS type FROM outbox_events WHERE ${predicate} ORDER BY seq`, params)) as { type: string }[]).map(
+      (r) => r.type,
+    );
 
   beforeAll(async () => {
     gw = await startTestGateway('namespaces');
@@ -56,18 +58,33 @@ describe('Groups, projects and members', () => {
     });
 
     it('adds members (owners only), then a subgroup by a maintainer; refuses a subgroup more visible than its parent', async () => {
-      const byMaintainer = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.ops}/members`, { ...as('olivia'), body: { user_id: ids.mike, access_level: 40 } });
+      const byMaintainer = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.ops}/members`, {
+        ...as('olivia'),
+        body: { user_id: ids.mike, access_level: 40 },
+      });
       expect(byMaintainer.status).toBe(201);
-      expect(byMaintainer.body).toMatchObject({ id: ids.mike, username: 'mike', access_level: 40, expires_at: null, membership_state: 'active', created_by: { id: ids.olivia, username: 'olivia' } });
+      expect(byMaintainer.body).toMatchObject({
+        id: ids.mike,
+        username: 'mike',
+        access_level: 40,
+        expires_at: null,
+        membership_state: 'active',
+        created_by: { id: ids.olivia, username: 'olivia' },
+      });
       const notOwner = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.ops}/members`, { ...as('mike'), body: { user_id: ids.dana, access_level: 30 } });
       expect(notOwner.status).toBe(403);
-      expect((await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.ops}/members`, { ...as('olivia'), body: { user_id: ids.dana, access_level: 30 } })).status).toBe(201);
+      expect(
+        (await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.ops}/members`, { ...as('olivia'), body: { user_id: ids.dana, access_level: 30 } })).status,
+      ).toBe(201);
 
       const sub = await api(gw.baseUrl, 'POST', '/api/v4/groups', { ...as('mike'), body: { name: 'Pager', path: 'pager', parent_id: ids.ops } });
       expect(sub.status).toBe(201);
       expect(sub.body).toMatchObject({ full_path: 'ops/pager', full_name: 'Ops Team / Pager', parent_id: ids.ops });
       ids.pager = sub.body.id;
-      const loud = await api(gw.baseUrl, 'POST', '/api/v4/groups', { ...as('olivia'), body: { name: 'Loud', path: 'loud', parent_id: ids.ops, visibility: 'public' } });
+      const loud = await api(gw.baseUrl, 'POST', '/api/v4/groups', {
+        ...as('olivia'),
+        body: { name: 'Loud', path: 'loud', parent_id: ids.ops, visibility: 'public' },
+      });
       expect(loud.status).toBe(400);
       expect(loud.body).toEqual({ message: { visibility_level: ['public is not allowed since the parent group has a private visibility.'] } });
     });
@@ -99,7 +116,10 @@ describe('Groups, projects and members', () => {
 
     it('lets only owners edit a group; a path change renames the subgroups', async () => {
       expect((await api(gw.baseUrl, 'PUT', `/api/v4/groups/${ids.ops}`, { ...as('mike'), body: { description: 'x' } })).status).toBe(403);
-      const renamed = await api(gw.baseUrl, 'PUT', `/api/v4/groups/${ids.ops}`, { ...as('olivia'), body: { path: 'operations', request_access_enabled: false } });
+      const renamed = await api(gw.baseUrl, 'PUT', `/api/v4/groups/${ids.ops}`, {
+        ...as('olivia'),
+        body: { path: 'operations', request_access_enabled: false },
+      });
       expect(renamed.status).toBe(200);
       expect(renamed.body).toMatchObject({ path: 'operations', full_path: 'operations', request_access_enabled: false });
       const sub = await api(gw.baseUrl, 'GET', `/api/v4/groups/${ids.pager}`, as('olivia'));
@@ -149,12 +169,17 @@ describe('Groups, projects and members', () => {
       expect(read.body.runners_token).toBe(created.body.runners_token);
       expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${ids.router}`, { token: gw.rootToken })).body.runners_token).toBe(created.body.runners_token);
       await createUser('devon');
-      expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${ids.router}/members`, { ...as('dana'), body: { user_id: ids.devon, access_level: 30 } })).status).toBe(201);
+      expect(
+        (await api(gw.baseUrl, 'POST', `/api/v4/projects/${ids.router}/members`, { ...as('dana'), body: { user_id: ids.devon, access_level: 30 } })).status,
+      ).toBe(201);
       const asDeveloper = await api(gw.baseUrl, 'GET', `/api/v4/projects/${ids.router}`, as('devon'));
       expect(asDeveloper.status).toBe(200);
       expect(asDeveloper.body).not.toHaveProperty('runners_token');
       expect((await api(gw.baseUrl, 'DELETE', `/api/v4/projects/${ids.router}/members/${ids.devon}`, as('dana'))).status).toBe(204);
-      expect(read.body.permissions).toEqual({ project_access: { access_level: 40, notification_level: 3 }, group_access: { access_level: 30, notification_level: 3 } });
+      expect(read.body.permissions).toEqual({
+        project_access: { access_level: 40, notification_level: 3 },
+        group_access: { access_level: 30, notification_level: 3 },
+      });
 
       const dup = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('dana'), body: { name: 'alert router', namespace_id: ids.ops } });
       expect(dup.status).toBe(400);
@@ -170,7 +195,12 @@ describe('Groups, projects and members', () => {
     it('creates personal projects with an owner, shows the simple view to anonymous callers and statistics to reporters', async () => {
       const created = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('rita'), body: { path: 'status-page', visibility: 'public' } });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ name: 'status-page', path_with_namespace: 'rita/status-page', owner: { id: ids.rita, name: 'Rita' }, namespace: { kind: 'user', full_path: 'rita' } });
+      expect(created.body).toMatchObject({
+        name: 'status-page',
+        path_with_namespace: 'rita/status-page',
+        owner: { id: ids.rita, name: 'Rita' },
+        namespace: { kind: 'user', full_path: 'rita' },
+      });
       ids.status = created.body.id;
 
       const anonymous = await api(gw.baseUrl, 'GET', `/api/v4/projects/${ids.status}`);
@@ -212,9 +242,17 @@ describe('Groups, projects and members', () => {
     });
 
     it('edits a project: maintainers change settings and path, renaming needs Owner', async () => {
-      const edited = await api(gw.baseUrl, 'PUT', `/api/v4/projects/${ids.router}`, { ...as('dana'), body: { path: 'router', merge_method: 'ff', remove_source_branch_after_merge: false } });
+      const edited = await api(gw.baseUrl, 'PUT', `/api/v4/projects/${ids.router}`, {
+        ...as('dana'),
+        body: { path: 'router', merge_method: 'ff', remove_source_branch_after_merge: false },
+      });
       expect(edited.status).toBe(200);
-      expect(edited.body).toMatchObject({ path: 'router', path_with_namespace: 'operations/router', merge_method: 'ff', remove_source_branch_after_merge: false });
+      expect(edited.body).toMatchObject({
+        path: 'router',
+        path_with_namespace: 'operations/router',
+        merge_method: 'ff',
+        remove_source_branch_after_merge: false,
+      });
       const rename = await api(gw.baseUrl, 'PUT', `/api/v4/projects/${ids.router}`, { ...as('dana'), body: { name: 'Router' } });
       expect(rename.status).toBe(403);
       expect((await api(gw.baseUrl, 'PUT', `/api/v4/projects/${ids.router}`, { ...as('olivia'), body: { name: 'Router' } })).body.name).toBe('Router');
@@ -283,7 +321,9 @@ describe('Groups, projects and members', () => {
       expect(deleted.status).toBe(202);
       expect(deleted.body).toEqual({ message: '202 Accepted' });
       expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${ids.status}`, as('rita'))).status).toBe(404);
-      await expect(eventTypes("payload->>'project_id' = $1 AND payload->>'type' = 'project_destroy'", [String(ids.status)])).resolves.toEqual(['project_destroy']);
+      await expect(eventTypes("payload->>'project_id' = $1 AND payload->>'type' = 'project_destroy'", [String(ids.status)])).resolves.toEqual([
+        'project_destroy',
+      ]);
     });
 
     it('deletes a group with its subgroups and projects (owners) with 202', async () => {
@@ -292,11 +332,12 @@ describe('Groups, projects and members', () => {
       expect(deleted.body).toEqual({ message: '202 Accepted' });
       expect((await api(gw.baseUrl, 'GET', `/api/v4/groups/${ids.pager}`, as('root'))).status).toBe(404);
       expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${ids.router}`, as('root'))).status).toBe(404);
-      await expect(eventTypes("payload->>'type' IN ('group_destroy', 'project_destroy') AND (payload->>'group_id' = $1 OR payload->>'group_id' = $2)", [String(ids.ops), String(ids.pager)])).resolves.toEqual([
-        'project_destroy',
-        'group_destroy',
-        'group_destroy',
-      ]);
+      await expect(
+        eventTypes("payload->>'type' IN ('group_destroy', 'project_destroy') AND (payload->>'group_id' = $1 OR payload->>'group_id' = $2)", [
+          String(ids.ops),
+          String(ids.pager),
+        ]),
+      ).resolves.toEqual(['project_destroy', 'group_destroy', 'group_destroy']);
     });
   });
 });

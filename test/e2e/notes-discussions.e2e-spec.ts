@@ -22,18 +22,31 @@ describe('Discussions', () => {
     }
     ids.group = (await call('owen', 'POST', '/groups', { name: 'Ops', path: 'ops' })).body.id;
     ids.project = (await call('owen', 'POST', '/projects', { name: 'pager', namespace_id: ids.group, visibility: 'private' })).body.id;
-    for (const [who, level] of [['dev', 30], ['rhea', 20], ['gus', 10]] as const) await addProjectMember(gw, ids.project, users[who].id, level);
+    for (const [who, level] of [
+      ['dev', 30],
+      ['rhea', 20],
+      ['gus', 10],
+    ] as const)
+      await addProjectMember(gw, ids.project, users[who].id, level);
     expect((await call('rhea', 'POST', project('/issues'), { title: 'Disk full' })).body.iid).toBe(1);
     await seedBranches(gw, ids.project, 'main', ['fix-disk']);
     ids.mr = (await call('dev', 'POST', project('/merge_requests'), { title: 'Fix disk', source_branch: 'fix-disk', target_branch: 'main' })).body.iid;
-    for (const [who, level] of [['rhea', 20], ['gus', 10]] as const) await call('owen', 'POST', `/groups/${ids.group}/members`, { user_id: users[who].id, access_level: level });
+    for (const [who, level] of [
+      ['rhea', 20],
+      ['gus', 10],
+    ] as const)
+      await call('owen', 'POST', `/groups/${ids.group}/members`, { user_id: users[who].id, access_level: level });
   });
   afterAll(() => gw?.close());
 
   it('threads issue notes: individual notes are discussions of their own, threads take replies, lists page by discussion', async () => {
     const individual = (await call('gus', 'POST', project('/issues/1/notes'), { body: 'Seen on db-2' })).body;
     const thread = await clients.rhea.IssueDiscussions.create(ids.project, 1, 'Root cause?');
-    expect(thread).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{40}$/), individual_note: false, notes: [{ body: 'Root cause?', type: 'DiscussionNote', resolvable: false, noteable_type: 'Issue', author: { username: 'rhea' } }] });
+    expect(thread).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f]{40}$/),
+      individual_note: false,
+      notes: [{ body: 'Root cause?', type: 'DiscussionNote', resolvable: false, noteable_type: 'Issue', author: { username: 'rhea' } }],
+    });
     const answer = await clients.gus.IssueDiscussions.addNote(ids.project, 1, thread.id, 'The cron job');
     expect(answer).toMatchObject({ body: 'The cron job', type: 'DiscussionNote', noteable_iid: 1 });
 
@@ -53,12 +66,17 @@ describe('Discussions', () => {
     // Replying to an individual note makes it a thread.
     const listedId = listed[0].id;
     expect((await call('rhea', 'POST', project(`/issues/1/discussions/${listedId}/notes`), { body: 'Also db-3' })).status).toBe(201);
-    expect(await clients.gus.IssueDiscussions.show(ids.project, 1, listedId)).toMatchObject({ individual_note: false, notes: [{ id: individual.id, type: 'DiscussionNote' }, { body: 'Also db-3' }] });
+    expect(await clients.gus.IssueDiscussions.show(ids.project, 1, listedId)).toMatchObject({
+      individual_note: false,
+      notes: [{ id: individual.id, type: 'DiscussionNote' }, { body: 'Also db-3' }],
+    });
 
     // Notes of a thread: read, edit by the author, delete; another thread's note is not reached.
     expect((await call('gus', 'GET', project(`/issues/1/discussions/${thread.id}/notes/${answer.id}`))).body.body).toBe('The cron job');
     expect((await call('gus', 'GET', project(`/issues/1/discussions/${listedId}/notes/${answer.id}`))).status).toBe(404);
-    expect((await clients.gus.IssueDiscussions.editNote(ids.project, 1, thread.id, answer.id, { body: 'The nightly cron job' })).body).toBe('The nightly cron job');
+    expect((await clients.gus.IssueDiscussions.editNote(ids.project, 1, thread.id, answer.id, { body: 'The nightly cron job' })).body).toBe(
+      'The nightly cron job',
+    );
     expect((await call('rhea', 'PUT', project(`/issues/1/discussions/${thread.id}/notes/${answer.id}`), { body: 'x' })).status).toBe(403);
     expect((await call('gus', 'PUT', project(`/issues/1/discussions/${thread.id}/notes/${answer.id}`), {})).status).toBe(400);
     await clients.gus.IssueDiscussions.removeNote(ids.project, 1, thread.id, answer.id);
@@ -108,7 +126,9 @@ describe('Discussions', () => {
     expect((await call('owen', 'PUT', project(`/members/${users.dev.id}`), { access_level: 20 })).status).toBe(200);
     const reopened = await clients.dev.MergeRequestDiscussions.editNote(ids.project, ids.mr, thread.id, first.id, { resolved: false });
     expect(reopened).toMatchObject({ id: first.id, resolved: false, resolved_by: null });
-    expect((await call('dev', 'PUT', project(`/merge_requests/${ids.mr}/discussions/${thread.id}/notes/${first.id}`), { body: 'x', resolved: true })).status).toBe(400);
+    expect(
+      (await call('dev', 'PUT', project(`/merge_requests/${ids.mr}/discussions/${thread.id}/notes/${first.id}`), { body: 'x', resolved: true })).status,
+    ).toBe(400);
     // Individual notes and issue threads are not resolvable.
     const individualDiscussion = (await call('dev', 'GET', project(`/merge_requests/${ids.mr}/discussions`))).body.find((d: any) => d.individual_note).id;
     expect(await call('dev', 'PUT', project(`/merge_requests/${ids.mr}/discussions/${individualDiscussion}`), { resolved: true })).toMatchObject({
@@ -116,7 +136,9 @@ describe('Discussions', () => {
       body: { message: '400 Bad request - Discussion is not resolvable' },
     });
     const issueThread = (await call('rhea', 'POST', project('/issues/1/discussions'), { body: 'q' })).body;
-    expect((await call('rhea', 'PUT', project(`/issues/1/discussions/${issueThread.id}/notes/${issueThread.notes[0].id}`), { resolved: true })).status).toBe(400);
+    expect((await call('rhea', 'PUT', project(`/issues/1/discussions/${issueThread.id}/notes/${issueThread.notes[0].id}`), { resolved: true })).status).toBe(
+      400,
+    );
     expect((await call('rhea', 'PUT', project(`/issues/1/discussions/${issueThread.id}`), { resolved: true })).status).toBe(405);
   });
 
@@ -130,14 +152,19 @@ describe('Discussions', () => {
     );
     const system = (await call('rhea', 'GET', project('/issues/1/discussions?per_page=100'))).body.find((d: any) => d.notes[0].system);
     expect(system).toMatchObject({ individual_note: true, notes: [{ body: 'changed the description', system: true }] });
-    expect(await call('rhea', 'POST', project(`/issues/1/discussions/${system.id}/notes`), { body: 'why?' })).toMatchObject({ status: 400, body: { message: '400 Bad request - Discussion can not be replied to.' } });
+    expect(await call('rhea', 'POST', project(`/issues/1/discussions/${system.id}/notes`), { body: 'why?' })).toMatchObject({
+      status: 400,
+      body: { message: '400 Bad request - Discussion can not be replied to.' },
+    });
   });
 
   it('threads snippet and epic notes (the epic by its id)', async () => {
     const snippet = (await call('rhea', 'POST', project('/snippets'), { title: 'restart', content: 'systemctl restart db' })).body;
     const onSnippet = await clients.gus.ProjectSnippetDiscussions.create(ids.project, snippet.id, 'Needs sudo');
     await clients.rhea.ProjectSnippetDiscussions.addNote(ids.project, snippet.id, onSnippet.id, 'Fixed');
-    expect((await clients.gus.ProjectSnippetDiscussions.all(ids.project, snippet.id)).map((d) => (d.notes as any[]).map((n) => n.body))).toEqual([['Needs sudo', 'Fixed']]);
+    expect((await clients.gus.ProjectSnippetDiscussions.all(ids.project, snippet.id)).map((d) => (d.notes as any[]).map((n) => n.body))).toEqual([
+      ['Needs sudo', 'Fixed'],
+    ]);
 
     const epic = (await call('owen', 'POST', `/groups/${ids.group}/epics`, { title: 'Quiet nights' })).body;
     const onEpic = await clients.rhea.EpicDiscussions.create(ids.group, epic.id, 'Which alerts first?');

@@ -13,7 +13,8 @@ describe('Contribution events of notes (projector through Kafka)', () => {
   const ids: Record<string, number> = {};
   const call = (who: string | null, method: string, path: string, body?: unknown) =>
     api(gw.baseUrl, method, `/api/v4${path}`, { token: who === null ? undefined : who === 'root' ? gw.rootToken : users[who].token, body });
-  const noteEvents = async (who: string, path: string): Promise<any[]> => (await call(who, 'GET', `${path}${path.includes('?') ? '&' : '?'}target_type=note&per_page=100`)).body;
+  const noteEvents = async (who: string, path: string): Promise<any[]> =>
+    (await call(who, 'GET', `${path}${path.includes('?') ? '&' : '?'}target_type=note&per_page=100`)).body;
 
   beforeAll(async () => {
     gw = await startTestGateway('notes-events');
@@ -38,10 +39,14 @@ describe('Contribution events of notes (projector through Kafka)', () => {
     const internal = (await call('rhea', 'POST', `/projects/${ids.project}/issues/${ids.issue}/notes`, { body: 'Root cause is private', internal: true })).body;
     const onSecret = (await call('rhea', 'POST', `/projects/${ids.project}/issues/${ids.secret}/notes`, { body: 'patch ready' })).body;
 
-    const forReporter = await eventually(async () => {
-      const events = await noteEvents('rhea', `/projects/${ids.project}/events`);
-      return events.length === 3 ? events : undefined;
-    }, 'three note events for the reporter', 30_000);
+    const forReporter = await eventually(
+      async () => {
+        const events = await noteEvents('rhea', `/projects/${ids.project}/events`);
+        return events.length === 3 ? events : undefined;
+      },
+      'three note events for the reporter',
+      30_000,
+    );
     const gusEvent = forReporter.find((e) => e.target_id === open.id);
     expect(gusEvent).toMatchObject({
       action_name: 'commented on',
@@ -50,7 +55,15 @@ describe('Contribution events of notes (projector through Kafka)', () => {
       project_id: ids.project,
       author_id: users.gus.id,
       author_username: 'gus',
-      note: { id: open.id, body: 'Seen on db-2 too', noteable_type: 'Issue', noteable_iid: ids.issue, system: false, attachment: null, author: { username: 'gus' } },
+      note: {
+        id: open.id,
+        body: 'Seen on db-2 too',
+        noteable_type: 'Issue',
+        noteable_iid: ids.issue,
+        system: false,
+        attachment: null,
+        author: { username: 'gus' },
+      },
     });
     expect(forReporter.map((e) => e.target_id).sort()).toEqual([open.id, internal.id, onSecret.id].sort());
 
@@ -69,10 +82,14 @@ describe('Contribution events of notes (projector through Kafka)', () => {
     const path = `/projects/${ids.project}/issues/${ids.issue}`;
     expect((await call('rhea', 'PUT', path, { title: 'Disk full on db-1', description: 'since 02:00', assignee_ids: [users.gus.id] })).status).toBe(200);
     expect((await call('rhea', 'PUT', path, { assignee_ids: [users.rhea.id], state_event: 'close', weight: 2 })).status).toBe(200);
-    const systemNotes = await eventually(async () => {
-      const notes = (await call('gus', 'GET', `${path}/notes?sort=asc&per_page=100`)).body.filter((n: any) => n.system);
-      return notes.length >= 4 ? notes : undefined;
-    }, 'the system notes', 30_000);
+    const systemNotes = await eventually(
+      async () => {
+        const notes = (await call('gus', 'GET', `${path}/notes?sort=asc&per_page=100`)).body.filter((n: any) => n.system);
+        return notes.length >= 4 ? notes : undefined;
+      },
+      'the system notes',
+      30_000,
+    );
     expect(systemNotes.map((n: any) => n.body)).toEqual([
       'assigned to @gus',
       'changed title from **Disk full** to **Disk full on db-1**',
@@ -94,10 +111,14 @@ describe('Contribution events of notes (projector through Kafka)', () => {
     const open = (await call('rhea', 'POST', `/projects/${ids.project}/snippets`, { title: 'runbook', content: 'x', visibility: 'public' })).body;
     const secret = (await call('rhea', 'POST', `/projects/${ids.project}/snippets`, { title: 'passwords', content: 'y', visibility: 'private' })).body;
     const snippetEvents = (who: string | null) => call(who, 'GET', `/projects/${ids.project}/events?target_type=snippet`);
-    const forMember = await eventually(async () => {
-      const events = (await snippetEvents('gus')).body;
-      return events.length === 2 ? events : undefined;
-    }, 'two snippet events', 30_000);
+    const forMember = await eventually(
+      async () => {
+        const events = (await snippetEvents('gus')).body;
+        return events.length === 2 ? events : undefined;
+      },
+      'two snippet events',
+      30_000,
+    );
     expect(forMember.map((e: any) => [e.action_name, e.target_type, e.target_title])).toEqual([
       ['opened', 'Snippet', 'passwords'],
       ['opened', 'Snippet', 'runbook'],
@@ -108,9 +129,11 @@ describe('Contribution events of notes (projector through Kafka)', () => {
     expect(secret.id).not.toBe(open.id);
   });
 
-  it('shows an edited comment as it is now, drops a deleted comment\'s event, and removes the notes, awards and events of a deleted issue, snippet or epic', async () => {
-    const noteCount = async (type: string, id: number) => Number((await gw.dataSource.query(`SELECT count(*)::int AS n FROM notes WHERE noteable_type = $1 AND noteable_id = $2`, [type, id]))[0].n);
-    const awardCount = async (type: string, id: number) => Number((await gw.dataSource.query(`SELECT count(*)::int AS n FROM award_emoji WHERE awardable_type = $1 AND awardable_id = $2`, [type, id]))[0].n);
+  it("shows an edited comment as it is now, drops a deleted comment's event, and removes the notes, awards and events of a deleted issue, snippet or epic", async () => {
+    const noteCount = async (type: string, id: number) =>
+      Number((await gw.dataSource.query(`SELECT count(*)::int AS n FROM notes WHERE noteable_type = $1 AND noteable_id = $2`, [type, id]))[0].n);
+    const awardCount = async (type: string, id: number) =>
+      Number((await gw.dataSource.query(`SELECT count(*)::int AS n FROM award_emoji WHERE awardable_type = $1 AND awardable_id = $2`, [type, id]))[0].n);
     const issue = (await call('rhea', 'POST', `/projects/${ids.project}/issues`, { title: 'Flaky alarm' })).body;
     const path = `/projects/${ids.project}/issues/${issue.iid}`;
     const kept = (await call('gus', 'POST', `${path}/notes`, { body: 'first take' })).body;
@@ -119,19 +142,39 @@ describe('Contribution events of notes (projector through Kafka)', () => {
     expect((await call('gus', 'PUT', `${path}/notes/${kept.id}`, { body: 'second take' })).status).toBe(200);
     expect((await call('gus', 'DELETE', `${path}/notes/${dropped.id}`)).status).toBe(204);
     const onIssue = (events: any[]) => events.filter((e) => e.note?.noteable_id === issue.id);
-    const edited = await eventually(async () => {
-      const events = onIssue(await noteEvents('gus', `/projects/${ids.project}/events`));
-      return events.length === 1 && events[0].note.body === 'second take' ? events : undefined;
-    }, 'the edited comment alone', 30_000);
-    expect(edited[0]).toMatchObject({ target_id: kept.id, action_name: 'commented on', note: { id: kept.id, body: 'second take', author: { username: 'gus' } } });
+    const edited = await eventually(
+      async () => {
+        const events = onIssue(await noteEvents('gus', `/projects/${ids.project}/events`));
+        return events.length === 1 && events[0].note.body === 'second take' ? events : undefined;
+      },
+      'the edited comment alone',
+      30_000,
+    );
+    expect(edited[0]).toMatchObject({
+      target_id: kept.id,
+      action_name: 'commented on',
+      note: { id: kept.id, body: 'second take', author: { username: 'gus' } },
+    });
 
     // The issue goes: its notes, awards, comments' events and its own events go with it.
     expect((await call('owen', 'DELETE', path)).status).toBe(204);
-    await eventually(async () => ((await noteCount('Issue', issue.id)) === 0 && (await awardCount('Issue', issue.id)) === 0 ? true : undefined), 'the issue notes removed', 30_000);
-    await eventually(async () => {
-      const events = (await call('owen', 'GET', `/projects/${ids.project}/events?per_page=100`)).body as any[];
-      return events.some((e) => (e.target_type === 'Issue' && e.target_id === issue.id) || (e.note?.noteable_type === 'Issue' && e.note.noteable_id === issue.id)) ? undefined : events;
-    }, 'the issue events removed', 30_000);
+    await eventually(
+      async () => ((await noteCount('Issue', issue.id)) === 0 && (await awardCount('Issue', issue.id)) === 0 ? true : undefined),
+      'the issue notes removed',
+      30_000,
+    );
+    await eventually(
+      async () => {
+        const events = (await call('owen', 'GET', `/projects/${ids.project}/events?per_page=100`)).body as any[];
+        return events.some(
+          (e) => (e.target_type === 'Issue' && e.target_id === issue.id) || (e.note?.noteable_type === 'Issue' && e.note.noteable_id === issue.id),
+        )
+          ? undefined
+          : events;
+      },
+      'the issue events removed',
+      30_000,
+    );
     // The list by position stays whole: the count header matches the rows.
     const page = await call('owen', 'GET', `/projects/${ids.project}/events?per_page=2&page=2`);
     const all = (await call('owen', 'GET', `/projects/${ids.project}/events?per_page=100`)).body as any[];
@@ -141,12 +184,24 @@ describe('Contribution events of notes (projector through Kafka)', () => {
     // A snippet's and an epic's notes go with them too.
     const snippet = (await call('rhea', 'POST', `/projects/${ids.project}/snippets`, { title: 'old runbook', content: 'x', visibility: 'public' })).body;
     const snippetNote = (await call('gus', 'POST', `/projects/${ids.project}/snippets/${snippet.id}/notes`, { body: 'outdated' })).body;
-    await eventually(async () => ((await noteEvents('owen', `/projects/${ids.project}/events`)).some((e) => e.target_id === snippetNote.id) ? true : undefined), 'the snippet comment event', 30_000);
+    await eventually(
+      async () => ((await noteEvents('owen', `/projects/${ids.project}/events`)).some((e) => e.target_id === snippetNote.id) ? true : undefined),
+      'the snippet comment event',
+      30_000,
+    );
     expect((await call('rhea', 'DELETE', `/projects/${ids.project}/snippets/${snippet.id}`)).status).toBe(204);
     const epic = (await call('owen', 'POST', `/groups/${ids.group}/epics`, { title: 'Quiet nights' })).body;
     expect((await call('owen', 'POST', `/groups/${ids.group}/epics/${epic.id}/notes`, { body: 'agreed' })).status).toBe(201);
     expect((await call('owen', 'DELETE', `/groups/${ids.group}/epics/${epic.iid}`)).status).toBe(204);
-    await eventually(async () => ((await noteCount('Snippet', snippet.id)) === 0 && (await noteCount('Epic', epic.id)) === 0 ? true : undefined), 'snippet and epic notes removed', 30_000);
-    await eventually(async () => ((await noteEvents('owen', `/projects/${ids.project}/events`)).some((e) => e.target_id === snippetNote.id) ? undefined : true), 'the snippet comment event removed', 30_000);
+    await eventually(
+      async () => ((await noteCount('Snippet', snippet.id)) === 0 && (await noteCount('Epic', epic.id)) === 0 ? true : undefined),
+      'snippet and epic notes removed',
+      30_000,
+    );
+    await eventually(
+      async () => ((await noteEvents('owen', `/projects/${ids.project}/events`)).some((e) => e.target_id === snippetNote.id) ? undefined : true),
+      'the snippet comment event removed',
+      30_000,
+    );
   });
 });

@@ -23,10 +23,14 @@ describe('git push → system notes', () => {
   let work: string;
   const call = (token: string, method: string, path: string, body?: unknown) => api(gw.baseUrl, method, `/api/v4${path}`, { token, body });
   const systemNotes = async (path: string, count: number): Promise<any[]> =>
-    eventually(async () => {
-      const notes = ((await call(pia.token, 'GET', `/projects/${projectId}${path}/notes?sort=asc&per_page=100`)).body as any[]).filter((n) => n.system);
-      return notes.length >= count ? notes : undefined;
-    }, `${count} system notes on ${path}`, 40_000);
+    eventually(
+      async () => {
+        const notes = ((await call(pia.token, 'GET', `/projects/${projectId}${path}/notes?sort=asc&per_page=100`)).body as any[]).filter((n) => n.system);
+        return notes.length >= count ? notes : undefined;
+      },
+      `${count} system notes on ${path}`,
+      40_000,
+    );
   const commit = async (file: string, message: string, authorEmail = 'someone@example.com'): Promise<string> => {
     writeFileSync(join(work, file), `${file}\n`);
     await git.ok(['add', file], { cwd: work });
@@ -51,7 +55,10 @@ describe('git push → system notes', () => {
     await git.ok(['checkout', '-q', '-b', 'fix'], { cwd: work });
     await commit('start.txt', 'Start the fix');
     await git.ok(['push', '-q', 'origin', 'fix'], { cwd: work });
-    expect((await call(pia.token, 'POST', `/projects/${projectId}/merge_requests`, { title: 'Fix disk check', source_branch: 'fix', target_branch: 'main' })).body.iid).toBe(1);
+    expect(
+      (await call(pia.token, 'POST', `/projects/${projectId}/merge_requests`, { title: 'Fix disk check', source_branch: 'fix', target_branch: 'main' })).body
+        .iid,
+    ).toBe(1);
   }, 90_000);
   afterAll(async () => {
     git?.cleanup();
@@ -59,7 +66,7 @@ describe('git push → system notes', () => {
     await gw?.close();
   });
 
-  it('notes the commits pushed to an open merge request\'s source branch, newest first', async () => {
+  it("notes the commits pushed to an open merge request's source branch, newest first", async () => {
     const first = await commit('a.txt', 'Measure the check');
     const second = await commit('b.txt', 'Cache <results>');
     await git.ok(['push', '-q', 'origin', 'fix'], { cwd: work });

@@ -8,7 +8,8 @@ describe('Quick actions and award emoji in notes', () => {
   const users: Record<string, { id: number; token: string }> = {};
   const ids: Record<string, number> = {};
   let shas: Record<string, string>;
-  const call = (who: string, method: string, path: string, body?: unknown) => api(gw.baseUrl, method, `/api/v4${path}`, { token: who === 'root' ? gw.rootToken : users[who].token, body });
+  const call = (who: string, method: string, path: string, body?: unknown) =>
+    api(gw.baseUrl, method, `/api/v4${path}`, { token: who === 'root' ? gw.rootToken : users[who].token, body });
   const project = (suffix: string) => `/projects/${ids.project}${suffix}`;
   const noteCount = async () => Number((await gw.dataSource.query('SELECT count(*)::int AS n FROM notes WHERE NOT system'))[0].n);
 
@@ -17,9 +18,17 @@ describe('Quick actions and award emoji in notes', () => {
     for (const name of ['owen', 'mae', 'dev', 'rhea', 'gus']) users[name] = await createUserWithToken(gw, name);
     ids.group = (await call('owen', 'POST', '/groups', { name: 'Ops', path: 'ops' })).body.id;
     ids.project = (await call('owen', 'POST', '/projects', { name: 'pager', namespace_id: ids.group })).body.id;
-    for (const [who, level] of [['mae', 40], ['dev', 30], ['rhea', 20], ['gus', 10]] as const) await addProjectMember(gw, ids.project, users[who].id, level);
+    for (const [who, level] of [
+      ['mae', 40],
+      ['dev', 30],
+      ['rhea', 20],
+      ['gus', 10],
+    ] as const)
+      await addProjectMember(gw, ids.project, users[who].id, level);
     ids.v1 = (await call('rhea', 'POST', project('/milestones'), { title: 'v1' })).body.id;
-    ids.sprint = (await call('owen', 'POST', `/groups/${ids.group}/iterations`, { title: 'Sprint 1', start_date: '2030-01-01', due_date: '2030-01-14' })).body.id;
+    ids.sprint = (
+      await call('owen', 'POST', `/groups/${ids.group}/iterations`, { title: 'Sprint 1', start_date: '2030-01-01', due_date: '2030-01-14' })
+    ).body.id;
     const bug = await call('rhea', 'POST', project('/labels'), { name: 'bug', color: '#d9534f' });
     expect(bug.status).toBe(201);
     ids.bug = bug.body.id;
@@ -38,7 +47,10 @@ describe('Quick actions and award emoji in notes', () => {
     expect((await call('gus', 'POST', project('/labels'), { name: 'guest', color: '#000000' })).status).toBe(403);
     expect((await call('rhea', 'POST', project('/labels'), { name: 'x', color: 'red!' })).status).toBe(400);
     const list = await call('gus', 'GET', project('/labels'));
-    expect(list.body.map((l: any) => [l.name, l.is_project_label])).toEqual([['bug', true], ['on call', false]]);
+    expect(list.body.map((l: any) => [l.name, l.is_project_label])).toEqual([
+      ['bug', true],
+      ['on call', false],
+    ]);
     expect(list.body[0]).toMatchObject({ id: ids.bug, color: '#D9534F', text_color: '#FFFFFF' });
     const client = new Gitlab({ host: gw.baseUrl, token: users.rhea.token, rateLimits: {} });
     expect((await client.ProjectLabels.all(ids.project)).map((l) => l.name)).toEqual(['bug', 'on call']);
@@ -54,9 +66,17 @@ describe('Quick actions and award emoji in notes', () => {
       commands_changes: { assignee_ids: [users.dev.id], milestone_id: ids.v1, weight: 3, add_label_ids: [ids.bug, ids.onCall], iteration_id: ids.sprint },
     });
     const issue = (await call('rhea', 'GET', project('/issues/1'))).body;
-    expect(issue).toMatchObject({ assignees: [{ id: users.dev.id }], milestone: { id: ids.v1 }, weight: 3, labels: ['bug', 'on call'], iteration: { id: ids.sprint } });
+    expect(issue).toMatchObject({
+      assignees: [{ id: users.dev.id }],
+      milestone: { id: ids.v1 },
+      weight: 3,
+      labels: ['bug', 'on call'],
+      iteration: { id: ids.sprint },
+    });
     // Through the issue use case: the resource events record it as REST updates do.
-    const [change] = (await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = 'issue.updated' ORDER BY seq DESC LIMIT 1`)) as any[];
+    const [change] = (await gw.dataSource.query(
+      `SELECT payload FROM outbox_events WHERE payload->>'type' = 'issue.updated' ORDER BY seq DESC LIMIT 1`,
+    )) as any[];
     expect(change.payload.data.changes).toMatchObject({ weight: { previous: null, current: 3 }, milestone: { current: { id: ids.v1 } } });
   });
 
@@ -81,7 +101,11 @@ describe('Quick actions and award emoji in notes', () => {
   it('fails an iteration command naming an id beyond the integer range as an unknown iteration', async () => {
     for (const id of ['99999999999', '2147483648', '99999999999999999999999']) {
       const res = await call('rhea', 'POST', project('/issues/1/notes'), { body: `/iteration *iteration:${id}` });
-      expect({ id, status: res.status, body: res.body }).toEqual({ id, status: 400, body: { message: '400 Bad request - Could not apply iteration command.' } });
+      expect({ id, status: res.status, body: res.body }).toEqual({
+        id,
+        status: 400,
+        body: { message: '400 Bad request - Could not apply iteration command.' },
+      });
     }
     const unknown = await call('rhea', 'POST', project('/issues/1/notes'), { body: '/iteration *iteration:2147483647' });
     expect(unknown.body).toEqual({ message: '400 Bad request - Could not apply iteration command.' });
@@ -96,7 +120,10 @@ describe('Quick actions and award emoji in notes', () => {
     const relabelled = await call('rhea', 'POST', project('/issues/1/notes'), { body: 'Triaged.\n/relabel ~bug' });
     expect(relabelled.body).toMatchObject({ body: 'Triaged.', commands_changes: { label_ids: [ids.bug] } });
     expect((await call('rhea', 'GET', project('/issues/1'))).body.labels).toEqual(['bug']);
-    expect((await call('rhea', 'POST', project('/issues/1/notes'), { body: '/remove_label' })).body).toEqual({ commands_changes: { label_ids: [] }, summary: ['Removed all labels.'] });
+    expect((await call('rhea', 'POST', project('/issues/1/notes'), { body: '/remove_label' })).body).toEqual({
+      commands_changes: { label_ids: [] },
+      summary: ['Removed all labels.'],
+    });
     // Nothing to remove: the command is not offered and stays text.
     expect((await call('rhea', 'POST', project('/issues/1/notes'), { body: '/unlabel ~bug' })).body.body).toBe('/unlabel ~bug');
   });
@@ -157,7 +184,11 @@ describe('Quick actions and award emoji in notes', () => {
     const response = await call('dev', 'POST', project(`/merge_requests/${ids.mr2}/notes`), { body: '/assign me\n/label ~bug\n/close' });
     expect(response.status).toBe(202);
     expect(response.body.summary).toEqual(['Assigned @dev.', 'Added ~bug label.', 'Closed this merge request.']);
-    expect((await call('dev', 'GET', project(`/merge_requests/${ids.mr2}`))).body).toMatchObject({ state: 'closed', labels: ['bug'], assignees: [{ id: users.dev.id }] });
+    expect((await call('dev', 'GET', project(`/merge_requests/${ids.mr2}`))).body).toMatchObject({
+      state: 'closed',
+      labels: ['bug'],
+      assignees: [{ id: users.dev.id }],
+    });
     // Issue-only commands are text on merge requests.
     expect((await call('dev', 'POST', project(`/merge_requests/${ids.mr2}/notes`), { body: '/weight 2' })).body.body).toBe('/weight 2');
   });
@@ -173,11 +204,17 @@ describe('Quick actions and award emoji in notes', () => {
 
     // Update: Reporter+, at least one attribute, a free title, only the project's own labels.
     expect((await call('gus', 'PUT', project(`/labels/${ids.bug}`), { color: '#000000' })).status).toBe(403);
-    expect(await call('rhea', 'PUT', project(`/labels/${ids.bug}`), {})).toMatchObject({ status: 400, body: { error: 'new_name, color, description are missing, at least one parameter must be provided' } });
+    expect(await call('rhea', 'PUT', project(`/labels/${ids.bug}`), {})).toMatchObject({
+      status: 400,
+      body: { error: 'new_name, color, description are missing, at least one parameter must be provided' },
+    });
     expect((await call('rhea', 'PUT', project(`/labels/${ids.bug}`), { color: 'red' })).status).toBe(400);
     expect((await call('rhea', 'PUT', project(`/labels/${ids.onCall}`), { color: '#000000' })).status).toBe(404);
     expect((await call('rhea', 'POST', project('/labels'), { name: 'p1', color: '#ff0000' })).status).toBe(201);
-    expect(await call('rhea', 'PUT', project(`/labels/${ids.bug}`), { new_name: 'p1' })).toMatchObject({ status: 400, body: { message: { title: ['has already been taken'] } } });
+    expect(await call('rhea', 'PUT', project(`/labels/${ids.bug}`), { new_name: 'p1' })).toMatchObject({
+      status: 400,
+      body: { message: { title: ['has already been taken'] } },
+    });
     const renamed = await client.ProjectLabels.edit(ids.project, ids.bug, { newName: 'defect', description: 'broken' });
     expect(renamed).toMatchObject({ id: ids.bug, name: 'defect', color: '#D9534F', description: 'broken' });
     expect((await call('rhea', 'PUT', project('/labels/defect'), { color: '#00ff00' })).body).toMatchObject({ id: ids.bug, color: '#00FF00' });
@@ -206,8 +243,14 @@ describe('Quick actions and award emoji in notes', () => {
     // The :thumbsup: note body of an earlier test is listed with the awards of the issue.
     const onIssue = await gus.IssueAwardEmojis.all(ids.project, 1);
     expect(onIssue.map((a) => [a.name, a.user.username, a.awardable_type, a.awardable_id])).toEqual([['thumbsup', 'gus', 'Issue', ids.issue]]);
-    expect(await call('gus', 'POST', project('/issues/1/award_emoji'), { name: 'thumbsup' })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Name has already been taken Not Found' } });
-    expect(await call('gus', 'POST', project('/issues/1/award_emoji'), { name: 'not_an_emoji' })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Name is not a valid emoji name Not Found' } });
+    expect(await call('gus', 'POST', project('/issues/1/award_emoji'), { name: 'thumbsup' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Award Emoji Name has already been taken Not Found' },
+    });
+    expect(await call('gus', 'POST', project('/issues/1/award_emoji'), { name: 'not_an_emoji' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Award Emoji Name is not a valid emoji name Not Found' },
+    });
     expect((await call('gus', 'POST', project('/issues/1/award_emoji'), {})).status).toBe(400);
     const tada = await dev.IssueAwardEmojis.award(ids.project, 1, 'tada');
     expect(tada).toMatchObject({ name: 'tada', user: { username: 'dev' }, awardable_type: 'Issue', awardable_id: ids.issue });
@@ -237,7 +280,10 @@ describe('Quick actions and award emoji in notes', () => {
     const issueNote = (await call('gus', 'POST', project('/issues/1/notes'), { body: 'Same here' })).body;
     expect((await dev.IssueNoteAwardEmojis.award(ids.project, 1, issueNote.id, 'heart')).awardable_type).toBe('Note');
     const snippet = (await call('rhea', 'POST', project('/snippets'), { title: 'log', content: 'x', visibility: 'private' })).body;
-    expect((await call('rhea', 'POST', project(`/snippets/${snippet.id}/award_emoji`), { name: 'eyes' })).body).toMatchObject({ awardable_type: 'Snippet', awardable_id: snippet.id });
+    expect((await call('rhea', 'POST', project(`/snippets/${snippet.id}/award_emoji`), { name: 'eyes' })).body).toMatchObject({
+      awardable_type: 'Snippet',
+      awardable_id: snippet.id,
+    });
     expect((await call('rhea', 'GET', project(`/snippets/${snippet.id}/award_emoji`))).body.map((a: any) => a.name)).toEqual(['eyes']);
     // The project is private: not a member, not found; no credentials, not found.
     const outsider = await createUserWithToken(gw, 'outsider');

@@ -11,10 +11,13 @@ describe('Issue and merge request notes', () => {
   const clients: Record<string, Client> = {};
   const ids: Record<string, number> = {};
   const as = (who: string) => ({ token: who === 'root' ? gw.rootToken : users[who].token });
-  const call = (who: string | null, method: string, path: string, body?: unknown) => api(gw.baseUrl, method, `/api/v4${path}`, { ...(who ? as(who) : {}), body });
+  const call = (who: string | null, method: string, path: string, body?: unknown) =>
+    api(gw.baseUrl, method, `/api/v4${path}`, { ...(who ? as(who) : {}), body });
   const issueNotes = (iid = 1, suffix = '') => `/projects/${ids.project}/issues/${iid}/notes${suffix}`;
   const outbox = async (type: string) =>
-    ((await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = $1 ORDER BY seq`, [type])) as { payload: any }[]).map((r) => r.payload);
+    ((await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = $1 ORDER BY seq`, [type])) as { payload: any }[]).map(
+      (r) => r.payload,
+    );
   const noteCount = async () => Number((await gw.dataSource.query('SELECT count(*)::int AS n FROM notes'))[0].n);
 
   beforeAll(async () => {
@@ -27,7 +30,13 @@ describe('Issue and merge request notes', () => {
     }
     ids.group = (await call('owen', 'POST', '/groups', { name: 'Ops', path: 'ops' })).body.id;
     ids.project = (await call('owen', 'POST', '/projects', { name: 'pager', namespace_id: ids.group, visibility: 'private' })).body.id;
-    for (const [who, level] of [['mae', 40], ['dev', 30], ['rhea', 20], ['gus', 10]] as const) await addProjectMember(gw, ids.project, users[who].id, level);
+    for (const [who, level] of [
+      ['mae', 40],
+      ['dev', 30],
+      ['rhea', 20],
+      ['gus', 10],
+    ] as const)
+      await addProjectMember(gw, ids.project, users[who].id, level);
     expect((await call('rhea', 'POST', `/projects/${ids.project}/issues`, { title: 'Disk full' })).body.iid).toBe(1);
     expect((await call('rhea', 'POST', `/projects/${ids.project}/issues`, { title: 'CPU hot' })).body.iid).toBe(2);
     await seedBranches(gw, ids.project, 'main', ['fix-disk']);
@@ -37,7 +46,7 @@ describe('Issue and merge request notes', () => {
   });
   afterAll(() => gw?.close());
 
-  it('creates, reads, lists, edits and deletes issue notes through a real client, in GitLab\'s shape', async () => {
+  it("creates, reads, lists, edits and deletes issue notes through a real client, in GitLab's shape", async () => {
     const created = await clients.gus.IssueNotes.create(ids.project, 1, 'Seeing this on db-1 too');
     expect(created).toMatchObject({
       body: 'Seeing this on db-1 too',
@@ -76,7 +85,17 @@ describe('Issue and merge request notes', () => {
       project_id: ids.project,
       group_id: ids.group,
       target: { type: 'note', id: ids.gusNote, title: 'Disk full' },
-      data: { note: { id: ids.gusNote, body: 'Seeing this on db-1 too', noteable_type: 'Issue', noteable_iid: 1, system: false, internal: false, author: { username: 'gus' } } },
+      data: {
+        note: {
+          id: ids.gusNote,
+          body: 'Seeing this on db-1 too',
+          noteable_type: 'Issue',
+          noteable_iid: 1,
+          system: false,
+          internal: false,
+          author: { username: 'gus' },
+        },
+      },
     });
     expect(createdEvent.data.note.author).not.toHaveProperty('email');
     expect((await outbox('note.updated')).filter((e) => e.target.id === ids.gusNote).map((e) => e.data.note.body)).toEqual(['Seeing this on db-1 and db-2']);
@@ -169,7 +188,9 @@ describe('Issue and merge request notes', () => {
     expect(guestView.body.map((n: any) => n.id)).not.toContain(internal.id);
     expect((await call('gus', 'GET', issueNotes(1, `/${internal.id}`))).status).toBe(404);
     expect((await call('gus', 'PUT', issueNotes(1, `/${internal.id}`), { body: 'x' })).status).toBe(404);
-    expect((await call('dev', 'GET', issueNotes(1, '?per_page=100'))).body.map((n: any) => n.id)).toEqual(expect.arrayContaining([internal.id, legacy.body.id]));
+    expect((await call('dev', 'GET', issueNotes(1, '?per_page=100'))).body.map((n: any) => n.id)).toEqual(
+      expect.arrayContaining([internal.id, legacy.body.id]),
+    );
     expect((await call('rhea', 'GET', issueNotes(1, `/${internal.id}`))).status).toBe(200);
 
     // The event says so, so that the event lists hide it from those who may not read it.

@@ -67,7 +67,13 @@ describe('JSON null attributes', () => {
       }
       const cleared = await put(`/projects/${projectId}`, { description: null });
       expect(cleared.status).toBe(200);
-      expect(cleared.body).toMatchObject({ name: 'nullable', description: null, shared_runners_enabled: true, build_timeout: 3600, issues_access_level: 'enabled' });
+      expect(cleared.body).toMatchObject({
+        name: 'nullable',
+        description: null,
+        shared_runners_enabled: true,
+        build_timeout: 3600,
+        issues_access_level: 'enabled',
+      });
     });
 
     it("refuses a group's null path, and clears its description", async () => {
@@ -109,7 +115,10 @@ describe('JSON null attributes', () => {
     const snippet = await post(`/projects/${projectId}/snippets`, { title: 'S', file_name: 'a.txt', content: 'x', visibility: 'private' });
     const cases: Array<[string, string]> = [
       [`/projects/${projectId}/badges/${badge.id}`, 'link_url'],
-      [`/groups/${groupId}/badges/${(await post(`/groups/${groupId}/badges`, { link_url: 'http://127.0.0.1/l', image_url: 'http://127.0.0.1/i' })).id}`, 'image_url'],
+      [
+        `/groups/${groupId}/badges/${(await post(`/groups/${groupId}/badges`, { link_url: 'http://127.0.0.1/l', image_url: 'http://127.0.0.1/i' })).id}`,
+        'image_url',
+      ],
       [`/projects/${projectId}/issues/${issue.iid}/notes/${note.id}`, 'body'],
       [`/projects/${projectId}/snippets/${snippet.id}`, 'title'],
       [`/projects/${projectId}/snippets/${snippet.id}`, 'content'],
@@ -146,7 +155,8 @@ describe('JSON null attributes', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual(blank('url'));
     const tokenOf = async (): Promise<string | null> =>
-      ((await gw.dataSource.query('SELECT encrypted_token FROM system_hooks WHERE id = $1', [hook.id])) as Array<{ encrypted_token: string | null }>)[0].encrypted_token;
+      ((await gw.dataSource.query('SELECT encrypted_token FROM system_hooks WHERE id = $1', [hook.id])) as Array<{ encrypted_token: string | null }>)[0]
+        .encrypted_token;
     expect(await tokenOf()).not.toBeNull();
     const removed = await put(`/hooks/${hook.id}`, { token: null });
     expect(removed.status).toBe(200);

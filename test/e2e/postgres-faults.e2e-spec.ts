@@ -55,7 +55,11 @@ describe('PostgreSQL connections cut under the gateway', () => {
    */
   const terminateAll = async (): Promise<Set<number>> =>
     new Set(
-      (await admin.query<{ pid: number }>('SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid),
+      (
+        await admin.query<{ pid: number }>(
+          'SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        )
+      ).rows.map((r) => r.pid),
     );
 
   /** The gateway's connections to its database, by `application_name` (every connection but the test's own), except `gone` ones. */
@@ -69,12 +73,14 @@ describe('PostgreSQL connections cut under the gateway', () => {
   };
 
   /** Both LISTEN connections are back (new backends, not the `killed` ones), one each, and the total is within the bound. */
-  const settled = (killed = new Set<number>()) => async () => {
-    if (exited) throw new Error(`the gateway ended (${exited})`);
-    const c = await connections(killed);
-    const all = await connections();
-    return c.outbox === 1 && c.ci === 1 && all.total <= CONNECTION_BOUND ? all : undefined;
-  };
+  const settled =
+    (killed = new Set<number>()) =>
+    async () => {
+      if (exited) throw new Error(`the gateway ended (${exited})`);
+      const c = await connections(killed);
+      const all = await connections();
+      return c.outbox === 1 && c.ci === 1 && all.total <= CONNECTION_BOUND ? all : undefined;
+    };
 
   const ready = async (): Promise<boolean> => (await fetch(`${base}/-/readiness`).catch(() => null))?.status === 200;
 
@@ -138,7 +144,10 @@ describe('PostgreSQL connections cut under the gateway', () => {
     const created = await api(base, 'POST', '/api/v4/projects', { token: rootToken, body: { name: 'faults', initialize_with_readme: true } });
     if (created.status !== 201) throw new Error(created.text);
     project = created.body;
-    const registered = await api(base, 'POST', '/api/v4/user/runners', { token: rootToken, body: { runner_type: 'project_type', project_id: project.id, description: 'shell' } });
+    const registered = await api(base, 'POST', '/api/v4/user/runners', {
+      token: rootToken,
+      body: { runner_type: 'project_type', project_id: project.id, description: 'shell' },
+    });
     if (registered.status !== 201) throw new Error(registered.text);
     runner = registered.body;
     git = new GitClient();
@@ -203,7 +212,10 @@ describe('PostgreSQL connections cut under the gateway', () => {
     // The outbox relay's LISTEN: an event committed now is published without polling (poll: 10 min).
     // The first write may be published by the relay's recovery from the kills; the second only by a NOTIFY.
     const published = async (title: string) => {
-      const { rows } = await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NOT NULL AND payload->'target'->>'title' = $1", [title]);
+      const { rows } = await admin.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NOT NULL AND payload->'target'->>'title' = $1",
+        [title],
+      );
       return rows[0].n > 0 ? true : undefined;
     };
     for (const title of ['after the kills', 'woken by NOTIFY']) {
@@ -217,7 +229,10 @@ describe('PostgreSQL connections cut under the gateway', () => {
   }, 180_000);
 
   it('stays up under alert, API and runner load while its backends are killed, and loses nothing it acknowledged', async () => {
-    const integration = await api(base, 'POST', `/api/v4/projects/${project.id}/alert_management/http_integrations`, { token: rootToken, body: { name: 'faults', active: true } });
+    const integration = await api(base, 'POST', `/api/v4/projects/${project.id}/alert_management/http_integrations`, {
+      token: rootToken,
+      body: { name: 'faults', active: true },
+    });
     expect(integration.status).toBe(201);
     const notifyUrl = `${base}${new URL(integration.body.url).pathname}`;
 
@@ -316,7 +331,11 @@ describe('PostgreSQL connections cut under the gateway', () => {
     expect(acked()).toBeGreaterThan(50);
     // A request caught by a cut fails alone, with a 5xx the client retries (503 as a rule): never
     // a dropped connection (status 0: the process died) nor a 4xx.
-    const unexpected = Object.entries(statuses).flatMap(([kind, byStatus]) => Object.keys(byStatus).filter((s) => Number(s) < 200 || (Number(s) >= 300 && Number(s) < 500)).map((s) => `${kind} ${s}`));
+    const unexpected = Object.entries(statuses).flatMap(([kind, byStatus]) =>
+      Object.keys(byStatus)
+        .filter((s) => Number(s) < 200 || (Number(s) >= 300 && Number(s) < 500))
+        .map((s) => `${kind} ${s}`),
+    );
     expect(unexpected).toEqual([]);
 
     // Every acknowledged notify counted: each fingerprint's alert has at least its 200s, and no
@@ -330,7 +349,11 @@ describe('PostgreSQL connections cut under the gateway', () => {
       const alert = alerts.find((a) => a.title === `fault ${f}`) ?? null;
       if (alertAcked[f] > 0) expect({ f, stored: alert !== null }).toEqual({ f, stored: true });
       const events = alert?.event_count ?? 0;
-      expect({ f, atLeastAcked: events >= alertAcked[f], atMostSent: events <= alertAcked[f] + alertFailed[f] }).toEqual({ f, atLeastAcked: true, atMostSent: true });
+      expect({ f, atLeastAcked: events >= alertAcked[f], atMostSent: events <= alertAcked[f] + alertFailed[f] }).toEqual({
+        f,
+        atLeastAcked: true,
+        atMostSent: true,
+      });
     }
 
     // Every acknowledged API write is there.
@@ -342,7 +365,10 @@ describe('PostgreSQL connections cut under the gateway', () => {
     expect(pipelinesAcked.filter((id) => !storedPipelines.has(id))).toEqual([]);
     // Every job handed to the runner is its, and running.
     if (jobsAcked.length > 0) {
-      const { rows: jobs } = await admin.query<{ id: number; status: string; runner_id: number }>('SELECT id, status, runner_id FROM ci_jobs WHERE id = ANY($1::int[])', [jobsAcked]);
+      const { rows: jobs } = await admin.query<{ id: number; status: string; runner_id: number }>(
+        'SELECT id, status, runner_id FROM ci_jobs WHERE id = ANY($1::int[])',
+        [jobsAcked],
+      );
       expect(jobs.map((j) => ({ id: j.id, status: j.status, runner: j.runner_id })).sort((a, b) => a.id - b.id)).toEqual(
         [...jobsAcked].sort((a, b) => a - b).map((id) => ({ id, status: 'running', runner: runner.id })),
       );

@@ -46,12 +46,24 @@ describe('Project lists, stars and archive', () => {
     await createProject('alice', 'alpha', { path: 'alpha-router', description: 'routes alerts', visibility: 'public', topics: ['ops', 'Alerting'] });
     await createProject('alice', 'beta', { path: 'beta-pager', visibility: 'internal', topics: ['ops'] });
     await createProject('alice', 'gamma', { path: 'gamma-secret', namespace_id: ids.group, visibility: 'private' });
-    await createProject('alice', 'delta', { path: 'delta', namespace_id: ids.group, visibility: 'public', issues_enabled: false, merge_requests_enabled: false });
+    await createProject('alice', 'delta', {
+      path: 'delta',
+      namespace_id: ids.group,
+      visibility: 'public',
+      issues_enabled: false,
+      merge_requests_enabled: false,
+    });
     await createProject('alice', 'alphaish', { path: 'alpha', namespace_id: ids.group, visibility: 'public', description: 'an alpha-router clone' });
     await createProject('dave', 'daveProject', { path: 'dave-tools', visibility: 'public' });
     // bob: developer on gamma, reporter on beta (through the project)
-    for (const [project, user, level] of [['gamma', 'bob', 30], ['beta', 'bob', 20]] as const) {
-      const res = await api(gw.baseUrl, 'POST', `/api/v4/projects/${ids[project]}/members`, { ...as('alice'), body: { user_id: ids[user], access_level: level } });
+    for (const [project, user, level] of [
+      ['gamma', 'bob', 30],
+      ['beta', 'bob', 20],
+    ] as const) {
+      const res = await api(gw.baseUrl, 'POST', `/api/v4/projects/${ids[project]}/members`, {
+        ...as('alice'),
+        body: { user_id: ids[user], access_level: level },
+      });
       expect(res.status).toBe(201);
     }
   });
@@ -61,13 +73,28 @@ describe('Project lists, stars and archive', () => {
     it('anonymous callers get public projects in the simple view', async () => {
       const rows = await get(null, '/api/v4/projects?order_by=id&sort=asc');
       expect(idsOf(rows)).toEqual([ids.alpha, ids.delta, ids.alphaish, ids.daveProject]);
-      expect(rows[0]).toMatchObject({ id: ids.alpha, path_with_namespace: 'alice/alpha-router', topics: ['ops', 'Alerting'], tag_list: ['ops', 'Alerting'], star_count: 0 });
+      expect(rows[0]).toMatchObject({
+        id: ids.alpha,
+        path_with_namespace: 'alice/alpha-router',
+        topics: ['ops', 'Alerting'],
+        tag_list: ['ops', 'Alerting'],
+        star_count: 0,
+      });
       for (const key of ['visibility', 'permissions', 'archived', '_links', 'owner']) expect(rows[0]).not.toHaveProperty(key);
     });
 
     it('an outsider also sees internal projects; a member sees the private one; an administrator sees all', async () => {
-      expect(sorted(idsOf(await clients.carol.Projects.all({ orderBy: 'id', sort: 'asc' }) as Row[]))).toEqual(sorted([ids.alpha, ids.beta, ids.delta, ids.alphaish, ids.daveProject]));
-      expect(idsOf(await get('bob', '/api/v4/projects?order_by=id&sort=asc'))).toEqual([ids.alpha, ids.beta, ids.gamma, ids.delta, ids.alphaish, ids.daveProject]);
+      expect(sorted(idsOf((await clients.carol.Projects.all({ orderBy: 'id', sort: 'asc' })) as Row[]))).toEqual(
+        sorted([ids.alpha, ids.beta, ids.delta, ids.alphaish, ids.daveProject]),
+      );
+      expect(idsOf(await get('bob', '/api/v4/projects?order_by=id&sort=asc'))).toEqual([
+        ids.alpha,
+        ids.beta,
+        ids.gamma,
+        ids.delta,
+        ids.alphaish,
+        ids.daveProject,
+      ]);
       expect((await get('root', '/api/v4/projects')).length).toBe(6);
       const hidden = await api(gw.baseUrl, 'GET', `/api/v4/projects/${ids.gamma}`, as('carol'));
       expect(hidden.status).toBe(404);
@@ -81,7 +108,10 @@ describe('Project lists, stars and archive', () => {
         archived: false,
         namespace: { id: ids.group, path: 'listing', kind: 'group', full_path: 'listing' },
         permissions: { project_access: { access_level: 30, notification_level: 3 }, group_access: null },
-        _links: { self: `${gw.config.http.externalUrl}/api/v4/projects/${ids.gamma}`, repo_branches: `${gw.config.http.externalUrl}/api/v4/projects/${ids.gamma}/repository/branches` },
+        _links: {
+          self: `${gw.config.http.externalUrl}/api/v4/projects/${ids.gamma}`,
+          repo_branches: `${gw.config.http.externalUrl}/api/v4/projects/${ids.gamma}/repository/branches`,
+        },
       });
       expect(gamma).not.toHaveProperty('statistics');
       // PREMIUM keys follow the instance tier
@@ -100,11 +130,15 @@ describe('Project lists, stars and archive', () => {
       // matches the description too
       expect(idsOf((await bob.Projects.all({ search: 'clone' })) as Row[])).toEqual([ids.alphaish]);
       expect(idsOf((await bob.Projects.all({ search: 'listing' })) as Row[])).toEqual([]);
-      expect(sorted(idsOf((await bob.Projects.all({ search: 'listing', searchNamespaces: true })) as Row[]))).toEqual(sorted([ids.gamma, ids.delta, ids.alphaish]));
+      expect(sorted(idsOf((await bob.Projects.all({ search: 'listing', searchNamespaces: true })) as Row[]))).toEqual(
+        sorted([ids.gamma, ids.delta, ids.alphaish]),
+      );
       expect(sorted(idsOf((await bob.Projects.all({ membership: true })) as Row[]))).toEqual(sorted([ids.beta, ids.gamma]));
       expect(idsOf((await bob.Projects.all({ minAccessLevel: 30 })) as Row[])).toEqual([ids.gamma]);
       expect(idsOf((await bob.Projects.all({ owned: true })) as Row[])).toEqual([]);
-      expect(sorted(idsOf((await clients.alice.Projects.all({ owned: true })) as Row[]))).toEqual(sorted([ids.alpha, ids.beta, ids.gamma, ids.delta, ids.alphaish]));
+      expect(sorted(idsOf((await clients.alice.Projects.all({ owned: true })) as Row[]))).toEqual(
+        sorted([ids.alpha, ids.beta, ids.gamma, ids.delta, ids.alphaish]),
+      );
       const bad = await api(gw.baseUrl, 'GET', '/api/v4/projects?min_access_level=33', as('bob'));
       expect(bad.status).toBe(400);
       expect(bad.body.error ?? bad.body.message).toBeDefined();
@@ -161,7 +195,7 @@ describe('Project lists, stars and archive', () => {
       ]);
       expect(idsOf(await get('carol', '/api/v4/projects?with_programming_language=typescript'))).toEqual([ids.alpha]);
       expect(idsOf(await get('carol', '/api/v4/projects?with_programming_language=Shell'))).toEqual([ids.alpha]);
-      expect(idsOf(await clients.bob.Projects.all({ withProgrammingLanguage: 'GO' }) as Row[])).toEqual([ids.gamma]);
+      expect(idsOf((await clients.bob.Projects.all({ withProgrammingLanguage: 'GO' })) as Row[])).toEqual([ids.gamma]);
       // a private project's language does not leak to outsiders
       expect(await get('carol', '/api/v4/projects?with_programming_language=go')).toEqual([]);
       expect(await get('carol', '/api/v4/projects?with_programming_language=Type')).toEqual([]);
@@ -192,7 +226,11 @@ describe('Project lists, stars and archive', () => {
         [ids.gamma, 200, 0],
       ];
       for (const [projectId, repositorySize, wikiSize] of stats) {
-        await gw.dataSource.query(`INSERT INTO project_statistics (project_id, repository_size, wiki_size, commit_count) VALUES ($1, $2, $3, 7)`, [projectId, repositorySize, wikiSize]);
+        await gw.dataSource.query(`INSERT INTO project_statistics (project_id, repository_size, wiki_size, commit_count) VALUES ($1, $2, $3, 7)`, [
+          projectId,
+          repositorySize,
+          wikiSize,
+        ]);
       }
     });
 
@@ -300,11 +338,16 @@ describe('Project lists, stars and archive', () => {
 
     it('keeps star_count exact under concurrent stars', async () => {
       const results = await Promise.all(
-        ['alice', 'carol', 'dave', 'erin', 'alice', 'carol', 'dave', 'erin'].map((who) => api(gw.baseUrl, 'POST', `/api/v4/projects/${ids.delta}/star`, as(who))),
+        ['alice', 'carol', 'dave', 'erin', 'alice', 'carol', 'dave', 'erin'].map((who) =>
+          api(gw.baseUrl, 'POST', `/api/v4/projects/${ids.delta}/star`, as(who)),
+        ),
       );
       expect(results.filter((r) => r.status === 201)).toHaveLength(4);
       expect(results.filter((r) => r.status === 304)).toHaveLength(4);
-      const [row] = await gw.dataSource.query('SELECT star_count, (SELECT count(*)::int FROM project_stars WHERE project_id = $1) AS stars FROM projects WHERE id = $1', [ids.delta]);
+      const [row] = await gw.dataSource.query(
+        'SELECT star_count, (SELECT count(*)::int FROM project_stars WHERE project_id = $1) AS stars FROM projects WHERE id = $1',
+        [ids.delta],
+      );
       expect(row).toEqual({ star_count: 4, stars: 4 });
       expect((await clients.carol.Projects.show(ids.delta)).star_count).toBe(4);
     });
@@ -312,7 +355,10 @@ describe('Project lists, stars and archive', () => {
     it('lists starrers with search, hiding private profiles from others', async () => {
       const starrers = await clients.carol.Projects.allStarrers(ids.delta);
       expect(starrers.map((s) => (s.user as { username: string }).username).sort()).toEqual(['alice', 'carol', 'erin']);
-      expect(starrers[0]).toEqual({ starred_since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), user: expect.objectContaining({ id: expect.any(Number), username: expect.any(String), web_url: expect.any(String) }) });
+      expect(starrers[0]).toEqual({
+        starred_since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        user: expect.objectContaining({ id: expect.any(Number), username: expect.any(String), web_url: expect.any(String) }),
+      });
       expect((await get('root', `/api/v4/projects/${ids.delta}/starrers`)).length).toBe(4);
       expect((await get('dave', `/api/v4/projects/${ids.delta}/starrers?search=dav`)).map((s) => (s.user as { username: string }).username)).toEqual(['dave']);
       expect((await get(null, `/api/v4/projects/${ids.delta}/starrers?search=ERI`)).map((s) => (s.user as { username: string }).username)).toEqual(['erin']);
@@ -341,7 +387,10 @@ describe('Project lists, stars and archive', () => {
       const again = await api(gw.baseUrl, 'POST', `/api/v4/projects/${ids.gamma}/archive`, as('root'));
       expect(again.status).toBe(201);
       expect(again.body.archived).toBe(true);
-      const events = await gw.dataSource.query(`SELECT count(*)::int AS n FROM outbox_events WHERE payload->>'type' = 'project_update' AND payload->>'project_id' = $1`, [String(ids.gamma)]);
+      const events = await gw.dataSource.query(
+        `SELECT count(*)::int AS n FROM outbox_events WHERE payload->>'type' = 'project_update' AND payload->>'project_id' = $1`,
+        [String(ids.gamma)],
+      );
       expect(events[0].n).toBe(1);
 
       // writes to the project's resources are refused, reads work
@@ -355,7 +404,9 @@ describe('Project lists, stars and archive', () => {
       expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${ids.gamma}/members`, as('bob'))).status).toBe(200);
       // what stays possible: stars, members, settings
       expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${ids.gamma}/star`, as('bob'))).status).toBe(201);
-      expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${ids.gamma}/members`, { ...as('alice'), body: { user_id: ids.erin, access_level: 10 } })).status).toBe(201);
+      expect(
+        (await api(gw.baseUrl, 'POST', `/api/v4/projects/${ids.gamma}/members`, { ...as('alice'), body: { user_id: ids.erin, access_level: 10 } })).status,
+      ).toBe(201);
       expect((await api(gw.baseUrl, 'PUT', `/api/v4/projects/${ids.gamma}`, { ...as('alice'), body: { description: 'frozen' } })).status).toBe(200);
 
       expect(idsOf(await get('bob', '/api/v4/projects?archived=true'))).toEqual([ids.gamma]);
@@ -405,7 +456,11 @@ describe('Project lists, stars and archive', () => {
            SELECT 'own ' || g, 'own-' || g, $1, 'public', timestamptz '2024-06-01T00:00:00Z' + (g / 10) * interval '1 second' FROM generate_series(1, 450) AS g`,
           [aliceNamespace],
         );
-        bulkIds = ((await gw.dataSource.query(`SELECT id FROM projects WHERE visibility <> 'private' OR namespace_id <> $1 ORDER BY id`, [ids.group])) as { id: number }[]).map((r) => r.id);
+        bulkIds = (
+          (await gw.dataSource.query(`SELECT id FROM projects WHERE visibility <> 'private' OR namespace_id <> $1 ORDER BY id`, [ids.group])) as {
+            id: number;
+          }[]
+        ).map((r) => r.id);
       });
 
       const walk = async (who: string | null, firstPath: string): Promise<{ ids: number[]; pages: number }> => {
@@ -426,7 +481,9 @@ describe('Project lists, stars and archive', () => {
 
       it('walks every visible project with keyset pagination (order_by=id), both directions, without gaps or repeats', async () => {
         const asc = await walk('carol', '/api/v4/projects?pagination=keyset&order_by=id&sort=asc&per_page=100');
-        const expected = ((await gw.dataSource.query(`SELECT id FROM projects WHERE visibility IN ('public', 'internal') ORDER BY id`)) as { id: number }[]).map((r) => r.id);
+        const expected = (
+          (await gw.dataSource.query(`SELECT id FROM projects WHERE visibility IN ('public', 'internal') ORDER BY id`)) as { id: number }[]
+        ).map((r) => r.id);
         expect(expected.length).toBeGreaterThan(2000);
         expect(asc.ids).toEqual(expected);
         expect(new Set(asc.ids).size).toBe(asc.ids.length);
@@ -435,26 +492,32 @@ describe('Project lists, stars and archive', () => {
         expect(idsOf(viaClient)).toEqual(expected);
 
         const desc = await walk(null, '/api/v4/projects?pagination=keyset&order_by=id&sort=desc&per_page=100&simple=true');
-        const publicIds = ((await gw.dataSource.query(`SELECT id FROM projects WHERE visibility = 'public' ORDER BY id DESC`)) as { id: number }[]).map((r) => r.id);
+        const publicIds = ((await gw.dataSource.query(`SELECT id FROM projects WHERE visibility = 'public' ORDER BY id DESC`)) as { id: number }[]).map(
+          (r) => r.id,
+        );
         expect(desc.ids).toEqual(publicIds);
         expect(bulkIds.length).toBeGreaterThan(0);
       });
 
       it('walks a user’s projects with keyset pagination by created_at and by name, ties broken by id', async () => {
-        const expected = ((await gw.dataSource.query(
-          `SELECT p.id FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE n.kind = 'user' AND n.owner_id = $1 ORDER BY p.created_at DESC, p.id DESC`,
-          [ids.alice],
-        )) as { id: number }[]).map((r) => r.id);
+        const expected = (
+          (await gw.dataSource.query(
+            `SELECT p.id FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE n.kind = 'user' AND n.owner_id = $1 ORDER BY p.created_at DESC, p.id DESC`,
+            [ids.alice],
+          )) as { id: number }[]
+        ).map((r) => r.id);
         const byCreated = await walk('carol', `/api/v4/users/${ids.alice}/projects?pagination=keyset&order_by=created_at&per_page=40`);
         expect(expected.length).toBeGreaterThan(450);
         expect(byCreated.ids).toEqual(expected);
         expect(new Set(byCreated.ids).size).toBe(byCreated.ids.length);
 
         const byName = await walk('carol', `/api/v4/users/alice/projects?pagination=keyset&order_by=name&sort=asc&per_page=50`);
-        const expectedByName = ((await gw.dataSource.query(
-          `SELECT p.id FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE n.kind = 'user' AND n.owner_id = $1 ORDER BY p.name ASC, p.id ASC`,
-          [ids.alice],
-        )) as { id: number }[]).map((r) => r.id);
+        const expectedByName = (
+          (await gw.dataSource.query(
+            `SELECT p.id FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE n.kind = 'user' AND n.owner_id = $1 ORDER BY p.name ASC, p.id ASC`,
+            [ids.alice],
+          )) as { id: number }[]
+        ).map((r) => r.id);
         expect(byName.ids).toEqual(expectedByName);
       });
 

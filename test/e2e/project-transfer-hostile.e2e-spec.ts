@@ -41,7 +41,11 @@ describe('Project import: hostile input never stops the service', () => {
     return { status: response.status, body: (await response.json()) as any };
   };
   const waitImport = (id: number) =>
-    until(() => api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/import`, { token: gw.rootToken }), (r) => ['finished', 'failed'].includes(r.body.import_status), `import of ${id}`).then((r) => r.body);
+    until(
+      () => api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/import`, { token: gw.rootToken }),
+      (r) => ['finished', 'failed'].includes(r.body.import_status),
+      `import of ${id}`,
+    ).then((r) => r.body);
   const ready = async () => (await fetch(`${gw.baseUrl}/-/readiness`)).status;
 
   /** Sends `head` and `body` on a raw connection to the gateway; `end`: how the client stops. Resolves with what the server answered. */
@@ -100,7 +104,11 @@ describe('Project import: hostile input never stops the service', () => {
     expect(status).toMatchObject({ import_status: 'failed', import_error: 'JSON exceeds 64 MB limit in issues.ndjson' });
     expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${started.body.id}/issues`, { token: gw.rootToken })).body).toEqual([]);
     // The work directory and the upload are gone; the gateway answers.
-    await until(() => [...list('work'), ...list('imports')], (left) => left.length === 0, 'no import file left');
+    await until(
+      () => [...list('work'), ...list('imports')],
+      (left) => left.length === 0,
+      'no import file left',
+    );
     expect(await ready()).toBe(200);
   }, 120_000);
 
@@ -150,17 +158,29 @@ describe('Project import: hostile input never stops the service', () => {
     ] as const) {
       await raw(requestHead(framing, leaver.token), payload, 'close');
       // The handler ends (its partial file is removed) rather than waiting forever.
-      await until(() => list('imports'), (left) => left.length === 0, 'the partial upload removed');
+      await until(
+        () => list('imports'),
+        (left) => left.length === 0,
+        'the partial upload removed',
+      );
       expect(await ready()).toBe(200);
     }
     // A chunked body whose framing breaks in the middle of the file: Node's HTTP parser refuses it (400) and closes.
     const broken = partial.toString('latin1');
     const small = formHead('\x1f\x8b'.padEnd(500, 'w'));
-    for (const payload of [`${(Buffer.byteLength(small, 'latin1') + 1).toString(16)}\r\n${small}\r\n0\r\n\r\n`, `${(Buffer.byteLength(broken, 'latin1') + 10).toString(16)}\r\n${broken}XYZXYZXYZX\r\nnot-hex\r\n`, `${chunked(broken)}zz\r\n`]) {
+    for (const payload of [
+      `${(Buffer.byteLength(small, 'latin1') + 1).toString(16)}\r\n${small}\r\n0\r\n\r\n`,
+      `${(Buffer.byteLength(broken, 'latin1') + 10).toString(16)}\r\n${broken}XYZXYZXYZX\r\nnot-hex\r\n`,
+      `${chunked(broken)}zz\r\n`,
+    ]) {
       const answer = await raw(requestHead('Transfer-Encoding: chunked\r\n', leaver.token), Buffer.from(payload, 'latin1'), 'wait');
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
       // The handler ends (its partial file is removed) rather than waiting forever.
-      await until(() => list('imports'), (left) => left.length === 0, 'the partial upload removed');
+      await until(
+        () => list('imports'),
+        (left) => left.length === 0,
+        'the partial upload removed',
+      );
       expect(await ready()).toBe(200);
     }
     expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${encodeURIComponent('leaver/cut-short')}`, { token: gw.rootToken })).status).toBe(404);
@@ -168,6 +188,10 @@ describe('Project import: hostile input never stops the service', () => {
     const started = await upload(Buffer.from('not an archive'), { path: 'after-cut' }, after.token);
     expect(started.status).toBe(201);
     expect(await waitImport(started.body.id)).toMatchObject({ import_status: 'failed', import_error: 'The file is not a gzip archive' });
-    await until(() => list('imports'), (left) => left.length === 0, 'the upload consumed');
+    await until(
+      () => list('imports'),
+      (left) => left.length === 0,
+      'the upload consumed',
+    );
   }, 180_000);
 });

@@ -13,7 +13,9 @@ import { addProjectMember, api, createUserWithToken, startTestGateway, TestGatew
 const MAX_DECOMPRESSED = 4 * 1024 * 1024;
 
 /** A gzipped tar of `entries` (`type` defaults to file). */
-async function archive(entries: Array<{ name: string; content?: string | Buffer; type?: 'file' | 'symlink' | 'directory'; linkname?: string }>): Promise<Buffer> {
+async function archive(
+  entries: Array<{ name: string; content?: string | Buffer; type?: 'file' | 'symlink' | 'directory'; linkname?: string }>,
+): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   pack.on('data', (chunk) => void chunks.push(chunk as Buffer));
@@ -40,14 +42,25 @@ async function entriesOf(gzipped: Buffer): Promise<Map<string, string>> {
       next();
     });
   });
-  await new Promise<void>((resolve, reject) => extract.on('finish', () => resolve()).on('error', reject).end(gunzipSync(gzipped)));
+  await new Promise<void>((resolve, reject) =>
+    extract
+      .on('finish', () => resolve())
+      .on('error', reject)
+      .end(gunzipSync(gzipped)),
+  );
   return entries;
 }
 
-const ndjson = (text: string | undefined): any[] => (text ?? '').split('\n').filter((line) => line.length > 0).map((line) => JSON.parse(line));
+const ndjson = (text: string | undefined): any[] =>
+  (text ?? '')
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line));
 
-const minimal = (extra: Array<{ name: string; content?: string | Buffer; type?: 'file' | 'symlink' | 'directory'; linkname?: string }> = [], version = '0.2.4') =>
-  archive([{ name: 'VERSION', content: version }, { name: 'tree/project.json', content: '{"description":"from archive","visibility_level":0}' }, ...extra]);
+const minimal = (
+  extra: Array<{ name: string; content?: string | Buffer; type?: 'file' | 'symlink' | 'directory'; linkname?: string }> = [],
+  version = '0.2.4',
+) => archive([{ name: 'VERSION', content: version }, { name: 'tree/project.json', content: '{"description":"from archive","visibility_level":0}' }, ...extra]);
 
 /** Project export and import in GitLab's format against the real gateway, PostgreSQL, Redis and git. */
 describe('Project export and import', () => {
@@ -76,7 +89,12 @@ describe('Project export and import', () => {
   };
   const exportStatus = (id: number, token = gw.rootToken) => api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/export`, { token });
   const importStatus = (id: number) => api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/import`, root());
-  const waitImport = (id: number) => until(() => importStatus(id), (r) => ['finished', 'failed'].includes(r.body.import_status), `import of ${id}`).then((r) => r.body);
+  const waitImport = (id: number) =>
+    until(
+      () => importStatus(id),
+      (r) => ['finished', 'failed'].includes(r.body.import_status),
+      `import of ${id}`,
+    ).then((r) => r.body);
   const upload = async (file: Buffer, fields: Record<string, string>, token = gw.rootToken) => {
     const form = new FormData();
     for (const [key, value] of Object.entries(fields)) form.append(key, value);
@@ -89,13 +107,18 @@ describe('Project export and import', () => {
 
   beforeAll(async () => {
     gw = await startTestGateway('project-transfer', { PROJECT_IMPORT_MAX_DECOMPRESSED_BYTES: String(MAX_DECOMPRESSED) });
-    expect((await api(gw.baseUrl, 'PUT', '/api/v4/application/settings', { ...root(), body: { allow_local_requests_from_web_hooks_and_services: true } })).status).toBe(200);
+    expect(
+      (await api(gw.baseUrl, 'PUT', '/api/v4/application/settings', { ...root(), body: { allow_local_requests_from_web_hooks_and_services: true } })).status,
+    ).toBe(200);
     owner = await createUserWithToken(gw, 'owner', { attributes: { public_email: 'owner@example.com' } });
     dev = await createUserWithToken(gw, 'dev', { attributes: { public_email: 'dev@example.com' } });
     anon = await createUserWithToken(gw, 'anon');
     for (const name of ['h1', 'h2', 'h3', 'h4']) hostile.push(await createUserWithToken(gw, name));
     other = await createUserWithToken(gw, 'other');
-    const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: owner.token, body: { name: 'Source', path: 'source', description: 'the source', default_branch: 'main' } });
+    const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', {
+      token: owner.token,
+      body: { name: 'Source', path: 'source', description: 'the source', default_branch: 'main' },
+    });
     expect(project.status).toBe(201);
     projectId = project.body.id;
     await addProjectMember(gw, projectId, dev.id, 30);
@@ -109,23 +132,50 @@ describe('Project export and import', () => {
     const milestone = await api(gw.baseUrl, 'POST', `${p}/milestones`, { ...as, body: { title: 'v1', due_date: '2030-01-31' } });
     expect(milestone.status).toBe(201);
     for (let i = 1; i <= 3; i++) {
-      const issue = await api(gw.baseUrl, 'POST', `${p}/issues`, { ...as, body: { title: `Issue ${i}`, description: `body ${i}`, labels: i === 1 ? 'bug' : '', milestone_id: i === 2 ? milestone.body.id : undefined } });
+      const issue = await api(gw.baseUrl, 'POST', `${p}/issues`, {
+        ...as,
+        body: { title: `Issue ${i}`, description: `body ${i}`, labels: i === 1 ? 'bug' : '', milestone_id: i === 2 ? milestone.body.id : undefined },
+      });
       expect(issue.status).toBe(201);
       expect((await api(gw.baseUrl, 'POST', `${p}/issues/${issue.body.iid}/notes`, { ...as, body: { body: `note on ${i}` } })).status).toBe(201);
-      if (i === 2) expect((await api(gw.baseUrl, 'POST', `${p}/issues/${issue.body.iid}/notes`, { token: anon.token, body: { body: 'anon says hi' } })).status).toBe(201);
+      if (i === 2)
+        expect((await api(gw.baseUrl, 'POST', `${p}/issues/${issue.body.iid}/notes`, { token: anon.token, body: { body: 'anon says hi' } })).status).toBe(201);
       if (i === 1) {
         expect((await api(gw.baseUrl, 'POST', `${p}/issues/${issue.body.iid}/notes`, { token: dev.token, body: { body: 'dev says hi' } })).status).toBe(201);
         await gw.dataSource.manager.insert(AwardEmojiEntity, { name: 'thumbsup', userId: owner.id, awardableType: 'Issue', awardableId: issue.body.id });
       }
     }
     expect((await api(gw.baseUrl, 'PUT', `${p}/issues/3`, { ...as, body: { state_event: 'close' } })).status).toBe(200);
-    const mr = await api(gw.baseUrl, 'POST', `${p}/merge_requests`, { ...as, body: { source_branch: 'feature', target_branch: 'main', title: 'Add feature', labels: 'bug' } });
+    const mr = await api(gw.baseUrl, 'POST', `${p}/merge_requests`, {
+      ...as,
+      body: { source_branch: 'feature', target_branch: 'main', title: 'Add feature', labels: 'bug' },
+    });
     expect(mr.status).toBe(201);
     expect((await api(gw.baseUrl, 'POST', `${p}/merge_requests/${mr.body.iid}/notes`, { ...as, body: { body: 'looks good' } })).status).toBe(201);
-    expect((await api(gw.baseUrl, 'POST', `${p}/badges`, { ...as, body: { link_url: 'https://example.com/%{project_path}', image_url: 'https://example.com/badge.svg', name: 'ci' } })).status).toBe(201);
-    expect((await api(gw.baseUrl, 'POST', `${p}/protected_branches`, { ...as, body: { name: 'release-*', push_access_level: 40, merge_access_level: 30 } })).status).toBe(201);
+    expect(
+      (
+        await api(gw.baseUrl, 'POST', `${p}/badges`, {
+          ...as,
+          body: { link_url: 'https://example.com/%{project_path}', image_url: 'https://example.com/badge.svg', name: 'ci' },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await api(gw.baseUrl, 'POST', `${p}/protected_branches`, { ...as, body: { name: 'release-*', push_access_level: 40, merge_access_level: 30 } })).status,
+    ).toBe(201);
     // A snippet of two files with a note, awards on notes and on the merge request: every nested relation travels.
-    const snippet = await api(gw.baseUrl, 'POST', `${p}/snippets`, { ...as, body: { title: 'Snip', description: 'two files', visibility: 'internal', files: [{ file_path: 'a.txt', content: 'A' }, { file_path: 'b/c.md', content: '# C' }] } });
+    const snippet = await api(gw.baseUrl, 'POST', `${p}/snippets`, {
+      ...as,
+      body: {
+        title: 'Snip',
+        description: 'two files',
+        visibility: 'internal',
+        files: [
+          { file_path: 'a.txt', content: 'A' },
+          { file_path: 'b/c.md', content: '# C' },
+        ],
+      },
+    });
     expect(snippet.status).toBe(201);
     const snippetNote = await api(gw.baseUrl, 'POST', `${p}/snippets/${snippet.body.id}/notes`, { token: dev.token, body: { body: 'nice snippet' } });
     expect(snippetNote.status).toBe(201);
@@ -138,7 +188,22 @@ describe('Project export and import', () => {
 
     // A finished pipeline of two stages (through the database: no runner here), and one still running.
     const pipelines = await gw.dataSource.manager.insert(CiPipelineEntity, [
-      { iid: 1, projectId, status: 'failed', source: 'push', ref: 'main', sha: shas.main, beforeSha: '0'.repeat(40), tag: false, protected: true, userId: owner.id, failureReason: null, startedAt: new Date(), finishedAt: new Date(), duration: 12 },
+      {
+        iid: 1,
+        projectId,
+        status: 'failed',
+        source: 'push',
+        ref: 'main',
+        sha: shas.main,
+        beforeSha: '0'.repeat(40),
+        tag: false,
+        protected: true,
+        userId: owner.id,
+        failureReason: null,
+        startedAt: new Date(),
+        finishedAt: new Date(),
+        duration: 12,
+      },
       { iid: 2, projectId, status: 'running', source: 'web', ref: 'main', sha: shas.main, beforeSha: '0'.repeat(40), tag: false, userId: owner.id },
     ]);
     const [done, running] = pipelines.identifiers.map((i) => i.id as number);
@@ -148,7 +213,20 @@ describe('Project export and import', () => {
       { pipelineId: running, name: 'test', position: 0, status: 'running' },
     ]);
     const job = (pipelineId: number, name: string, stage: string, stageIdx: number, status: string, extra: Record<string, unknown> = {}) => ({
-      projectId, pipelineId, type: 'build', name, stage, stageIdx, status, when: 'on_success', ref: 'main', sha: shas.main, userId: owner.id, options: { script: [`make ${name}`] }, yamlVariables: { MODE: name }, ...extra,
+      projectId,
+      pipelineId,
+      type: 'build',
+      name,
+      stage,
+      stageIdx,
+      status,
+      when: 'on_success',
+      ref: 'main',
+      sha: shas.main,
+      userId: owner.id,
+      options: { script: [`make ${name}`] },
+      yamlVariables: { MODE: name },
+      ...extra,
     });
     await gw.dataSource.manager.insert(CiJobEntity, [
       job(done, 'compile', 'build', 0, 'success', { coverage: '81.50', startedAt: new Date(), finishedAt: new Date() }),
@@ -181,17 +259,30 @@ describe('Project export and import', () => {
   let exported: Buffer;
   let copyId: number;
 
-  it('exports a project as a job: queued → finished, then the archive downloads as an attachment in GitLab\'s layout', async () => {
+  it("exports a project as a job: queued → finished, then the archive downloads as an attachment in GitLab's layout", async () => {
     expect((await exportStatus(projectId)).body.export_status).toBe('none');
     expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${projectId}/export/download`, { token: owner.token })).status).toBe(404);
-    const accepted = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/export`, { token: owner.token, body: { description: 'exported description' } });
+    const accepted = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/export`, {
+      token: owner.token,
+      body: { description: 'exported description' },
+    });
     expect(accepted.status).toBe(202);
     expect(accepted.body).toEqual({ message: '202 Accepted' });
     const first = await exportStatus(projectId);
     expect(['queued', 'started', 'finished']).toContain(first.body.export_status);
     if (first.body.export_status !== 'finished') expect(first.body._links).toBeUndefined();
-    const done = await until(() => exportStatus(projectId), (r) => r.body.export_status === 'finished', 'export');
-    expect(done.body).toMatchObject({ id: projectId, name: 'Source', path: 'source', path_with_namespace: 'owner/source', _links: { api_url: `${gw.baseUrl}/api/v4/projects/${projectId}/export/download` } });
+    const done = await until(
+      () => exportStatus(projectId),
+      (r) => r.body.export_status === 'finished',
+      'export',
+    );
+    expect(done.body).toMatchObject({
+      id: projectId,
+      name: 'Source',
+      path: 'source',
+      path_with_namespace: 'owner/source',
+      _links: { api_url: `${gw.baseUrl}/api/v4/projects/${projectId}/export/download` },
+    });
     const response = await fetch(`${gw.baseUrl}/api/v4/projects/${projectId}/export/download`, { headers: { 'PRIVATE-TOKEN': owner.token } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{3}_owner_source_export\.tar\.gz"$/);
@@ -203,7 +294,11 @@ describe('Project export and import', () => {
     expect(entries.get('VERSION')).toBe('0.2.4');
     expect(JSON.parse(entries.get('tree/project.json')!)).toMatchObject({ description: 'exported description', visibility_level: 0 });
     expect(entries.has('project.bundle')).toBe(true);
-    const issues = entries.get('tree/project/issues.ndjson')!.trim().split('\n').map((line) => JSON.parse(line));
+    const issues = entries
+      .get('tree/project/issues.ndjson')!
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(issues.map((i) => i.title)).toEqual(['Issue 1', 'Issue 2', 'Issue 3']);
     expect(issues[0]).toMatchObject({ label_links: [{ label: { title: 'bug', color: '#FF0000' } }], award_emoji: [{ name: 'thumbsup' }] });
     expect(issues[0].notes.map((n: any) => n.note)).toEqual(['note on 1', 'dev says hi']);
@@ -212,16 +307,32 @@ describe('Project export and import', () => {
       expect(entries.has(`tree/project/${relation}.ndjson`)).toBe(true);
     }
     // Pipelines nest their stages, and each stage its jobs as `statuses` with their type, as GitLab writes them.
-    const pipelines = entries.get('tree/project/ci_pipelines.ndjson')!.trim().split('\n').map((line) => JSON.parse(line));
+    const pipelines = entries
+      .get('tree/project/ci_pipelines.ndjson')!
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(pipelines.map((p) => [p.iid, p.status, p.protected])).toEqual([
       [1, 'failed', true],
       [2, 'running', false],
     ]);
     expect(pipelines[0].stages.map((st: any) => [st.name, st.position, st.status, st.statuses.map((j: any) => [j.type, j.name, j.status])])).toEqual([
       ['build', 0, 'success', [['Ci::Build', 'compile', 'success']]],
-      ['test', 1, 'failed', [['Ci::Build', 'unit', 'failed'], ['Ci::Build', 'lint', 'failed']]],
+      [
+        'test',
+        1,
+        'failed',
+        [
+          ['Ci::Build', 'unit', 'failed'],
+          ['Ci::Build', 'lint', 'failed'],
+        ],
+      ],
     ]);
-    expect(pipelines[0].stages[0].statuses[0]).toMatchObject({ coverage: 81.5, options: { script: ['make compile'] }, yaml_variables: [{ key: 'MODE', value: 'compile', public: true }] });
+    expect(pipelines[0].stages[0].statuses[0]).toMatchObject({
+      coverage: 81.5,
+      options: { script: ['make compile'] },
+      yaml_variables: [{ key: 'MODE', value: 'compile', public: true }],
+    });
     expect(pipelines[0].stages[0].statuses[0]).not.toHaveProperty('token');
   }, 120_000);
 
@@ -235,20 +346,35 @@ describe('Project export and import', () => {
     expect(status).toMatchObject({ import_status: 'finished', import_type: 'gitlab_project', import_error: null, failed_relations: [] });
     expect(refs(copyId)).toBe(refs(projectId));
     const list = async (id: number, what: string) => (await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/${what}`, root())).body as any[];
-    const pick = (rows: any[], keys: string[]) => rows.map((row) => Object.fromEntries(keys.map((k) => [k, k === 'milestone' ? (row[k]?.title ?? null) : k === 'author' ? row[k]?.username : row[k]])));
+    const pick = (rows: any[], keys: string[]) =>
+      rows.map((row) => Object.fromEntries(keys.map((k) => [k, k === 'milestone' ? (row[k]?.title ?? null) : k === 'author' ? row[k]?.username : row[k]])));
     const issueKeys = ['iid', 'title', 'description', 'state', 'labels', 'milestone', 'author'];
     expect(pick(await list(copyId, 'issues?sort=asc'), issueKeys)).toEqual(pick(await list(projectId, 'issues?sort=asc'), issueKeys));
     const mrKeys = ['iid', 'title', 'state', 'source_branch', 'target_branch', 'labels', 'author'];
     expect(pick(await list(copyId, 'merge_requests'), mrKeys)).toEqual(pick(await list(projectId, 'merge_requests'), mrKeys));
-    expect(pick(await list(copyId, 'milestones'), ['iid', 'title', 'due_date', 'state'])).toEqual(pick(await list(projectId, 'milestones'), ['iid', 'title', 'due_date', 'state']));
-    expect(pick(await list(copyId, 'labels'), ['name', 'color', 'description'])).toEqual(pick(await list(projectId, 'labels'), ['name', 'color', 'description']));
-    expect(pick(await list(copyId, 'badges'), ['name', 'link_url', 'image_url'])).toEqual(pick(await list(projectId, 'badges'), ['name', 'link_url', 'image_url']));
-    const branchKeys = (rows: any[]) => rows.map((b) => ({ name: b.name, push: b.push_access_levels.map((l: any) => l.access_level), merge: b.merge_access_levels.map((l: any) => l.access_level) }));
-    expect(branchKeys(await list(copyId, 'protected_branches'))).toEqual(expect.arrayContaining(branchKeys((await list(projectId, 'protected_branches')).filter((b) => b.name === 'release-*'))));
+    expect(pick(await list(copyId, 'milestones'), ['iid', 'title', 'due_date', 'state'])).toEqual(
+      pick(await list(projectId, 'milestones'), ['iid', 'title', 'due_date', 'state']),
+    );
+    expect(pick(await list(copyId, 'labels'), ['name', 'color', 'description'])).toEqual(
+      pick(await list(projectId, 'labels'), ['name', 'color', 'description']),
+    );
+    expect(pick(await list(copyId, 'badges'), ['name', 'link_url', 'image_url'])).toEqual(
+      pick(await list(projectId, 'badges'), ['name', 'link_url', 'image_url']),
+    );
+    const branchKeys = (rows: any[]) =>
+      rows.map((b) => ({
+        name: b.name,
+        push: b.push_access_levels.map((l: any) => l.access_level),
+        merge: b.merge_access_levels.map((l: any) => l.access_level),
+      }));
+    expect(branchKeys(await list(copyId, 'protected_branches'))).toEqual(
+      expect.arrayContaining(branchKeys((await list(projectId, 'protected_branches')).filter((b) => b.name === 'release-*'))),
+    );
     // Public emails matched: owner and dev are members again and keep their authorship.
     const members = (await list(copyId, 'members')).map((m) => m.username).sort();
     expect(members).toEqual(expect.arrayContaining(['dev', 'owner']));
-    const notes = async (id: number) => ((await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/issues/1/notes?sort=asc`, root())).body as any[]).map((n) => [n.author.username, n.body]);
+    const notes = async (id: number) =>
+      ((await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/issues/1/notes?sort=asc`, root())).body as any[]).map((n) => [n.author.username, n.body]);
     expect(await notes(copyId)).toEqual(await notes(projectId));
     // Pipelines with their stages and jobs; what had not finished cannot run here and is canceled.
     const pipelines = async (id: number) => {
@@ -266,7 +392,9 @@ describe('Project export and import', () => {
     };
     const sourcePipelines = await pipelines(projectId);
     expect(await pipelines(copyId)).toEqual(
-      sourcePipelines.map((p) => (p.status === 'running' ? { ...p, status: 'canceled', jobs: p.jobs.map((j) => [j[0], j[1], 'canceled', j[3], j[4], j[5]]) } : p)),
+      sourcePipelines.map((p) =>
+        p.status === 'running' ? { ...p, status: 'canceled', jobs: p.jobs.map((j) => [j[0], j[1], 'canceled', j[3], j[4], j[5]]) } : p,
+      ),
     );
     expect(sourcePipelines.find((p) => p.iid === 1)!.jobs).toHaveLength(3);
     // Whether a pipeline's ref was protected travels with it.
@@ -281,7 +409,10 @@ describe('Project export and import', () => {
           title: sn.title,
           visibility: sn.visibility,
           files: sn.files.map((f: any) => f.path),
-          notes: ((await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/snippets/${sn.id}/notes`, root())).body as any[]).map((n) => [n.author.username, n.body]),
+          notes: ((await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/snippets/${sn.id}/notes`, root())).body as any[]).map((n) => [
+            n.author.username,
+            n.body,
+          ]),
         })),
       );
     expect(await snippets(copyId)).toEqual(await snippets(projectId));
@@ -294,7 +425,11 @@ describe('Project export and import', () => {
   it('writes the same records when the imported copy is exported again: every relation goes both ways', async () => {
     // By the owner (matched by email, an owner of the copy again): root's exports are counted by the rate-limit test.
     expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${copyId}/export`, { token: owner.token })).status).toBe(202);
-    await until(() => exportStatus(copyId, owner.token), (r) => r.body.export_status === 'finished', 'export of the copy');
+    await until(
+      () => exportStatus(copyId, owner.token),
+      (r) => r.body.export_status === 'finished',
+      'export of the copy',
+    );
     const response = await fetch(`${gw.baseUrl}/api/v4/projects/${copyId}/export/download`, { headers: { 'PRIVATE-TOKEN': owner.token } });
     expect(response.status).toBe(200);
     const [before, again] = [await entriesOf(exported), await entriesOf(Buffer.from(await response.arrayBuffer()))];
@@ -310,13 +445,27 @@ describe('Project export and import', () => {
           .map(([k, v]) => [k, normalize(v, k)]),
       );
     };
-    const relations = ['project_members', 'labels', 'milestones', 'issues', 'merge_requests', 'protected_branches', 'project_badges', 'snippets', 'ci_pipelines'];
+    const relations = [
+      'project_members',
+      'labels',
+      'milestones',
+      'issues',
+      'merge_requests',
+      'protected_branches',
+      'project_badges',
+      'snippets',
+      'ci_pipelines',
+    ];
     for (const relation of relations) {
       const [was, is] = [ndjson(before.get(`tree/project/${relation}.ndjson`)), ndjson(again.get(`tree/project/${relation}.ndjson`))];
       expect(was.length).toBeGreaterThan(0);
       if (relation === 'project_members') {
         // The members whose user was matched by email, with their access level.
-        const matched = (rows: any[]) => rows.filter((m) => ['owner', 'dev'].includes(m.user?.username)).map((m) => [m.user.username, m.access_level]).sort();
+        const matched = (rows: any[]) =>
+          rows
+            .filter((m) => ['owner', 'dev'].includes(m.user?.username))
+            .map((m) => [m.user.username, m.access_level])
+            .sort();
         expect(matched(is)).toEqual(matched(was));
         continue;
       }
@@ -365,18 +514,26 @@ describe('Project export and import', () => {
     ['symlink', async () => minimal([{ name: 'tree/project/issues.ndjson', type: 'symlink', linkname: '/etc/passwd' }]), /not a regular file/],
     ['bomb-sized gzip', async () => minimal([{ name: 'tree/project/big.ndjson', content: Buffer.alloc(MAX_DECOMPRESSED + 1024, 0x20) }]), /larger than/],
     ['corrupt bundle', async () => minimal([{ name: 'project.bundle', content: '# v2 git bundle\nnot really\n' }]), /bundle is not valid/],
-    ['bad NDJSON line', async () => minimal([{ name: 'tree/project/labels.ndjson', content: '{"title":"ok","color":"#112233"}\n{not json\n' }]), /labels.ndjson line 2 is not valid JSON/],
-  ])('refuses a hostile archive (%s) with a clear import_error and nothing imported', async (label, make, message) => {
-    // Imports are limited to 6 a minute per user: the cases take turns.
-    const user = hostile[hostileCount++ % 2];
-    const started = await upload(await make(), { path: `hostile-${label.replace(/\W+/g, '-')}` }, user.token);
-    expect(started.status).toBe(201);
-    const status = await waitImport(started.body.id);
-    expect(status.import_status).toBe('failed');
-    expect(status.import_error).toMatch(message);
-    expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${started.body.id}/labels`, root())).body).toEqual([]);
-    expect(refs(started.body.id)).toBe('');
-  }, 60_000);
+    [
+      'bad NDJSON line',
+      async () => minimal([{ name: 'tree/project/labels.ndjson', content: '{"title":"ok","color":"#112233"}\n{not json\n' }]),
+      /labels.ndjson line 2 is not valid JSON/,
+    ],
+  ])(
+    'refuses a hostile archive (%s) with a clear import_error and nothing imported',
+    async (label, make, message) => {
+      // Imports are limited to 6 a minute per user: the cases take turns.
+      const user = hostile[hostileCount++ % 2];
+      const started = await upload(await make(), { path: `hostile-${label.replace(/\W+/g, '-')}` }, user.token);
+      expect(started.status).toBe(201);
+      const status = await waitImport(started.body.id);
+      expect(status.import_status).toBe('failed');
+      expect(status.import_error).toMatch(message);
+      expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${started.body.id}/labels`, root())).body).toEqual([]);
+      expect(refs(started.body.id)).toBe('');
+    },
+    60_000,
+  );
 
   it('records failed relations and skips relations it does not have, finishing the rest', async () => {
     const file = await minimal([
@@ -387,7 +544,9 @@ describe('Project export and import', () => {
     expect(started.status).toBe(201);
     const status = await waitImport(started.body.id);
     expect(status.import_status).toBe('finished');
-    expect(status.failed_relations).toEqual([expect.objectContaining({ relation_name: 'issues', line_number: 1, exception_class: 'ActiveRecord::RecordInvalid', source: 'process_relation_item!' })]);
+    expect(status.failed_relations).toEqual([
+      expect.objectContaining({ relation_name: 'issues', line_number: 1, exception_class: 'ActiveRecord::RecordInvalid', source: 'process_relation_item!' }),
+    ]);
     expect(((await api(gw.baseUrl, 'GET', `/api/v4/projects/${started.body.id}/issues`, root())).body as any[]).map((i) => i.title)).toEqual(['kept']);
   }, 60_000);
 
@@ -411,10 +570,17 @@ describe('Project export and import', () => {
 
   it('sends the archive to upload[url] with Content-Type application/gzip', async () => {
     received = [];
-    const accepted = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/export`, { token: owner.token, body: { upload: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/put-here`, http_method: 'POST' } } });
+    const accepted = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/export`, {
+      token: owner.token,
+      body: { upload: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/put-here`, http_method: 'POST' } },
+    });
     expect(accepted.status).toBe(202);
     // A file exists already: regeneration keeps it downloadable meanwhile.
-    await until(() => exportStatus(projectId), (r) => r.body.export_status === 'finished', 'export with upload');
+    await until(
+      () => exportStatus(projectId),
+      (r) => r.body.export_status === 'finished',
+      'export with upload',
+    );
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ method: 'POST', type: 'application/gzip' });
     expect(gunzipSync(received[0].bytes).length).toBeGreaterThan(0);
@@ -437,20 +603,33 @@ describe('Project export and import', () => {
     expect(ok.status).toBe(201);
     expect((await waitImport(ok.body.id)).import_status).toBe('finished');
     expect(((await api(gw.baseUrl, 'GET', `/api/v4/projects/${ok.body.id}/labels`, root())).body as any[]).map((l) => l.name)).toEqual(['remote']);
-    expect((await api(gw.baseUrl, 'POST', '/api/v4/projects/remote-import-s3', { token: owner.token, body: { path: 'x', region: 'r', bucket_name: 'b', file_key: 'k', access_key_id: 'a', secret_access_key: 's' } })).status).toBe(404);
+    expect(
+      (
+        await api(gw.baseUrl, 'POST', '/api/v4/projects/remote-import-s3', {
+          token: owner.token,
+          body: { path: 'x', region: 'r', bucket_name: 'b', file_key: 'k', access_key_id: 'a', secret_access_key: 's' },
+        })
+      ).status,
+    ).toBe(404);
   }, 60_000);
 
-  it('takes what python-gitlab sends to remote-import (overwrite=False) and refuses other schemes with GitLab\'s text', async () => {
+  it("takes what python-gitlab sends to remote-import (overwrite=False) and refuses other schemes with GitLab's text", async () => {
     const client = await createUserWithToken(gw, 'py-importer');
     const url = `http://127.0.0.1:${(remote.address() as AddressInfo).port}/archive.tar.gz`;
     remoteBody = await minimal([{ name: 'tree/project/labels.ndjson', content: '{"title":"py","color":"#123456"}\n' }]);
     remoteHeaders = { 'content-type': 'application/gzip', 'content-length': String(remoteBody.length) };
-    const ftp = await api(gw.baseUrl, 'POST', '/api/v4/projects/remote-import', { token: client.token, body: { url: 'ftp://127.0.0.1/archive.tar.gz', path: 'remote-ftp' } });
+    const ftp = await api(gw.baseUrl, 'POST', '/api/v4/projects/remote-import', {
+      token: client.token,
+      body: { url: 'ftp://127.0.0.1/archive.tar.gz', path: 'remote-ftp' },
+    });
     // GitLab's text, with this service's 400 prefix as every remote-import refusal here has.
     expect([ftp.status, ftp.body]).toEqual([400, { message: '400 Bad request - File url is blocked: Only allowed schemes are https' }]);
     const odd = await api(gw.baseUrl, 'POST', '/api/v4/projects/remote-import', { token: client.token, form: { url, path: 'remote-odd', overwrite: 'maybe' } });
     expect(odd.status).toBe(400);
-    const started = await api(gw.baseUrl, 'POST', '/api/v4/projects/remote-import', { token: client.token, form: { url, path: 'remote-py', overwrite: 'False' } });
+    const started = await api(gw.baseUrl, 'POST', '/api/v4/projects/remote-import', {
+      token: client.token,
+      form: { url, path: 'remote-py', overwrite: 'False' },
+    });
     expect([started.status, started.text]).toEqual([201, expect.any(String)]);
     expect((await waitImport(started.body.id)).import_status).toBe('finished');
   }, 60_000);
@@ -473,12 +652,22 @@ describe('Project export and import', () => {
     const client = new Gitlab({ host: gw.baseUrl, token: other.token, rateLimits: {} });
     const own = await api(gw.baseUrl, 'POST', '/api/v4/projects', { token: other.token, body: { name: 'Beaker', path: 'beaker' } });
     await client.ProjectImportExports.scheduleExport(own.body.id, undefined as never);
-    const done = await until(() => client.ProjectImportExports.showExportStatus(own.body.id), (s: any) => s.export_status === 'finished', 'gitbeaker export', 25_000);
+    const done = await until(
+      () => client.ProjectImportExports.showExportStatus(own.body.id),
+      (s: any) => s.export_status === 'finished',
+      'gitbeaker export',
+      25_000,
+    );
     expect((done as any)._links.api_url).toMatch(/\/export\/download$/);
     const blob = (await client.ProjectImportExports.download(own.body.id)) as unknown as Blob;
     const imported = await client.ProjectImportExports.import({ content: blob, filename: 'export.tar.gz' }, 'beaker-copy');
     expect((imported as any).import_status).toBe('scheduled');
-    const status = await until(() => client.ProjectImportExports.showImportStatus(imported.id as number), (s: any) => ['finished', 'failed'].includes(s.import_status), 'gitbeaker import', 25_000);
+    const status = await until(
+      () => client.ProjectImportExports.showImportStatus(imported.id as number),
+      (s: any) => ['finished', 'failed'].includes(s.import_status),
+      'gitbeaker import',
+      25_000,
+    );
     expect((status as any).import_status).toBe('finished');
   }, 60_000);
 });

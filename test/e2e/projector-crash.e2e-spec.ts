@@ -40,7 +40,19 @@ const issueData = (id: number, n: number) => ({
 });
 const milestoneData = (projectId: number, id: number, n: number) => {
   const at = new Date().toISOString();
-  return { id, iid: n + 1, project_id: projectId, group_id: null, title: `crash milestone ${n}`, description: null, state: 'active', created_at: at, updated_at: at, due_date: null, start_date: null };
+  return {
+    id,
+    iid: n + 1,
+    project_id: projectId,
+    group_id: null,
+    title: `crash milestone ${n}`,
+    description: null,
+    state: 'active',
+    created_at: at,
+    updated_at: at,
+    due_date: null,
+    start_date: null,
+  };
 };
 
 /** Every other event opens an issue with a weight (a contribution event and a weight event), the rest create milestones. */
@@ -48,8 +60,20 @@ function streamEvent(n: number): DomainEvent {
   const projectId = PROJECTS[n % PROJECTS.length];
   const target = FIRST_TARGET + n;
   return n % 2 === 0
-    ? buildDomainEvent({ type: 'issue.opened', actor: 1, projectId, target: { type: 'issue', id: target, iid: n + 1, title: `crash issue ${n}` }, data: { issue: issueData(target, n) } })
-    : buildDomainEvent({ type: 'milestone.created', actor: 1, projectId, target: { type: 'milestone', id: target, iid: n + 1, title: `crash milestone ${n}` }, data: { milestone: milestoneData(projectId, target, n) } });
+    ? buildDomainEvent({
+        type: 'issue.opened',
+        actor: 1,
+        projectId,
+        target: { type: 'issue', id: target, iid: n + 1, title: `crash issue ${n}` },
+        data: { issue: issueData(target, n) },
+      })
+    : buildDomainEvent({
+        type: 'milestone.created',
+        actor: 1,
+        projectId,
+        target: { type: 'milestone', id: target, iid: n + 1, title: `crash milestone ${n}` },
+        data: { milestone: milestoneData(projectId, target, n) },
+      });
 }
 
 /**
@@ -122,7 +146,11 @@ describe('Projector hard kill', () => {
   it('loses and duplicates nothing when killed with SIGKILL mid-stream and restarted', async () => {
     const events = Array.from({ length: TOTAL }, (_, n) => streamEvent(n));
     const publish = (slice: DomainEvent[]) =>
-      producer.send({ topic: prefixed(prefix, TOPICS.DOMAIN_EVENTS), acks: -1, messages: slice.map((e) => ({ key: messageKeyOf(e), value: JSON.stringify(e) })) });
+      producer.send({
+        topic: prefixed(prefix, TOPICS.DOMAIN_EVENTS),
+        acks: -1,
+        messages: slice.map((e) => ({ key: messageKeyOf(e), value: JSON.stringify(e) })),
+      });
 
     // A backlog is waiting when the projector starts; the rest is written while it runs, dies and is down.
     await publish(events.slice(0, 1_000));
@@ -160,7 +188,12 @@ describe('Projector hard kill', () => {
     projector = start();
     await waitFor(projectedRows, (n) => n >= TOTAL, 120_000, `${TOTAL} projected rows`);
     // Whatever was still in flight would show up now: give it a moment, then compare exactly.
-    await waitFor(() => count('SELECT count(*)::int AS n FROM projected_events'), (n) => n >= TOTAL, 10_000, 'the projected event ids');
+    await waitFor(
+      () => count('SELECT count(*)::int AS n FROM projected_events'),
+      (n) => n >= TOTAL,
+      10_000,
+      'the projected event ids',
+    );
     await new Promise((r) => setTimeout(r, 1_000));
 
     const rows = await client.query<{ target_id: number; source_event_id: string; action: string; target_type: string; project_id: number }>(
@@ -171,7 +204,9 @@ describe('Projector hard kill', () => {
     expect(rows.rows.map((r) => r.source_event_id)).toEqual(events.map((e) => e.id));
     expect(rows.rows.map((r) => r.project_id)).toEqual(events.map((e) => e.project_id));
     expect(rows.rows.every((r, n) => r.action === 'created' && r.target_type === (n % 2 === 0 ? 'Issue' : 'Milestone'))).toBe(true);
-    const weights = await client.query<{ issue_id: number; weight: number }>(`SELECT issue_id, weight FROM resource_weight_events WHERE issue_id >= ${FIRST_TARGET} ORDER BY issue_id`);
+    const weights = await client.query<{ issue_id: number; weight: number }>(
+      `SELECT issue_id, weight FROM resource_weight_events WHERE issue_id >= ${FIRST_TARGET} ORDER BY issue_id`,
+    );
     const opened = events.map((_, n) => n).filter((n) => n % 2 === 0);
     expect(weights.rows).toEqual(opened.map((n) => ({ issue_id: FIRST_TARGET + n, weight: n % 9 })));
     expect(await count('SELECT count(*)::int AS n FROM projected_events')).toBe(TOTAL);

@@ -23,7 +23,10 @@ describe('Protected branches', () => {
       body: { username, name: username[0].toUpperCase() + username.slice(1), email: `${username}@example.com`, password: 'secret-password-1' },
     });
     expect(user.status).toBe(201);
-    const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, { token: gw.rootToken, body: { name: 'e2e', scopes: ['api'] } });
+    const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, {
+      token: gw.rootToken,
+      body: { name: 'e2e', scopes: ['api'] },
+    });
     expect(pat.status).toBe(201);
     tokens[username] = pat.body.token;
     ids[username] = user.body.id;
@@ -42,11 +45,18 @@ describe('Protected branches', () => {
     const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('owner'), body: { path: 'app', namespace_id: ids.group, visibility: 'public' } });
     expect(project.status).toBe(201);
     projectId = project.body.id;
-    for (const [user, level] of [['maint', 40], ['dev', 30], ['reporter', 20]] as const) {
+    for (const [user, level] of [
+      ['maint', 40],
+      ['dev', 30],
+      ['reporter', 20],
+    ] as const) {
       const res = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/members`, { ...as('owner'), body: { user_id: ids[user], access_level: level } });
       expect(res.status).toBe(201);
     }
-    const groupMember = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.group}/members`, { ...as('owner'), body: { user_id: ids.groupdev, access_level: 30 } });
+    const groupMember = await api(gw.baseUrl, 'POST', `/api/v4/groups/${ids.group}/members`, {
+      ...as('owner'),
+      body: { user_id: ids.groupdev, access_level: 30 },
+    });
     expect(groupMember.status).toBe(201);
   });
   afterAll(() => gw.close());
@@ -65,7 +75,10 @@ describe('Protected branches', () => {
     const shown = await clients.dev.ProtectedBranches.show(projectId, 'main');
     expect(shown.id).toBe(created.id);
 
-    const events = await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = 'protected_branch.created' AND (payload->>'project_id')::int = $1`, [projectId]);
+    const events = await gw.dataSource.query(
+      `SELECT payload FROM outbox_events WHERE payload->>'type' = 'protected_branch.created' AND (payload->>'project_id')::int = $1`,
+      [projectId],
+    );
     expect(events).toHaveLength(1);
     expect(events[0].payload).toMatchObject({ actor: ids.maint, group_id: ids.group, target: { type: 'protected_branch', id: created.id, title: 'main' } });
   });
@@ -77,7 +90,10 @@ describe('Protected branches', () => {
   });
 
   it('accepts the role levels, wildcards and allow_force_push, addressing a wildcard by its URL-encoded name', async () => {
-    const created = await api(gw.baseUrl, 'POST', path(), { ...as('maint'), body: { name: 'release/*', push_access_level: 30, merge_access_level: 0, unprotect_access_level: 60, allow_force_push: true } });
+    const created = await api(gw.baseUrl, 'POST', path(), {
+      ...as('maint'),
+      body: { name: 'release/*', push_access_level: 30, merge_access_level: 0, unprotect_access_level: 60, allow_force_push: true },
+    });
     expect(created.status).toBe(201);
     expect(created.body.push_access_levels).toEqual([expect.objectContaining({ access_level: 30, access_level_description: 'Developers + Maintainers' })]);
     expect(created.body.merge_access_levels).toEqual([expect.objectContaining({ access_level: 0, access_level_description: 'No one' })]);
@@ -121,7 +137,13 @@ describe('Protected branches', () => {
   it('grants users and groups (PREMIUM) after checking they have the project', async () => {
     const created = await api(gw.baseUrl, 'POST', path(), {
       ...as('maint'),
-      body: { name: 'hotfix-*', allowed_to_push: [{ user_id: ids.dev }, { group_id: ids.group }], allowed_to_merge: [{ access_level: 40 }], allowed_to_unprotect: [{ user_id: ids.maint }], code_owner_approval_required: true },
+      body: {
+        name: 'hotfix-*',
+        allowed_to_push: [{ user_id: ids.dev }, { group_id: ids.group }],
+        allowed_to_merge: [{ access_level: 40 }],
+        allowed_to_unprotect: [{ user_id: ids.maint }],
+        code_owner_approval_required: true,
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body.push_access_levels).toEqual([
@@ -147,9 +169,20 @@ describe('Protected branches', () => {
     const caller = (who: string) => ({ id: ids[who], isAdmin: false });
     // main: maintainers only
     expect(await service.permissionsFor(projectId, 'main', caller('dev'), 30)).toMatchObject({ protected: true, canPush: false, canMerge: false });
-    expect(await service.permissionsFor(projectId, 'main', caller('maint'), 40)).toMatchObject({ protected: true, canPush: true, canForcePush: false, canUnprotect: true });
+    expect(await service.permissionsFor(projectId, 'main', caller('maint'), 40)).toMatchObject({
+      protected: true,
+      canPush: true,
+      canForcePush: false,
+      canUnprotect: true,
+    });
     // release/*: developers push and force-push, nobody merges, admins unprotect
-    expect(await service.permissionsFor(projectId, 'release/2.0/rc', caller('dev'), 30)).toMatchObject({ protected: true, canPush: true, canForcePush: true, canMerge: false, developersCanPush: true });
+    expect(await service.permissionsFor(projectId, 'release/2.0/rc', caller('dev'), 30)).toMatchObject({
+      protected: true,
+      canPush: true,
+      canForcePush: true,
+      canMerge: false,
+      developersCanPush: true,
+    });
     expect(await service.permissionsFor(projectId, 'release/2.0', caller('maint'), 40)).toMatchObject({ canUnprotect: false });
     expect(await service.permissionsFor(projectId, 'release/2.0', { id: 1, isAdmin: true }, 60)).toMatchObject({ canUnprotect: true, canMerge: false });
     // hotfix-*: the user entry and the group entry
@@ -196,7 +229,10 @@ describe('Protected branches', () => {
     const removed = await api(gw.baseUrl, 'DELETE', path('/hotfix-*'), as('maint'));
     expect(removed.status).toBe(204);
     expect((await api(gw.baseUrl, 'DELETE', path('/hotfix-*'), as('maint'))).status).toBe(404);
-    const destroyed = await gw.dataSource.query(`SELECT count(*)::int AS n FROM outbox_events WHERE payload->>'type' = 'protected_branch.destroyed' AND (payload->>'project_id')::int = $1`, [projectId]);
+    const destroyed = await gw.dataSource.query(
+      `SELECT count(*)::int AS n FROM outbox_events WHERE payload->>'type' = 'protected_branch.destroyed' AND (payload->>'project_id')::int = $1`,
+      [projectId],
+    );
     expect(destroyed[0].n).toBe(2);
     expect((await clients.dev.ProtectedBranches.all(projectId)).map((rule) => rule.name)).toEqual(['main']);
   });
@@ -228,7 +264,11 @@ describe('Protected branches', () => {
     expect(updated.status).toBe(200);
     const inGroup = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('owner'), body: { path: 'partly', namespace_id: ids.group } });
     expect(await service.protectDefaultBranch(gw.dataSource.manager, await load(inGroup.body.id), 'trunk')).toBe(true);
-    expect(await service.permissionsFor(inGroup.body.id, 'trunk', { id: ids.dev, isAdmin: false }, 30)).toMatchObject({ protected: true, canPush: true, canMerge: false });
+    expect(await service.permissionsFor(inGroup.body.id, 'trunk', { id: ids.dev, isAdmin: false }, 30)).toMatchObject({
+      protected: true,
+      canPush: true,
+      canMerge: false,
+    });
 
     expect((await api(gw.baseUrl, 'PUT', `/api/v4/groups/${ids.group}`, { ...as('owner'), body: { default_branch_protection: 0 } })).status).toBe(200);
     const open = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('owner'), body: { path: 'open', namespace_id: ids.group } });
@@ -245,9 +285,13 @@ describe('Protected branches', () => {
 
   it('refuses rule changes on an archived project, still reads them', async () => {
     const archived = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...as('owner'), body: { path: 'frozen', namespace_id: ids.group } });
-    expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${archived.body.id}/protected_branches`, { ...as('owner'), body: { name: 'main' } })).status).toBe(201);
+    expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${archived.body.id}/protected_branches`, { ...as('owner'), body: { name: 'main' } })).status).toBe(
+      201,
+    );
     expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${archived.body.id}/archive`, as('owner'))).status).toBe(201);
-    expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${archived.body.id}/protected_branches`, { ...as('owner'), body: { name: 'other' } })).status).toBe(403);
+    expect((await api(gw.baseUrl, 'POST', `/api/v4/projects/${archived.body.id}/protected_branches`, { ...as('owner'), body: { name: 'other' } })).status).toBe(
+      403,
+    );
     expect((await api(gw.baseUrl, 'DELETE', `/api/v4/projects/${archived.body.id}/protected_branches/main`, as('owner'))).status).toBe(403);
     expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${archived.body.id}/protected_branches/main`, as('owner'))).status).toBe(200);
   });

@@ -36,8 +36,11 @@ describe('GitLab API client compatibility (python-gitlab 3.12)', () => {
 
   function exec(file: string, args: string[], env: Record<string, string>): Promise<Run> {
     return new Promise((resolve) => {
-      execFile(file, args, { env: { PATH: '/usr/bin:/bin', HOME: home, LC_ALL: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1', ...env }, timeout: 120_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      execFile(
+        file,
+        args,
+        { env: { PATH: '/usr/bin:/bin', HOME: home, LC_ALL: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1', ...env }, timeout: 120_000 },
+        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
   }
@@ -260,11 +263,18 @@ describe('GitLab API client compatibility (python-gitlab 3.12)', () => {
 
   it('reads the events of the caller, a project and a user', async () => {
     const reviewer = await rest<{ id: number }[]>('/users?username=reviewer');
-    const out = await eventually(async () => {
-      const events = await python('events', { project_id: projectId, user_id: reviewer[0].id });
-      return events.user.includes('approved') && events.project.some((e: string[]) => e[0] === 'accepted') ? events : undefined;
-    }, 'the merge and approval events', 30_000, 250);
-    const projectEvents = await rest<{ action_name: string; target_type: string | null; target_title: string | null }[]>(`/projects/${projectId}/events?per_page=100`);
+    const out = await eventually(
+      async () => {
+        const events = await python('events', { project_id: projectId, user_id: reviewer[0].id });
+        return events.user.includes('approved') && events.project.some((e: string[]) => e[0] === 'accepted') ? events : undefined;
+      },
+      'the merge and approval events',
+      30_000,
+      250,
+    );
+    const projectEvents = await rest<{ action_name: string; target_type: string | null; target_title: string | null }[]>(
+      `/projects/${projectId}/events?per_page=100`,
+    );
     expect(out.project).toEqual(projectEvents.map((e) => [e.action_name, e.target_type, e.target_title]));
     expect(out.project).toContainEqual(['opened', 'Issue', 'Alerts drop']);
     expect(out.project).toContainEqual(['accepted', 'MergeRequest', 'Add feature']);
@@ -280,7 +290,9 @@ describe('GitLab API client compatibility (python-gitlab 3.12)', () => {
 
     const list = await cli(['project', 'list', '--search', 'tour']);
     expect(list.code).toBe(0);
-    expect((JSON.parse(list.stdout) as { id: number; path_with_namespace: string }[]).map((p) => [p.id, p.path_with_namespace])).toEqual([[projectId, 'root/tour']]);
+    expect((JSON.parse(list.stdout) as { id: number; path_with_namespace: string }[]).map((p) => [p.id, p.path_with_namespace])).toEqual([
+      [projectId, 'root/tour'],
+    ]);
 
     const created = await cli(['project-issue', 'create', '--project-id', String(projectId), '--title', 'From the CLI', '--description', 'typed']);
     expect(created.code).toBe(0);

@@ -25,24 +25,37 @@ describe('Readiness and liveness while Kafka is down', () => {
 
   it('is ok with the broker up, degraded but ready while it is stopped, ok again once it is back', async () => {
     const ready = await api(gw.baseUrl, 'GET', '/-/readiness');
-    expect(ready).toMatchObject({ status: 200, body: { status: 'ok', checks: { postgres: { status: 'up' }, migrations: { status: 'up' }, redis: { status: 'up' }, kafka: { status: 'up' } } } });
+    expect(ready).toMatchObject({
+      status: 200,
+      body: { status: 'ok', checks: { postgres: { status: 'up' }, migrations: { status: 'up' }, redis: { status: 'up' }, kafka: { status: 'up' } } },
+    });
     expect((await api(gw.baseUrl, 'GET', '/-/health')).body).toEqual({ status: 'ok' });
 
     await broker.stop();
-    const degraded = await eventually(async () => {
-      const res = await api(gw.baseUrl, 'GET', '/-/readiness');
-      return res.body.checks.kafka.status === 'up' ? undefined : res;
-    }, 'readiness to see the broker gone', 30_000, 250);
+    const degraded = await eventually(
+      async () => {
+        const res = await api(gw.baseUrl, 'GET', '/-/readiness');
+        return res.body.checks.kafka.status === 'up' ? undefined : res;
+      },
+      'readiness to see the broker gone',
+      30_000,
+      250,
+    );
     expect(degraded.status).toBe(200);
     expect(degraded.body).toEqual({
       status: 'degraded',
       checks: { postgres: { status: 'up' }, migrations: { status: 'up' }, redis: { status: 'up' }, kafka: { status: 'degraded', error: expect.any(String) } },
     });
     // Liveness says so too, and stays 200 (answered from the last known state, without waiting for Kafka).
-    const health = await eventually(async () => {
-      const res = await api(gw.baseUrl, 'GET', '/-/health');
-      return res.body.status === 'degraded' ? res : undefined;
-    }, 'liveness to report Kafka', 30_000, 250);
+    const health = await eventually(
+      async () => {
+        const res = await api(gw.baseUrl, 'GET', '/-/health');
+        return res.body.status === 'degraded' ? res : undefined;
+      },
+      'liveness to report Kafka',
+      30_000,
+      250,
+    );
     expect(health).toMatchObject({ status: 200, body: { status: 'degraded', checks: { kafka: { status: 'degraded', error: expect.any(String) } } } });
 
     // Writes still succeed: their events wait in the outbox.

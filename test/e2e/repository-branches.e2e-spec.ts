@@ -56,7 +56,11 @@ describe('repository branches', () => {
     // What python-gitlab sends: a form with branch and ref.
     const created = await api(gw.baseUrl, 'POST', `/api/v4/projects/${id}/repository/branches`, { token: owner.token, form: { branch: 'x', ref: 'main' } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'x', default: false, commit: { title: 'Add README.md', message: 'Add README.md', author_name: 'maria name', author_email: 'maria@example.com', parent_ids: [] } });
+    expect(created.body).toMatchObject({
+      name: 'x',
+      default: false,
+      commit: { title: 'Add README.md', message: 'Add README.md', author_name: 'maria name', author_email: 'maria@example.com', parent_ids: [] },
+    });
     const main = await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}/repository/branches/main`, { token: owner.token });
     expect(main.body).toMatchObject({ name: 'main', default: true, commit: { id: created.body.commit.id } });
     expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${id}`, { token: owner.token })).body.default_branch).toBe('main');
@@ -64,7 +68,10 @@ describe('repository branches', () => {
     await git.ok(['clone', '-q', cloneUrl(gw.baseUrl, 'maria/bare-start', owner), checkout]);
     expect(readFileSync(join(checkout, 'README.md'), 'utf8')).toBe('');
     // Both ref creations are pushes: the events (and so the system hooks) of any push.
-    const pushes = (await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'project_id' = $1 AND payload->>'type' = 'push' ORDER BY seq`, [String(id)])) as Array<{
+    const pushes = (await gw.dataSource.query(
+      `SELECT payload FROM outbox_events WHERE payload->>'project_id' = $1 AND payload->>'type' = 'push' ORDER BY seq`,
+      [String(id)],
+    )) as Array<{
       payload: { data: Record<string, any> };
     }>;
     expect(pushes.map((p) => [p.payload.data.ref, p.payload.data.before, p.payload.data.after])).toEqual([
@@ -115,11 +122,19 @@ describe('repository branches', () => {
   }, 60_000);
 
   it('enforces protection on push: push level, force push, and the branch flags', async () => {
-    const protectedRelease = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/protected_branches`, { token: owner.token, body: { name: 'release', push_access_level: 40 } });
+    const protectedRelease = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/protected_branches`, {
+      token: owner.token,
+      body: { name: 'release', push_access_level: 40 },
+    });
     expect(protectedRelease.status).toBe(201);
     // The default branch was protected at creation (default_branch_protection 2: maintainers only);
     // the owner replaces that rule with one letting developers push and merge.
-    expect(await devApi.Branches.show(projectId, 'main')).toMatchObject({ protected: true, can_push: false, developers_can_push: false, developers_can_merge: false });
+    expect(await devApi.Branches.show(projectId, 'main')).toMatchObject({
+      protected: true,
+      can_push: false,
+      developers_can_push: false,
+      developers_can_merge: false,
+    });
     expect((await api(gw.baseUrl, 'DELETE', `/api/v4/projects/${projectId}/protected_branches/main`, { token: owner.token })).status).toBe(204);
     const protectedMain = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/protected_branches`, {
       token: owner.token,
@@ -128,7 +143,12 @@ describe('repository branches', () => {
     expect(protectedMain.status).toBe(201);
     const release = await devApi.Branches.show(projectId, 'release');
     expect(release).toMatchObject({ protected: true, can_push: false, developers_can_push: false });
-    expect(await devApi.Branches.show(projectId, 'main')).toMatchObject({ protected: true, can_push: true, developers_can_push: true, developers_can_merge: true });
+    expect(await devApi.Branches.show(projectId, 'main')).toMatchObject({
+      protected: true,
+      can_push: true,
+      developers_can_push: true,
+      developers_can_merge: true,
+    });
 
     await git.ok(['fetch', '-q', 'origin'], { cwd: work });
     await git.ok(['checkout', '-q', '-b', 'release', 'origin/release'], { cwd: work });
@@ -256,7 +276,12 @@ describe('repository branches', () => {
     await git.ok(['push', '-q', 'origin', 'main'], { cwd: work });
     const mr = await devApi.MergeRequests.create(projectId, 'clash', 'main', 'Clash');
     expect(await statusOf(devApi.MergeRequests.accept(projectId, mr.iid))).toBe(406);
-    expect(await devApi.MergeRequests.show(projectId, mr.iid)).toMatchObject({ state: 'opened', merge_status: 'cannot_be_merged', detailed_merge_status: 'conflict', has_conflicts: true });
+    expect(await devApi.MergeRequests.show(projectId, mr.iid)).toMatchObject({
+      state: 'opened',
+      merge_status: 'cannot_be_merged',
+      detailed_merge_status: 'conflict',
+      has_conflicts: true,
+    });
     const listed = await devApi.MergeRequests.all({ projectId, state: 'opened' });
     expect(listed.find((m) => m.iid === mr.iid)).toMatchObject({ merge_status: 'cannot_be_merged', detailed_merge_status: 'conflict', has_conflicts: true });
 
@@ -301,17 +326,29 @@ describe('repository branches', () => {
   }, 60_000);
 
   it('opens merge requests only between two different existing branches, as GitLab answers', async () => {
-    const missing = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/merge_requests`, { token: developer.token, body: { title: 'x', source_branch: 'nope', target_branch: 'main' } });
+    const missing = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/merge_requests`, {
+      token: developer.token,
+      body: { title: 'x', source_branch: 'nope', target_branch: 'main' },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ message: { source_branch: ['does not exist'] } });
-    const both = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/merge_requests`, { token: developer.token, body: { title: 'x', source_branch: 'nope', target_branch: 'gone' } });
+    const both = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/merge_requests`, {
+      token: developer.token,
+      body: { title: 'x', source_branch: 'nope', target_branch: 'gone' },
+    });
     expect(both.body).toEqual({ message: { source_branch: ['does not exist'], target_branch: ['does not exist'] } });
-    const same = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/merge_requests`, { token: developer.token, body: { title: 'x', source_branch: 'main', target_branch: 'main' } });
+    const same = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/merge_requests`, {
+      token: developer.token,
+      body: { title: 'x', source_branch: 'main', target_branch: 'main' },
+    });
     expect(same.status).toBe(400);
 
     // A project without commits has no branches at all.
     const empty = await ownerApi.Projects.create({ name: 'Empty' } as never);
-    const refused = await api(gw.baseUrl, 'POST', `/api/v4/projects/${empty.id}/merge_requests`, { token: owner.token, body: { title: 'x', source_branch: 'feature', target_branch: 'main' } });
+    const refused = await api(gw.baseUrl, 'POST', `/api/v4/projects/${empty.id}/merge_requests`, {
+      token: owner.token,
+      body: { title: 'x', source_branch: 'feature', target_branch: 'main' },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ message: { source_branch: ['does not exist'], target_branch: ['does not exist'] } });
     expect((await api(gw.baseUrl, 'GET', `/api/v4/projects/${empty.id}/merge_requests`, { token: owner.token })).body).toEqual([]);
@@ -322,6 +359,12 @@ describe('repository branches', () => {
     const mr = await devApi.MergeRequests.create(projectId, 'short-lived', 'release', 'Short lived');
     expect(mr.sha).toBe(((await devApi.Branches.show(projectId, 'short-lived')).commit as { id: string }).id);
     await devApi.Branches.remove(projectId, 'short-lived');
-    expect(await devApi.MergeRequests.show(projectId, mr.iid)).toMatchObject({ sha: null, diff_refs: null, merge_status: 'cannot_be_merged', detailed_merge_status: 'broken_status', has_conflicts: false });
+    expect(await devApi.MergeRequests.show(projectId, mr.iid)).toMatchObject({
+      sha: null,
+      diff_refs: null,
+      merge_status: 'cannot_be_merged',
+      detailed_merge_status: 'broken_status',
+      has_conflicts: false,
+    });
   }, 60_000);
 });

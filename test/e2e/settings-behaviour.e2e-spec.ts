@@ -59,22 +59,35 @@ describe('Application settings drive behaviour', () => {
   });
 
   it('default_branch_name: the default branch of a new project initialized with a README', async () => {
-    expect((await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...root(), body: { name: 'readme-main', initialize_with_readme: true } })).body.default_branch).toBe('main');
+    expect(
+      (await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...root(), body: { name: 'readme-main', initialize_with_readme: true } })).body.default_branch,
+    ).toBe('main');
     await settings({ default_branch_name: 'trunk' });
-    expect((await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...root(), body: { name: 'readme-trunk', initialize_with_readme: true } })).body.default_branch).toBe('trunk');
-    expect((await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...root(), body: { name: 'chosen-branch', initialize_with_readme: true, default_branch: 'dev' } })).body.default_branch).toBe('dev');
+    expect(
+      (await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...root(), body: { name: 'readme-trunk', initialize_with_readme: true } })).body.default_branch,
+    ).toBe('trunk');
+    expect(
+      (await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...root(), body: { name: 'chosen-branch', initialize_with_readme: true, default_branch: 'dev' } }))
+        .body.default_branch,
+    ).toBe('dev');
     await settings({ default_branch_name: null });
   });
 
   it('personal_access_token_prefix: new tokens start with it and authenticate', async () => {
     const user = await createUser('tokens@example.com');
     await settings({ personal_access_token_prefix: 'corp-' });
-    const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, { ...root(), body: { name: 'prefixed', scopes: ['api'] } });
+    const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, {
+      ...root(),
+      body: { name: 'prefixed', scopes: ['api'] },
+    });
     expect(pat.status).toBe(201);
     expect(pat.body.token).toMatch(/^corp-/);
     expect((await api(gw.baseUrl, 'GET', '/api/v4/user', { token: pat.body.token })).body.username).toBe(user.body.username);
     await settings({ personal_access_token_prefix: 'svcpat-' });
-    const back = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, { ...root(), body: { name: 'default', scopes: ['api'] } });
+    const back = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, {
+      ...root(),
+      body: { name: 'default', scopes: ['api'] },
+    });
     expect(back.body.token).toMatch(/^svcpat-/);
   });
 

@@ -73,7 +73,10 @@ describe('Application settings', () => {
       token: gw.rootToken,
       body: { username: 'plain', name: 'Plain', email: 'plain@example.com', password: 'secret-password-1' },
     });
-    const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, { token: gw.rootToken, body: { name: 'e2e', scopes: ['api'] } });
+    const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, {
+      token: gw.rootToken,
+      body: { name: 'e2e', scopes: ['api'] },
+    });
     userToken = pat.body.token;
   });
   afterAll(async () => {
@@ -84,8 +87,13 @@ describe('Application settings', () => {
     it('answers 401 without credentials and 403 to a non-administrator, for reads and writes', async () => {
       expect(await api(gw.baseUrl, 'GET', '/api/v4/application/settings')).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
       expect(await api(gw.baseUrl, 'PUT', '/api/v4/application/settings', { body: { signup_enabled: false } })).toMatchObject({ status: 401 });
-      expect(await api(gw.baseUrl, 'GET', '/api/v4/application/settings', { token: userToken })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-      expect(await api(gw.baseUrl, 'PUT', '/api/v4/application/settings', { token: userToken, body: { signup_enabled: false } })).toMatchObject({ status: 403 });
+      expect(await api(gw.baseUrl, 'GET', '/api/v4/application/settings', { token: userToken })).toMatchObject({
+        status: 403,
+        body: { message: '403 Forbidden' },
+      });
+      expect(await api(gw.baseUrl, 'PUT', '/api/v4/application/settings', { token: userToken, body: { signup_enabled: false } })).toMatchObject({
+        status: 403,
+      });
       expect((await get()).body.signup_enabled).toBe(true);
     });
   });
@@ -174,7 +182,9 @@ describe('Application settings', () => {
         external_authorization_service_timeout: 0.125,
         repository_storages_weighted: { default: 25 },
       });
-      const viaQuery = await api(gw.baseUrl, 'PUT', '/api/v4/application/settings?domain_allowlist=a.example.com,b.example.com&signup_enabled=false', { token: gw.rootToken });
+      const viaQuery = await api(gw.baseUrl, 'PUT', '/api/v4/application/settings?domain_allowlist=a.example.com,b.example.com&signup_enabled=false', {
+        token: gw.rootToken,
+      });
       expect(viaQuery.status).toBe(200);
       expect(viaQuery.body).toMatchObject({ domain_allowlist: ['a.example.com', 'b.example.com'], signup_enabled: false });
       await put({ domain_allowlist: null, signup_enabled: true });
@@ -204,24 +214,56 @@ describe('Application settings', () => {
       ['project creation', { default_project_creation: -1 }, { default_project_creation: ['does not have a valid value'] }],
       ['the deletion period (high)', { deletion_adjourned_period: 91 }, { deletion_adjourned_period: ['must be less than or equal to 90'] }],
       ['the deletion period (low)', { deletion_adjourned_period: -2 }, { deletion_adjourned_period: ['must be greater than or equal to 1'] }],
-      ['the authorization timeout (low)', { external_authorization_service_timeout: 0.0001 }, { external_authorization_service_timeout: ['must be greater than or equal to 0.001'] }],
-      ['the authorization timeout (high)', { external_authorization_service_timeout: 10.5 }, { external_authorization_service_timeout: ['must be less than or equal to 10'] }],
-      ['the authorization timeout step', { external_authorization_service_timeout: 1.0005 }, { external_authorization_service_timeout: ['must be a multiple of 0.001'] }],
+      [
+        'the authorization timeout (low)',
+        { external_authorization_service_timeout: 0.0001 },
+        { external_authorization_service_timeout: ['must be greater than or equal to 0.001'] },
+      ],
+      [
+        'the authorization timeout (high)',
+        { external_authorization_service_timeout: 10.5 },
+        { external_authorization_service_timeout: ['must be less than or equal to 10'] },
+      ],
+      [
+        'the authorization timeout step',
+        { external_authorization_service_timeout: 1.0005 },
+        { external_authorization_service_timeout: ['must be a multiple of 0.001'] },
+      ],
       ['a key restriction', { ed25519_key_restriction: -2 }, { ed25519_key_restriction: ['must be greater than or equal to -1'] }],
       ['an archive duration below a day', { archive_builds_in_human_readable: '3 hours' }, { archive_builds_in_human_readable: ['must be at least 1 day'] }],
-      ['an archive duration that is not one', { archive_builds_in_human_readable: 'soonish' }, { archive_builds_in_human_readable: ['is not a valid duration'] }],
+      [
+        'an archive duration that is not one',
+        { archive_builds_in_human_readable: 'soonish' },
+        { archive_builds_in_human_readable: ['is not a valid duration'] },
+      ],
       ['an e-mail address', { abuse_notification_email: 'nobody' }, { abuse_notification_email: ['is invalid'] }],
       ['a URL', { home_page_url: 'not a url' }, { home_page_url: ['must be a valid URL'] }],
-      ['a token prefix', { personal_access_token_prefix: 'no spaces!' }, { personal_access_token_prefix: ["can contain only letters of the Base64 alphabet (RFC4648) with the addition of '@', ':' and '.'"] }],
+      [
+        'a token prefix',
+        { personal_access_token_prefix: 'no spaces!' },
+        { personal_access_token_prefix: ["can contain only letters of the Base64 alphabet (RFC4648) with the addition of '@', ':' and '.'"] },
+      ],
       ['a token prefix length', { personal_access_token_prefix: 'x'.repeat(21) }, { personal_access_token_prefix: ['is too long (maximum is 20 characters)'] }],
       ['an import source', { import_sources: ['github', 'svn'] }, { import_sources: ['does not have a valid value'] }],
       ['geo IPs', { geo_node_allowed_ips: '10.0.0.0/99' }, { geo_node_allowed_ips: ['must be a comma-separated list of IP addresses or CIDR ranges'] }],
       ['storage weights', { repository_storages_weighted: { default: 101 } }, { repository_storages_weighted: ['weights must be between 0 and 100'] }],
       ['a non-null setting set to null', { session_expire_delay: null }, { session_expire_delay: ["can't be blank"] }],
-      ['housekeeping periods order', { housekeeping_incremental_repack_period: 100 }, { housekeeping_full_repack_period: ['must be greater than or equal to housekeeping_incremental_repack_period (100)'] }],
+      [
+        'housekeeping periods order',
+        { housekeeping_incremental_repack_period: 100 },
+        { housekeeping_full_repack_period: ['must be greater than or equal to housekeeping_incremental_repack_period (100)'] },
+      ],
       ['the medium timeout', { repostorage_timeout_medium: 60 }, { repostorage_timeout_medium: ['must be lower than the default timeout'] }],
-      ['a restricted default visibility', { default_project_visibility: 'public', restricted_visibility_levels: ['public'] }, { default_project_visibility: ['cannot be set to a restricted visibility level'] }],
-      ['conflicting deprecated and current names', { admin_notification_email: 'a@example.com', abuse_notification_email: 'b@example.com' }, { admin_notification_email: ['conflicts with abuse_notification_email; send only abuse_notification_email'] }],
+      [
+        'a restricted default visibility',
+        { default_project_visibility: 'public', restricted_visibility_levels: ['public'] },
+        { default_project_visibility: ['cannot be set to a restricted visibility level'] },
+      ],
+      [
+        'conflicting deprecated and current names',
+        { admin_notification_email: 'a@example.com', abuse_notification_email: 'b@example.com' },
+        { admin_notification_email: ['conflicts with abuse_notification_email; send only abuse_notification_email'] },
+      ],
     ])('refuses %s with the property named', async (_, body, message) => {
       const before = (await get()).body;
       const res = await put(body);
@@ -251,7 +293,11 @@ describe('Application settings', () => {
       [
         'external_authorization_service_enabled',
         { external_authorization_service_enabled: true },
-        { external_authorization_service_default_label: 'internal', external_authorization_service_timeout: 1, external_authorization_service_url: 'https://authz.example.com' },
+        {
+          external_authorization_service_default_label: 'internal',
+          external_authorization_service_timeout: 1,
+          external_authorization_service_url: 'https://authz.example.com',
+        },
       ],
       [
         'housekeeping_enabled',
@@ -291,7 +337,10 @@ describe('Application settings', () => {
     });
 
     it('keeps delayed project deletion under delayed group deletion, and a period of 0 turns both off', async () => {
-      expect((await put({ delayed_group_deletion: true, delayed_project_deletion: true })).body).toMatchObject({ delayed_group_deletion: true, delayed_project_deletion: true });
+      expect((await put({ delayed_group_deletion: true, delayed_project_deletion: true })).body).toMatchObject({
+        delayed_group_deletion: true,
+        delayed_project_deletion: true,
+      });
       const refused = await put({ delayed_group_deletion: false, delayed_project_deletion: true });
       expect(refused.status).toBe(400);
       expect(refused.body).toEqual({ message: { delayed_project_deletion: ['can be enabled only while delayed_group_deletion is true'] } });
@@ -306,8 +355,14 @@ describe('Application settings', () => {
 
   describe('aliases', () => {
     it('maps each deprecated name to its replacement, both ways', async () => {
-      expect((await put({ admin_notification_email: 'old@example.com' })).body).toMatchObject({ admin_notification_email: 'old@example.com', abuse_notification_email: 'old@example.com' });
-      expect((await put({ abuse_notification_email: 'new@example.com' })).body).toMatchObject({ admin_notification_email: 'new@example.com', abuse_notification_email: 'new@example.com' });
+      expect((await put({ admin_notification_email: 'old@example.com' })).body).toMatchObject({
+        admin_notification_email: 'old@example.com',
+        abuse_notification_email: 'old@example.com',
+      });
+      expect((await put({ abuse_notification_email: 'new@example.com' })).body).toMatchObject({
+        admin_notification_email: 'new@example.com',
+        abuse_notification_email: 'new@example.com',
+      });
       expect((await put({ allow_local_requests_from_hooks_and_services: true })).body).toMatchObject({
         allow_local_requests_from_hooks_and_services: true,
         allow_local_requests_from_web_hooks_and_services: true,
@@ -352,7 +407,11 @@ describe('Application settings', () => {
 
   describe('secrets', () => {
     it('stores secrets encrypted, never returns them, and clears them with an empty value', async () => {
-      const res = await put({ spamcheck_api_key: 'spam-key-PLAINTEXT', asset_proxy_secret_key: 'proxy-PLAINTEXT', external_pipeline_validation_service_token: 'pipeline-PLAINTEXT' });
+      const res = await put({
+        spamcheck_api_key: 'spam-key-PLAINTEXT',
+        asset_proxy_secret_key: 'proxy-PLAINTEXT',
+        external_pipeline_validation_service_token: 'pipeline-PLAINTEXT',
+      });
       expect(res.status).toBe(200);
       expect(res.text).not.toContain('PLAINTEXT');
       expect((await get()).text).not.toContain('PLAINTEXT');

@@ -12,7 +12,9 @@ describe('Project snippets and snippet notes', () => {
   const call = (who: string | null, method: string, path: string, body?: unknown) =>
     api(gw.baseUrl, method, `/api/v4${path}`, { token: who === null ? undefined : who === 'root' ? gw.rootToken : users[who].token, body });
   const outbox = async (type: string) =>
-    ((await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = $1 ORDER BY seq`, [type])) as { payload: any }[]).map((r) => r.payload);
+    ((await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = $1 ORDER BY seq`, [type])) as { payload: any }[]).map(
+      (r) => r.payload,
+    );
 
   beforeAll(async () => {
     gw = await startTestGateway('snippets');
@@ -21,7 +23,12 @@ describe('Project snippets and snippet notes', () => {
       clients[name] = new Gitlab({ host: gw.baseUrl, token: users[name].token, rateLimits: {} });
     }
     ids.project = (await call('owen', 'POST', '/projects', { name: 'runbooks', visibility: 'public' })).body.id;
-    for (const [who, level] of [['mae', 40], ['rhea', 20], ['gus', 10]] as const) await addProjectMember(gw, ids.project, users[who].id, level);
+    for (const [who, level] of [
+      ['mae', 40],
+      ['rhea', 20],
+      ['gus', 10],
+    ] as const)
+      await addProjectMember(gw, ids.project, users[who].id, level);
   });
   afterAll(() => gw?.close());
 
@@ -59,7 +66,11 @@ describe('Project snippets and snippet notes', () => {
     expect(raw.text).toBe(big);
     expect((await call(null, 'GET', `/projects/${ids.project}/snippets/${ids.snippet}/files/main/nope.txt/raw`)).status).toBe(404);
     expect((await clients.stranger.ProjectSnippets.show(ids.project, ids.snippet)).title).toBe('Restart db');
-    expect((await outbox('snippet.created'))[0]).toMatchObject({ actor: users.rhea.id, project_id: ids.project, target: { type: 'snippet', id: ids.snippet, title: 'Restart db' } });
+    expect((await outbox('snippet.created'))[0]).toMatchObject({
+      actor: users.rhea.id,
+      project_id: ids.project,
+      target: { type: 'snippet', id: ids.snippet, title: 'Restart db' },
+    });
   });
 
   it('accepts the single-file form and refuses what is missing or malformed', async () => {
@@ -69,7 +80,13 @@ describe('Project snippets and snippet notes', () => {
     ids.internal = single.body.id;
     expect((await call('rhea', 'POST', `/projects/${ids.project}/snippets`, { title: 'none' })).status).toBe(400);
     expect((await call('rhea', 'POST', `/projects/${ids.project}/snippets`, { content: 'x' })).status).toBe(400);
-    const dup = await call('rhea', 'POST', `/projects/${ids.project}/snippets`, { title: 'dup', files: [{ file_path: 'a', content: '1' }, { file_path: 'a', content: '2' }] });
+    const dup = await call('rhea', 'POST', `/projects/${ids.project}/snippets`, {
+      title: 'dup',
+      files: [
+        { file_path: 'a', content: '1' },
+        { file_path: 'a', content: '2' },
+      ],
+    });
     expect(dup.status).toBe(400);
     expect(dup.body.message.files).toEqual(['have duplicate paths']);
     expect((await call('rhea', 'POST', `/projects/${ids.project}/snippets`, { title: 'v', content: 'x', visibility: 'secret' })).status).toBe(400);
@@ -92,8 +109,12 @@ describe('Project snippets and snippet notes', () => {
     const [updated] = await outbox('snippet.updated');
     expect(updated.data.changed).toEqual(['description', 'files']);
     expect((await call('gus', 'PUT', `/projects/${ids.project}/snippets/${ids.snippet}`, { title: 'hijack' })).status).toBe(403);
-    expect((await call('mae', 'PUT', `/projects/${ids.project}/snippets/${ids.snippet}`, { title: 'Restart the database' })).body.title).toBe('Restart the database');
-    expect((await call('rhea', 'PUT', `/projects/${ids.project}/snippets/${ids.snippet}`, { files: [{ action: 'delete', file_path: 'missing' }] })).status).toBe(400);
+    expect((await call('mae', 'PUT', `/projects/${ids.project}/snippets/${ids.snippet}`, { title: 'Restart the database' })).body.title).toBe(
+      'Restart the database',
+    );
+    expect(
+      (await call('rhea', 'PUT', `/projects/${ids.project}/snippets/${ids.snippet}`, { files: [{ action: 'delete', file_path: 'missing' }] })).status,
+    ).toBe(400);
 
     const doomed = (await call('gus', 'GET', `/projects/${ids.project}/snippets`)).body.find((s: any) => s.id === ids.internal);
     expect(doomed).toBeDefined();
@@ -129,15 +150,30 @@ describe('Project snippets and snippet notes', () => {
 
   it('comments on snippets through a real client, with the snippet fields the spec gives snippet notes', async () => {
     const note = await clients.gus.ProjectSnippetNotes.create(ids.project, ids.snippet, 'Works on 15 too');
-    expect(note).toMatchObject({ body: 'Works on 15 too', noteable_type: 'Snippet', noteable_id: ids.snippet, noteable_iid: null, title: 'Restart the database', file_name: 'restart.sh', expires_at: null, author: { username: 'gus' } });
+    expect(note).toMatchObject({
+      body: 'Works on 15 too',
+      noteable_type: 'Snippet',
+      noteable_id: ids.snippet,
+      noteable_iid: null,
+      title: 'Restart the database',
+      file_name: 'restart.sh',
+      expires_at: null,
+      author: { username: 'gus' },
+    });
     expect((await clients.stranger.ProjectSnippetNotes.all(ids.project, ids.snippet)).map((n) => n.id)).toEqual([note.id]);
     expect((await clients.rhea.ProjectSnippetNotes.show(ids.project, ids.snippet, note.id as number)).body).toBe('Works on 15 too');
     expect((await call('gus', 'PUT', `/projects/${ids.project}/snippets/${ids.snippet}/notes/${note.id}`, {})).status).toBe(400);
-    expect((await clients.gus.ProjectSnippetNotes.edit(ids.project, ids.snippet, note.id as number, { body: 'Works on 15 and 16' })).body).toBe('Works on 15 and 16');
+    expect((await clients.gus.ProjectSnippetNotes.edit(ids.project, ids.snippet, note.id as number, { body: 'Works on 15 and 16' })).body).toBe(
+      'Works on 15 and 16',
+    );
     expect((await call('rhea', 'PUT', `/projects/${ids.project}/snippets/${ids.snippet}/notes/${note.id}`, { body: 'x' })).status).toBe(403);
     // A snippet note is internal only on issues and epics.
     expect((await call('rhea', 'POST', `/projects/${ids.project}/snippets/${ids.snippet}/notes`, { body: 'x', internal: true })).body.internal).toBe(false);
-    expect((await call('gus', 'POST', `/projects/${ids.project}/snippets/${ids.snippet}/notes`, { body: ':thumbsup:' })).body).toMatchObject({ name: 'thumbsup', awardable_type: 'Snippet', awardable_id: ids.snippet });
+    expect((await call('gus', 'POST', `/projects/${ids.project}/snippets/${ids.snippet}/notes`, { body: ':thumbsup:' })).body).toMatchObject({
+      name: 'thumbsup',
+      awardable_type: 'Snippet',
+      awardable_id: ids.snippet,
+    });
     // Quick actions do not apply to snippets: the text stays.
     expect((await call('gus', 'POST', `/projects/${ids.project}/snippets/${ids.snippet}/notes`, { body: '/close' })).body.body).toBe('/close');
     await clients.mae.ProjectSnippetNotes.remove(ids.project, ids.snippet, note.id as number);
@@ -148,15 +184,23 @@ describe('Project snippets and snippet notes', () => {
     expect(event.data.note).toMatchObject({ noteable_type: 'Snippet', noteable_id: ids.snippet, noteable_iid: null });
   });
 
-  it('enforces the snippet_size_limit application setting on create and on content updates, with GitLab\'s message, storing nothing', async () => {
+  it("enforces the snippet_size_limit application setting on create and on content updates, with GitLab's message, storing nothing", async () => {
     expect((await call('root', 'PUT', '/application/settings', { snippet_size_limit: 1024 })).status).toBe(200);
     const count = async () => Number((await gw.dataSource.query('SELECT count(*)::int AS n FROM snippets'))[0].n);
     const before = await count();
-    const tooBig = await call('rhea', 'POST', `/projects/${ids.project}/snippets`, { title: 'big', files: [{ file_path: 'a.txt', content: 'x'.repeat(1000) }, { file_path: 'b.txt', content: 'é'.repeat(500) }] });
+    const tooBig = await call('rhea', 'POST', `/projects/${ids.project}/snippets`, {
+      title: 'big',
+      files: [
+        { file_path: 'a.txt', content: 'x'.repeat(1000) },
+        { file_path: 'b.txt', content: 'é'.repeat(500) },
+      ],
+    });
     expect(tooBig).toMatchObject({ status: 400, body: { message: { content: ['is too long (1.95 KB). The maximum size is 1 KB.'] } } });
     expect(await count()).toBe(before);
     const fits = await clients.rhea.ProjectSnippets.create(ids.project, 'fits', { files: [{ filePath: 'a.txt', content: 'x'.repeat(1024) }] } as any);
-    const grown = await call('rhea', 'PUT', `/projects/${ids.project}/snippets/${fits.id}`, { files: [{ action: 'update', file_path: 'a.txt', content: 'x'.repeat(1025) }] });
+    const grown = await call('rhea', 'PUT', `/projects/${ids.project}/snippets/${fits.id}`, {
+      files: [{ action: 'update', file_path: 'a.txt', content: 'x'.repeat(1025) }],
+    });
     expect(grown).toMatchObject({ status: 400, body: { message: { content: ['is too long (1 KB). The maximum size is 1 KB.'] } } });
     expect((await call('rhea', 'GET', `/projects/${ids.project}/snippets/${fits.id}/raw`)).text).toHaveLength(1024);
     // A snippet over a lowered limit keeps taking edits that leave its content alone.

@@ -14,7 +14,23 @@ const ZERO = '0'.repeat(40);
 
 /** A `push`/`tag_push` envelope as git push publishes it (see the README's push event contract). */
 function pushEvent(type: 'push' | 'tag_push', projectId: number, ref: string, after: string): NewDomainEvent {
-  const project = { id: projectId, name: 'Demo', description: '', web_url: 'http://x/root/demo', avatar_url: null, git_ssh_url: 'git@x:root/demo.git', git_http_url: 'http://x/root/demo.git', namespace: 'root', visibility_level: 0, path_with_namespace: 'root/demo', default_branch: 'main', homepage: 'http://x/root/demo', url: 'git@x:root/demo.git', ssh_url: 'git@x:root/demo.git', http_url: 'http://x/root/demo.git' };
+  const project = {
+    id: projectId,
+    name: 'Demo',
+    description: '',
+    web_url: 'http://x/root/demo',
+    avatar_url: null,
+    git_ssh_url: 'git@x:root/demo.git',
+    git_http_url: 'http://x/root/demo.git',
+    namespace: 'root',
+    visibility_level: 0,
+    path_with_namespace: 'root/demo',
+    default_branch: 'main',
+    homepage: 'http://x/root/demo',
+    url: 'git@x:root/demo.git',
+    ssh_url: 'git@x:root/demo.git',
+    http_url: 'http://x/root/demo.git',
+  };
   return {
     type,
     actor: 1,
@@ -35,8 +51,28 @@ function pushEvent(type: 'push' | 'tag_push', projectId: number, ref: string, af
       user_avatar: null,
       project_id: projectId,
       project,
-      repository: { name: 'Demo', url: project.url, description: '', homepage: project.homepage, git_http_url: project.git_http_url, git_ssh_url: project.git_ssh_url, visibility_level: 0 },
-      commits: [{ id: after, message: 'first\n', title: 'first', timestamp: '2026-01-01T00:00:00Z', url: `http://x/root/demo/-/commit/${after}`, author: { name: 'A', email: 'a@x' }, added: ['README.md'], modified: [], removed: [] }],
+      repository: {
+        name: 'Demo',
+        url: project.url,
+        description: '',
+        homepage: project.homepage,
+        git_http_url: project.git_http_url,
+        git_ssh_url: project.git_ssh_url,
+        visibility_level: 0,
+      },
+      commits: [
+        {
+          id: after,
+          message: 'first\n',
+          title: 'first',
+          timestamp: '2026-01-01T00:00:00Z',
+          url: `http://x/root/demo/-/commit/${after}`,
+          author: { name: 'A', email: 'a@x' },
+          added: ['README.md'],
+          modified: [],
+          removed: [],
+        },
+      ],
       total_commits_count: 1,
     },
   };
@@ -48,7 +84,17 @@ function repositoryUpdateEvent(projectId: number, refs: string[]): NewDomainEven
     actor: 1,
     projectId,
     target: { type: 'project', id: projectId, title: 'Demo' },
-    data: { event_name: 'repository_update', user_id: 1, user_name: 'Administrator', user_email: 'admin@example.com', user_avatar: null, project_id: projectId, project: { id: projectId, name: 'Demo' }, changes: refs.map((ref) => ({ before: ZERO, after: 'a'.repeat(40), ref })), refs },
+    data: {
+      event_name: 'repository_update',
+      user_id: 1,
+      user_name: 'Administrator',
+      user_email: 'admin@example.com',
+      user_avatar: null,
+      project_id: projectId,
+      project: { id: projectId, name: 'Demo' },
+      changes: refs.map((ref) => ({ before: ZERO, after: 'a'.repeat(40), ref })),
+      refs,
+    },
   };
 }
 
@@ -67,11 +113,18 @@ describe('System hook deliveries', () => {
     return gw.dataSource.transaction((tx) => outbox.append(tx, events));
   };
   const hookRecord = async (id: number) => (await api(gw.baseUrl, 'GET', `/api/v4/hooks/${id}`, root())).body[0];
-  const hookLog = async (id: number, query = '') => (await api(gw.baseUrl, 'GET', `/api/v4/hooks/${id}/events${query}`, root())).body as Array<Record<string, any>>;
-  const setSettings = async (body: Record<string, unknown>) => expect((await api(gw.baseUrl, 'PUT', '/api/v4/application/settings', { ...root(), body })).status).toBe(200);
+  const hookLog = async (id: number, query = '') =>
+    (await api(gw.baseUrl, 'GET', `/api/v4/hooks/${id}/events${query}`, root())).body as Array<Record<string, any>>;
+  const setSettings = async (body: Record<string, unknown>) =>
+    expect((await api(gw.baseUrl, 'PUT', '/api/v4/application/settings', { ...root(), body })).status).toBe(200);
 
   beforeAll(async () => {
-    gw = await startTestGateway('hook_delivery', { HOOK_RETRY_SCHEDULE: '100ms,200ms,300ms,300ms,300ms,300ms,300ms', SETTINGS_CACHE_TTL: '0', HOOK_MAX_CHAIN_DEPTH: '3', HOOK_TIMEOUT_MS: '2000' });
+    gw = await startTestGateway('hook_delivery', {
+      HOOK_RETRY_SCHEDULE: '100ms,200ms,300ms,300ms,300ms,300ms,300ms',
+      SETTINGS_CACHE_TTL: '0',
+      HOOK_MAX_CHAIN_DEPTH: '3',
+      HOOK_TIMEOUT_MS: '2000',
+    });
     receiver = await startHookReceiver({ reply: (d) => (d.path.startsWith('/fail') ? { status: 500 } : { status: 200 }) });
   }, 60_000);
   afterAll(async () => {
@@ -80,7 +133,13 @@ describe('System hook deliveries', () => {
   });
 
   it('delivers system events to every hook and each flag selects exactly its events, signed for Standard Webhooks receivers', async () => {
-    const all = await createHook('/all', { push_events: true, tag_push_events: true, merge_requests_events: true, repository_update_events: true, token: 'all-secret' });
+    const all = await createHook('/all', {
+      push_events: true,
+      tag_push_events: true,
+      merge_requests_events: true,
+      repository_update_events: true,
+      token: 'all-secret',
+    });
     const none = await createHook('/none', { repository_update_events: false });
     const push = await createHook('/push', { push_events: true, repository_update_events: false });
     const tag = await createHook('/tag', { tag_push_events: true, repository_update_events: false });
@@ -88,7 +147,10 @@ describe('System hook deliveries', () => {
     const repo = await createHook('/repo');
 
     // System events from real API calls.
-    const user = await api(gw.baseUrl, 'POST', '/api/v4/users', { ...root(), body: { username: 'hooked', name: 'Hooked', email: 'hooked@example.com', password: 'secret-password-1' } });
+    const user = await api(gw.baseUrl, 'POST', '/api/v4/users', {
+      ...root(),
+      body: { username: 'hooked', name: 'Hooked', email: 'hooked@example.com', password: 'secret-password-1' },
+    });
     expect(user.status).toBe(201);
     const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...root(), body: { name: 'Demo' } });
     expect(project.status).toBe(201);
@@ -100,8 +162,20 @@ describe('System hook deliveries', () => {
       pushEvent('push', project.body.id, 'refs/heads/dev', 'b'.repeat(40)),
       pushEvent('tag_push', project.body.id, 'refs/tags/v1', 'c'.repeat(40)),
       repositoryUpdateEvent(project.body.id, ['refs/heads/main', 'refs/heads/dev', 'refs/tags/v1']),
-      { type: 'merge_request.opened', actor: 1, projectId: project.body.id, target: { type: 'merge_request', id: 1, iid: 1, title: 'MR' }, data: { merge_request: { id: 1, iid: 1, title: 'MR', state: 'opened', source_branch: 'dev', target_branch: 'main', author_id: 1, milestone_id: null } } },
-      { type: 'merge_request.merged', actor: 1, projectId: project.body.id, target: { type: 'merge_request', id: 1, iid: 1, title: 'MR' }, data: { merge_request: { id: 1, iid: 1, title: 'MR', state: 'merged', source_branch: 'dev', target_branch: 'main', author_id: 1, milestone_id: null } } },
+      {
+        type: 'merge_request.opened',
+        actor: 1,
+        projectId: project.body.id,
+        target: { type: 'merge_request', id: 1, iid: 1, title: 'MR' },
+        data: { merge_request: { id: 1, iid: 1, title: 'MR', state: 'opened', source_branch: 'dev', target_branch: 'main', author_id: 1, milestone_id: null } },
+      },
+      {
+        type: 'merge_request.merged',
+        actor: 1,
+        projectId: project.body.id,
+        target: { type: 'merge_request', id: 1, iid: 1, title: 'MR' },
+        data: { merge_request: { id: 1, iid: 1, title: 'MR', state: 'merged', source_branch: 'dev', target_branch: 'main', author_id: 1, milestone_id: null } },
+      },
       // Not a catalogued type (as another service may publish): written unchecked, and skipped.
       { type: 'issue.created', actor: 1, projectId: project.body.id, data: {} } as unknown as NewDomainEvent,
     ]);
@@ -115,18 +189,47 @@ describe('System hook deliveries', () => {
       '/mr': [...system, 'merge_request', 'merge_request'],
       '/repo': [...system, 'repository_update'],
     };
-    const names = (path: string) => receiver.at(path).map((d) => d.json.event_name ?? d.json.object_kind).sort();
-    await eventually(() => (Object.entries(expected).every(([path, list]) => receiver.at(path).length >= list.length) ? true : undefined), 'every delivery', 30_000);
+    const names = (path: string) =>
+      receiver
+        .at(path)
+        .map((d) => d.json.event_name ?? d.json.object_kind)
+        .sort();
+    await eventually(
+      () => (Object.entries(expected).every(([path, list]) => receiver.at(path).length >= list.length) ? true : undefined),
+      'every delivery',
+      30_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     for (const [path, list] of Object.entries(expected)) expect(names(path)).toEqual([...list].sort());
 
     // Payload shapes.
     const pushes = receiver.at('/push').filter((d) => d.json.object_kind === 'push');
     expect(pushes.map((d) => d.json.ref).sort()).toEqual(['refs/heads/dev', 'refs/heads/main']);
-    expect(pushes[0].json).toMatchObject({ event_name: 'push', before: ZERO, user_username: 'root', project: { path_with_namespace: 'root/demo' }, total_commits_count: 1, commits: [expect.objectContaining({ added: ['README.md'] })] });
-    expect(receiver.at('/repo').find((d) => d.json.event_name === 'repository_update')!.json).toMatchObject({ refs: ['refs/heads/main', 'refs/heads/dev', 'refs/tags/v1'], changes: expect.any(Array) });
-    expect(receiver.at('/mr').map((d) => d.json.object_attributes?.action).filter(Boolean).sort()).toEqual(['merge', 'open']);
-    expect(receiver.at('/none').find((d) => d.json.event_name === 'project_create')!.json).toMatchObject({ name: 'Demo', path: 'demo', project_id: project.body.id, owner_email: expect.any(String) });
+    expect(pushes[0].json).toMatchObject({
+      event_name: 'push',
+      before: ZERO,
+      user_username: 'root',
+      project: { path_with_namespace: 'root/demo' },
+      total_commits_count: 1,
+      commits: [expect.objectContaining({ added: ['README.md'] })],
+    });
+    expect(receiver.at('/repo').find((d) => d.json.event_name === 'repository_update')!.json).toMatchObject({
+      refs: ['refs/heads/main', 'refs/heads/dev', 'refs/tags/v1'],
+      changes: expect.any(Array),
+    });
+    expect(
+      receiver
+        .at('/mr')
+        .map((d) => d.json.object_attributes?.action)
+        .filter(Boolean)
+        .sort(),
+    ).toEqual(['merge', 'open']);
+    expect(receiver.at('/none').find((d) => d.json.event_name === 'project_create')!.json).toMatchObject({
+      name: 'Demo',
+      path: 'demo',
+      project_id: project.body.id,
+      owner_email: expect.any(String),
+    });
 
     // Headers and signature.
     const delivery = receiver.at('/all').find((d) => d.json.event_name === 'project_create')!;
@@ -153,27 +256,51 @@ describe('System hook deliveries', () => {
     // The log: one successful row per delivery, secrets redacted.
     const log = await hookLog(all.id);
     expect(log).toHaveLength(expected['/all'].length);
-    expect(log[0]).toMatchObject({ status: 'successful', response_status: 200, url: `${receiver.url}/all`, request_headers: { 'X-Service-Token': '[REDACTED]', 'webhook-signature': '[REDACTED]' }, attempt: 1 });
+    expect(log[0]).toMatchObject({
+      status: 'successful',
+      response_status: 200,
+      url: `${receiver.url}/all`,
+      request_headers: { 'X-Service-Token': '[REDACTED]', 'webhook-signature': '[REDACTED]' },
+      attempt: 1,
+    });
     expect(JSON.stringify(log)).not.toContain('all-secret');
     expect(log.map((r) => r.id)).toEqual([...log.map((r) => r.id)].sort((a, b) => b - a));
     for (const id of [none.id, push.id, tag.id, mr.id, repo.id]) expect((await hookLog(id)).every((r) => r.status === 'successful')).toBe(true);
   }, 60_000);
 
-  it('delivers merge requests opened and closed through the API in GitLab\'s merge request shape', async () => {
+  it("delivers merge requests opened and closed through the API in GitLab's merge request shape", async () => {
     const hook = await createHook('/mr-api', { merge_requests_events: true, repository_update_events: false });
     const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...root(), body: { name: 'Merging' } });
     await seedBranches(gw, project.body.id, 'main', ['feature']);
-    const mr = await api(gw.baseUrl, 'POST', `/api/v4/projects/${project.body.id}/merge_requests`, { ...root(), body: { source_branch: 'feature', target_branch: 'main', title: 'Add feature', labels: 'backend' } });
+    const mr = await api(gw.baseUrl, 'POST', `/api/v4/projects/${project.body.id}/merge_requests`, {
+      ...root(),
+      body: { source_branch: 'feature', target_branch: 'main', title: 'Add feature', labels: 'backend' },
+    });
     expect(mr.status).toBe(201);
-    expect((await api(gw.baseUrl, 'PUT', `/api/v4/projects/${project.body.id}/merge_requests/${mr.body.iid}`, { ...root(), body: { state_event: 'close' } })).status).toBe(200);
-    await eventually(() => (receiver.at('/mr-api').filter((d) => d.json.object_kind === 'merge_request').length >= 2 ? true : undefined), 'the merge request deliveries', 15_000);
+    expect(
+      (await api(gw.baseUrl, 'PUT', `/api/v4/projects/${project.body.id}/merge_requests/${mr.body.iid}`, { ...root(), body: { state_event: 'close' } })).status,
+    ).toBe(200);
+    await eventually(
+      () => (receiver.at('/mr-api').filter((d) => d.json.object_kind === 'merge_request').length >= 2 ? true : undefined),
+      'the merge request deliveries',
+      15_000,
+    );
     const [opened, closed] = receiver.at('/mr-api').filter((d) => d.json.object_kind === 'merge_request');
     expect(opened.json).toMatchObject({
       object_kind: 'merge_request',
       event_type: 'merge_request',
       user: { id: 1, username: 'root', name: expect.any(String) },
       project: { id: project.body.id, name: 'Merging', path_with_namespace: 'root/merging', web_url: `${gw.config.http.externalUrl}/root/merging` },
-      object_attributes: { id: mr.body.id, iid: mr.body.iid, title: 'Add feature', source_branch: 'feature', target_branch: 'main', target_project_id: project.body.id, url: `${gw.config.http.externalUrl}/root/merging/-/merge_requests/${mr.body.iid}`, action: 'open' },
+      object_attributes: {
+        id: mr.body.id,
+        iid: mr.body.iid,
+        title: 'Add feature',
+        source_branch: 'feature',
+        target_branch: 'main',
+        target_project_id: project.body.id,
+        url: `${gw.config.http.externalUrl}/root/merging/-/merge_requests/${mr.body.iid}`,
+        action: 'open',
+      },
       repository: { name: 'Merging' },
     });
     expect(closed.json.object_attributes.action).toBe('close');
@@ -182,7 +309,12 @@ describe('System hook deliveries', () => {
 
   it('enqueues an event read twice from the stream once (deterministic job id)', async () => {
     const hook = await createHook('/dedupe');
-    const event = buildDomainEvent({ type: 'group_create', actor: 1, groupId: 424242, data: { name: 'Twice', path: 'twice', full_path: 'twice', group_id: 424242 } });
+    const event = buildDomainEvent({
+      type: 'group_create',
+      actor: 1,
+      groupId: 424242,
+      data: { name: 'Twice', path: 'twice', full_path: 'twice', group_id: 424242 },
+    });
     const dispatcher = gw.app.get(HookDispatcher);
     await dispatcher.dispatch([event]);
     await eventually(() => receiver.at('/dedupe').find((d) => d.json.path === 'twice'), 'the delivery', 15_000);
@@ -199,7 +331,12 @@ describe('System hook deliveries', () => {
     await api(gw.baseUrl, 'POST', '/api/v4/groups', { ...root(), body: { name: 'After', path: 'after-hook' } });
     await eventually(() => (receiver.at('/late').some((d) => d.json.path === 'after-hook') ? true : undefined), 'the later event', 15_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(receiver.at('/late').map((d) => d.json.path).filter(Boolean)).toEqual(['after-hook']);
+    expect(
+      receiver
+        .at('/late')
+        .map((d) => d.json.path)
+        .filter(Boolean),
+    ).toEqual(['after-hook']);
     await api(gw.baseUrl, 'DELETE', `/api/v4/hooks/${late.id}`, root());
   }, 30_000);
 
@@ -208,7 +345,9 @@ describe('System hook deliveries', () => {
     receiver.setReply((d) => {
       if (d.path === '/flaky' && d.json.event_name === 'project_create') return ++calls <= 2 ? { status: 500, body: 'boom' } : { status: 200 };
       if (d.path === '/limited' && d.json.event_name === 'project_create') {
-        return receiver.at('/limited').filter((r) => r.json.event_name === 'project_create').length === 1 ? { status: 429, headers: { 'Retry-After': '1' } } : { status: 200 };
+        return receiver.at('/limited').filter((r) => r.json.event_name === 'project_create').length === 1
+          ? { status: 429, headers: { 'Retry-After': '1' } }
+          : { status: 200 };
       }
       return d.path.startsWith('/fail') ? { status: 500 } : { status: 200 };
     });
@@ -217,7 +356,11 @@ describe('System hook deliveries', () => {
     const project = await api(gw.baseUrl, 'POST', '/api/v4/projects', { ...root(), body: { name: 'Retry Me' } });
     expect(project.status).toBe(201);
 
-    await eventually(() => (receiver.at('/flaky').filter((d) => d.json.event_name === 'project_create').length >= 3 ? true : undefined), 'three attempts', 20_000);
+    await eventually(
+      () => (receiver.at('/flaky').filter((d) => d.json.event_name === 'project_create').length >= 3 ? true : undefined),
+      'three attempts',
+      20_000,
+    );
     const attempts = receiver.at('/flaky').filter((d) => d.json.event_name === 'project_create');
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((a) => a.headers['idempotency-key'])).size).toBe(1);
@@ -226,7 +369,10 @@ describe('System hook deliveries', () => {
     expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(75);
     expect(attempts[2].at - attempts[1].at).toBeGreaterThanOrEqual(155);
 
-    await eventually(async () => ((await hookLog(flaky.id)).filter((r) => r.trigger === 'project_create').length >= 3 ? true : undefined), 'the attempts logged');
+    await eventually(
+      async () => ((await hookLog(flaky.id)).filter((r) => r.trigger === 'project_create').length >= 3 ? true : undefined),
+      'the attempts logged',
+    );
     const rows = (await hookLog(flaky.id)).filter((r) => r.trigger === 'project_create').reverse();
     expect(rows.map((r) => [r.status, r.response_status, r.attempt])).toEqual([
       ['server_failure', 500, 1],
@@ -245,7 +391,11 @@ describe('System hook deliveries', () => {
     // A success resets the failure count.
     expect(await hookRecord(flaky.id)).toMatchObject({ alert_status: 'executable', recent_failures: 0 });
 
-    await eventually(() => (receiver.at('/limited').filter((d) => d.json.event_name === 'project_create').length >= 2 ? true : undefined), 'the retry after 429', 20_000);
+    await eventually(
+      () => (receiver.at('/limited').filter((d) => d.json.event_name === 'project_create').length >= 2 ? true : undefined),
+      'the retry after 429',
+      20_000,
+    );
     const limitedAttempts = receiver.at('/limited').filter((d) => d.json.event_name === 'project_create');
     expect(limitedAttempts[1].at - limitedAttempts[0].at).toBeGreaterThanOrEqual(950);
     expect((await hookLog(limited.id)).map((r) => r.status).sort()).toEqual(expect.arrayContaining(['client_failure', 'successful']));
@@ -257,10 +407,14 @@ describe('System hook deliveries', () => {
     const hook = await createHook('/failing');
     receiver.setReply((d) => (d.path === '/failing' ? { status: 500 } : { status: 200 }));
     await api(gw.baseUrl, 'POST', '/api/v4/groups', { ...root(), body: { name: 'Trigger', path: 'trigger-1' } });
-    const disabled = await eventually(async () => {
-      const record = await hookRecord(hook.id);
-      return record.alert_status === 'temporarily_disabled' ? record : undefined;
-    }, 'the hook disabled', 20_000);
+    const disabled = await eventually(
+      async () => {
+        const record = await hookRecord(hook.id);
+        return record.alert_status === 'temporarily_disabled' ? record : undefined;
+      },
+      'the hook disabled',
+      20_000,
+    );
     expect(disabled.recent_failures).toBeGreaterThanOrEqual(4);
     const until = Date.parse(disabled.disabled_until);
     expect(until - Date.now()).toBeGreaterThan(50_000);
@@ -268,7 +422,11 @@ describe('System hook deliveries', () => {
 
     // While disabled: the event is not sent, but logged as skipped.
     await api(gw.baseUrl, 'POST', '/api/v4/groups', { ...root(), body: { name: 'Missed', path: 'missed-1' } });
-    const skipped = await eventually(async () => (await hookLog(hook.id, '?status=skipped')).find((r) => r.request_data?.path === 'missed-1'), 'the skipped event', 15_000);
+    const skipped = await eventually(
+      async () => (await hookLog(hook.id, '?status=skipped')).find((r) => r.request_data?.path === 'missed-1'),
+      'the skipped event',
+      15_000,
+    );
     expect(skipped.error).toMatch(/temporarily disabled until/);
     expect(receiver.at('/failing').some((d) => d.json.path === 'missed-1')).toBe(false);
 
@@ -288,7 +446,11 @@ describe('System hook deliveries', () => {
     expect(both[1].headers['idempotency-key']).toBe(skipped.idempotency_key);
     expect(both[1].headers['x-service-webhook-uuid']).not.toBe(both[0].headers['x-service-webhook-uuid']);
     // Each resend was recorded in PostgreSQL until its attempt had its outcome (rebuilt if Redis lost it).
-    await eventually(async () => ((await gw.dataSource.query(`SELECT count(*)::int AS n FROM system_hook_resends WHERE hook_id = $1`, [hook.id]))[0].n === 0 ? true : undefined), 'the resends forgotten once attempted');
+    await eventually(
+      async () =>
+        (await gw.dataSource.query(`SELECT count(*)::int AS n FROM system_hook_resends WHERE hook_id = $1`, [hook.id]))[0].n === 0 ? true : undefined,
+      'the resends forgotten once attempted',
+    );
     expect((await api(gw.baseUrl, 'POST', `/api/v4/hooks/${hook.id}/events/999999999/resend`, root())).status).toBe(404);
     expect((await api(gw.baseUrl, 'POST', `/api/v4/hooks/${hook.id}/events/abc/resend`, root())).status).toBe(404);
 
@@ -298,7 +460,11 @@ describe('System hook deliveries', () => {
     await api(gw.baseUrl, 'POST', `/api/v4/hooks/${hook.id}`, root());
     await eventually(async () => ((await hookRecord(hook.id)).alert_status === 'disabled' ? true : undefined), 'the hook disabled permanently');
     await api(gw.baseUrl, 'POST', '/api/v4/groups', { ...root(), body: { name: 'Missed 2', path: 'missed-2' } });
-    const skippedPermanently = await eventually(async () => (await hookLog(hook.id, '?status=skipped')).find((r) => r.request_data?.path === 'missed-2'), 'the event skipped by the disabled hook', 15_000);
+    const skippedPermanently = await eventually(
+      async () => (await hookLog(hook.id, '?status=skipped')).find((r) => r.request_data?.path === 'missed-2'),
+      'the event skipped by the disabled hook',
+      15_000,
+    );
     expect(skippedPermanently.error).toMatch(/hook disabled after \d+ consecutive failures/);
     receiver.setReply(() => ({ status: 200 }));
     await api(gw.baseUrl, 'POST', `/api/v4/hooks/${hook.id}`, root());
@@ -308,15 +474,42 @@ describe('System hook deliveries', () => {
 
   it('verifies TLS certificates unless enable_ssl_verification is false', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hook-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     const tls = await startHookReceiver({ tls: { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) } });
     rmSync(dir, { recursive: true, force: true });
     try {
       const verifying = (await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body: { url: `${tls.url}/verify` } })).body[0];
-      const trusting = (await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body: { url: `${tls.url}/trust`, enable_ssl_verification: false } })).body[0];
+      const trusting = (await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body: { url: `${tls.url}/trust`, enable_ssl_verification: false } }))
+        .body[0];
       await api(gw.baseUrl, 'POST', '/api/v4/groups', { ...root(), body: { name: 'Tls', path: 'tls-group' } });
       await eventually(() => tls.at('/trust').find((d) => d.json.path === 'tls-group'), 'the delivery over TLS', 15_000);
-      const failed = await eventually(async () => (await hookLog(verifying.id)).find((r) => r.request_data?.path === 'tls-group'), 'the refused TLS attempt', 15_000);
+      const failed = await eventually(
+        async () => (await hookLog(verifying.id)).find((r) => r.request_data?.path === 'tls-group'),
+        'the refused TLS attempt',
+        15_000,
+      );
       expect(failed).toMatchObject({ status: 'server_failure', response_status: null, error: expect.stringMatching(/certificate/i) });
       expect(tls.at('/verify')).toHaveLength(0);
       for (const id of [verifying.id, trusting.id]) await api(gw.baseUrl, 'DELETE', `/api/v4/hooks/${id}`, root());
@@ -333,9 +526,15 @@ describe('System hook deliveries', () => {
       await api(gw.baseUrl, 'POST', `/api/v4/hooks/${hook.id}`, root());
       await api(gw.baseUrl, 'POST', `/api/v4/hooks/${byName.id}`, root());
       await api(gw.baseUrl, 'POST', '/api/v4/groups', { ...root(), body: { name: 'Local', path: 'local-group' } });
-      const refused = await eventually(async () => (await hookLog(hook.id)).find((r) => r.request_data?.path === 'local-group'), 'the refused event delivery', 15_000);
+      const refused = await eventually(
+        async () => (await hookLog(hook.id)).find((r) => r.request_data?.path === 'local-group'),
+        'the refused event delivery',
+        15_000,
+      );
       expect(refused).toMatchObject({ status: 'server_failure', response_status: null, error: 'blocked: Requests to localhost are not allowed' });
-      const testRefused = (await hookLog(hook.id)).find((r) => r.request_data?.event_name === 'project_create' && r.trigger === 'project_create' && r.event_id === null);
+      const testRefused = (await hookLog(hook.id)).find(
+        (r) => r.request_data?.event_name === 'project_create' && r.trigger === 'project_create' && r.event_id === null,
+      );
       expect(testRefused).toMatchObject({ error: 'blocked: Requests to localhost are not allowed' });
       expect((await hookLog(byName.id))[0]).toMatchObject({ error: 'blocked: Requests to localhost are not allowed' });
       expect(receiver.at('/local')).toHaveLength(0);
@@ -364,7 +563,10 @@ describe('System hook deliveries', () => {
         // The receiver reacts to every group with another group, echoing the chain headers.
         await api(gw.baseUrl, 'POST', '/api/v4/groups', {
           ...root(),
-          headers: { 'X-Service-Event-UUID': String(d.headers['x-service-event-uuid']), 'X-Service-Event-Chain-Depth': String(d.headers['x-service-event-chain-depth']) },
+          headers: {
+            'X-Service-Event-UUID': String(d.headers['x-service-event-uuid']),
+            'X-Service-Event-Chain-Depth': String(d.headers['x-service-event-chain-depth']),
+          },
           body: { name: `Loop ${created}`, path: `loop-${created}` },
         });
       }
@@ -372,7 +574,11 @@ describe('System hook deliveries', () => {
     });
     const hook = await createHook('/loop');
     await api(gw.baseUrl, 'POST', '/api/v4/groups', { ...root(), body: { name: 'Loop start', path: 'loop-start' } });
-    const cut = await eventually(async () => (await hookLog(hook.id, '?status=skipped')).find((r) => r.trigger === 'group_create' && /loop protection/.test(r.error ?? '')), 'the cut chain', 20_000);
+    const cut = await eventually(
+      async () => (await hookLog(hook.id, '?status=skipped')).find((r) => r.trigger === 'group_create' && /loop protection/.test(r.error ?? '')),
+      'the cut chain',
+      20_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const loop = receiver.at('/loop').filter((d) => d.json.event_name === 'group_create');
     expect(loop.map((d) => d.headers['x-service-event-chain-depth'])).toEqual(['1', '2', '3']);

@@ -43,7 +43,11 @@ const freePort = (): Promise<number> =>
  */
 async function startRedis(port: number, dir: string, persistent = true): Promise<ChildProcess> {
   const persistence = persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-  const redis = spawn('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, ...persistence, '--save', '', '--protected-mode', 'no'], { stdio: 'ignore' });
+  const redis = spawn(
+    '/usr/bin/redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, ...persistence, '--save', '', '--protected-mode', 'no'],
+    { stdio: 'ignore' },
+  );
   await eventually(
     () =>
       new Promise<true | undefined>((resolve) => {
@@ -68,7 +72,23 @@ const stopRedis = (redis: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Pro
   });
 
 function groupEvent(i: number): NewDomainEvent {
-  return { type: 'group_create', actor: 1, groupId: 100_000 + i, target: { type: 'group', id: 100_000 + i, title: `g${i}` }, data: { event_name: 'group_create', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', name: `g${i}`, path: `g${i}`, full_path: `g${i}`, group_id: 100_000 + i, owner_name: null, owner_email: null } };
+  return {
+    type: 'group_create',
+    actor: 1,
+    groupId: 100_000 + i,
+    target: { type: 'group', id: 100_000 + i, title: `g${i}` },
+    data: {
+      event_name: 'group_create',
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+      name: `g${i}`,
+      path: `g${i}`,
+      full_path: `g${i}`,
+      group_id: 100_000 + i,
+      owner_name: null,
+      owner_email: null,
+    },
+  };
 }
 
 /**
@@ -109,14 +129,27 @@ describe('System hook delivery durability', () => {
     const db = await createTestDatabase(label);
     const prefix = `t${randomBytes(4).toString('hex')}`;
     const rootToken = `root-${randomBytes(16).toString('hex')}`;
-    const env = { DATABASE_URL: db.url, KAFKA_TOPIC_PREFIX: prefix, REDIS_PREFIX: prefix, INITIAL_ROOT_TOKEN: rootToken, HOOK_RETRY_SCHEDULE: '200ms,500ms,1s,1s,1s,1s,1s', HOOK_WORKER_CONCURRENCY: '10', ...extraEnv };
+    const env = {
+      DATABASE_URL: db.url,
+      KAFKA_TOPIC_PREFIX: prefix,
+      REDIS_PREFIX: prefix,
+      INITIAL_ROOT_TOKEN: rootToken,
+      HOOK_RETRY_SCHEDULE: '200ms,500ms,1s,1s,1s,1s,1s',
+      HOOK_WORKER_CONCURRENCY: '10',
+      ...extraEnv,
+    };
     return { db, env, rootToken };
   }
 
   async function burst(app: NestFastifyApplication): Promise<void> {
     const outbox = app.get(OutboxService);
     const dataSource = app.get(DataSource);
-    await dataSource.transaction((tx) => outbox.append(tx, Array.from({ length: BURST }, (_, i) => groupEvent(i))));
+    await dataSource.transaction((tx) =>
+      outbox.append(
+        tx,
+        Array.from({ length: BURST }, (_, i) => groupEvent(i)),
+      ),
+    );
   }
 
   it('loses nothing when the gateway running the worker is stopped and started again mid-burst', async () => {
@@ -124,7 +157,8 @@ describe('System hook delivery durability', () => {
     const { db, env, rootToken } = await setUp('hook_restart', { HOOK_WORKER_CONCURRENCY: '2' });
     let gw = await startGateway(env);
     try {
-      for (const path of ['/durable-a', '/durable-b']) expect((await api(gw.baseUrl, 'POST', '/api/v4/hooks', { token: rootToken, body: { url: `${receiver.url}${path}` } })).status).toBe(201);
+      for (const path of ['/durable-a', '/durable-b'])
+        expect((await api(gw.baseUrl, 'POST', '/api/v4/hooks', { token: rootToken, body: { url: `${receiver.url}${path}` } })).status).toBe(201);
       await burst(gw.app);
       await eventually(() => (receiver.received.length >= 40 ? true : undefined), 'the burst to start', 30_000);
       await gw.app.close();
@@ -140,7 +174,9 @@ describe('System hook delivery durability', () => {
         const [{ count }] = await dataSource.query(`SELECT count(*)::int AS count FROM system_hook_deliveries WHERE status = 'successful'`);
         return count === deliveries ? true : undefined;
       }, 'one successful log row per delivery');
-      process.stdout.write(`worker restart: ${atStop} delivered before the stop, ${deliveries} deliveries for ${2 * BURST} (${duplicates} duplicates, same Idempotency-Key)\n`);
+      process.stdout.write(
+        `worker restart: ${atStop} delivered before the stop, ${deliveries} deliveries for ${2 * BURST} (${duplicates} duplicates, same Idempotency-Key)\n`,
+      );
     } finally {
       await gw.app.close();
       await db.drop();
@@ -163,10 +199,16 @@ describe('System hook delivery durability', () => {
       const atStop = receiver.received.length;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       redis = await startRedis(port, dir);
-      await eventually(() => (new Set(receiver.received.map((d) => d.json.path)).size >= BURST ? true : undefined), 'every event after the Redis restart', 90_000);
+      await eventually(
+        () => (new Set(receiver.received.map((d) => d.json.path)).size >= BURST ? true : undefined),
+        'every event after the Redis restart',
+        90_000,
+      );
       await new Promise((resolve) => setTimeout(resolve, 500));
       const { deliveries, duplicates } = assertDeliveredOnce(receiver, BURST);
-      process.stdout.write(`redis restart: ${atStop} delivered before the stop, ${deliveries} deliveries for ${BURST} events (${duplicates} duplicates, same Idempotency-Key)\n`);
+      process.stdout.write(
+        `redis restart: ${atStop} delivered before the stop, ${deliveries} deliveries for ${BURST} events (${duplicates} duplicates, same Idempotency-Key)\n`,
+      );
     } finally {
       await gw?.app.close();
       await stopRedis(redis);
@@ -180,7 +222,11 @@ describe('System hook delivery durability', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hook-redis-'));
     let redis = await startRedis(port, dir, false);
     // Two attempts at a time and a slow receiver: most fan-out jobs are still waiting in Redis when it dies.
-    const { db, env, rootToken } = await setUp('hook_redis_empty', { REDIS_URL: `redis://127.0.0.1:${port}`, HOOK_WORKER_CONCURRENCY: '2', HOOK_RECOVERY_INTERVAL_MS: '500' });
+    const { db, env, rootToken } = await setUp('hook_redis_empty', {
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      HOOK_WORKER_CONCURRENCY: '2',
+      HOOK_RECOVERY_INTERVAL_MS: '500',
+    });
     receiver.setReply(() => new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 10)));
     let gw: Awaited<ReturnType<typeof startGateway>> | null = null;
     try {
@@ -213,16 +259,25 @@ describe('System hook delivery durability', () => {
       expect(atStop).toBeLessThan(2 * BURST);
       await eventually(() => (distinctDeliveries(receiver) >= 2 * BURST ? true : undefined), 'every delivery after Redis restarted empty', 90_000);
       // Nothing is owed any more.
-      await eventually(async () => {
-        const [{ pending }] = await dataSource.query(`SELECT count(*)::int AS pending FROM system_hook_events WHERE fanned_out_at IS NULL`);
-        return pending === 0 ? true : undefined;
-      }, 'every fan-out recorded as done', 30_000);
+      await eventually(
+        async () => {
+          const [{ pending }] = await dataSource.query(`SELECT count(*)::int AS pending FROM system_hook_events WHERE fanned_out_at IS NULL`);
+          return pending === 0 ? true : undefined;
+        },
+        'every fan-out recorded as done',
+        30_000,
+      );
       const { deliveries, duplicates } = assertDeliveredOnce(receiver, BURST, 2);
       // Every delivery signed as usual (the rebuilt jobs carry the same body, signed per hook).
       const sample = receiver.received.at(-1)!;
-      const verified = new Webhook(`whsec_${Buffer.from(`secret${sample.path}`).toString('base64')}`).verify(sample.body, sample.headers as Record<string, string>);
+      const verified = new Webhook(`whsec_${Buffer.from(`secret${sample.path}`).toString('base64')}`).verify(
+        sample.body,
+        sample.headers as Record<string, string>,
+      );
       expect(verified).toEqual(sample.json);
-      process.stdout.write(`redis restarted empty: ${waiting} fan-out jobs waiting, ${atStop} delivered before the kill, ${deliveries} deliveries for ${2 * BURST} (${duplicates} duplicates, same webhook-id)\n`);
+      process.stdout.write(
+        `redis restarted empty: ${waiting} fan-out jobs waiting, ${atStop} delivered before the kill, ${deliveries} deliveries for ${2 * BURST} (${duplicates} duplicates, same webhook-id)\n`,
+      );
     } finally {
       await gw?.app.close();
       await stopRedis(redis);

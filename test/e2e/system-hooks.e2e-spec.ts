@@ -36,7 +36,19 @@ async function startReceiver(reply: (path: string) => { status: number; headers?
   };
 }
 
-const RECORD_KEYS = ['alert_status', 'created_at', 'disabled_until', 'enable_ssl_verification', 'id', 'merge_requests_events', 'push_events', 'recent_failures', 'repository_update_events', 'tag_push_events', 'url'];
+const RECORD_KEYS = [
+  'alert_status',
+  'created_at',
+  'disabled_until',
+  'enable_ssl_verification',
+  'id',
+  'merge_requests_events',
+  'push_events',
+  'recent_failures',
+  'repository_update_events',
+  'tag_push_events',
+  'url',
+];
 
 /** `/hooks`: the system hooks administration API and the test delivery, against a real receiver. */
 describe('System hooks', () => {
@@ -45,7 +57,9 @@ describe('System hooks', () => {
   let userToken: string;
   const root = () => ({ token: gw.rootToken });
   const eventsOfType = async (prefix: string): Promise<Array<Record<string, any>>> =>
-    (await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' LIKE $1 ORDER BY seq`, [`${prefix}%`])).map((r: { payload: Record<string, any> }) => r.payload);
+    (await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' LIKE $1 ORDER BY seq`, [`${prefix}%`])).map(
+      (r: { payload: Record<string, any> }) => r.payload,
+    );
   const createHook = async (body: Record<string, unknown>) => {
     const response = await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body });
     expect(response.status).toBe(201);
@@ -60,7 +74,10 @@ describe('System hooks', () => {
       if (path === '/redirect') return { status: 302, headers: { Location: '/redirected' } };
       return { status: 200 };
     });
-    const user = await api(gw.baseUrl, 'POST', '/api/v4/users', { ...root(), body: { username: 'plain', name: 'Plain', email: 'plain@example.com', password: 'secret-password-1' } });
+    const user = await api(gw.baseUrl, 'POST', '/api/v4/users', {
+      ...root(),
+      body: { username: 'plain', name: 'Plain', email: 'plain@example.com', password: 'secret-password-1' },
+    });
     expect(user.status).toBe(201);
     const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, { ...root(), body: { name: 'e2e', scopes: ['api'] } });
     userToken = pat.body.token;
@@ -113,12 +130,26 @@ describe('System hooks', () => {
       const token = 'very-secret-hook-token-1';
       const response = await api(gw.baseUrl, 'POST', '/api/v4/hooks', {
         ...root(),
-        form: { url: `${receiver.url}/flags`, token, push_events: 'true', tag_push_events: 'true', merge_requests_events: 'true', repository_update_events: 'false', enable_ssl_verification: 'false' },
+        form: {
+          url: `${receiver.url}/flags`,
+          token,
+          push_events: 'true',
+          tag_push_events: 'true',
+          merge_requests_events: 'true',
+          repository_update_events: 'false',
+          enable_ssl_verification: 'false',
+        },
       });
       expect(response.status).toBe(201);
       expect(response.text).not.toContain(token);
       const [hook] = response.body;
-      expect(hook).toMatchObject({ push_events: true, tag_push_events: true, merge_requests_events: true, repository_update_events: false, enable_ssl_verification: false });
+      expect(hook).toMatchObject({
+        push_events: true,
+        tag_push_events: true,
+        merge_requests_events: true,
+        repository_update_events: false,
+        enable_ssl_verification: false,
+      });
 
       const one = await api(gw.baseUrl, 'GET', `/api/v4/hooks/${hook.id}`, root());
       expect(one.status).toBe(200);
@@ -148,7 +179,10 @@ describe('System hooks', () => {
 
     it('updates the given attributes with PUT (beyond the spec) and answers a one-element array', async () => {
       const hook = await createHook({ url: `${receiver.url}/before`, token: 'first-token' });
-      const response = await api(gw.baseUrl, 'PUT', `/api/v4/hooks/${hook.id}`, { ...root(), body: { url: `${receiver.url}/after`, push_events: true, token: 'second-token' } });
+      const response = await api(gw.baseUrl, 'PUT', `/api/v4/hooks/${hook.id}`, {
+        ...root(),
+        body: { url: `${receiver.url}/after`, push_events: true, token: 'second-token' },
+      });
       expect(response.status).toBe(200);
       expect(response.body).toEqual([{ ...hook, url: `${receiver.url}/after`, push_events: true }]);
       expect(response.text).not.toContain('second-token');
@@ -186,7 +220,12 @@ describe('System hooks', () => {
       const events = (await eventsOfType('system_hook_')).filter((e) => e.target?.id === hook.id);
       expect(events.map((e) => e.type)).toEqual(['system_hook_create', 'system_hook_update', 'system_hook_destroy']);
       for (const event of events) {
-        expect(event).toMatchObject({ actor: expect.any(Number), project_id: null, group_id: null, target: { type: 'system_hook', id: hook.id, title: 'https://hooks.example.com/in' } });
+        expect(event).toMatchObject({
+          actor: expect.any(Number),
+          project_id: null,
+          group_id: null,
+          target: { type: 'system_hook', id: hook.id, title: 'https://hooks.example.com/in' },
+        });
         expect(event.data).toMatchObject({ hook_id: hook.id, url: 'https://hooks.example.com/in', token_set: true });
         const text = JSON.stringify(event);
         expect(text).not.toContain('pa55word');
@@ -198,7 +237,10 @@ describe('System hooks', () => {
 
   describe('validation', () => {
     it('answers 400 missing attribute without url', async () => {
-      expect(await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body: { token: 'x' } })).toMatchObject({ status: 400, body: { message: '400 (Bad request) "url" not given' } });
+      expect(await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body: { token: 'x' } })).toMatchObject({
+        status: 400,
+        body: { message: '400 (Bad request) "url" not given' },
+      });
     });
 
     it.each([
@@ -280,7 +322,10 @@ describe('System hooks', () => {
     });
 
     it('answers 400 missing attribute for a null url', async () => {
-      expect(await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body: { url: null } })).toMatchObject({ status: 400, body: { message: '400 (Bad request) "url" not given' } });
+      expect(await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body: { url: null } })).toMatchObject({
+        status: 400,
+        body: { message: '400 (Bad request) "url" not given' },
+      });
     });
 
     it.each([
@@ -303,7 +348,14 @@ describe('System hooks', () => {
       const hook = await createHook({ url: `${receiver.url}/sample`, token: 'delivery-token' });
       const response = await api(gw.baseUrl, 'POST', `/api/v4/hooks/${hook.id}`, root());
       expect(response.status).toBe(201);
-      expect(response.body).toEqual({ project_id: 1, owner_email: 'example@example.com', owner_name: 'Someone', name: 'Ruby', path: 'ruby', event_name: 'project_create' });
+      expect(response.body).toEqual({
+        project_id: 1,
+        owner_email: 'example@example.com',
+        owner_name: 'Someone',
+        name: 'Ruby',
+        path: 'ruby',
+        event_name: 'project_create',
+      });
       expect(receiver.received).toHaveLength(1);
       const [request] = receiver.received;
       expect(request).toMatchObject({ method: 'POST', path: '/sample' });
@@ -323,7 +375,14 @@ describe('System hooks', () => {
 
       const response = await api(gw.baseUrl, 'POST', `/api/v4/hooks/${hook.id}`, root());
       expect(response.status).toBe(201);
-      const expected = { project_id: project.body.id, owner_email: me.email, owner_name: me.name, name: 'Newest Project', path: 'newest-project', event_name: 'project_create' };
+      const expected = {
+        project_id: project.body.id,
+        owner_email: me.email,
+        owner_name: me.name,
+        name: 'Newest Project',
+        path: 'newest-project',
+        event_name: 'project_create',
+      };
       expect(response.body).toEqual(expected);
       expect(receiver.received).toHaveLength(1);
       expect(JSON.parse(receiver.received[0].body)).toEqual(expected);
@@ -378,7 +437,29 @@ describe('System hooks', () => {
       const dir = mkdtempSync(join(tmpdir(), 'hooks-tls-'));
       const paths: string[] = [];
       try {
-        execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+        execFileSync(
+          'openssl',
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'ec',
+            '-pkeyopt',
+            'ec_paramgen_curve:prime256v1',
+            '-nodes',
+            '-keyout',
+            join(dir, 'key.pem'),
+            '-out',
+            join(dir, 'cert.pem'),
+            '-days',
+            '1',
+            '-subj',
+            '/CN=127.0.0.1',
+            '-addext',
+            'subjectAltName=IP:127.0.0.1',
+          ],
+          { stdio: 'ignore' },
+        );
         const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
           paths.push(req.url ?? '');
           req.resume();

@@ -25,7 +25,12 @@ describe.each(['premium', 'free'])('Vulnerabilities on the %s tier', (tier) => {
     expect(project.status).toBe(201);
     for (const [method, path] of [...ROUTES(project.body.id), ['GET', '/projects/999999/vulnerabilities']]) {
       const response = await api(gw.baseUrl, method, `/api/v4${path}`, { token: gw.rootToken });
-      expect({ method, path, status: response.status, body: response.body }).toEqual({ method, path, status: 403, body: { message: '403 Forbidden - This feature requires the ULTIMATE tier' } });
+      expect({ method, path, status: response.status, body: response.body }).toEqual({
+        method,
+        path,
+        status: 403,
+        body: { message: '403 Forbidden - This feature requires the ULTIMATE tier' },
+      });
     }
     const client = new Gitlab({ host: gw.baseUrl, token: gw.rootToken, rateLimits: {} });
     await expect(client.ProjectVulnerabilities.all(project.body.id)).rejects.toMatchObject({ cause: { response: { status: 403 } } });

@@ -31,7 +31,14 @@ const report = (...vulnerabilities: object[]) =>
   JSON.stringify({
     version: '15.0.7',
     vulnerabilities,
-    scan: { type: 'sast', status: 'success', start_time: '2026-11-25T00:00:00', end_time: '2026-11-25T00:00:10', scanner: { id: 'semgrep', name: 'Semgrep', version: '1.2', vendor: { name: 'GitLab' } }, analyzer: { id: 'semgrep', name: 'Semgrep', version: '1.2', vendor: { name: 'GitLab' } } },
+    scan: {
+      type: 'sast',
+      status: 'success',
+      start_time: '2026-11-25T00:00:00',
+      end_time: '2026-11-25T00:00:10',
+      scanner: { id: 'semgrep', name: 'Semgrep', version: '1.2', vendor: { name: 'GitLab' } },
+      analyzer: { id: 'semgrep', name: 'Semgrep', version: '1.2', vendor: { name: 'GitLab' } },
+    },
   });
 
 const SQLI = finding('app/db.py', 10, 'python.sqli');
@@ -45,12 +52,18 @@ describe('Vulnerabilities', () => {
   let runnerToken: string;
   let project: { id: number; path_with_namespace: string; name: string };
   const users: Record<string, { id: number; username: string; token: string }> = {};
-  const call = (who: string | null, method: string, path: string, body?: unknown) => api(gw.baseUrl, method, `/api/v4${path}`, { token: who === null ? undefined : users[who].token, body });
+  const call = (who: string | null, method: string, path: string, body?: unknown) =>
+    api(gw.baseUrl, method, `/api/v4${path}`, { token: who === null ? undefined : users[who].token, body });
   const client = (who: string) => new Gitlab({ host: gw.baseUrl, token: users[who].token, rateLimits: {} });
-  const outbox = async (type: string) => ((await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = $1 ORDER BY seq`, [type])) as { payload: any }[]).map((r) => r.payload);
+  const outbox = async (type: string) =>
+    ((await gw.dataSource.query(`SELECT payload FROM outbox_events WHERE payload->>'type' = $1 ORDER BY seq`, [type])) as { payload: any }[]).map(
+      (r) => r.payload,
+    );
 
   const requestJob = () =>
-    api(gw.baseUrl, 'POST', '/api/v4/jobs/request', { body: { token: runnerToken, info: { name: 'gitlab-runner', version: '17.5.0', platform: 'linux', architecture: 'amd64', executor: 'shell' } } });
+    api(gw.baseUrl, 'POST', '/api/v4/jobs/request', {
+      body: { token: runnerToken, info: { name: 'gitlab-runner', version: '17.5.0', platform: 'linux', architecture: 'amd64', executor: 'shell' } },
+    });
   const upload = async (jobId: number, jobToken: string, content: Buffer, query: string, filename: string) => {
     const form = new FormData();
     form.append('file', new Blob([content]), filename);
@@ -64,15 +77,24 @@ describe('Vulnerabilities', () => {
     await git.ok(['add', '.'], { cwd: work });
     await git.ok(['commit', '-q', '-m', 'scan again'], { cwd: work });
     await git.ok(['push', '-q', 'origin', `HEAD:refs/heads/${ref}`], { cwd: work });
-    const job = await eventually(async () => {
-      const answer = await requestJob();
-      return answer.status === 201 ? answer.body : undefined;
-    }, 'the sast job', 60_000);
+    const job = await eventually(
+      async () => {
+        const answer = await requestJob();
+        return answer.status === 201 ? answer.body : undefined;
+      },
+      'the sast job',
+      60_000,
+    );
     const bytes = format === 'gzip' ? gzipSync(content) : Buffer.from(content);
     expect(await upload(job.id, job.token, bytes, `artifact_type=sast&artifact_format=${format}`, 'gl-sast-report.json')).toBe(201);
     expect((await api(gw.baseUrl, 'PUT', `/api/v4/jobs/${job.id}`, { body: { token: job.token, state: 'success' } })).status).toBe(200);
     const [{ pipeline_id: pipelineId }] = await gw.dataSource.query('SELECT pipeline_id FROM ci_jobs WHERE id = $1', [job.id]);
-    if (ref === 'main') await eventually(async () => ((await outbox('security_reports.ingested')).some((e) => e.data.pipeline_id === pipelineId) ? true : undefined), `ingestion of pipeline ${pipelineId}`, 30_000);
+    if (ref === 'main')
+      await eventually(
+        async () => ((await outbox('security_reports.ingested')).some((e) => e.data.pipeline_id === pipelineId) ? true : undefined),
+        `ingestion of pipeline ${pipelineId}`,
+        30_000,
+      );
     return { pipelineId, job };
   }
 
@@ -104,9 +126,15 @@ describe('Vulnerabilities', () => {
   it('ingests the SAST report a runner uploads for a default-branch pipeline into findings with scanners and identifiers', async () => {
     const { pipelineId, job } = await runPipeline(report(SQLI, XSS));
     // The job asks the runner for the report, and the upload is kept as a `sast` artifact.
-    expect(job.artifacts).toEqual([expect.objectContaining({ name: 'sast', paths: ['gl-sast-report.json'], when: 'always', artifact_type: 'sast', artifact_format: 'raw' })]);
-    expect(await gw.dataSource.query('SELECT file_type, file_format, filename FROM ci_job_artifacts WHERE job_id = $1', [job.id])).toEqual([{ file_type: 'sast', file_format: 'raw', filename: 'gl-sast-report.json' }]);
-    expect(await gw.dataSource.query('SELECT scan_type, status, findings_count, errors FROM security_scans WHERE pipeline_id = $1', [pipelineId])).toEqual([{ scan_type: 'sast', status: 'succeeded', findings_count: 2, errors: [] }]);
+    expect(job.artifacts).toEqual([
+      expect.objectContaining({ name: 'sast', paths: ['gl-sast-report.json'], when: 'always', artifact_type: 'sast', artifact_format: 'raw' }),
+    ]);
+    expect(await gw.dataSource.query('SELECT file_type, file_format, filename FROM ci_job_artifacts WHERE job_id = $1', [job.id])).toEqual([
+      { file_type: 'sast', file_format: 'raw', filename: 'gl-sast-report.json' },
+    ]);
+    expect(await gw.dataSource.query('SELECT scan_type, status, findings_count, errors FROM security_scans WHERE pipeline_id = $1', [pipelineId])).toEqual([
+      { scan_type: 'sast', status: 'succeeded', findings_count: 2, errors: [] },
+    ]);
 
     const findings = await gw.dataSource.query(
       `SELECT f.name, f.severity, f.confidence, f.report_type, s.external_id AS scanner, i.external_type, i.external_id, f.metadata_version, f.latest_pipeline_id
@@ -115,14 +143,42 @@ describe('Vulnerabilities', () => {
       [project.id],
     );
     expect(findings).toEqual([
-      { name: 'python.sqli in app/db.py', severity: 'high', confidence: 'medium', report_type: 'sast', scanner: 'semgrep', external_type: 'semgrep_id', external_id: 'python.sqli', metadata_version: '15.0.7', latest_pipeline_id: pipelineId },
-      { name: 'python.xss in app/views.py', severity: 'critical', confidence: 'medium', report_type: 'sast', scanner: 'semgrep', external_type: 'semgrep_id', external_id: 'python.xss', metadata_version: '15.0.7', latest_pipeline_id: pipelineId },
+      {
+        name: 'python.sqli in app/db.py',
+        severity: 'high',
+        confidence: 'medium',
+        report_type: 'sast',
+        scanner: 'semgrep',
+        external_type: 'semgrep_id',
+        external_id: 'python.sqli',
+        metadata_version: '15.0.7',
+        latest_pipeline_id: pipelineId,
+      },
+      {
+        name: 'python.xss in app/views.py',
+        severity: 'critical',
+        confidence: 'medium',
+        report_type: 'sast',
+        scanner: 'semgrep',
+        external_type: 'semgrep_id',
+        external_id: 'python.xss',
+        metadata_version: '15.0.7',
+        latest_pipeline_id: pipelineId,
+      },
     ]);
     // The CWE identifier is shared by both findings: stored once, linked twice.
     expect(await gw.dataSource.query(`SELECT count(*)::int AS n FROM vulnerability_identifiers WHERE project_id = $1`, [project.id])).toEqual([{ n: 3 }]);
     expect(await gw.dataSource.query(`SELECT count(*)::int AS n FROM vulnerability_finding_identifiers`)).toEqual([{ n: 4 }]);
     const [event] = await outbox('security_reports.ingested');
-    expect(event).toMatchObject({ project_id: project.id, data: { pipeline_id: pipelineId, findings_created: 2, findings_updated: 0, scans: [{ job_id: job.id, scan_type: 'sast', status: 'succeeded', findings_count: 2, errors: [] }] } });
+    expect(event).toMatchObject({
+      project_id: project.id,
+      data: {
+        pipeline_id: pipelineId,
+        findings_created: 2,
+        findings_updated: 0,
+        scans: [{ job_id: job.id, scan_type: 'sast', status: 'succeeded', findings_count: 2, errors: [] }],
+      },
+    });
   }, 120_000);
 
   it('lists the findings with scanner and identifiers, most severe first, with filters', async () => {
@@ -145,7 +201,9 @@ describe('Vulnerabilities', () => {
       location: { file: 'app/db.py', start_line: 10, end_line: 10 },
       project: { id: project.id, name: 'Scanner', full_path: `/${project.path_with_namespace}` },
     });
-    expect((await call('dev', 'GET', `/projects/${project.id}/vulnerability_findings?severity[]=high`)).body.map((f: { name: string }) => f.name)).toEqual(['python.sqli in app/db.py']);
+    expect((await call('dev', 'GET', `/projects/${project.id}/vulnerability_findings?severity[]=high`)).body.map((f: { name: string }) => f.name)).toEqual([
+      'python.sqli in app/db.py',
+    ]);
     expect((await call('dev', 'GET', `/projects/${project.id}/vulnerability_findings?report_type=dast,dependency_scanning`)).body).toEqual([]);
     expect((await call('dev', 'GET', `/projects/${project.id}/vulnerability_findings?severity=urgent`)).status).toBe(400);
     expect((await call('rep', 'GET', `/projects/${project.id}/vulnerability_findings`)).status).toBe(403);
@@ -177,7 +235,15 @@ describe('Vulnerabilities', () => {
       last_edited_at: null,
       last_edited_by_id: null,
       updated_by_id: null,
-      project: { id: project.id, name: 'Scanner', path: project.path_with_namespace.split('/')[1], path_with_namespace: project.path_with_namespace, name_with_namespace: expect.stringContaining('Scanner'), description: null, created_at: expect.any(String) },
+      project: {
+        id: project.id,
+        name: 'Scanner',
+        path: project.path_with_namespace.split('/')[1],
+        path_with_namespace: project.path_with_namespace,
+        name_with_namespace: expect.stringContaining('Scanner'),
+        description: null,
+        created_at: expect.any(String),
+      },
       finding: {
         id: findingId,
         vulnerability_id: created.id,
@@ -206,7 +272,13 @@ describe('Vulnerabilities', () => {
     expect(page.headers.get('x-total')).toBe('1');
     expect(page.body[0]).toEqual(created);
     expect((await call('dev', 'GET', `/projects/${encodeURIComponent(project.path_with_namespace)}/vulnerabilities?per_page=1&page=2`)).body).toEqual([]);
-    expect(await outbox('vulnerability.created')).toEqual([expect.objectContaining({ actor: users.owner.id, project_id: project.id, data: expect.objectContaining({ vulnerability_id: vulnerabilityId, finding_id: findingId, state: 'opened', from: null }) })]);
+    expect(await outbox('vulnerability.created')).toEqual([
+      expect.objectContaining({
+        actor: users.owner.id,
+        project_id: project.id,
+        data: expect.objectContaining({ vulnerability_id: vulnerabilityId, finding_id: findingId, state: 'opened', from: null }),
+      }),
+    ]);
   });
 
   it('answers the error rows of the spec', async () => {
@@ -218,8 +290,14 @@ describe('Vulnerabilities', () => {
     const other = await call('owner', 'POST', '/projects', { name: 'Other' });
     const xss = await findingIdOf('app/views.py');
     expect(await call('owner', 'POST', `/projects/${other.body.id}/vulnerabilities?finding_id=${xss}`)).toMatchObject({ status: 400, body });
-    expect(await call('owner', 'POST', `/projects/${project.id}/vulnerabilities`)).toMatchObject({ status: 400, body: { message: '400 (Bad request) "finding_id" not given' } });
-    expect(await call('owner', 'POST', `/projects/${project.id}/vulnerabilities?finding_id=abc`)).toMatchObject({ status: 400, body: { message: { finding_id: expect.any(Array) } } });
+    expect(await call('owner', 'POST', `/projects/${project.id}/vulnerabilities`)).toMatchObject({
+      status: 400,
+      body: { message: '400 (Bad request) "finding_id" not given' },
+    });
+    expect(await call('owner', 'POST', `/projects/${project.id}/vulnerabilities?finding_id=abc`)).toMatchObject({
+      status: 400,
+      body: { message: { finding_id: expect.any(Array) } },
+    });
     await expect(client('owner').ProjectVulnerabilities.create(project.id, attached)).rejects.toThrow();
     expect(await gw.dataSource.query('SELECT count(*)::int AS n FROM vulnerabilities')).toEqual([{ n: 1 }]);
 
@@ -231,7 +309,10 @@ describe('Vulnerabilities', () => {
     // A private project and a caller who is not a member: 404, for the project's and the single vulnerability's routes.
     expect(await call('stranger', 'GET', `/projects/${project.id}/vulnerabilities`)).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
     expect((await call('stranger', 'POST', `/projects/${project.id}/vulnerabilities?finding_id=${xss}`)).status).toBe(404);
-    expect(await call('stranger', 'GET', `/vulnerabilities/${vulnerabilityId}`)).toMatchObject({ status: 404, body: { message: '404 Vulnerability Not Found' } });
+    expect(await call('stranger', 'GET', `/vulnerabilities/${vulnerabilityId}`)).toMatchObject({
+      status: 404,
+      body: { message: '404 Vulnerability Not Found' },
+    });
     expect((await call('stranger', 'POST', `/vulnerabilities/${vulnerabilityId}/resolve`)).status).toBe(404);
     // Every call is authenticated; unknown ids are 404.
     expect((await call(null, 'GET', `/projects/${project.id}/vulnerabilities`)).status).toBe(401);
@@ -247,20 +328,38 @@ describe('Vulnerabilities', () => {
     expect((await call('owner', 'POST', `${path}/revert`)).status).toBe(304);
 
     const confirmed = await call('owner', 'POST', `${path}/confirm`);
-    expect(confirmed).toMatchObject({ status: 201, body: { state: 'confirmed', confirmed_by_id: users.owner.id, confirmed_at: expect.any(String), updated_by_id: users.owner.id } });
+    expect(confirmed).toMatchObject({
+      status: 201,
+      body: { state: 'confirmed', confirmed_by_id: users.owner.id, confirmed_at: expect.any(String), updated_by_id: users.owner.id },
+    });
     const again = await call('owner', 'POST', `${path}/confirm`);
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
 
     const resolved = await call('owner', 'POST', `${path}/resolve`);
-    expect(resolved.body).toMatchObject({ state: 'resolved', resolved_by_id: users.owner.id, resolved_at: expect.any(String), confirmed_at: null, confirmed_by_id: null });
+    expect(resolved.body).toMatchObject({
+      state: 'resolved',
+      resolved_by_id: users.owner.id,
+      resolved_at: expect.any(String),
+      confirmed_at: null,
+      confirmed_by_id: null,
+    });
     expect((await call('owner', 'POST', `${path}/resolve`)).status).toBe(304);
 
     const dismissed = await call('owner', 'POST', `${path}/dismiss`);
-    expect(dismissed.body).toMatchObject({ state: 'dismissed', dismissed_by_id: users.owner.id, dismissed_at: expect.any(String), resolved_at: null, resolved_by_id: null });
+    expect(dismissed.body).toMatchObject({
+      state: 'dismissed',
+      dismissed_by_id: users.owner.id,
+      dismissed_at: expect.any(String),
+      resolved_at: null,
+      resolved_by_id: null,
+    });
     expect((await call('owner', 'POST', `${path}/dismiss`)).status).toBe(304);
     // The findings list leaves out dismissed ones unless `scope=all`.
-    const names = async (query: string) => (await call('dev', 'GET', `/projects/${project.id}/vulnerability_findings${query}`)).body.map((f: { name: string; state: string }) => `${f.name}: ${f.state}`);
+    const names = async (query: string) =>
+      (await call('dev', 'GET', `/projects/${project.id}/vulnerability_findings${query}`)).body.map(
+        (f: { name: string; state: string }) => `${f.name}: ${f.state}`,
+      );
     expect(await names('')).toEqual(['python.xss in app/views.py: detected']);
     expect(await names('?scope=all')).toEqual(['python.xss in app/views.py: detected', 'python.sqli in app/db.py: dismissed']);
 
@@ -268,7 +367,9 @@ describe('Vulnerabilities', () => {
     expect(reverted.body).toMatchObject({ state: 'detected', dismissed_at: null, dismissed_by_id: null, resolved_at: null, confirmed_at: null });
     expect((await call('owner', 'POST', `${path}/revert`)).status).toBe(304);
 
-    const events = (await gw.dataSource.query(`SELECT payload->>'type' AS type, payload->'data'->>'from' AS "from", payload->'data'->>'state' AS state FROM outbox_events WHERE payload->>'type' LIKE 'vulnerability.%' ORDER BY seq`)) as Array<{ type: string }>;
+    const events = (await gw.dataSource.query(
+      `SELECT payload->>'type' AS type, payload->'data'->>'from' AS "from", payload->'data'->>'state' AS state FROM outbox_events WHERE payload->>'type' LIKE 'vulnerability.%' ORDER BY seq`,
+    )) as Array<{ type: string }>;
     expect(events).toEqual([
       { type: 'vulnerability.created', from: null, state: 'opened' },
       { type: 'vulnerability.confirmed', from: 'opened', state: 'confirmed' },
@@ -296,14 +397,22 @@ describe('Vulnerabilities', () => {
     const gone = await call('dev', 'GET', `/vulnerabilities/${vulnerabilityId}`);
     expect(gone.body).toMatchObject({ resolved_on_default_branch: true, state: 'detected' });
     // The XSS finding was updated in place (same UUID), not duplicated.
-    expect(await gw.dataSource.query(`SELECT count(*)::int AS n, max(description) AS description FROM vulnerability_findings WHERE location->>'file' = 'app/views.py'`)).toEqual([{ n: 1, description: 'moved on' }]);
+    expect(
+      await gw.dataSource.query(
+        `SELECT count(*)::int AS n, max(description) AS description FROM vulnerability_findings WHERE location->>'file' = 'app/views.py'`,
+      ),
+    ).toEqual([{ n: 1, description: 'moved on' }]);
     const [last] = (await outbox('security_reports.ingested')).slice(-1);
     expect(last.data).toMatchObject({ findings_created: 0, findings_updated: 1, resolved_on_default_branch: [vulnerabilityId] });
 
     // Resolved by a user, then reported again (a gzip upload this time): back to detected by the pipeline (actor null).
     expect((await call('owner', 'POST', `/vulnerabilities/${vulnerabilityId}/resolve`)).status).toBe(201);
     await runPipeline(report(SQLI, XSS), 'gzip');
-    expect((await call('dev', 'GET', `/vulnerabilities/${vulnerabilityId}`)).body).toMatchObject({ resolved_on_default_branch: false, state: 'detected', resolved_at: null });
+    expect((await call('dev', 'GET', `/vulnerabilities/${vulnerabilityId}`)).body).toMatchObject({
+      resolved_on_default_branch: false,
+      state: 'detected',
+      resolved_at: null,
+    });
     const [reverted] = (await outbox('vulnerability.reverted')).slice(-1);
     expect(reverted).toMatchObject({ actor: null, data: { vulnerability_id: vulnerabilityId, from: 'resolved', state: 'detected' } });
   }, 180_000);
@@ -318,10 +427,19 @@ describe('Vulnerabilities', () => {
 
   it('stores findings whose strings hold NUL characters or lone surrogates, and records JSON nested too deeply as a parse error', async () => {
     // Valid JSON that PostgreSQL refuses as text or jsonb: the ingestion used to fail as a whole (retried, dead-lettered, nothing recorded).
-    const hostile = { ...finding('app/nul.py', 3, 'python.nul'), name: 'nul\u0000name', description: 'lone \ud800', location: { file: 'app/nul.py', start_line: 3, end_line: 3, 'k\u0000': 'v' } };
+    const hostile = {
+      ...finding('app/nul.py', 3, 'python.nul'),
+      name: 'nul\u0000name',
+      description: 'lone \ud800',
+      location: { file: 'app/nul.py', start_line: 3, end_line: 3, 'k\u0000': 'v' },
+    };
     const stored = await runPipeline(report(SQLI, XSS, hostile));
-    expect(await gw.dataSource.query('SELECT status, findings_count FROM security_scans WHERE pipeline_id = $1', [stored.pipelineId])).toEqual([{ status: 'succeeded', findings_count: 3 }]);
-    expect(await gw.dataSource.query(`SELECT name, description FROM vulnerability_findings WHERE location->>'file' = 'app/nul.py'`)).toEqual([{ name: 'nul\uFFFDname', description: 'lone \uFFFD' }]);
+    expect(await gw.dataSource.query('SELECT status, findings_count FROM security_scans WHERE pipeline_id = $1', [stored.pipelineId])).toEqual([
+      { status: 'succeeded', findings_count: 3 },
+    ]);
+    expect(await gw.dataSource.query(`SELECT name, description FROM vulnerability_findings WHERE location->>'file' = 'app/nul.py'`)).toEqual([
+      { name: 'nul\uFFFDname', description: 'lone \uFFFD' },
+    ]);
 
     const deep = `{"vulnerabilities":[{"identifiers":[{"type":"a","name":"a","value":"a"}],"location":{"file":"f"},"x":${'['.repeat(50_000)}${']'.repeat(50_000)}}]}`;
     const refused = await runPipeline(deep);

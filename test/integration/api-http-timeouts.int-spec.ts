@@ -91,7 +91,9 @@ describe('HTTP server timeouts', () => {
   });
 
   it('closes a connection that announces an endless chunked body', async () => {
-    const { received } = await holdOpen('POST /api/v4/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffff\r\n{');
+    const { received } = await holdOpen(
+      'POST /api/v4/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffff\r\n{',
+    );
     expect(received).toMatch(/^HTTP\/1\.1 (408|400|413)/);
   });
 

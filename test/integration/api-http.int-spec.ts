@@ -6,14 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '@app/config';
-import {
-  AcceptsContentTypes,
-  AcceptsTextPlain,
-  configureHttpApp,
-  createFastifyAdapter,
-  ProjectOrGroupRef,
-  ProjectRefPipe,
-} from '@app/api';
+import { AcceptsContentTypes, AcceptsTextPlain, configureHttpApp, createFastifyAdapter, ProjectOrGroupRef, ProjectRefPipe } from '@app/api';
 
 /* Fixture controllers: the HTTP layer under test is real; these only echo what they receive. */
 
@@ -114,7 +107,11 @@ describe('HTTP conventions (createFastifyAdapter + configureHttpApp)', () => {
   const call = (path: string, init: RequestInit = {}): Promise<Response> => fetch(`${base}${path}`, init);
 
   /** For targets fetch would normalize: sends the request line exactly as given. */
-  const rawCall = (method: string, target: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> =>
+  const rawCall = (
+    method: string,
+    target: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; headers: Record<string, unknown>; body: string }> =>
     new Promise((resolve, reject) => {
       const req = httpRequest({ host: '127.0.0.1', port, method, path: target, headers }, (res) => {
         const chunks: Buffer[] = [];
@@ -165,7 +162,8 @@ describe('HTTP conventions (createFastifyAdapter + configureHttpApp)', () => {
 
   describe('query strings', () => {
     it('parses name[]= arrays, name[key]= hashes and name[0][key]= arrays of hashes', async () => {
-      const query = 'labels[]=bug&labels[]=ui&filter[state]=opened&filter[scope]=all&actions[0][action]=create&actions[0][file_path]=a.txt&actions[1][action]=delete';
+      const query =
+        'labels[]=bug&labels[]=ui&filter[state]=opened&filter[scope]=all&actions[0][action]=create&actions[0][file_path]=a.txt&actions[1][action]=delete';
       const res = await call(`/api/v4/echo?${query}`);
       expect(res.status).toBe(200);
       await expect(res.json()).resolves.toEqual({
@@ -392,7 +390,12 @@ describe('HTTP conventions (createFastifyAdapter + configureHttpApp)', () => {
 
     it('decodes gzip and deflate bodies', async () => {
       const json = JSON.stringify({ hello: 'wörld' });
-      for (const [encoding, body] of [['gzip', gzipSync(json)], ['x-gzip', gzipSync(json)], ['deflate', deflateSync(json)], ['identity', Buffer.from(json)]] as const) {
+      for (const [encoding, body] of [
+        ['gzip', gzipSync(json)],
+        ['x-gzip', gzipSync(json)],
+        ['deflate', deflateSync(json)],
+        ['identity', Buffer.from(json)],
+      ] as const) {
         const res = await post(body, { 'content-encoding': encoding });
         expect({ encoding, status: res.status, body: await res.json() }).toEqual({ encoding, status: 201, body: { body: { hello: 'wörld' } } });
       }

@@ -74,7 +74,11 @@ class RowsController {
   ) {}
 
   @Get()
-  list(@Query('color') color: string | undefined, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<PaginationRowEntity[]> {
+  list(
+    @Query('color') color: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PaginationRowEntity[]> {
     const qb = this.dataSource.getRepository(PaginationRowEntity).createQueryBuilder('row');
     if (color) qb.where('row.color = :color', { color });
     return this.paginator.offset(qb, request, reply);
@@ -352,7 +356,10 @@ describe('pagination over HTTP', () => {
         next = links(page.headers)['next'];
         pages += 1;
       }
-      const expected = (await dataSource.query(`SELECT id, name FROM api_pagination_rows WHERE color = 'red' ORDER BY name DESC, id DESC`)) as Array<{ id: number; name: string }>;
+      const expected = (await dataSource.query(`SELECT id, name FROM api_pagination_rows WHERE color = 'red' ORDER BY name DESC, id DESC`)) as Array<{
+        id: number;
+        name: string;
+      }>;
       expect(seen.map((row) => row.id)).toEqual(expected.map((row) => row.id));
       expect(pages).toBe(Math.ceil(expected.length / 100) + (expected.length % 100 === 0 ? 1 : 0));
     });

@@ -21,14 +21,24 @@ describe('Project event positions (PostgreSQL)', () => {
   const YEAR = 365 * 86_400_000;
 
   const closed = (projectId: number, n: number, occurredAt = new Date()): DomainEvent =>
-    buildDomainEvent({ type: 'issue.closed', actor: 1, projectId, occurredAt, target: { type: 'issue', id: 1000 * projectId + n, iid: n, title: `Issue ${n}` } });
+    buildDomainEvent({
+      type: 'issue.closed',
+      actor: 1,
+      projectId,
+      occurredAt,
+      target: { type: 'issue', id: 1000 * projectId + n, iid: n, title: `Issue ${n}` },
+    });
   const project = (batch: DomainEvent[]) => projections.applyBatch(batch.map((event) => ({ event, plan: planProjection(event) })));
   const noFilter = () => Object.assign(new ListEventsDto(), {});
 
   /** The ids of every page of the project's list, newest first, by skipping rows (the reference). */
   const skipped = async (projectId: number, perPage: number, page: number): Promise<string[]> =>
     (
-      (await dataSource.query('SELECT id FROM events WHERE project_id = $1 ORDER BY id DESC OFFSET $2 LIMIT $3', [projectId, (page - 1) * perPage, perPage])) as Array<{
+      (await dataSource.query('SELECT id FROM events WHERE project_id = $1 ORDER BY id DESC OFFSET $2 LIMIT $3', [
+        projectId,
+        (page - 1) * perPage,
+        perPage,
+      ])) as Array<{
         id: string;
       }>
     ).map((r) => String(r.id));
@@ -68,12 +78,17 @@ describe('Project event positions (PostgreSQL)', () => {
     await project([first[1], closed(11, 2), closed(10, 4)]);
     await Promise.all([project([closed(12, 1), closed(12, 2)]), project([closed(10, 5), closed(11, 3)]), project([closed(12, 3)])]);
 
-    const rows = (await dataSource.query('SELECT project_id, project_seq::int AS seq FROM events ORDER BY project_id, id')) as Array<{ project_id: number; seq: number }>;
+    const rows = (await dataSource.query('SELECT project_id, project_seq::int AS seq FROM events ORDER BY project_id, id')) as Array<{
+      project_id: number;
+      seq: number;
+    }>;
     const byProject = (id: number) => rows.filter((r) => r.project_id === id).map((r) => r.seq);
     expect(byProject(10)).toEqual([1, 2, 3, 4, 5]);
     expect(byProject(11)).toEqual([1, 2, 3]);
     expect(byProject(12)).toEqual([1, 2, 3]);
-    expect(await dataSource.query('SELECT project_id, last_seq::int AS last, deleted_max_seq::int AS deleted FROM project_event_positions ORDER BY project_id')).toEqual([
+    expect(
+      await dataSource.query('SELECT project_id, last_seq::int AS last, deleted_max_seq::int AS deleted FROM project_event_positions ORDER BY project_id'),
+    ).toEqual([
       { project_id: 10, last: 5, deleted: 0 },
       { project_id: 11, last: 3, deleted: 0 },
       { project_id: 12, last: 3, deleted: 0 },

@@ -26,7 +26,10 @@ async function lint(cases: { file: string; code: string }[]): Promise<Finding[]>
       out.push({ file: c.file, rules: result.messages.map((m) => m.ruleId ?? m.message) });
     }
     console.log(JSON.stringify(out));`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, ROOT, JSON.stringify(cases)], { cwd: ROOT, maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, ROOT, JSON.stringify(cases)], {
+    cwd: ROOT,
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(stdout) as Finding[];
 }
 
@@ -41,10 +44,19 @@ describe('lint rules', () => {
       { file: messaging, code: "import { CiModule } from '@app/ci';\nexport const x = CiModule;\n" },
       { file: ci, code: "import { ProjectTransferModule } from '@app/project-transfer';\nexport const x = ProjectTransferModule;\n" },
       { file: approvals, code: "import { CiModule } from '@app/ci';\nexport const x = CiModule;\n" },
-      { file: ci, code: "import { RepositoryModule } from '@app/repository';\nimport { AppConfig } from '@app/config';\nexport const x = [RepositoryModule, AppConfig];\n" },
+      {
+        file: ci,
+        code: "import { RepositoryModule } from '@app/repository';\nimport { AppConfig } from '@app/config';\nexport const x = [RepositoryModule, AppConfig];\n",
+      },
       { file: messaging, code: 'export async function f(): Promise<void> {}\nexport function g(): void {\n  f();\n}\n' },
-      { file: messaging, code: "import { EventEmitter } from 'node:events';\nexport function h(e: EventEmitter): void {\n  e.on('x', async () => {});\n  [1].forEach(async () => {});\n}\n" },
-      { file: messaging, code: 'export async function f(): Promise<void> {}\nexport async function g(): Promise<void> {\n  await f();\n  void f().catch(() => undefined);\n}\n' },
+      {
+        file: messaging,
+        code: "import { EventEmitter } from 'node:events';\nexport function h(e: EventEmitter): void {\n  e.on('x', async () => {});\n  [1].forEach(async () => {});\n}\n",
+      },
+      {
+        file: messaging,
+        code: 'export async function f(): Promise<void> {}\nexport async function g(): Promise<void> {\n  await f();\n  void f().catch(() => undefined);\n}\n',
+      },
     ]);
     expect(findings.map((f) => f.rules)).toEqual([
       ['no-restricted-imports'],
@@ -70,7 +82,8 @@ describe('folder cycles check', () => {
       write('one/src/index.ts', "export * from './jobs/job';\n");
       write('one/src/core/rule.ts', 'export const rule = 1;\n');
       write('one/src/jobs/job.ts', "import { rule } from '../core/rule';\nexport const job = rule;\n");
-      const check = () => promisify(execFile)(process.execPath, ['scripts/folder-cycles.mjs', '--check'], { cwd: ROOT, env: { ...process.env, LIBS_DIR: dir } });
+      const check = () =>
+        promisify(execFile)(process.execPath, ['scripts/folder-cycles.mjs', '--check'], { cwd: ROOT, env: { ...process.env, LIBS_DIR: dir } });
       await expect(check()).resolves.toMatchObject({ stdout: '' });
       // core now imports jobs back: the pair is named and the check fails.
       write('one/src/core/rule.ts', "import { job } from '../jobs/job';\nexport const rule = 1;\nexport const again = () => job;\n");

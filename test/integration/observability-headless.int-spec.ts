@@ -40,7 +40,14 @@ describe('observability of a headless application (createApplicationContext)', (
     });
 
     @Module({
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), RedisModule, LoggingModule.forRoot({ destination }), MetricsModule, HealthModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(ENTITIES),
+        RedisModule,
+        LoggingModule.forRoot({ destination }),
+        MetricsModule,
+        HealthModule,
+      ],
       providers: [WorkerService],
     })
     class WorkerModule {}

@@ -71,16 +71,21 @@ describe('observability over HTTP (logging, request id, metrics)', () => {
     });
 
     @Module({
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), RedisModule, LoggingModule.forRoot({ destination: lines }), MetricsModule, HealthModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(ENTITIES),
+        RedisModule,
+        LoggingModule.forRoot({ destination: lines }),
+        MetricsModule,
+        HealthModule,
+      ],
       controllers: [ProjectsTestController, NotifyTestController],
     })
     class TestModule {}
 
-    app = await NestFactory.create<NestFastifyApplication>(
-      TestModule,
-      new FastifyAdapter({ requestIdHeader: 'x-request-id', genReqId: () => randomUUID() }),
-      { bufferLogs: true },
-    );
+    app = await NestFactory.create<NestFastifyApplication>(TestModule, new FastifyAdapter({ requestIdHeader: 'x-request-id', genReqId: () => randomUUID() }), {
+      bufferLogs: true,
+    });
     app.useLogger(app.get(Logger));
     // As the gateway does: the API under /api/v4, a few routes outside it.
     app.setGlobalPrefix('api/v4', { exclude: ['notify/:id'] });

@@ -75,7 +75,9 @@ describe('Projector projections (PostgreSQL)', () => {
     const recent = event({ occurredAt: new Date('2023-06-16T11:00:00Z') });
     await project(old);
     await project(recent);
-    expect((await dataSource.query('SELECT created_at FROM events WHERE source_event_id = $1', [recent.id]))[0].created_at.toISOString()).toBe('2023-06-16T11:00:00.000Z');
+    expect((await dataSource.query('SELECT created_at FROM events WHERE source_event_id = $1', [recent.id]))[0].created_at.toISOString()).toBe(
+      '2023-06-16T11:00:00.000Z',
+    );
     await expect(new PruneEventsUseCase(sut).execute({ olderThanYears: 3, now })).resolves.toBe(1);
     expect(await dataSource.query('SELECT source_event_id FROM events')).toEqual([{ source_event_id: recent.id }]);
   });
@@ -86,9 +88,19 @@ describe('Projector projections (PostgreSQL)', () => {
     it('gives the same tables as one by one, in stream order, with duplicates (earlier or in the batch) changing nothing', async () => {
       const earlier = event({ projectId: 11 });
       await project(earlier);
-      const opened = event({ type: 'issue.opened', projectId: 11, target: { type: 'issue', id: 6, iid: 2, title: 'Cpu' }, data: { milestone: { id: 3, title: 'v1' }, issue: { weight: 2 } } });
+      const opened = event({
+        type: 'issue.opened',
+        projectId: 11,
+        target: { type: 'issue', id: 6, iid: 2, title: 'Cpu' },
+        data: { milestone: { id: 3, title: 'v1' }, issue: { weight: 2 } },
+      });
       const closed = event({ projectId: 11, target: { type: 'issue', id: 6, iid: 2, title: 'Cpu' } });
-      const other = event({ type: 'merge_request.merged', projectId: 12, target: { type: 'merge_request', id: 8, iid: 1, title: 'Fix' }, data: { merge_commit_sha: 'abc' } });
+      const other = event({
+        type: 'merge_request.merged',
+        projectId: 12,
+        target: { type: 'merge_request', id: 8, iid: 1, title: 'Fix' },
+        data: { merge_commit_sha: 'abc' },
+      });
       const unknown = event({ type: 'thing.happened' });
       const outcomes = await sut.applyBatch(planned(opened, earlier, closed, opened, other, unknown, closed));
       expect(outcomes.map((o) => [o.event.id, o.outcome])).toEqual([
@@ -113,7 +125,9 @@ describe('Projector projections (PostgreSQL)', () => {
         { issue_id: 6, merge_request_id: null, state: 'closed', source_commit: null, user_id: 1 },
         { issue_id: null, merge_request_id: 8, state: 'merged', source_commit: 'abc', user_id: 1 },
       ]);
-      expect(await dataSource.query('SELECT issue_id, milestone_id, action FROM resource_milestone_events')).toEqual([{ issue_id: 6, milestone_id: 3, action: 'add' }]);
+      expect(await dataSource.query('SELECT issue_id, milestone_id, action FROM resource_milestone_events')).toEqual([
+        { issue_id: 6, milestone_id: 3, action: 'add' },
+      ]);
       expect(await dataSource.query('SELECT issue_id, weight FROM resource_weight_events')).toEqual([{ issue_id: 6, weight: 2 }]);
       const [row] = await dataSource.query('SELECT created_at FROM events WHERE source_event_id = $1', [other.id]);
       expect(row.created_at.toISOString()).toBe(other.occurred_at);
@@ -127,8 +141,15 @@ describe('Projector projections (PostgreSQL)', () => {
 
     it('writes every event of overlapping batches applied concurrently exactly once', async () => {
       const events = Array.from({ length: 60 }, (_, n) => event({ projectId: 20 + (n % 3), target: { type: 'issue', id: n, iid: n, title: `i${n}` } }));
-      const results = await Promise.all([sut.applyBatch(planned(...events.slice(0, 40))), sut.applyBatch(planned(...events.slice(20))), sut.applyBatch(planned(...events))]);
-      const projected = results.flat().filter((o) => o.outcome === 'projected').map((o) => o.event.id);
+      const results = await Promise.all([
+        sut.applyBatch(planned(...events.slice(0, 40))),
+        sut.applyBatch(planned(...events.slice(20))),
+        sut.applyBatch(planned(...events)),
+      ]);
+      const projected = results
+        .flat()
+        .filter((o) => o.outcome === 'projected')
+        .map((o) => o.event.id);
       expect(projected.sort()).toEqual(events.map((e) => e.id).sort());
       expect(await count('events')).toBe(60);
       expect(await count('resource_state_events')).toBe(60);

@@ -15,11 +15,7 @@ export class AlertEngineModule {
   static forRoot(config: AppConfig = AppConfig.fromEnvironment(), options: { relay?: boolean } = {}): DynamicModule {
     return {
       module: AlertEngineModule,
-      imports: [
-        ...platformModules(config, { relay: options.relay ?? true }),
-        IdentityModule,
-        AlertLifecycleModule,
-      ],
+      imports: [...platformModules(config, { relay: options.relay ?? true }), IdentityModule, AlertLifecycleModule],
     };
   }
 }

@@ -13,7 +13,14 @@ export class CliModule {
   static forRoot(config: AppConfig = AppConfig.fromEnvironment()): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), RedisModule, MessagingModule.forRoot({ relay: false }), IdentityModule, NamespacesModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(ENTITIES),
+        RedisModule,
+        MessagingModule.forRoot({ relay: false }),
+        IdentityModule,
+        NamespacesModule,
+      ],
     };
   }
 }

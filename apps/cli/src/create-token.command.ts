@@ -21,7 +21,10 @@ export async function createTokenCommand(app: INestApplicationContext, args: str
   const { secret } = await app.get(CreateAccessTokenUseCase).execute({
     userId: user.id,
     name: values.name,
-    scopes: values.scopes.split(',').map((s) => s.trim()).filter(Boolean),
+    scopes: values.scopes
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     expiresAt: values['expires-at'],
     actorId: null,
   });

@@ -35,7 +35,8 @@ export async function createGateway(config: AppConfig, options: { relay?: boolea
   registerOpenApiRoutes(app, fastify, {
     title: 'Service API v4',
     version: serviceVersion().version,
-    description: 'The REST API of this service, wire-compatible with the GitLab REST API v4. Behaviour is specified by the Service API documents; see the project documentation for what they leave open.',
+    description:
+      'The REST API of this service, wire-compatible with the GitLab REST API v4. Behaviour is specified by the Service API documents; see the project documentation for what they leave open.',
     serverUrl: config.http.externalUrl,
   });
   registerWebConsole(fastify, config.webConsoleDir);

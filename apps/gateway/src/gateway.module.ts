@@ -50,9 +50,7 @@ export class GatewayModule {
         ProjectTransferModule,
         ApprovalsModule,
       ],
-      providers: [
-        { provide: APP_GUARD, useClass: AuthGuard },
-      ],
+      providers: [{ provide: APP_GUARD, useClass: AuthGuard }],
     };
   }
 }

@@ -49,7 +49,9 @@ describe(inRequestScope.name, () => {
 
   it('ignores chain headers that are not a chain id', async () => {
     const { manager, rows } = capturingManager();
-    await inRequestScope({ id: 'req-44', headers: { 'x-service-event-uuid': 'not-a-uuid', 'x-service-event-chain-depth': '2' } }, () => outbox.append(manager, event));
+    await inRequestScope({ id: 'req-44', headers: { 'x-service-event-uuid': 'not-a-uuid', 'x-service-event-chain-depth': '2' } }, () =>
+      outbox.append(manager, event),
+    );
     expect(rows[0].payload).not.toHaveProperty('hook_chain');
   });
 });

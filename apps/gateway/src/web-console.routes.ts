@@ -19,7 +19,8 @@ const PAGE_CONFIG: ApiRouteConfig = {
   openapi: {
     tag: 'Web console',
     summary: 'The on-call web console (a single page; it signs in with the session cookie)',
-    description: 'Static files of the console built from apps/web: hashed assets under `assets/`, the page for every other path. 503 when the console is not built.',
+    description:
+      'Static files of the console built from apps/web: hashed assets under `assets/`, the page for every other path. 503 when the console is not built.',
     security: [],
     success: { status: 200, mediaType: 'text/html' },
   },

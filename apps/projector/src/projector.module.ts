@@ -15,12 +15,7 @@ export class ProjectorModule {
   static forRoot(config: AppConfig = AppConfig.fromEnvironment()): DynamicModule {
     return {
       module: ProjectorModule,
-      imports: [
-        ...platformModules(config, { relay: false }),
-        QueueModule.forRoot(),
-        EventsProjectionModule,
-        SystemNotesModule,
-      ],
+      imports: [...platformModules(config, { relay: false }), QueueModule.forRoot(), EventsProjectionModule, SystemNotesModule],
     };
   }
 }

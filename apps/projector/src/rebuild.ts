@@ -11,7 +11,10 @@ import { ENTITIES } from '../../entities';
 @Module({})
 class RebuildModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: RebuildModule, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), MessagingModule.forRoot({ relay: false }), ProjectionsRebuildModule] };
+    return {
+      module: RebuildModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), MessagingModule.forRoot({ relay: false }), ProjectionsRebuildModule],
+    };
   }
 }
 

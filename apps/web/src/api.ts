@@ -14,7 +14,10 @@ function messageOf(status: number, body: unknown): string {
     const b = body as Record<string, unknown>;
     const m = b.message ?? b.error;
     if (typeof m === 'string') return m;
-    if (m && typeof m === 'object') return Object.entries(m).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(', ') : String(v)}`).join('; ');
+    if (m && typeof m === 'object')
+      return Object.entries(m)
+        .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(', ') : String(v)}`)
+        .join('; ');
   }
   return `Request failed (${status})`;
 }

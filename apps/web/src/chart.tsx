@@ -15,12 +15,19 @@ export function HourlyChart({ buckets }: { buckets: HourBucket[] }) {
   const hourLabel = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-label={`Alerts started per hour over the last ${buckets.length} hours: ${total} in all, at most ${max === 1 && total === 0 ? 0 : max} in one hour`}>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={`Alerts started per hour over the last ${buckets.length} hours: ${total} in all, at most ${max === 1 && total === 0 ? 0 : max} in one hour`}
+      >
         {buckets.map((b, i) => {
           let y = HEIGHT;
           return (
             <g key={b.hour}>
-              <title>{`${hourLabel(b.hour)}: ${b.total} alert${b.total === 1 ? '' : 's'}${SEVERITIES.filter((s) => b[s]).map((s) => `, ${b[s]} ${s}`).join('')}`}</title>
+              <title>{`${hourLabel(b.hour)}: ${b.total} alert${b.total === 1 ? '' : 's'}${SEVERITIES.filter((s) => b[s])
+                .map((s) => `, ${b[s]} ${s}`)
+                .join('')}`}</title>
               <rect x={i * barWidth} y={0} width={barWidth} height={HEIGHT} fill="transparent" />
               {SEVERITIES.map((s) => {
                 if (!b[s]) return null;

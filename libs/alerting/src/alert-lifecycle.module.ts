@@ -16,7 +16,14 @@ import { ProcessedAlertEventsRepository } from './lifecycle/processed-alert-even
  */
 @Module({
   imports: [NamespacesModule, IssuesModule, AlertingModule],
-  providers: [AlertBotRepository, ProcessedAlertEventsRepository, AlertStateEventsRepository, CreateAlertIncidentUseCase, CloseAlertIncidentUseCase, AlertLifecycleConsumer],
+  providers: [
+    AlertBotRepository,
+    ProcessedAlertEventsRepository,
+    AlertStateEventsRepository,
+    CreateAlertIncidentUseCase,
+    CloseAlertIncidentUseCase,
+    AlertLifecycleConsumer,
+  ],
   exports: [AlertLifecycleConsumer],
 })
 export class AlertLifecycleModule {}

@@ -25,7 +25,10 @@ const NOTIFY_DOC = {
     'A monitoring tool posts one alert (a JSON object of at most 1 MB and 100 levels) with the integration key. The answer, `[{"iid", "title"}]`, is sent once the alert is committed. 401 for a wrong key, 403 for an inactive integration, 429 past the notify rate limit.',
 };
 const INTEGRATION_ROUTE_CONFIG: ApiRouteConfig = { rawJsonBody: true, openapi: { ...NOTIFY_DOC, summary: 'Post an alert to an HTTP endpoint integration' } };
-const FIRST_INTEGRATION_ROUTE_CONFIG: ApiRouteConfig = { rawJsonBody: true, openapi: { ...NOTIFY_DOC, summary: "Post an alert to the project's first HTTP endpoint integration" } };
+const FIRST_INTEGRATION_ROUTE_CONFIG: ApiRouteConfig = {
+  rawJsonBody: true,
+  openapi: { ...NOTIFY_DOC, summary: "Post an alert to the project's first HTTP endpoint integration" },
+};
 const PROMETHEUS_ROUTE_CONFIG: ApiRouteConfig = {
   rawJsonBody: true,
   openapi: {
@@ -59,7 +62,12 @@ const logger = new Logger('AlertNotifyRoutes');
 export function registerAlertNotifyRoutes(fastify: FastifyInstance, options: AlertNotifyRoutesOptions): void {
   const { receive, inRequestContext } = options;
 
-  const run = async (request: FastifyRequest, reply: FastifyReply, params: Record<string, string>, endpointIdentifier: ReceiveAlertNotificationCommand['endpointIdentifier']): Promise<void> => {
+  const run = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    params: Record<string, string>,
+    endpointIdentifier: ReceiveAlertNotificationCommand['endpointIdentifier'],
+  ): Promise<void> => {
     let alerts: Array<{ iid: number; title: string }>;
     try {
       const result = await inRequestContext(request, () =>

@@ -1,4 +1,15 @@
-import { CurrentPrincipal, CurrentProject, DomainError, idParam, isKeysetPaginationRequested, paginateKeyset, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import {
+  CurrentPrincipal,
+  CurrentProject,
+  DomainError,
+  idParam,
+  isKeysetPaginationRequested,
+  paginateKeyset,
+  paginateOffset,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+} from '@app/api';
 import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { UsersRepository } from '@app/identity';
@@ -66,7 +77,12 @@ export class AlertsController {
 
   @Get(BASE)
   @ProjectAccess(ACCESS_LEVELS.REPORTER)
-  async list(@CurrentProject() access: ResourceAccess, @Query() dto: ListAlertsDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async list(
+    @CurrentProject() access: ResourceAccess,
+    @Query() dto: ListAlertsDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const project = projectContextOf(access);
     const filter = await this.filterOf(dto);
     const qb = this.alerts.listQuery(project.id, filter);
@@ -133,7 +149,12 @@ export class AlertsController {
 
   @Put(`${BASE}/:alert_iid`)
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
-  async update(@CurrentProject() access: ResourceAccess, @Param('alert_iid') iid: string, @Body() dto: UpdateAlertDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async update(
+    @CurrentProject() access: ResourceAccess,
+    @Param('alert_iid') iid: string,
+    @Body() dto: UpdateAlertDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectContextOf(access);
     const alert = await this.updateAlert.execute({
       actor: { id: principal.user.id, username: principal.user.username },
@@ -170,5 +191,4 @@ export class AlertsController {
     const integrations = await this.integrations.namesByIds(alerts.flatMap((a) => (a.integrationId !== null ? [a.integrationId] : [])));
     return alerts.map((alert) => presentAlert(alert, { externalUrl: this.config.http.externalUrl, projectFullPath, users, integrations }));
   }
-
 }

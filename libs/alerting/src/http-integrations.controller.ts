@@ -50,7 +50,11 @@ export class HttpIntegrationsController {
 
   @Post(BASE)
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
-  async create(@CurrentProject() access: ResourceAccess, @Body() dto: CreateHttpIntegrationDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async create(
+    @CurrentProject() access: ResourceAccess,
+    @Body() dto: CreateHttpIntegrationDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectContextOf(access);
     const { integration, token } = await this.createIntegration.execute({
       actorId: principal.user.id,
@@ -93,24 +97,50 @@ export class HttpIntegrationsController {
   @Post(`${BASE}/:integration_id/reset_token`)
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
   @HttpCode(200)
-  async resetToken(@CurrentProject() access: ResourceAccess, @Param('integration_id') integrationId: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async resetToken(
+    @CurrentProject() access: ResourceAccess,
+    @Param('integration_id') integrationId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectContextOf(access);
-    const { integration, token } = await this.resetIntegrationToken.execute({ actorId: principal.user.id, project, integrationId: idParam(integrationId, 'Integration') });
+    const { integration, token } = await this.resetIntegrationToken.execute({
+      actorId: principal.user.id,
+      project,
+      integrationId: idParam(integrationId, 'Integration'),
+    });
     return presentHttpIntegration(integration, this.context(project.fullPath), token);
   }
 
   @Delete(`${BASE}/:integration_id`)
-  @LastModified((request, get) => rowChangedAt(get, AlertHttpIntegrationEntity, { id: idParam(request.params.integration_id, 'Integration'), projectId: projectContextOf(request.projectAccess!).id }))
+  @LastModified((request, get) =>
+    rowChangedAt(get, AlertHttpIntegrationEntity, {
+      id: idParam(request.params.integration_id, 'Integration'),
+      projectId: projectContextOf(request.projectAccess!).id,
+    }),
+  )
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
-  async remove(@CurrentProject() access: ResourceAccess, @Param('integration_id') integrationId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.deleteIntegration.execute({ actorId: principal.user.id, project: projectContextOf(access), integrationId: idParam(integrationId, 'Integration') });
+  async remove(
+    @CurrentProject() access: ResourceAccess,
+    @Param('integration_id') integrationId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
+    await this.deleteIntegration.execute({
+      actorId: principal.user.id,
+      project: projectContextOf(access),
+      integrationId: idParam(integrationId, 'Integration'),
+    });
   }
 
   /** Sends a test payload (the request body; an Alertmanager webhook for a Prometheus integration) through the ingestion pipeline, as the user. */
   @Post(`${BASE}/:integration_id/test`)
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
   @HttpCode(200)
-  async test(@CurrentProject() access: ResourceAccess, @Param('integration_id') integrationId: string, @Req() request: FastifyRequest, @CurrentPrincipal() principal: Principal) {
+  async test(
+    @CurrentProject() access: ResourceAccess,
+    @Param('integration_id') integrationId: string,
+    @Req() request: FastifyRequest,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     const project = projectContextOf(access);
     const integration = await this.integrations.findInProject(project.id, idParam(integrationId, 'Integration'));
     if (!integration) throw DomainError.notFound('Integration');

@@ -25,7 +25,14 @@ class AlertingProcessModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AlertingProcessModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), RedisModule, MetricsModule, MessagingModule.forRoot({ relay: false }), AlertingModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(ENTITIES),
+        RedisModule,
+        MetricsModule,
+        MessagingModule.forRoot({ relay: false }),
+        AlertingModule,
+      ],
     };
   }
 }
@@ -53,11 +60,19 @@ describe('NotifyTargetCache across processes', () => {
     db = await createTestDatabase('notify_target_cache');
     const prefix = `t${randomBytes(4).toString('hex')}`;
     // A lifetime far longer than the test: only the invalidation can make a change visible.
-    const config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, REDIS_PREFIX: prefix, KAFKA_TOPIC_PREFIX: prefix, LOG_LEVEL: 'silent', ALERT_INTEGRATION_CACHE_TTL: '600' });
+    const config = AppConfig.fromEnvironment({
+      DATABASE_URL: db.url,
+      REDIS_PREFIX: prefix,
+      KAFKA_TOPIC_PREFIX: prefix,
+      LOG_LEVEL: 'silent',
+      ALERT_INTEGRATION_CACHE_TTL: '600',
+    });
     a = await NestFactory.createApplicationContext(AlertingProcessModule.forRoot(config), { logger: false });
     b = await NestFactory.createApplicationContext(AlertingProcessModule.forRoot(config), { logger: false });
     const dataSource = a.get(DataSource);
-    const [namespace] = await dataSource.query(`INSERT INTO namespaces (name, path, full_path, full_name, kind) VALUES ('ops', 'ops', 'ops', 'ops', 'group') RETURNING id`);
+    const [namespace] = await dataSource.query(
+      `INSERT INTO namespaces (name, path, full_path, full_name, kind) VALUES ('ops', 'ops', 'ops', 'ops', 'group') RETURNING id`,
+    );
     const [project] = await dataSource.query(`INSERT INTO projects (name, path, namespace_id) VALUES ('web', 'web', $1) RETURNING id`, [namespace.id]);
     projectId = project.id;
     projectPath = 'ops/web';
@@ -74,8 +89,10 @@ describe('NotifyTargetCache across processes', () => {
     await db?.drop();
   });
 
-  const targetSeenBy = (context: INestApplicationContext, endpoint: string | null = 'abc123') => () =>
-    context.get(NotifyTargetCache).get(projectPath, endpoint === null ? FIRST_HTTP_INTEGRATION : { endpointIdentifier: endpoint });
+  const targetSeenBy =
+    (context: INestApplicationContext, endpoint: string | null = 'abc123') =>
+    () =>
+      context.get(NotifyTargetCache).get(projectPath, endpoint === null ? FIRST_HTTP_INTEGRATION : { endpointIdentifier: endpoint });
   const command = { actorId: 1, project: { id: 0, groupId: null }, integrationId: 0 };
 
   it('serves a cached target without the database, and drops it in every process when the key is reset, the integration changed or deleted', async () => {

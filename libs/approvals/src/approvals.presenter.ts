@@ -15,7 +15,8 @@ import type { MergeRequestApprovalContext } from './use-cases/load-approval-cont
 type View = Record<string, unknown>;
 
 const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
-const sameIds = (a: readonly number[], b: readonly number[]): boolean => JSON.stringify([...a].sort((x, y) => x - y)) === JSON.stringify([...b].sort((x, y) => x - y));
+const sameIds = (a: readonly number[], b: readonly number[]): boolean =>
+  JSON.stringify([...a].sort((x, y) => x - y)) === JSON.stringify([...b].sort((x, y) => x - y));
 
 /** Approval configuration, rules, status and state in GitLab's shapes (users, groups and group members loaded in batches). */
 @Injectable()
@@ -73,10 +74,24 @@ export class ApprovalsPresenter {
     manager?: EntityManager,
   ): Promise<Map<number, View>> {
     const groupIds = rules.flatMap((rule) => rule.groupIds);
-    const [members, visible, groups] = await Promise.all([this.repository.groupMembers(groupIds, APPROVER_MIN_LEVEL, manager), this.repository.visibleGroupIds(groupIds, viewer, manager), this.repository.groups(groupIds, manager)]);
-    const eligibleIds = new Map(rules.map((rule) => [rule.id, [...new Set([...rule.userIds, ...rule.groupIds.flatMap((id) => [...(members.get(id) ?? [])])])].filter((id) => !excluded.has(id))]));
+    const [members, visible, groups] = await Promise.all([
+      this.repository.groupMembers(groupIds, APPROVER_MIN_LEVEL, manager),
+      this.repository.visibleGroupIds(groupIds, viewer, manager),
+      this.repository.groups(groupIds, manager),
+    ]);
+    const eligibleIds = new Map(
+      rules.map((rule) => [
+        rule.id,
+        [...new Set([...rule.userIds, ...rule.groupIds.flatMap((id) => [...(members.get(id) ?? [])])])].filter((id) => !excluded.has(id)),
+      ]),
+    );
     const users = await this.repository.users([...rules.flatMap((rule) => rule.userIds), ...[...eligibleIds.values()].flat()], manager);
-    const summaries = (ids: number[]) => ids.map((id) => users.get(id)).filter((u): u is UserEntity => !!u).sort(byId).map((u) => presentUserSummary(u, this.externalUrl));
+    const summaries = (ids: number[]) =>
+      ids
+        .map((id) => users.get(id))
+        .filter((u): u is UserEntity => !!u)
+        .sort(byId)
+        .map((u) => presentUserSummary(u, this.externalUrl));
     const views = new Map<number, View>();
     for (const rule of rules) {
       const existing = rule.groupIds.map((id) => groups.get(id)).filter((g): g is NamespaceEntity => !!g);
@@ -88,7 +103,10 @@ export class ApprovalsPresenter {
         eligible_approvers: summaries(eligibleIds.get(rule.id)!),
         approvals_required: rule.approvalsRequired,
         users: summaries(rule.userIds),
-        groups: existing.filter((g) => visible.has(g.id)).sort(byId).map((g) => this.group(g)),
+        groups: existing
+          .filter((g) => visible.has(g.id))
+          .sort(byId)
+          .map((g) => this.group(g)),
         contains_hidden_groups: existing.some((g) => !visible.has(g.id)),
       });
     }
@@ -109,7 +127,12 @@ export class ApprovalsPresenter {
   }
 
   /** Merge request rules (`source_rule`, `overridden`); with `withState`, also `approved_by` and `approved` (approval state). */
-  async mergeRequestRules(context: MergeRequestApprovalContext, rules: ApprovalMergeRequestRuleEntity[], viewer: AccessUser | null, withState = false): Promise<View[]> {
+  async mergeRequestRules(
+    context: MergeRequestApprovalContext,
+    rules: ApprovalMergeRequestRuleEntity[],
+    viewer: AccessUser | null,
+    withState = false,
+  ): Promise<View[]> {
     const { mr, settings } = context;
     const excluded = settings.mergeRequestsAuthorApproval ? new Set<number>() : new Set([mr.authorId]);
     const views = await this.common(rules, viewer, excluded);
@@ -118,12 +141,21 @@ export class ApprovalsPresenter {
     return rules.map((rule) => {
       const source = rule.sourceRuleId !== null ? sources.get(rule.sourceRuleId) : undefined;
       const userDefined = rule.ruleType === 'regular' || rule.ruleType === 'any_approver';
-      const overridden = !!source && userDefined && (source.name !== rule.name || source.approvalsRequired !== rule.approvalsRequired || !sameIds(source.userIds, rule.userIds) || !sameIds(source.groupIds, rule.groupIds));
+      const overridden =
+        !!source &&
+        userDefined &&
+        (source.name !== rule.name ||
+          source.approvalsRequired !== rule.approvalsRequired ||
+          !sameIds(source.userIds, rule.userIds) ||
+          !sameIds(source.groupIds, rule.groupIds));
       const view: View = { ...views.get(rule.id)!, source_rule: source ? { approvals_required: source.approvalsRequired } : null, section: null, overridden };
       if (withState) {
         const state = context.state.rules.find((r) => r.id === rule.id)!;
         view.code_owner = rule.ruleType === 'code_owner';
-        view.approved_by = state.approvedBy.map((id) => approvers.get(id)).filter((u): u is UserEntity => !!u).map((u) => presentUserSummary(u, this.externalUrl));
+        view.approved_by = state.approvedBy
+          .map((id) => approvers.get(id))
+          .filter((u): u is UserEntity => !!u)
+          .map((u) => presentUserSummary(u, this.externalUrl));
         view.approved = state.approved;
       }
       return view;

@@ -1,5 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { Auth, CurrentPrincipal, CurrentProject, intParam, LastModified, paginateArray, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import {
+  Auth,
+  CurrentPrincipal,
+  CurrentProject,
+  intParam,
+  LastModified,
+  paginateArray,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+  rowChangedAt,
+} from '@app/api';
 import { AppConfig } from '@app/config';
 import { MergeRequestEntity } from '@app/issues';
 import { ACCESS_LEVELS, accessUserOf, projectOf, ProjectWithNamespace } from '@app/namespaces';
@@ -61,7 +72,11 @@ export class MergeRequestApprovalsController {
 
   @Get('projects/:id/merge_requests/:merge_request_iid/approvals')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async approvals(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string): Promise<View> {
+  async approvals(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('merge_request_iid') rawIid: string,
+  ): Promise<View> {
     const project = projectOf(access);
     return this.status(project, { iid: iidOf(rawIid) }, principal, access);
   }
@@ -69,7 +84,12 @@ export class MergeRequestApprovalsController {
   /** `POST …/approvals` (deprecated since 12.0): the merge request's own number of required approvals. */
   @Post('projects/:id/merge_requests/:merge_request_iid/approvals')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async setRequired(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string, @Body() dto: SetApprovalsRequiredDto): Promise<View> {
+  async setRequired(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('merge_request_iid') rawIid: string,
+    @Body() dto: SetApprovalsRequiredDto,
+  ): Promise<View> {
     const project = projectOf(access);
     const mr = await this.setApprovalsRequired.execute(project, iidOf(rawIid), actorOf(principal, access), dto.approvals_required);
     return this.status(project, mr, principal, access);
@@ -77,7 +97,11 @@ export class MergeRequestApprovalsController {
 
   @Get('projects/:id/merge_requests/:merge_request_iid/approval_state')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async approvalState(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string): Promise<View> {
+  async approvalState(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('merge_request_iid') rawIid: string,
+  ): Promise<View> {
     const project = projectOf(access);
     return this.presenter.approvalState(await this.getApprovals.execute(project, iidOf(rawIid)), accessUserOf(principal));
   }
@@ -99,7 +123,12 @@ export class MergeRequestApprovalsController {
 
   @Get('projects/:id/merge_requests/:merge_request_iid/approval_rules/:approval_rule_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async getRule(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string, @Param('approval_rule_id') rawId: string): Promise<View> {
+  async getRule(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('merge_request_iid') rawIid: string,
+    @Param('approval_rule_id') rawId: string,
+  ): Promise<View> {
     const project = projectOf(access);
     const context = await this.getApprovals.execute(project, iidOf(rawIid));
     const rule = context.rules.find((r) => r.id === ruleIdOf(rawId));
@@ -109,7 +138,12 @@ export class MergeRequestApprovalsController {
 
   @Post('projects/:id/merge_requests/:merge_request_iid/approval_rules')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async createRule(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string, @Body() dto: CreateMergeRequestRuleDto): Promise<View> {
+  async createRule(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('merge_request_iid') rawIid: string,
+    @Body() dto: CreateMergeRequestRuleDto,
+  ): Promise<View> {
     const project = projectOf(access);
     const { mr, rule } = await this.createMergeRequestRule.execute(project, iidOf(rawIid), actorOf(principal, access), dto);
     return this.presentRule(mr, rule, principal);
@@ -134,7 +168,12 @@ export class MergeRequestApprovalsController {
   @LastModified((request, get) => rowChangedAt(get, ApprovalMergeRequestRuleEntity, { id: ruleIdOf(request.params.approval_rule_id) }))
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
-  async removeRule(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string, @Param('approval_rule_id') rawId: string): Promise<void> {
+  async removeRule(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('merge_request_iid') rawIid: string,
+    @Param('approval_rule_id') rawId: string,
+  ): Promise<void> {
     await this.deleteMergeRequestRule.execute(projectOf(access), iidOf(rawIid), ruleIdOf(rawId), actorOf(principal, access));
   }
 
@@ -146,7 +185,12 @@ export class MergeRequestApprovalsController {
   /** `POST …/approve` (`sha`, `approval_password`): the approval status. */
   @Post('projects/:id/merge_requests/:merge_request_iid/approve')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async approveMergeRequest(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string, @Body() dto: ApproveDto): Promise<View> {
+  async approveMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('merge_request_iid') rawIid: string,
+    @Body() dto: ApproveDto,
+  ): Promise<View> {
     const project = projectOf(access);
     const mr = await this.approve.execute(project, iidOf(rawIid), actorOf(principal, access), { sha: dto.sha, password: dto.approval_password });
     return this.status(project, mr, principal, access);
@@ -154,7 +198,11 @@ export class MergeRequestApprovalsController {
 
   @Post('projects/:id/merge_requests/:merge_request_iid/unapprove')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async unapproveMergeRequest(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('merge_request_iid') rawIid: string): Promise<View> {
+  async unapproveMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('merge_request_iid') rawIid: string,
+  ): Promise<View> {
     const project = projectOf(access);
     const mr = await this.unapprove.execute(project, iidOf(rawIid), actorOf(principal, access));
     return this.status(project, mr, principal, access);

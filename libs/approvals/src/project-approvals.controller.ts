@@ -1,5 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { Auth, CurrentPrincipal, CurrentProject, intParam, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import {
+  Auth,
+  CurrentPrincipal,
+  CurrentProject,
+  intParam,
+  LastModified,
+  paginateOffset,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+  rowChangedAt,
+} from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, accessUserOf, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -50,7 +61,12 @@ export class ProjectApprovalsController {
   /** `GET /projects/:id/approval_rules` (paginated). */
   @Get('projects/:id/approval_rules')
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
-  async list(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
+  async list(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
     const project = projectOf(access);
     const rows = await paginateOffset(this.repository.projectRulesQuery(project.id), req, reply, { externalUrl: this.config.http.externalUrl });
     return this.presenter.projectRules(project.id, rows, accessUserOf(principal));
@@ -58,7 +74,11 @@ export class ProjectApprovalsController {
 
   @Get('projects/:id/approval_rules/:approval_rule_id')
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
-  async get(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('approval_rule_id') rawId: string): Promise<Record<string, unknown>> {
+  async get(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('approval_rule_id') rawId: string,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const rule = await this.repository.findProjectRule(project.id, ruleIdOf(rawId));
     if (!rule) throw ruleNotFound();
@@ -67,7 +87,11 @@ export class ProjectApprovalsController {
 
   @Post('projects/:id/approval_rules')
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
-  async create(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Body() dto: CreateProjectRuleDto): Promise<Record<string, unknown>> {
+  async create(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: CreateProjectRuleDto,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const rule = await this.createRule.execute(project.id, accessUserOf(principal), dto);
     return (await this.presenter.projectRules(project.id, [rule], accessUserOf(principal)))[0];
@@ -76,7 +100,12 @@ export class ProjectApprovalsController {
   /** `PUT /projects/:id/approval_rules/:approval_rule_id`: approvers not listed are removed. */
   @Put('projects/:id/approval_rules/:approval_rule_id')
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
-  async change(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Param('approval_rule_id') rawId: string, @Body() dto: UpdateProjectRuleDto): Promise<Record<string, unknown>> {
+  async change(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('approval_rule_id') rawId: string,
+    @Body() dto: UpdateProjectRuleDto,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const rule = await this.updateRule.execute(project.id, ruleIdOf(rawId), accessUserOf(principal), dto);
     return (await this.presenter.projectRules(project.id, [rule], accessUserOf(principal)))[0];

@@ -1,4 +1,18 @@
-import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, ErrorCode, GroupAccess, intParam, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import {
+  CurrentGroup,
+  CurrentPrincipal,
+  CurrentProject,
+  DomainError,
+  ErrorCode,
+  GroupAccess,
+  intParam,
+  LastModified,
+  paginateOffset,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+  rowChangedAt,
+} from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, groupOf, NamespaceEntity, projectOf, ProjectWithNamespace } from '@app/namespaces';
@@ -27,7 +41,11 @@ const projectSource = (project: ProjectWithNamespace): BadgeSource => ({
   projectId: project.id,
   ancestorGroupIds: project.namespace.kind === 'group' ? project.namespace.traversalIds : [],
 });
-const projectOwner = (project: ProjectWithNamespace): BadgeOwner => ({ kind: 'project', projectId: project.id, groupId: project.namespace.kind === 'group' ? project.namespace.id : null });
+const projectOwner = (project: ProjectWithNamespace): BadgeOwner => ({
+  kind: 'project',
+  projectId: project.id,
+  groupId: project.namespace.kind === 'group' ? project.namespace.id : null,
+});
 const groupOwner = (group: NamespaceEntity): BadgeOwner => ({ kind: 'group', groupId: group.id });
 
 /**
@@ -51,7 +69,12 @@ export class BadgesController {
 
   @Get('projects/:id/badges')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async listProject(@CurrentProject() access: ResourceAccess, @Query() dto: ListBadgesDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<BadgeView[]> {
+  async listProject(
+    @CurrentProject() access: ResourceAccess,
+    @Query() dto: ListBadgesDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<BadgeView[]> {
     const project = projectOf(access);
     const rows = await paginateOffset(this.badges.query(projectSource(project), dto.name), req, reply, { externalUrl: this.config.http.externalUrl });
     return this.presentForProject(project, rows);
@@ -82,7 +105,12 @@ export class BadgesController {
 
   @Put('projects/:id/badges/:badge_id')
   @ProjectAccess(MANAGE_PROJECT_BADGES_LEVEL)
-  async updateProject(@CurrentProject() access: ResourceAccess, @Param('badge_id') badgeId: string, @Body() dto: UpdateBadgeDto, @CurrentPrincipal() principal: Principal): Promise<BadgeView> {
+  async updateProject(
+    @CurrentProject() access: ResourceAccess,
+    @Param('badge_id') badgeId: string,
+    @Body() dto: UpdateBadgeDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<BadgeView> {
     const project = projectOf(access);
     const badge = await this.findIn(projectSource(project), badgeId);
     if (badge.kind === 'group') throw DomainError.forbidden('To edit a Group badge please use the Group endpoint');
@@ -105,8 +133,15 @@ export class BadgesController {
 
   @Get('groups/:id/badges')
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async listGroup(@CurrentGroup() access: ResourceAccess, @Query() dto: ListBadgesDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<BadgeView[]> {
-    const rows = await paginateOffset(this.badges.query({ kind: 'group', groupId: groupOf(access).id }, dto.name), req, reply, { externalUrl: this.config.http.externalUrl });
+  async listGroup(
+    @CurrentGroup() access: ResourceAccess,
+    @Query() dto: ListBadgesDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<BadgeView[]> {
+    const rows = await paginateOffset(this.badges.query({ kind: 'group', groupId: groupOf(access).id }, dto.name), req, reply, {
+      externalUrl: this.config.http.externalUrl,
+    });
     return rows.map((badge) => presentBadge(badge, null));
   }
 
@@ -131,7 +166,12 @@ export class BadgesController {
 
   @Put('groups/:id/badges/:badge_id')
   @GroupAccess(MANAGE_GROUP_BADGES_LEVEL)
-  async updateGroup(@CurrentGroup() access: ResourceAccess, @Param('badge_id') badgeId: string, @Body() dto: UpdateBadgeDto, @CurrentPrincipal() principal: Principal): Promise<BadgeView> {
+  async updateGroup(
+    @CurrentGroup() access: ResourceAccess,
+    @Param('badge_id') badgeId: string,
+    @Body() dto: UpdateBadgeDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<BadgeView> {
     const group = this.groupOrNotFound(access);
     const badge = await this.findIn({ kind: 'group', groupId: group.id }, badgeId);
     return presentBadge(await this.updateBadge.execute({ owner: groupOwner(group), badge, attributes: dto, actorId: principal.user.id }), null);
@@ -164,7 +204,10 @@ export class BadgesController {
 
   private async presentForProject(project: ProjectWithNamespace, badges: BadgeEntity[]): Promise<BadgeView[]> {
     if (badges.length === 0) return [];
-    const context = await this.contexts.forProject(project, badges.flatMap((badge) => [badge.linkUrl, badge.imageUrl]));
+    const context = await this.contexts.forProject(
+      project,
+      badges.flatMap((badge) => [badge.linkUrl, badge.imageUrl]),
+    );
     return badges.map((badge) => presentBadge(badge, context));
   }
 }

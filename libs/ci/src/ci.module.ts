@@ -53,7 +53,15 @@ import { StartScheduledJobsUseCase } from './scheduling/start-scheduled-jobs.use
  */
 @Module({
   imports: [NamespacesModule, ProtectedBranchesModule, CiJobTokenModule, BullModule.registerQueue({ name: CI_MAINTENANCE.name })],
-  controllers: [PipelinesController, PipelineActionsController, TestReportsController, JobsController, RunnersController, RunnerProtocolController, MergeRequestPipelinesController],
+  controllers: [
+    PipelinesController,
+    PipelineActionsController,
+    TestReportsController,
+    JobsController,
+    RunnersController,
+    RunnerProtocolController,
+    MergeRequestPipelinesController,
+  ],
   providers: [
     CiRepositoryReader,
     PipelinesRepository,

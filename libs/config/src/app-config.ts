@@ -188,19 +188,37 @@ export class AppConfig {
   static fromEnvironment(source: NodeJS.ProcessEnv = process.env): AppConfig {
     const defined = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
     const known = Object.keys(new EnvironmentVariables());
-    const plain = Object.fromEntries(Object.entries(defined).filter(([k]) => known.includes(k) || k === 'EXTERNAL_URL' || k === 'INITIAL_ROOT_TOKEN' || k === 'INITIAL_ROOT_PASSWORD' || k === 'SETTINGS_ENCRYPTION_KEY' || k === 'REPOSITORIES_DIR'));
+    const plain = Object.fromEntries(
+      Object.entries(defined).filter(
+        ([k]) =>
+          known.includes(k) ||
+          k === 'EXTERNAL_URL' ||
+          k === 'INITIAL_ROOT_TOKEN' ||
+          k === 'INITIAL_ROOT_PASSWORD' ||
+          k === 'SETTINGS_ENCRYPTION_KEY' ||
+          k === 'REPOSITORIES_DIR',
+      ),
+    );
     const env = plainToInstance(EnvironmentVariables, plain, { exposeDefaultValues: true });
     const errors = validateSync(env, { whitelist: false, forbidUnknownValues: false });
     if (errors.length > 0) {
-      throw new ConfigValidationError(
-        errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`),
-      );
+      throw new ConfigValidationError(errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`));
     }
     return new AppConfig(env);
   }
 
   /** Same configuration with some values replaced (tests). */
-  with(overrides: Partial<Pick<AppConfig, 'tier'>> & { ci?: Partial<CiConfig>; http?: Partial<HttpConfig>; kafka?: Partial<KafkaConfig>; database?: Partial<DatabaseConfig>; redis?: Partial<RedisConfig>; auth?: Partial<AuthConfig>; settings?: Partial<SettingsConfig> }): AppConfig {
+  with(
+    overrides: Partial<Pick<AppConfig, 'tier'>> & {
+      ci?: Partial<CiConfig>;
+      http?: Partial<HttpConfig>;
+      kafka?: Partial<KafkaConfig>;
+      database?: Partial<DatabaseConfig>;
+      redis?: Partial<RedisConfig>;
+      auth?: Partial<AuthConfig>;
+      settings?: Partial<SettingsConfig>;
+    },
+  ): AppConfig {
     const copy = Object.create(AppConfig.prototype) as AppConfig;
     Object.assign(copy, this, {
       tier: overrides.tier ?? this.tier,

@@ -7,8 +7,7 @@ export type ServiceTier = (typeof SERVICE_TIERS)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-const toInt = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
 
 /**
  * Every environment variable the service reads. Validated once at boot; every bad
@@ -262,7 +261,9 @@ export class EnvironmentVariables {
 
   /** Delays before each retry of a failed delivery (comma-separated: ms, s, m, h, d); one retry per entry. */
   @IsString()
-  @Matches(/^\s*(\d+(\.\d+)?\s*(ms|s|m|h|d))?(\s*,\s*\d+(\.\d+)?\s*(ms|s|m|h|d))*\s*$/, { message: 'HOOK_RETRY_SCHEDULE must be a comma-separated list of durations such as 5s,5m,30m,2h' })
+  @Matches(/^\s*(\d+(\.\d+)?\s*(ms|s|m|h|d))?(\s*,\s*\d+(\.\d+)?\s*(ms|s|m|h|d))*\s*$/, {
+    message: 'HOOK_RETRY_SCHEDULE must be a comma-separated list of durations such as 5s,5m,30m,2h',
+  })
   HOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 
   /** Deliveries in flight at once per process. */
@@ -291,4 +292,10 @@ export class EnvironmentVariables {
 }
 
 /** Variables whose values must never be logged. */
-export const SECRET_VARIABLES: ReadonlyArray<keyof EnvironmentVariables> = ['INITIAL_ROOT_TOKEN', 'INITIAL_ROOT_PASSWORD', 'DATABASE_URL', 'REDIS_URL', 'SETTINGS_ENCRYPTION_KEY'];
+export const SECRET_VARIABLES: ReadonlyArray<keyof EnvironmentVariables> = [
+  'INITIAL_ROOT_TOKEN',
+  'INITIAL_ROOT_PASSWORD',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'SETTINGS_ENCRYPTION_KEY',
+];

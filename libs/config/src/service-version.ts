@@ -21,7 +21,9 @@ export function serviceVersion(): ServiceVersion {
   const version = existsSync(manifest) ? String((JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version ?? '0.0.0') : '0.0.0';
   let revision = 'unknown';
   try {
-    revision = execFileSync('git', ['rev-parse', '--short=11', 'HEAD'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 }).trim() || revision;
+    revision =
+      execFileSync('git', ['rev-parse', '--short=11', 'HEAD'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 }).trim() ||
+      revision;
   } catch {
     // Not a checkout (an installed build): the revision is unknown.
   }

@@ -36,18 +36,29 @@ export class CustomAttributeFilters {
     if (!viewer?.isAdmin || !isStringMap(filter)) return qb;
     const { table, column } = CUSTOM_ATTRIBUTE_TABLES[type];
     Object.entries(filter).forEach(([key, value], index) => {
-      qb.andWhere(`EXISTS (SELECT 1 FROM ${table} ca${index} WHERE ca${index}.${column} = ${alias}.id AND ca${index}.key = :caKey${index} AND ca${index}.value = :caValue${index})`, {
-        [`caKey${index}`]: key,
-        [`caValue${index}`]: value,
-      });
+      qb.andWhere(
+        `EXISTS (SELECT 1 FROM ${table} ca${index} WHERE ca${index}.${column} = ${alias}.id AND ca${index}.key = :caKey${index} AND ca${index}.value = :caValue${index})`,
+        {
+          [`caKey${index}`]: key,
+          [`caValue${index}`]: value,
+        },
+      );
     });
     return qb;
   }
 
   /** Adds `custom_attributes` to each presented item (matched by its `id`) when asked by an administrator. */
-  async attach<T extends Record<string, unknown>>(type: CustomAttributeResourceType, items: T[], viewer: CustomAttributesViewer | null, requested: boolean | undefined): Promise<T[]> {
+  async attach<T extends Record<string, unknown>>(
+    type: CustomAttributeResourceType,
+    items: T[],
+    viewer: CustomAttributesViewer | null,
+    requested: boolean | undefined,
+  ): Promise<T[]> {
     if (!requested || !viewer?.isAdmin) return items;
-    const byResource = await this.attributes.forResources(type, items.map((item) => Number(item.id)));
+    const byResource = await this.attributes.forResources(
+      type,
+      items.map((item) => Number(item.id)),
+    );
     for (const item of items) Object.assign(item, { custom_attributes: byResource.get(Number(item.id)) ?? [] });
     return items;
   }

@@ -1,5 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { AdminOnly, CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, LastModified, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import {
+  AdminOnly,
+  CurrentGroup,
+  CurrentPrincipal,
+  CurrentProject,
+  DomainError,
+  GroupAccess,
+  LastModified,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+  rowChangedAt,
+} from '@app/api';
 import { CustomAttributeResource, CustomAttributeView } from './custom-attribute-resource';
 import { CustomAttributesRepository } from './custom-attributes.repository';
 import { DeleteCustomAttributeUseCase } from './delete-custom-attribute.use-case';
@@ -33,7 +45,12 @@ export class CustomAttributesController {
   }
 
   @Put('users/:id/custom_attributes/:key')
-  async setOfUser(@Param('id') id: string, @Param('key') key: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal): Promise<CustomAttributeView> {
+  async setOfUser(
+    @Param('id') id: string,
+    @Param('key') key: string,
+    @Body() body: unknown,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CustomAttributeView> {
     return this.set(await this.user(id), key, body, principal);
   }
 
@@ -61,7 +78,12 @@ export class CustomAttributesController {
 
   @Put('groups/:id/custom_attributes/:key')
   @GroupAccess(NO_ACCESS)
-  setOfGroup(@CurrentGroup() access: ResourceAccess, @Param('key') key: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal): Promise<CustomAttributeView> {
+  setOfGroup(
+    @CurrentGroup() access: ResourceAccess,
+    @Param('key') key: string,
+    @Body() body: unknown,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CustomAttributeView> {
     return this.set(groupResource(access), key, body, principal);
   }
 
@@ -88,12 +110,19 @@ export class CustomAttributesController {
   @Put('projects/:id/custom_attributes/:key')
   // Administrators' metadata: kept writable on archived projects, as GitLab.
   @ProjectAccess(NO_ACCESS, { allowArchived: true })
-  setOfProject(@CurrentProject() access: ResourceAccess, @Param('key') key: string, @Body() body: unknown, @CurrentPrincipal() principal: Principal): Promise<CustomAttributeView> {
+  setOfProject(
+    @CurrentProject() access: ResourceAccess,
+    @Param('key') key: string,
+    @Body() body: unknown,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CustomAttributeView> {
     return this.set(projectResource(access), key, body, principal);
   }
 
   @Delete('projects/:id/custom_attributes/:key')
-  @LastModified((request, get) => rowChangedAt(get, ProjectCustomAttributeEntity, { projectId: projectResource(request.projectAccess!).id, key: request.params.key }))
+  @LastModified((request, get) =>
+    rowChangedAt(get, ProjectCustomAttributeEntity, { projectId: projectResource(request.projectAccess!).id, key: request.params.key }),
+  )
   // Administrators' metadata: kept writable on archived projects, as GitLab.
   @ProjectAccess(NO_ACCESS, { allowArchived: true })
   @HttpCode(204)

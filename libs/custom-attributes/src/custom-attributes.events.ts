@@ -10,7 +10,12 @@ export const CUSTOM_ATTRIBUTE_EVENTS = {
 
 export type CustomAttributeEventType = (typeof CUSTOM_ATTRIBUTE_EVENTS)[keyof typeof CUSTOM_ATTRIBUTE_EVENTS];
 
-export function customAttributeEvent(type: CustomAttributeEventType, actorId: number, resource: CustomAttributeResource, data: Omit<DomainEventData<CustomAttributeEventType>, 'resource_type' | 'resource_id'>): NewDomainEvent<CustomAttributeEventType> {
+export function customAttributeEvent(
+  type: CustomAttributeEventType,
+  actorId: number,
+  resource: CustomAttributeResource,
+  data: Omit<DomainEventData<CustomAttributeEventType>, 'resource_type' | 'resource_id'>,
+): NewDomainEvent<CustomAttributeEventType> {
   return {
     type,
     actor: actorId,

@@ -34,14 +34,25 @@ export class CustomAttributesRepository {
     return manager.query(`SELECT key, value FROM ${table} WHERE ${column} = $1 ORDER BY key`, [resourceId]);
   }
 
-  async find(type: CustomAttributeResourceType, resourceId: number, key: string, manager: EntityManager = this.dataSource.manager): Promise<CustomAttributeView | null> {
+  async find(
+    type: CustomAttributeResourceType,
+    resourceId: number,
+    key: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<CustomAttributeView | null> {
     const { table, column } = CUSTOM_ATTRIBUTE_TABLES[type];
     const rows: CustomAttributeView[] = await manager.query(`SELECT key, value FROM ${table} WHERE ${column} = $1 AND key = $2`, [resourceId, key]);
     return rows[0] ?? null;
   }
 
   /** Creates or updates; returns the previous value (null when the attribute is new). */
-  async upsert(type: CustomAttributeResourceType, resourceId: number, key: string, value: string, manager: EntityManager): Promise<{ previous: string | null }> {
+  async upsert(
+    type: CustomAttributeResourceType,
+    resourceId: number,
+    key: string,
+    value: string,
+    manager: EntityManager,
+  ): Promise<{ previous: string | null }> {
     const { table, column } = CUSTOM_ATTRIBUTE_TABLES[type];
     const before: Array<{ value: string }> = await manager.query(`SELECT value FROM ${table} WHERE ${column} = $1 AND key = $2 FOR UPDATE`, [resourceId, key]);
     await manager.query(
@@ -66,7 +77,9 @@ export class CustomAttributesRepository {
     const byResource = new Map<number, CustomAttributeView[]>(resourceIds.map((id) => [id, []]));
     if (resourceIds.length === 0) return byResource;
     const { table, column } = CUSTOM_ATTRIBUTE_TABLES[type];
-    const rows: Row[] = await this.dataSource.query(`SELECT ${column} AS resource_id, key, value FROM ${table} WHERE ${column} = ANY($1) ORDER BY key`, [resourceIds]);
+    const rows: Row[] = await this.dataSource.query(`SELECT ${column} AS resource_id, key, value FROM ${table} WHERE ${column} = ANY($1) ORDER BY key`, [
+      resourceIds,
+    ]);
     for (const row of rows) byResource.get(row.resource_id)?.push({ key: row.key, value: row.value });
     return byResource;
   }

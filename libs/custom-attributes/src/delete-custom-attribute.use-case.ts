@@ -25,7 +25,10 @@ export class DeleteCustomAttributeUseCase {
     await this.dataSource.transaction(async (tx) => {
       const removed = await this.attributes.delete(command.resource.type, command.resource.id, command.key, tx);
       if (!removed) throw DomainError.notFound('Custom Attribute');
-      await this.outbox.append(tx, customAttributeEvent(CUSTOM_ATTRIBUTE_EVENTS.DESTROY, command.actorId, command.resource, { key: removed.key, value: removed.value }));
+      await this.outbox.append(
+        tx,
+        customAttributeEvent(CUSTOM_ATTRIBUTE_EVENTS.DESTROY, command.actorId, command.resource, { key: removed.key, value: removed.value }),
+      );
     });
   }
 }

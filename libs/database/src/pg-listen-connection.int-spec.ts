@@ -20,9 +20,17 @@ describe(PgListenConnection.name, () => {
   });
 
   const connectionsOf = async (applicationName: string): Promise<number> =>
-    (await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [applicationName])).rows[0].n;
+    (
+      await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [
+        applicationName,
+      ])
+    ).rows[0].n;
   const terminate = async (applicationName: string): Promise<number> =>
-    (await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [applicationName])).rowCount ?? 0;
+    (
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [
+        applicationName,
+      ])
+    ).rowCount ?? 0;
 
   it('holds one connection across repeated backend kills and still receives notifications', async () => {
     const applicationName = `service-api-listen-test-${randomBytes(3).toString('hex')}`;
@@ -46,7 +54,10 @@ describe(PgListenConnection.name, () => {
 
       for (let round = 1; round <= 5; round++) {
         expect(await terminate(applicationName)).toBe(1);
-        await eventually(async () => (listens.length === round + 1 && sut.listening && (await connectionsOf(applicationName)) === 1 ? true : undefined), `reconnection ${round}`);
+        await eventually(
+          async () => (listens.length === round + 1 && sut.listening && (await connectionsOf(applicationName)) === 1 ? true : undefined),
+          `reconnection ${round}`,
+        );
       }
       // One reconnection per kill: the connections never doubled.
       expect(listens).toEqual([false, true, true, true, true, true]);

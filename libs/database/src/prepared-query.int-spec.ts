@@ -8,7 +8,8 @@ describe('queryPrepared', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let dataSource: DataSource;
   const statement = { name: 'test_prepared_add_v1', text: 'SELECT $1::int + 1 AS n' };
-  const prepared = (manager = dataSource.manager) => manager.query(`SELECT name FROM pg_prepared_statements WHERE name = $1`, [statement.name]) as Promise<unknown[]>;
+  const prepared = (manager = dataSource.manager) =>
+    manager.query(`SELECT name FROM pg_prepared_statements WHERE name = $1`, [statement.name]) as Promise<unknown[]>;
 
   beforeAll(async () => {
     db = await createTestDatabase('prepared');

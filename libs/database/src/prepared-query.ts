@@ -23,7 +23,10 @@ interface PgQueryable {
  */
 export async function queryPrepared<T = Record<string, unknown>>(manager: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
   const runner = manager.queryRunner as unknown as { databaseConnection?: PgQueryable; isReleased?: boolean } | undefined;
-  const connection = runner && !runner.isReleased && runner.databaseConnection ? runner.databaseConnection : (manager.connection.driver as unknown as { master: PgQueryable }).master;
+  const connection =
+    runner && !runner.isReleased && runner.databaseConnection
+      ? runner.databaseConnection
+      : (manager.connection.driver as unknown as { master: PgQueryable }).master;
   const result = await connection.query({ name: statement.name, text: statement.text, values });
   return result.rows as T[];
 }

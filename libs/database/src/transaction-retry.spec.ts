@@ -27,16 +27,20 @@ describe(retryTransaction.name, () => {
 
   it('gives up after the last attempt and never retries other errors', async () => {
     let calls = 0;
-    await expect(retryTransaction(async () => {
-      calls += 1;
-      throw pgError('40P01');
-    }, 3)).rejects.toThrow('pg 40P01');
+    await expect(
+      retryTransaction(async () => {
+        calls += 1;
+        throw pgError('40P01');
+      }, 3),
+    ).rejects.toThrow('pg 40P01');
     expect(calls).toBe(3);
     calls = 0;
-    await expect(retryTransaction(async () => {
-      calls += 1;
-      throw pgError('23505');
-    })).rejects.toThrow('pg 23505');
+    await expect(
+      retryTransaction(async () => {
+        calls += 1;
+        throw pgError('23505');
+      }),
+    ).rejects.toThrow('pg 23505');
     expect(calls).toBe(1);
   });
 });

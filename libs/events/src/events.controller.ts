@@ -80,7 +80,10 @@ export class EventsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>[]> {
     const project = projectOf(access);
-    const unreadable = { mergeRequests: !projectFeatureReadable(project, 'merge_requests', access.accessLevel), repository: !projectFeatureReadable(project, 'repository', access.accessLevel) };
+    const unreadable = {
+      mergeRequests: !projectFeatureReadable(project, 'merge_requests', access.accessLevel),
+      repository: !projectFeatureReadable(project, 'repository', access.accessLevel),
+    };
     const list = await this.events.ofProject(project.id, toAccessUser(principal), access.accessLevel, dto, unreadable);
     return this.page(list, dto, request, reply);
   }

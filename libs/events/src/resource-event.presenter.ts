@@ -12,7 +12,12 @@ import {
   presentMilestoneSnapshot,
 } from '@app/issues';
 import type { ObjectLiteral } from 'typeorm';
-import type { ResourceIterationEventEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceWeightEventEntity } from './entities/resource-events.entity';
+import type {
+  ResourceIterationEventEntity,
+  ResourceMilestoneEventEntity,
+  ResourceStateEventEntity,
+  ResourceWeightEventEntity,
+} from './entities/resource-events.entity';
 import type { ResourceEventKind, ResourceOwner } from './reads/resource-events.repository';
 
 /**
@@ -32,7 +37,11 @@ export class ResourceEventPresenter {
     const externalUrl = this.config.http.externalUrl;
     const userIds = rows.map((r) => r.userId as number | null).filter((id): id is number => id !== null);
     const users = new Map([...(await this.users.mapByIds(userIds)).values()].map((u) => [u.id, presentUserSummary(u, externalUrl)]));
-    const common = (r: ObjectLiteral) => ({ id: r.id as number, user: (r.userId !== null && users.get(r.userId)) || null, created_at: (r.createdAt as Date).toISOString() });
+    const common = (r: ObjectLiteral) => ({
+      id: r.id as number,
+      user: (r.userId !== null && users.get(r.userId)) || null,
+      created_at: (r.createdAt as Date).toISOString(),
+    });
     const resource = { resource_type: owner.kind, resource_id: owner.id };
 
     switch (kind) {
@@ -43,7 +52,11 @@ export class ResourceEventPresenter {
         return events.map((e) => {
           const snapshot = current.get(e.milestoneId) ?? (e.milestoneSnapshot as MilestoneSnapshot | null);
           const webPath =
-            snapshot?.project_id === owner.project.id ? projectPath : snapshot?.group_id === owner.project.namespace.id ? `groups/${owner.project.namespace.fullPath}` : undefined;
+            snapshot?.project_id === owner.project.id
+              ? projectPath
+              : snapshot?.group_id === owner.project.namespace.id
+                ? `groups/${owner.project.namespace.fullPath}`
+                : undefined;
           const milestone = snapshot ? presentMilestoneSnapshot(snapshot, externalUrl, webPath) : null;
           return { ...common(e), ...resource, milestone, action: e.action };
         });

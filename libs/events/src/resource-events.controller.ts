@@ -23,7 +23,13 @@ export class ResourceEventsController {
   ) {}
 
   @Get('issues/:issue_iid/resource_milestone_events')
-  issueMilestones(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
+  issueMilestones(
+    @CurrentProject() a: ResourceAccess,
+    @CurrentPrincipal() p: Principal | null,
+    @Param('issue_iid') iid: string,
+    @Req() rq: FastifyRequest,
+    @Res({ passthrough: true }) rp: FastifyReply,
+  ) {
     return this.list('milestone', () => this.issue(a, p, iid), rq, rp);
   }
 
@@ -33,7 +39,13 @@ export class ResourceEventsController {
   }
 
   @Get('issues/:issue_iid/resource_state_events')
-  issueStates(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
+  issueStates(
+    @CurrentProject() a: ResourceAccess,
+    @CurrentPrincipal() p: Principal | null,
+    @Param('issue_iid') iid: string,
+    @Req() rq: FastifyRequest,
+    @Res({ passthrough: true }) rp: FastifyReply,
+  ) {
     return this.list('state', () => this.issue(a, p, iid), rq, rp);
   }
 
@@ -44,7 +56,13 @@ export class ResourceEventsController {
 
   @Get('issues/:issue_iid/resource_iteration_events')
   @Auth({ tier: 'premium' })
-  issueIterations(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
+  issueIterations(
+    @CurrentProject() a: ResourceAccess,
+    @CurrentPrincipal() p: Principal | null,
+    @Param('issue_iid') iid: string,
+    @Req() rq: FastifyRequest,
+    @Res({ passthrough: true }) rp: FastifyReply,
+  ) {
     return this.list('iteration', () => this.issue(a, p, iid), rq, rp);
   }
 
@@ -55,7 +73,13 @@ export class ResourceEventsController {
   }
 
   @Get('issues/:issue_iid/resource_weight_events')
-  issueWeights(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('issue_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
+  issueWeights(
+    @CurrentProject() a: ResourceAccess,
+    @CurrentPrincipal() p: Principal | null,
+    @Param('issue_iid') iid: string,
+    @Req() rq: FastifyRequest,
+    @Res({ passthrough: true }) rp: FastifyReply,
+  ) {
     return this.list('weight', () => this.issue(a, p, iid), rq, rp);
   }
 
@@ -65,22 +89,44 @@ export class ResourceEventsController {
   }
 
   @Get('merge_requests/:merge_request_iid/resource_milestone_events')
-  mrMilestones(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('merge_request_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
+  mrMilestones(
+    @CurrentProject() a: ResourceAccess,
+    @CurrentPrincipal() p: Principal | null,
+    @Param('merge_request_iid') iid: string,
+    @Req() rq: FastifyRequest,
+    @Res({ passthrough: true }) rp: FastifyReply,
+  ) {
     return this.list('milestone', () => this.mergeRequest(a, p, iid), rq, rp);
   }
 
   @Get('merge_requests/:merge_request_iid/resource_milestone_events/:event_id')
-  mrMilestone(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('merge_request_iid') iid: string, @Param('event_id') id: string) {
+  mrMilestone(
+    @CurrentProject() a: ResourceAccess,
+    @CurrentPrincipal() p: Principal | null,
+    @Param('merge_request_iid') iid: string,
+    @Param('event_id') id: string,
+  ) {
     return this.one('milestone', intParam('resource_milestone_event_id', id, RESOURCE_EVENT_NAMES.milestone), () => this.mergeRequest(a, p, iid));
   }
 
   @Get('merge_requests/:merge_request_iid/resource_state_events')
-  mrStates(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('merge_request_iid') iid: string, @Req() rq: FastifyRequest, @Res({ passthrough: true }) rp: FastifyReply) {
+  mrStates(
+    @CurrentProject() a: ResourceAccess,
+    @CurrentPrincipal() p: Principal | null,
+    @Param('merge_request_iid') iid: string,
+    @Req() rq: FastifyRequest,
+    @Res({ passthrough: true }) rp: FastifyReply,
+  ) {
     return this.list('state', () => this.mergeRequest(a, p, iid), rq, rp);
   }
 
   @Get('merge_requests/:merge_request_iid/resource_state_events/:event_id')
-  mrState(@CurrentProject() a: ResourceAccess, @CurrentPrincipal() p: Principal | null, @Param('merge_request_iid') iid: string, @Param('event_id') id: string) {
+  mrState(
+    @CurrentProject() a: ResourceAccess,
+    @CurrentPrincipal() p: Principal | null,
+    @Param('merge_request_iid') iid: string,
+    @Param('event_id') id: string,
+  ) {
     return this.one('state', intParam('resource_state_event_id', id, RESOURCE_EVENT_NAMES.state), () => this.mergeRequest(a, p, iid));
   }
 
@@ -101,7 +147,12 @@ export class ResourceEventsController {
   // The owner is looked up by a function called here, after every parameter was validated: a
   // lookup started before a parameter check that throws would be a promise nobody awaits (its
   // 404 an unhandled rejection, which ends the process).
-  private async list(kind: ResourceEventKind, owner: () => Promise<ResourceOwner>, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>[]> {
+  private async list(
+    kind: ResourceEventKind,
+    owner: () => Promise<ResourceOwner>,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
     const resolved = await owner();
     await this.resourceEvents.awaitOwnWrites(resolved);
     const qb = this.resourceEvents.query(kind, resolved);

@@ -44,6 +44,14 @@ const USE_CASES = [
     TokenAuthenticator,
     { provide: AUTHENTICATOR, useExisting: TokenAuthenticator },
   ],
-  exports: [AUTHENTICATOR, AuthenticateWithPasswordUseCase, UsersRepository, AccessTokensRepository, CreateUserAccountUseCase, CreateAccessTokenUseCase, RevokeAccessTokenUseCase],
+  exports: [
+    AUTHENTICATOR,
+    AuthenticateWithPasswordUseCase,
+    UsersRepository,
+    AccessTokensRepository,
+    CreateUserAccountUseCase,
+    CreateAccessTokenUseCase,
+    RevokeAccessTokenUseCase,
+  ],
 })
 export class IdentityModule {}

@@ -54,7 +54,14 @@ export class TokenAuthenticator implements Authenticator {
       void this.tokens.touchLastUsed(row.id).catch(() => undefined);
     }
     const credential: CredentialKind = row.impersonation ? 'impersonation' : row.resource_type === 'personal' ? 'personal' : row.resource_type;
-    const user: PrincipalUser = { id: row.user_id, username: row.username, isAdmin: row.is_admin, external: row.external, state: row.state, userType: row.user_type };
+    const user: PrincipalUser = {
+      id: row.user_id,
+      username: row.username,
+      isAdmin: row.is_admin,
+      external: row.external,
+      state: row.state,
+      userType: row.user_type,
+    };
     return { user, credential, scopes: row.scopes, tokenId: row.id };
   }
 

@@ -38,7 +38,12 @@ export class UsersController {
     const viewer = principal ? principal.user : null;
     const qb = this.customAttributes.filter(this.users.listQuery(filter, { admin }), 'user', 'u', filter.custom_attributes, viewer);
     const rows = await paginateQuery(qb, request, reply, { externalUrl: this.config.http.externalUrl, keyset: USER_KEYSET });
-    return this.customAttributes.attach('user', rows.map((user) => this.present(user, principal)), viewer, filter.with_custom_attributes);
+    return this.customAttributes.attach(
+      'user',
+      rows.map((user) => this.present(user, principal)),
+      viewer,
+      filter.with_custom_attributes,
+    );
   }
 
   @Get('user')
@@ -75,7 +80,6 @@ export class UsersController {
   async unblock(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     return asJson(reply, await this.setUserState.execute({ userId: idParam(id, 'User'), state: 'active', actorId: principal.user.id }));
   }
-
 
   private present(user: UserEntity, principal: Principal | null): Record<string, unknown> {
     let view: UserView = principal ? 'public' : 'basic';

@@ -1,5 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { Auth, CurrentGroup, CurrentPrincipal, DomainError, GroupAccess, intParam, LastModified, paginateOffset, Principal, ResourceAccess, rowChangedAt } from '@app/api';
+import {
+  Auth,
+  CurrentGroup,
+  CurrentPrincipal,
+  DomainError,
+  GroupAccess,
+  intParam,
+  LastModified,
+  paginateOffset,
+  Principal,
+  ResourceAccess,
+  rowChangedAt,
+} from '@app/api';
 import { AppConfig } from '@app/config';
 import { presentUserSummary } from '@app/identity';
 import { ACCESS_LEVELS, groupOf } from '@app/namespaces';
@@ -28,7 +40,13 @@ export class EpicsController {
 
   @Get('groups/:id/epics')
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async list(@CurrentGroup() access: ResourceAccess, @Query() dto: ListEpicsDto, @CurrentPrincipal() principal: Principal | null, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async list(
+    @CurrentGroup() access: ResourceAccess,
+    @Query() dto: ListEpicsDto,
+    @CurrentPrincipal() principal: Principal | null,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const group = this.group(access);
     const qb = this.epics.listQuery(group.id, this.readsConfidential(access, principal), dto);
     const rows = await paginateOffset(qb, req, reply, { externalUrl: this.config.http.externalUrl });
@@ -54,14 +72,27 @@ export class EpicsController {
 
   @Put('groups/:id/epics/:epic_iid')
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS)
-  async update(@CurrentGroup() access: ResourceAccess, @Param('epic_iid') rawIid: string, @Body() dto: UpdateEpicDto, @CurrentPrincipal() principal: Principal) {
+  async update(
+    @CurrentGroup() access: ResourceAccess,
+    @Param('epic_iid') rawIid: string,
+    @Body() dto: UpdateEpicDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     const group = this.group(access);
-    const epic = await this.updateEpic.execute({ groupId: group.id, iid: intParam('epic_iid', rawIid, 'Epic'), actorId: principal.user.id, actorLevel: access.accessLevel, attributes: dto });
+    const epic = await this.updateEpic.execute({
+      groupId: group.id,
+      iid: intParam('epic_iid', rawIid, 'Epic'),
+      actorId: principal.user.id,
+      actorLevel: access.accessLevel,
+      attributes: dto,
+    });
     return (await this.present([epic], group))[0];
   }
 
   @Delete('groups/:id/epics/:epic_iid')
-  @LastModified((request, get) => rowChangedAt(get, EpicEntity, { groupId: groupOf(request.groupAccess!).id, iid: intParam('epic_iid', request.params.epic_iid, 'Epic') }))
+  @LastModified((request, get) =>
+    rowChangedAt(get, EpicEntity, { groupId: groupOf(request.groupAccess!).id, iid: intParam('epic_iid', request.params.epic_iid, 'Epic') }),
+  )
   @GroupAccess(ACCESS_LEVELS.OWNER)
   @HttpCode(204)
   async remove(@CurrentGroup() access: ResourceAccess, @Param('epic_iid') rawIid: string, @CurrentPrincipal() principal: Principal): Promise<void> {
@@ -112,7 +143,12 @@ export class EpicsController {
         created_at: epic.createdAt.toISOString(),
         updated_at: epic.updatedAt.toISOString(),
         closed_at: epic.closedAt?.toISOString() ?? null,
-        _links: { self: `${externalUrl}/api/v4/groups/${group.id}/epics/${epic.iid}`, epic_issues: `${externalUrl}/api/v4/groups/${group.id}/epics/${epic.iid}/issues`, group: `${externalUrl}/api/v4/groups/${group.id}`, parent: null },
+        _links: {
+          self: `${externalUrl}/api/v4/groups/${group.id}/epics/${epic.iid}`,
+          epic_issues: `${externalUrl}/api/v4/groups/${group.id}/epics/${epic.iid}/issues`,
+          group: `${externalUrl}/api/v4/groups/${group.id}`,
+          parent: null,
+        },
       };
     });
   }

@@ -1,4 +1,16 @@
-import { Auth, CurrentPrincipal, CurrentProject, DomainError, intParam, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import {
+  Auth,
+  CurrentPrincipal,
+  CurrentProject,
+  DomainError,
+  intParam,
+  LastModified,
+  paginateOffset,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+  rowChangedAt,
+} from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf, ProjectsRepository, ProjectWithNamespace, toAccessUser } from '@app/namespaces';
@@ -72,7 +84,11 @@ export class IssuesController {
 
   @Get('projects/:id/issues/:issue_iid')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async get(@CurrentProject() access: ResourceAccess, @Param('issue_iid') rawIid: string, @CurrentPrincipal() principal: Principal | null): Promise<Record<string, unknown>> {
+  async get(
+    @CurrentProject() access: ResourceAccess,
+    @Param('issue_iid') rawIid: string,
+    @CurrentPrincipal() principal: Principal | null,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const issue = await this.issues.findByIid(project.id, intParam('issue_iid', rawIid, 'Issue'));
     if (!issue || !this.issues.canRead(issue, toAccessUser(principal), access.accessLevel)) throw DomainError.notFound('Issue');
@@ -82,7 +98,11 @@ export class IssuesController {
   @Post('projects/:id/issues')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @CreateRateLimit('issues_create_limit')
-  async create(@CurrentProject() access: ResourceAccess, @Body() dto: CreateIssueDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async create(
+    @CurrentProject() access: ResourceAccess,
+    @Body() dto: CreateIssueDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     if (!project.issuesEnabled) throw DomainError.forbidden();
     const issue = await this.createIssue.execute({
@@ -131,7 +151,9 @@ export class IssuesController {
   }
 
   @Delete('projects/:id/issues/:issue_iid')
-  @LastModified((request, get) => rowChangedAt(get, IssueEntity, { iid: intParam('issue_iid', request.params.issue_iid, 'Issue'), projectId: projectOf(request.projectAccess!).id }))
+  @LastModified((request, get) =>
+    rowChangedAt(get, IssueEntity, { iid: intParam('issue_iid', request.params.issue_iid, 'Issue'), projectId: projectOf(request.projectAccess!).id }),
+  )
   @ProjectAccess(ACCESS_LEVELS.OWNER)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('issue_iid') rawIid: string, @CurrentPrincipal() principal: Principal): Promise<void> {

@@ -49,7 +49,30 @@ const USE_CASES = [
 @Module({
   imports: [IdentityModule, NamespacesModule],
   controllers: [IssuesController, MilestonesController, IterationsController, MergeRequestsController, LabelsController, EpicsController],
-  providers: [...USE_CASES, InternalIdsRepository, IssuesRepository, MergeRequestsRepository, MilestonesRepository, IterationsRepository, IssuablesPresenter, EpicsRepository, LabelsRepository],
-  exports: [CreateIssueUseCase, UpdateIssueUseCase, UpdateMergeRequestUseCase, IssuesRepository, MergeRequestsRepository, MilestonesRepository, IterationsRepository, IssuablesPresenter, InternalIdsRepository, EpicsRepository, UpdateEpicUseCase, LabelsRepository],
+  providers: [
+    ...USE_CASES,
+    InternalIdsRepository,
+    IssuesRepository,
+    MergeRequestsRepository,
+    MilestonesRepository,
+    IterationsRepository,
+    IssuablesPresenter,
+    EpicsRepository,
+    LabelsRepository,
+  ],
+  exports: [
+    CreateIssueUseCase,
+    UpdateIssueUseCase,
+    UpdateMergeRequestUseCase,
+    IssuesRepository,
+    MergeRequestsRepository,
+    MilestonesRepository,
+    IterationsRepository,
+    IssuablesPresenter,
+    InternalIdsRepository,
+    EpicsRepository,
+    UpdateEpicUseCase,
+    LabelsRepository,
+  ],
 })
 export class IssuesModule {}

@@ -35,7 +35,11 @@ export class IterationsController {
 
   @Post('groups/:id/iterations')
   @GroupAccess(ACCESS_LEVELS.DEVELOPER)
-  async create(@CurrentGroup() access: ResourceAccess, @Body() dto: CreateIterationDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async create(
+    @CurrentGroup() access: ResourceAccess,
+    @Body() dto: CreateIterationDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const iteration = await this.createIteration.execute({
       actorId: principal.user.id,
       groupId: groupOf(access).id,

@@ -11,7 +11,14 @@ import { LabelsRepository } from './repositories/labels.repository';
 
 /** Black or white text, whichever reads better on the label's color (GitLab's `text_color`). */
 function textColor(color: string): string {
-  const hex = color.length === 4 ? color.slice(1).split('').map((c) => c + c).join('') : color.slice(1);
+  const hex =
+    color.length === 4
+      ? color
+          .slice(1)
+          .split('')
+          .map((c) => c + c)
+          .join('')
+      : color.slice(1);
   const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
   return r * 0.299 + g * 0.587 + b * 0.114 > 186 ? '#333333' : '#FFFFFF';
 }
@@ -38,8 +45,15 @@ const includeAncestors = (raw: unknown): boolean => raw !== 'false' && raw !== f
 
 /** The label a DELETE names (of the project or group itself), for `If-Unmodified-Since`; null when there is none (the route answers 404). */
 async function labelChangedAt(request: LastModifiedRequest, get: ProviderLookup, owner: 'project' | 'group'): Promise<Date | null> {
-  const where = owner === 'project' ? { projectId: projectOf(request.projectAccess!).id, groupId: null } : { projectId: null, groupId: groupOf(request.groupAccess!).id };
-  return (await get(LabelsRepository).find(where, [], request.params.label_id).catch(() => null))?.updatedAt ?? null;
+  const where =
+    owner === 'project' ? { projectId: projectOf(request.projectAccess!).id, groupId: null } : { projectId: null, groupId: groupOf(request.groupAccess!).id };
+  return (
+    (
+      await get(LabelsRepository)
+        .find(where, [], request.params.label_id)
+        .catch(() => null)
+    )?.updatedAt ?? null
+  );
 }
 
 /**
@@ -57,7 +71,11 @@ export class LabelsController {
 
   @Get('projects/:id/labels')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async listProject(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
+  async listProject(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
     const project = projectOf(access);
     const qb = this.labels.projectListQuery(project.id, projectAncestorGroupIds(project));
     const rows = await paginateOffset(qb, req, reply, { externalUrl: this.config.http.externalUrl });
@@ -73,7 +91,11 @@ export class LabelsController {
 
   @Get('groups/:id/labels')
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async listGroup(@CurrentGroup() access: ResourceAccess, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
+  async listGroup(
+    @CurrentGroup() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
     const group = groupOf(access);
     const ancestors = group.traversalIds.length > 0 ? group.traversalIds : [group.id];
     const qb = this.labels.groupListQuery(ancestors);
@@ -89,7 +111,11 @@ export class LabelsController {
 
   @Get('projects/:id/labels/:label_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async getProject(@CurrentProject() access: ResourceAccess, @Param('label_id') raw: string, @Query('include_ancestor_groups') ancestors: unknown): Promise<Record<string, unknown>> {
+  async getProject(
+    @CurrentProject() access: ResourceAccess,
+    @Param('label_id') raw: string,
+    @Query('include_ancestor_groups') ancestors: unknown,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const label = await this.labels.find({ projectId: project.id, groupId: null }, includeAncestors(ancestors) ? projectAncestorGroupIds(project) : [], raw);
     return presentLabel(label, project.id);
@@ -113,7 +139,11 @@ export class LabelsController {
 
   @Get('groups/:id/labels/:label_id')
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async getGroup(@CurrentGroup() access: ResourceAccess, @Param('label_id') raw: string, @Query('include_ancestor_groups') ancestors: unknown): Promise<Record<string, unknown>> {
+  async getGroup(
+    @CurrentGroup() access: ResourceAccess,
+    @Param('label_id') raw: string,
+    @Query('include_ancestor_groups') ancestors: unknown,
+  ): Promise<Record<string, unknown>> {
     const group = groupOf(access);
     const label = await this.labels.find({ projectId: null, groupId: group.id }, includeAncestors(ancestors) ? group.traversalIds : [], raw);
     return presentLabel(label, null);

@@ -52,7 +52,11 @@ export class MergeRequestsController {
 
   @Post('projects/:id/merge_requests')
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
-  async create(@CurrentProject() access: ResourceAccess, @Body() dto: CreateMergeRequestDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async create(
+    @CurrentProject() access: ResourceAccess,
+    @Body() dto: CreateMergeRequestDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     if (!project.mergeRequestsEnabled) throw DomainError.forbidden();
     const mr = await this.createMergeRequest.execute({

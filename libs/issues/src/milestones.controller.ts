@@ -1,4 +1,17 @@
-import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, GroupAccess, intParam, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import {
+  CurrentGroup,
+  CurrentPrincipal,
+  CurrentProject,
+  DomainError,
+  GroupAccess,
+  intParam,
+  LastModified,
+  paginateOffset,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+  rowChangedAt,
+} from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, groupOf, projectOf } from '@app/namespaces';
@@ -50,7 +63,11 @@ export class MilestonesController {
 
   @Post('groups/:id/milestones')
   @GroupAccess(ACCESS_LEVELS.REPORTER)
-  async createForGroup(@CurrentGroup() access: ResourceAccess, @Body() dto: CreateMilestoneDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async createForGroup(
+    @CurrentGroup() access: ResourceAccess,
+    @Body() dto: CreateMilestoneDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const group = groupOf(access);
     const milestone = await this.createMilestone.execute({
       actorId: principal.user.id,
@@ -74,7 +91,11 @@ export class MilestonesController {
 
   @Post('projects/:id/milestones')
   @ProjectAccess(ACCESS_LEVELS.REPORTER)
-  async create(@CurrentProject() access: ResourceAccess, @Body() dto: CreateMilestoneDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async create(
+    @CurrentProject() access: ResourceAccess,
+    @Body() dto: CreateMilestoneDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const milestone = await this.createMilestone.execute({
       actorId: principal.user.id,
@@ -110,10 +131,19 @@ export class MilestonesController {
   }
 
   @Delete('projects/:id/milestones/:milestone_id')
-  @LastModified((request, get) => rowChangedAt(get, MilestoneEntity, { id: intParam('milestone_id', request.params.milestone_id, 'Milestone'), projectId: projectOf(request.projectAccess!).id }))
+  @LastModified((request, get) =>
+    rowChangedAt(get, MilestoneEntity, {
+      id: intParam('milestone_id', request.params.milestone_id, 'Milestone'),
+      projectId: projectOf(request.projectAccess!).id,
+    }),
+  )
   @ProjectAccess(ACCESS_LEVELS.REPORTER)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('milestone_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.deleteMilestone.execute({ actorId: principal.user.id, projectId: projectOf(access).id, milestoneId: intParam('milestone_id', rawId, 'Milestone') });
+    await this.deleteMilestone.execute({
+      actorId: principal.user.id,
+      projectId: projectOf(access).id,
+      milestoneId: intParam('milestone_id', rawId, 'Milestone'),
+    });
   }
 }

@@ -31,7 +31,11 @@ export class DomainEventConsumerFactory implements OnModuleInit, BeforeApplicati
     const gauges = {
       running: this.metrics.gauge('domain_event_consumer_running', '1 while the consumer of the domain event stream runs, by consumer group', ['group']),
       handled: this.metrics.gauge('domain_event_consumer_handled', 'Domain events handled since the process started, by consumer group', ['group']),
-      deadLettered: this.metrics.gauge('domain_event_consumer_dead_lettered', 'Domain events moved to the dead-letter topic since the process started, by consumer group', ['group']),
+      deadLettered: this.metrics.gauge(
+        'domain_event_consumer_dead_lettered',
+        'Domain events moved to the dead-letter topic since the process started, by consumer group',
+        ['group'],
+      ),
     };
     // Read at scrape time, so the figures are never stale.
     const collect = (): void => {

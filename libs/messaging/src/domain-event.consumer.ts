@@ -362,14 +362,22 @@ export class DomainEventConsumer {
       const parsed = parseDomainEvent(message.value);
       const dataProblems = parsed.valid ? eventDataProblems(parsed.event) : [];
       if (!parsed.valid) await this.deadLetter({ topic: batch.topic, partition: batch.partition, message }, `invalid envelope: ${parsed.problems.join('; ')}`);
-      else if (dataProblems.length > 0) await this.deadLetter({ topic: batch.topic, partition: batch.partition, message }, invalidDataReason(parsed.event, dataProblems));
+      else if (dataProblems.length > 0)
+        await this.deadLetter({ topic: batch.topic, partition: batch.partition, message }, invalidDataReason(parsed.event, dataProblems));
       else valid.push({ event: parsed.event, message });
     }
     if (valid.length === 0) return;
     const batchHandler = this.options.batchHandler!;
     for (let attempt = 1; ; attempt++) {
       try {
-        const context = { topic: batch.topic, partition: batch.partition, firstOffset: messages[0].offset, lastOffset: messages[messages.length - 1].offset, attempt, heartbeat };
+        const context = {
+          topic: batch.topic,
+          partition: batch.partition,
+          firstOffset: messages[0].offset,
+          lastOffset: messages[messages.length - 1].offset,
+          attempt,
+          heartbeat,
+        };
         await batchHandler(
           valid.map((v) => v.event),
           context,

@@ -24,7 +24,11 @@ class RecordingSubscriber extends DomainEventSubscriber {
 }
 
 describe(DomainEventSubscriber.name, () => {
-  const config = AppConfig.fromEnvironment({ KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','), KAFKA_TOPIC_PREFIX: randomKafkaPrefix('subscriber'), LOG_LEVEL: 'silent' });
+  const config = AppConfig.fromEnvironment({
+    KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
+    KAFKA_TOPIC_PREFIX: randomKafkaPrefix('subscriber'),
+    LOG_LEVEL: 'silent',
+  });
   let app: INestApplicationContext;
 
   beforeAll(async () => {

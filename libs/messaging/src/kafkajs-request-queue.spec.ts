@@ -16,7 +16,15 @@ const silentLogger = { debug: () => undefined, info: () => undefined, warn: () =
  */
 describe('kafkajs RequestQueue (patched)', () => {
   const queue = () =>
-    new RequestQueue({ instrumentationEmitter: null, maxInFlightRequests: null, requestTimeout: 30_000, enforceRequestTimeout: true, clientId: 'test', broker: 'b:9092', logger: silentLogger });
+    new RequestQueue({
+      instrumentationEmitter: null,
+      maxInFlightRequests: null,
+      requestTimeout: 30_000,
+      enforceRequestTimeout: true,
+      clientId: 'test',
+      broker: 'b:9092',
+      logger: silentLogger,
+    });
   let timers: jest.SpyInstance;
 
   beforeEach(() => {

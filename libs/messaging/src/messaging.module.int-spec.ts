@@ -25,7 +25,10 @@ describe(MessagingModule.name, () => {
 
   const boot = async (relay: boolean): Promise<INestApplicationContext> => {
     const app = await NestFactory.createApplicationContext(
-      { module: class MessagingTestModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot([OutboxEventEntity]), MessagingModule.forRoot({ relay })] },
+      {
+        module: class MessagingTestModule {},
+        imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot([OutboxEventEntity]), MessagingModule.forRoot({ relay })],
+      },
       { logger: false },
     );
     await app.init();
@@ -48,12 +51,16 @@ describe(MessagingModule.name, () => {
       const relay = app.get(OutboxRelay);
       expect(relay.running).toBe(true);
       const received: DomainEvent[] = [];
-      const consumer = app.get(DomainEventConsumerFactory).create({ groupId: CONSUMER_GROUPS.HOOK_DISPATCHER, handler: async (event) => void received.push(event) });
+      const consumer = app
+        .get(DomainEventConsumerFactory)
+        .create({ groupId: CONSUMER_GROUPS.HOOK_DISPATCHER, handler: async (event) => void received.push(event) });
       await consumer.start();
       expect(consumer.running).toBe(true);
 
       const outbox = app.get(OutboxService);
-      const [event] = await app.get(DataSource).transaction((manager) => outbox.append(manager, unchecked({ type: 'module.test', projectId: 3, data: { ok: true } })));
+      const [event] = await app
+        .get(DataSource)
+        .transaction((manager) => outbox.append(manager, unchecked({ type: 'module.test', projectId: 3, data: { ok: true } })));
       const deadline = Date.now() + 20_000;
       while (!received.some((e) => e.id === event.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(received).toEqual([event]);
@@ -89,7 +96,10 @@ describe(MessagingModule.name, () => {
           const [a] = await outbox.append(manager, unchecked({ type: 'module.collect', data: { n: 1 } }));
           // Not written yet: the rows wait for the end of the work.
           expect(await manager.query('SELECT count(*)::int AS n FROM outbox_events WHERE id = $1', [a.id])).toEqual([{ n: 0 }]);
-          const [b, c] = await outbox.append(manager, [unchecked({ type: 'module.collect', data: { n: 2 } }), unchecked({ type: 'module.collect', data: { n: 3 } })]);
+          const [b, c] = await outbox.append(manager, [
+            unchecked({ type: 'module.collect', data: { n: 2 } }),
+            unchecked({ type: 'module.collect', data: { n: 3 } }),
+          ]);
           return [a.id, b.id, c.id];
         }),
       );

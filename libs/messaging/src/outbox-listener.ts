@@ -41,7 +41,8 @@ export class OutboxListener {
         options.onNotify();
       },
       onLost: (error, failures) => {
-        if (failures === 1) this.logger.warn(`outbox relay lost its LISTEN connection, polling every ${options.pollMs} ms until it is back: ${errorMessage(error)}`);
+        if (failures === 1)
+          this.logger.warn(`outbox relay lost its LISTEN connection, polling every ${options.pollMs} ms until it is back: ${errorMessage(error)}`);
       },
     });
   }

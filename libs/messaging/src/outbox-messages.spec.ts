@@ -1,6 +1,11 @@
 import { chunkBySize, errorMessage, hasErrorType, OutboxRow, produceRequestsOf, toMessage } from './outbox-messages';
 
-const row = (id: string, topic = 't.domain-events.v1', payload: Record<string, unknown> = { type: 'issue.created', n: id }, headers: OutboxRow['headers'] = null): OutboxRow => ({
+const row = (
+  id: string,
+  topic = 't.domain-events.v1',
+  payload: Record<string, unknown> = { type: 'issue.created', n: id },
+  headers: OutboxRow['headers'] = null,
+): OutboxRow => ({
   seq: id,
   id: `id-${id}`,
   topic,

@@ -12,7 +12,13 @@ const event = unchecked(raw);
 describe(outboxRecordOf.name, () => {
   it('builds the envelope, the topic, the key (project id) and the given headers', () => {
     const sut = outboxRecordOf(event, 'p.domain-events.v1', {}, { a: 'b' });
-    expect(sut).toEqual({ id: sut.payload.id, topic: 'p.domain-events.v1', message_key: '42', headers: { a: 'b' }, payload: expect.objectContaining({ type: 'issue.opened', version: 1, actor: 3, project_id: 42, group_id: 7, data: { x: 1 } }) });
+    expect(sut).toEqual({
+      id: sut.payload.id,
+      topic: 'p.domain-events.v1',
+      message_key: '42',
+      headers: { a: 'b' },
+      payload: expect.objectContaining({ type: 'issue.opened', version: 1, actor: 3, project_id: 42, group_id: 7, data: { x: 1 } }),
+    });
     expect(sut.id).toMatch(/^[0-9a-f-]{36}$/);
   });
 

@@ -52,7 +52,12 @@ export function outboxRecordOf(event: NewDomainEvent, topic: string, context: Ou
 }
 
 /** `outboxRecordOf` for each event, in order, sharing one headers object. */
-export function outboxRecordsOf(events: readonly NewDomainEvent[], topic: string, context: OutboxContext, headers: Record<string, string> = {}): OutboxRecord[] {
+export function outboxRecordsOf(
+  events: readonly NewDomainEvent[],
+  topic: string,
+  context: OutboxContext,
+  headers: Record<string, string> = {},
+): OutboxRecord[] {
   const rowHeaders = outboxHeaders(context, headers);
   return events.map((event) => outboxRecordOf(event, topic, context, rowHeaders));
 }

@@ -167,10 +167,9 @@ describe(OutboxRelay.name, () => {
     const relay = newRelay();
     try {
       await expect(relay.publishBatch()).resolves.toEqual({ claimed: 2, published: 1 });
-      const published: Array<{ id: string }> = await dataSource.query(
-        'SELECT id FROM outbox_events WHERE id = ANY($1::uuid[]) AND published_at IS NOT NULL',
-        [[heldA.id, otherB.id, laterA.id]],
-      );
+      const published: Array<{ id: string }> = await dataSource.query('SELECT id FROM outbox_events WHERE id = ANY($1::uuid[]) AND published_at IS NOT NULL', [
+        [heldA.id, otherB.id, laterA.id],
+      ]);
       expect(published.map((r) => r.id)).toEqual([otherB.id]);
     } finally {
       await other.rollbackTransaction();

@@ -90,7 +90,13 @@ export const OUTBOX_CLAIM_LOCK_KEY = 7_305_142_002;
 const BLOCKED_RETRY_MS = 50;
 
 /** Kafka errors after which the idempotent producer's sequence state is unusable. */
-const PRODUCER_STATE_ERRORS = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'DUPLICATE_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID', 'INVALID_PRODUCER_EPOCH', 'INVALID_PRODUCER_ID_MAPPING']);
+const PRODUCER_STATE_ERRORS = new Set([
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'DUPLICATE_SEQUENCE_NUMBER',
+  'UNKNOWN_PRODUCER_ID',
+  'INVALID_PRODUCER_EPOCH',
+  'INVALID_PRODUCER_ID_MAPPING',
+]);
 /** The topic was deleted (or never created): run `ensureTopics` again before the next attempt. */
 const MISSING_TOPIC_ERRORS = new Set(['UNKNOWN_TOPIC_OR_PARTITION']);
 /** Recreate the producer after this many failures in a row, whatever the cause. */
@@ -149,7 +155,9 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     this.lingerMs = options.lingerMs ?? config.outboxLingerMs;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.listener =
-      (options.listen ?? true) ? new OutboxListener({ databaseUrl: config.database.url, backoff: this.backoff, pollMs: this.pollMs, onNotify: () => this.wake() }) : null;
+      (options.listen ?? true)
+        ? new OutboxListener({ databaseUrl: config.database.url, backoff: this.backoff, pollMs: this.pollMs, onNotify: () => this.wake() })
+        : null;
   }
 
   get running(): boolean {

@@ -43,7 +43,11 @@ export class OutboxService {
    * catalogue entry declares (`NewDomainEvent<T>`): a type or a shape the catalogue does not
    * have does not compile.
    */
-  async append<T extends DomainEventType>(manager: EntityManager, events: NewDomainEvent<T> | readonly NewDomainEvent<T>[], headers: Record<string, string> = {}): Promise<DomainEvent[]> {
+  async append<T extends DomainEventType>(
+    manager: EntityManager,
+    events: NewDomainEvent<T> | readonly NewDomainEvent<T>[],
+    headers: Record<string, string> = {},
+  ): Promise<DomainEvent[]> {
     // Each event is one of the catalogue's (`T` is a union of its types): the rows take any.
     const list = (isList(events) ? events : [events]) as readonly NewDomainEvent[];
     if (list.length === 0) return [];

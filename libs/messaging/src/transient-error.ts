@@ -28,9 +28,18 @@ const POSTGRES_CODES = new Set(['40001', '40P01', '55P03', '53300', '57P01', '57
 export function isTransientError(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false;
   if (error instanceof TransientError) return true;
-  const e = error as { code?: unknown; retriable?: unknown; name?: unknown; message?: unknown; cause?: unknown; driverError?: unknown; originalError?: unknown };
+  const e = error as {
+    code?: unknown;
+    retriable?: unknown;
+    name?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    driverError?: unknown;
+    originalError?: unknown;
+  };
   if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || POSTGRES_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code))) return true;
   if (typeof e.name === 'string' && e.name.startsWith('KafkaJS') && e.retriable === true) return true;
-  if (typeof e.message === 'string' && /Connection terminated|Connection ended unexpectedly|timeout exceeded when trying to connect/i.test(e.message)) return true;
+  if (typeof e.message === 'string' && /Connection terminated|Connection ended unexpectedly|timeout exceeded when trying to connect/i.test(e.message))
+    return true;
   return [e.cause, e.driverError, e.originalError].some((inner) => isTransientError(inner, depth + 1));
 }

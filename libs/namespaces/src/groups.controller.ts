@@ -1,4 +1,16 @@
-import { Auth, CurrentGroup, CurrentPrincipal, GroupAccess, LastModified, paginateOffset, paginateQuery, Principal, PublicRead, readIfUnmodifiedSince, ResourceAccess } from '@app/api';
+import {
+  Auth,
+  CurrentGroup,
+  CurrentPrincipal,
+  GroupAccess,
+  LastModified,
+  paginateOffset,
+  paginateQuery,
+  Principal,
+  PublicRead,
+  readIfUnmodifiedSince,
+  ResourceAccess,
+} from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/custom-attributes';
@@ -58,7 +70,12 @@ export class GroupsController {
     const viewer = toAccessUser(principal);
     const qb = this.customAttributes.filter(this.groups.listQuery(groupListFilter(dto), viewer), 'group', 'g', dto.custom_attributes, viewer);
     const rows = await paginateQuery(qb, request, reply, { externalUrl: this.config.http.externalUrl, keyset: GROUP_KEYSET });
-    return this.customAttributes.attach('group', rows.map((group) => presentGroup(group, this.presentOptions())), viewer, dto.with_custom_attributes);
+    return this.customAttributes.attach(
+      'group',
+      rows.map((group) => presentGroup(group, this.presentOptions())),
+      viewer,
+      dto.with_custom_attributes,
+    );
   }
 
   @Post('groups')
@@ -78,7 +95,11 @@ export class GroupsController {
 
   @Get('groups/:id')
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async get(@CurrentGroup() access: ResourceAccess, @Query() dto: GetGroupDto, @CurrentPrincipal() principal: Principal | null): Promise<Record<string, unknown>> {
+  async get(
+    @CurrentGroup() access: ResourceAccess,
+    @Query() dto: GetGroupDto,
+    @CurrentPrincipal() principal: Principal | null,
+  ): Promise<Record<string, unknown>> {
     const group = groupOf(access);
     const projects = dto.with_projects === false ? undefined : await this.groupProjects(group, toAccessUser(principal));
     const detail = presentGroupDetail(group, this.presentOptions(), { projects, sharedProjects: projects ? [] : undefined });
@@ -88,7 +109,11 @@ export class GroupsController {
 
   @Put('groups/:id')
   @GroupAccess(ACCESS_LEVELS.OWNER)
-  async update(@CurrentGroup() access: ResourceAccess, @Body() dto: UpdateGroupDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async update(
+    @CurrentGroup() access: ResourceAccess,
+    @Body() dto: UpdateGroupDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const actor = toAccessUser(principal)!;
     const group = await this.updateGroup.execute({
       actor,

@@ -1,4 +1,18 @@
-import { CurrentGroup, CurrentPrincipal, CurrentProject, DomainError, ErrorCode, GroupAccess, intParam, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import {
+  CurrentGroup,
+  CurrentPrincipal,
+  CurrentProject,
+  DomainError,
+  ErrorCode,
+  GroupAccess,
+  intParam,
+  LastModified,
+  paginateOffset,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+  rowChangedAt,
+} from '@app/api';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import type { UserEntity } from '@app/identity';
@@ -43,13 +57,23 @@ export class MembersController {
 
   @Get('projects/:id/members')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  listProject(@CurrentProject() access: ResourceAccess, @Query() dto: ListMembersDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  listProject(
+    @CurrentProject() access: ResourceAccess,
+    @Query() dto: ListMembersDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.list(this.members.directQuery(projectSource(access), listFilter(dto)), req, reply);
   }
 
   @Get('projects/:id/members/all')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  listAllProject(@CurrentProject() access: ResourceAccess, @Query() dto: ListMembersDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  listAllProject(
+    @CurrentProject() access: ResourceAccess,
+    @Query() dto: ListMembersDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.list(this.members.allQuery(projectSource(access), listFilter(dto)), req, reply);
   }
 
@@ -73,16 +97,28 @@ export class MembersController {
 
   @Put('projects/:id/members/:user_id')
   @ProjectAccess(MANAGE_MEMBERS_LEVEL.project, { allowArchived: true })
-  updateInProject(@CurrentProject() access: ResourceAccess, @Param('user_id') userId: string, @Body() dto: UpdateMemberDto, @CurrentPrincipal() principal: Principal) {
+  updateInProject(
+    @CurrentProject() access: ResourceAccess,
+    @Param('user_id') userId: string,
+    @Body() dto: UpdateMemberDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.update(projectSource(access), access, userIdOf(userId), dto, principal);
   }
 
   /** Any member may leave; removing someone else needs Maintainer (checked by the use case). */
   @Delete('projects/:id/members/:user_id')
-  @LastModified((request, get) => rowChangedAt(get, MemberEntity, { sourceType: 'project', sourceId: projectOf(request.projectAccess!).id, userId: userIdOf(request.params.user_id) }))
+  @LastModified((request, get) =>
+    rowChangedAt(get, MemberEntity, { sourceType: 'project', sourceId: projectOf(request.projectAccess!).id, userId: userIdOf(request.params.user_id) }),
+  )
   @ProjectAccess(ACCESS_LEVELS.GUEST, { allowArchived: true })
   async removeFromProject(@CurrentProject() access: ResourceAccess, @Param('user_id') userId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.removeMember.execute({ actor: toAccessUser(principal)!, actorAccessLevel: access.accessLevel, source: projectSource(access), userId: userIdOf(userId) });
+    await this.removeMember.execute({
+      actor: toAccessUser(principal)!,
+      actorAccessLevel: access.accessLevel,
+      source: projectSource(access),
+      userId: userIdOf(userId),
+    });
   }
 
   // --- groups -------------------------------------------------------------
@@ -95,7 +131,12 @@ export class MembersController {
 
   @Get('groups/:id/members/all')
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  listAllGroup(@CurrentGroup() access: ResourceAccess, @Query() dto: ListMembersDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  listAllGroup(
+    @CurrentGroup() access: ResourceAccess,
+    @Query() dto: ListMembersDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.list(this.members.allQuery(groupSource(access), listFilter(dto)), req, reply);
   }
 
@@ -119,16 +160,28 @@ export class MembersController {
 
   @Put('groups/:id/members/:user_id')
   @GroupAccess(MANAGE_MEMBERS_LEVEL.group)
-  updateInGroup(@CurrentGroup() access: ResourceAccess, @Param('user_id') userId: string, @Body() dto: UpdateMemberDto, @CurrentPrincipal() principal: Principal) {
+  updateInGroup(
+    @CurrentGroup() access: ResourceAccess,
+    @Param('user_id') userId: string,
+    @Body() dto: UpdateMemberDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.update(groupSource(access), access, userIdOf(userId), dto, principal);
   }
 
   /** Any member may leave; removing someone else needs Owner (checked by the use case). */
   @Delete('groups/:id/members/:user_id')
-  @LastModified((request, get) => rowChangedAt(get, MemberEntity, { sourceType: 'namespace', sourceId: groupOf(request.groupAccess!).id, userId: userIdOf(request.params.user_id) }))
+  @LastModified((request, get) =>
+    rowChangedAt(get, MemberEntity, { sourceType: 'namespace', sourceId: groupOf(request.groupAccess!).id, userId: userIdOf(request.params.user_id) }),
+  )
   @GroupAccess(ACCESS_LEVELS.MINIMAL)
   async removeFromGroup(@CurrentGroup() access: ResourceAccess, @Param('user_id') userId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.removeMember.execute({ actor: toAccessUser(principal)!, actorAccessLevel: access.accessLevel, source: groupSource(access), userId: userIdOf(userId) });
+    await this.removeMember.execute({
+      actor: toAccessUser(principal)!,
+      actorAccessLevel: access.accessLevel,
+      source: groupSource(access),
+      userId: userIdOf(userId),
+    });
   }
 
   // --- shared -------------------------------------------------------------
@@ -164,7 +217,13 @@ export class MembersController {
     return this.one(member);
   }
 
-  private async update(source: MemberSource, access: ResourceAccess, userId: number, dto: UpdateMemberDto, principal: Principal): Promise<Record<string, unknown>> {
+  private async update(
+    source: MemberSource,
+    access: ResourceAccess,
+    userId: number,
+    dto: UpdateMemberDto,
+    principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const { member } = await this.updateMember.execute({
       actor: toAccessUser(principal)!,
       actorAccessLevel: access.accessLevel,
@@ -177,6 +236,11 @@ export class MembersController {
   }
 
   private present(member: MemberEntity, users: Map<number, UserEntity>): Record<string, unknown> {
-    return presentMember(member, users.get(member.userId)!, member.createdById !== null ? (users.get(member.createdById) ?? null) : null, this.config.http.externalUrl);
+    return presentMember(
+      member,
+      users.get(member.userId)!,
+      member.createdById !== null ? (users.get(member.createdById) ?? null) : null,
+      this.config.http.externalUrl,
+    );
   }
 }

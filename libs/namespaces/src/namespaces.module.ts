@@ -61,7 +61,15 @@ const USE_CASES = [
  */
 @Module({
   imports: [IdentityModule, SettingsModule, CustomAttributeFiltersModule],
-  controllers: [GroupsController, ProjectsController, MembersController, UserProjectsController, TopicsController, UserAccountsController, ResourceAccessTokensController],
+  controllers: [
+    GroupsController,
+    ProjectsController,
+    MembersController,
+    UserProjectsController,
+    TopicsController,
+    UserAccountsController,
+    ResourceAccessTokensController,
+  ],
   providers: [
     ...USE_CASES,
     AccessService,
@@ -77,6 +85,18 @@ const USE_CASES = [
     RootUserRepository,
     RootUserBootstrap,
   ],
-  exports: [AccessService, ACCESS_RESOLVER, GroupsRepository, ProjectsRepository, MembersRepository, ProjectStatisticsRepository, ProjectViewsService, CreateProjectUseCase, CreateGroupUseCase, CreateUserUseCase, RootUserBootstrap],
+  exports: [
+    AccessService,
+    ACCESS_RESOLVER,
+    GroupsRepository,
+    ProjectsRepository,
+    MembersRepository,
+    ProjectStatisticsRepository,
+    ProjectViewsService,
+    CreateProjectUseCase,
+    CreateGroupUseCase,
+    CreateUserUseCase,
+    RootUserBootstrap,
+  ],
 })
 export class NamespacesModule {}

@@ -1,4 +1,15 @@
-import { Auth, CurrentPrincipal, CurrentProject, LastModified, paginateOffset, Principal, ProjectAccess, PublicRead, readIfUnmodifiedSince, ResourceAccess } from '@app/api';
+import {
+  Auth,
+  CurrentPrincipal,
+  CurrentProject,
+  LastModified,
+  paginateOffset,
+  Principal,
+  ProjectAccess,
+  PublicRead,
+  readIfUnmodifiedSince,
+  ResourceAccess,
+} from '@app/api';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { CustomAttributeFilters } from '@app/custom-attributes';
@@ -47,12 +58,21 @@ export class ProjectsController {
 
   @Get('projects/:id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async get(@CurrentProject() access: ResourceAccess, @Query() dto: GetProjectDto, @CurrentPrincipal() principal: Principal | null): Promise<Record<string, unknown>> {
+  async get(
+    @CurrentProject() access: ResourceAccess,
+    @Query() dto: GetProjectDto,
+    @CurrentPrincipal() principal: Principal | null,
+  ): Promise<Record<string, unknown>> {
     const viewer = toAccessUser(principal);
     const project = projectOf(access);
     // GitLab shows the runners token to those who administer the project: maintainers and administrators.
     const runnersToken = viewer && (viewer.isAdmin || access.accessLevel >= ACCESS_LEVELS.MAINTAINER) ? await this.views.runnersToken(project.id) : undefined;
-    const item = await this.views.presentOne(project, viewer, { view: viewer ? 'full' : 'simple', withPermissions: true, statistics: dto.statistics, runnersToken });
+    const item = await this.views.presentOne(project, viewer, {
+      view: viewer ? 'full' : 'simple',
+      withPermissions: true,
+      statistics: dto.statistics,
+      runnersToken,
+    });
     const [withAttributes] = await this.customAttributes.attach('project', [item], viewer, dto.with_custom_attributes);
     return withAttributes;
   }
@@ -80,7 +100,11 @@ export class ProjectsController {
   /** Settings stay editable on an archived project (as in GitLab). */
   @Put('projects/:id')
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER, { allowArchived: true })
-  async update(@CurrentProject() access: ResourceAccess, @Body() dto: UpdateProjectDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async update(
+    @CurrentProject() access: ResourceAccess,
+    @Body() dto: UpdateProjectDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const actor = toAccessUser(principal)!;
     const project = await this.updateProject.execute({
       actor,

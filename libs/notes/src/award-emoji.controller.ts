@@ -1,5 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, DomainError, intParam, LastModified, type LastModifiedResolver, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import {
+  CurrentPrincipal,
+  CurrentProject,
+  DomainError,
+  intParam,
+  LastModified,
+  type LastModifiedResolver,
+  paginateOffset,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+  rowChangedAt,
+} from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -46,19 +58,34 @@ export class AwardEmojiController {
   // One handler per route (each DELETE route is declared on its own for `If-Unmodified-Since`).
   @Get('projects/:id/issues/:issue_iid/award_emoji')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async listIssue(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @CurrentPrincipal() principal: Principal | null, @Res({ passthrough: true }) reply: FastifyReply) {
+  async listIssue(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @CurrentPrincipal() principal: Principal | null,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.listOf(await this.awardable(access, req, principal, false), req, reply);
   }
 
   @Get('projects/:id/issues/:issue_iid/award_emoji/:award_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async getIssue(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Param('award_id') awardId: string, @CurrentPrincipal() principal: Principal | null) {
+  async getIssue(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Param('award_id') awardId: string,
+    @CurrentPrincipal() principal: Principal | null,
+  ) {
     return this.presenter.award(await this.find(await this.awardable(access, req, principal, false), awardId));
   }
 
   @Post('projects/:id/issues/:issue_iid/award_emoji')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async createIssue(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Body() dto: AwardEmojiDto, @CurrentPrincipal() principal: Principal) {
+  async createIssue(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Body() dto: AwardEmojiDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.award(await this.awardable(access, req, principal, false), dto.name, principal);
   }
 
@@ -66,25 +93,45 @@ export class AwardEmojiController {
   @LastModified(awardChangedAt)
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
-  async removeIssue(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Param('award_id') awardId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async removeIssue(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Param('award_id') awardId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
     await this.removeFrom(await this.awardable(access, req, principal, false), awardId, principal);
   }
 
   @Get('projects/:id/issues/:issue_iid/notes/:note_id/award_emoji')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async listIssueNote(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @CurrentPrincipal() principal: Principal | null, @Res({ passthrough: true }) reply: FastifyReply) {
+  async listIssueNote(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @CurrentPrincipal() principal: Principal | null,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.listOf(await this.awardable(access, req, principal, true), req, reply);
   }
 
   @Get('projects/:id/issues/:issue_iid/notes/:note_id/award_emoji/:award_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async getIssueNote(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Param('award_id') awardId: string, @CurrentPrincipal() principal: Principal | null) {
+  async getIssueNote(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Param('award_id') awardId: string,
+    @CurrentPrincipal() principal: Principal | null,
+  ) {
     return this.presenter.award(await this.find(await this.awardable(access, req, principal, true), awardId));
   }
 
   @Post('projects/:id/issues/:issue_iid/notes/:note_id/award_emoji')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async createIssueNote(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Body() dto: AwardEmojiDto, @CurrentPrincipal() principal: Principal) {
+  async createIssueNote(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Body() dto: AwardEmojiDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.award(await this.awardable(access, req, principal, true), dto.name, principal);
   }
 
@@ -92,25 +139,45 @@ export class AwardEmojiController {
   @LastModified(awardChangedAt)
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
-  async removeIssueNote(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Param('award_id') awardId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async removeIssueNote(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Param('award_id') awardId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
     await this.removeFrom(await this.awardable(access, req, principal, true), awardId, principal);
   }
 
   @Get('projects/:id/merge_requests/:merge_request_iid/award_emoji')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async listMergeRequest(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @CurrentPrincipal() principal: Principal | null, @Res({ passthrough: true }) reply: FastifyReply) {
+  async listMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @CurrentPrincipal() principal: Principal | null,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.listOf(await this.awardable(access, req, principal, false), req, reply);
   }
 
   @Get('projects/:id/merge_requests/:merge_request_iid/award_emoji/:award_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async getMergeRequest(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Param('award_id') awardId: string, @CurrentPrincipal() principal: Principal | null) {
+  async getMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Param('award_id') awardId: string,
+    @CurrentPrincipal() principal: Principal | null,
+  ) {
     return this.presenter.award(await this.find(await this.awardable(access, req, principal, false), awardId));
   }
 
   @Post('projects/:id/merge_requests/:merge_request_iid/award_emoji')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async createMergeRequest(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Body() dto: AwardEmojiDto, @CurrentPrincipal() principal: Principal) {
+  async createMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Body() dto: AwardEmojiDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.award(await this.awardable(access, req, principal, false), dto.name, principal);
   }
 
@@ -118,25 +185,45 @@ export class AwardEmojiController {
   @LastModified(awardChangedAt)
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
-  async removeMergeRequest(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Param('award_id') awardId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async removeMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Param('award_id') awardId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
     await this.removeFrom(await this.awardable(access, req, principal, false), awardId, principal);
   }
 
   @Get('projects/:id/merge_requests/:merge_request_iid/notes/:note_id/award_emoji')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async listMergeRequestNote(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @CurrentPrincipal() principal: Principal | null, @Res({ passthrough: true }) reply: FastifyReply) {
+  async listMergeRequestNote(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @CurrentPrincipal() principal: Principal | null,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.listOf(await this.awardable(access, req, principal, true), req, reply);
   }
 
   @Get('projects/:id/merge_requests/:merge_request_iid/notes/:note_id/award_emoji/:award_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async getMergeRequestNote(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Param('award_id') awardId: string, @CurrentPrincipal() principal: Principal | null) {
+  async getMergeRequestNote(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Param('award_id') awardId: string,
+    @CurrentPrincipal() principal: Principal | null,
+  ) {
     return this.presenter.award(await this.find(await this.awardable(access, req, principal, true), awardId));
   }
 
   @Post('projects/:id/merge_requests/:merge_request_iid/notes/:note_id/award_emoji')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async createMergeRequestNote(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Body() dto: AwardEmojiDto, @CurrentPrincipal() principal: Principal) {
+  async createMergeRequestNote(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Body() dto: AwardEmojiDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.award(await this.awardable(access, req, principal, true), dto.name, principal);
   }
 
@@ -144,25 +231,45 @@ export class AwardEmojiController {
   @LastModified(awardChangedAt)
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
-  async removeMergeRequestNote(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Param('award_id') awardId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async removeMergeRequestNote(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Param('award_id') awardId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
     await this.removeFrom(await this.awardable(access, req, principal, true), awardId, principal);
   }
 
   @Get('projects/:id/snippets/:snippet_id/award_emoji')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async listSnippet(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @CurrentPrincipal() principal: Principal | null, @Res({ passthrough: true }) reply: FastifyReply) {
+  async listSnippet(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @CurrentPrincipal() principal: Principal | null,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.listOf(await this.awardable(access, req, principal, false), req, reply);
   }
 
   @Get('projects/:id/snippets/:snippet_id/award_emoji/:award_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async getSnippet(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Param('award_id') awardId: string, @CurrentPrincipal() principal: Principal | null) {
+  async getSnippet(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Param('award_id') awardId: string,
+    @CurrentPrincipal() principal: Principal | null,
+  ) {
     return this.presenter.award(await this.find(await this.awardable(access, req, principal, false), awardId));
   }
 
   @Post('projects/:id/snippets/:snippet_id/award_emoji')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async createSnippet(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Body() dto: AwardEmojiDto, @CurrentPrincipal() principal: Principal) {
+  async createSnippet(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Body() dto: AwardEmojiDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.award(await this.awardable(access, req, principal, false), dto.name, principal);
   }
 
@@ -170,25 +277,45 @@ export class AwardEmojiController {
   @LastModified(awardChangedAt)
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
-  async removeSnippet(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Param('award_id') awardId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async removeSnippet(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Param('award_id') awardId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
     await this.removeFrom(await this.awardable(access, req, principal, false), awardId, principal);
   }
 
   @Get('projects/:id/snippets/:snippet_id/notes/:note_id/award_emoji')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async listSnippetNote(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @CurrentPrincipal() principal: Principal | null, @Res({ passthrough: true }) reply: FastifyReply) {
+  async listSnippetNote(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @CurrentPrincipal() principal: Principal | null,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.listOf(await this.awardable(access, req, principal, true), req, reply);
   }
 
   @Get('projects/:id/snippets/:snippet_id/notes/:note_id/award_emoji/:award_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async getSnippetNote(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Param('award_id') awardId: string, @CurrentPrincipal() principal: Principal | null) {
+  async getSnippetNote(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Param('award_id') awardId: string,
+    @CurrentPrincipal() principal: Principal | null,
+  ) {
     return this.presenter.award(await this.find(await this.awardable(access, req, principal, true), awardId));
   }
 
   @Post('projects/:id/snippets/:snippet_id/notes/:note_id/award_emoji')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async createSnippetNote(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Body() dto: AwardEmojiDto, @CurrentPrincipal() principal: Principal) {
+  async createSnippetNote(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Body() dto: AwardEmojiDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.award(await this.awardable(access, req, principal, true), dto.name, principal);
   }
 
@@ -196,7 +323,12 @@ export class AwardEmojiController {
   @LastModified(awardChangedAt)
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
-  async removeSnippetNote(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Param('award_id') awardId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async removeSnippetNote(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Param('award_id') awardId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
     await this.removeFrom(await this.awardable(access, req, principal, true), awardId, principal);
   }
 
@@ -207,8 +339,12 @@ export class AwardEmojiController {
     const project = projectOf(access);
     const viewer = principal ? { id: principal.user.id, isAdmin: principal.user.isAdmin } : null;
     let noteable: Noteable;
-    if (kind === 'issues') noteable = (await this.noteables.issue(project, intParam('issue_iid', params.issue_iid, 'Issue'), viewer, access.accessLevel)).noteable;
-    else if (kind === 'merge_requests') noteable = (await this.noteables.mergeRequest(project, intParam('merge_request_iid', params.merge_request_iid, 'Merge Request'), viewer, access.accessLevel)).noteable;
+    if (kind === 'issues')
+      noteable = (await this.noteables.issue(project, intParam('issue_iid', params.issue_iid, 'Issue'), viewer, access.accessLevel)).noteable;
+    else if (kind === 'merge_requests')
+      noteable = (
+        await this.noteables.mergeRequest(project, intParam('merge_request_iid', params.merge_request_iid, 'Merge Request'), viewer, access.accessLevel)
+      ).noteable;
     else noteable = await this.noteables.snippet(project, params.snippet_id, viewer && { ...viewer, external: principal!.user.external }, access.accessLevel);
     if (!onNote) return { type: noteable.type, id: noteable.id, system: false };
     const note = await this.endpoints.find(noteable, params.note_id, principal, access.accessLevel);

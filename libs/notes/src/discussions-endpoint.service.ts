@@ -38,10 +38,20 @@ export class DiscussionsEndpoints {
     return { viewer, filter: { readsAllInternal: readsAllInternalNotes(viewer, accessLevel), id: viewer?.id ?? null } };
   }
 
-  async list(noteable: Noteable, principal: Principal | null, accessLevel: number, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>[]> {
+  async list(
+    noteable: Noteable,
+    principal: Principal | null,
+    accessLevel: number,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
     const { viewer, filter } = this.reader(principal, accessLevel);
     const firsts = await paginateOffset(this.notes.discussionsQuery(noteable, filter), request, reply, { externalUrl: this.config.http.externalUrl });
-    const notes = await this.notes.discussionNotes(noteable, firsts.map((n) => n.discussionId), filter);
+    const notes = await this.notes.discussionNotes(
+      noteable,
+      firsts.map((n) => n.discussionId),
+      filter,
+    );
     const presented = await this.presenter.notes(notes, noteable, viewer);
     return firsts.map((first) => ({
       id: first.discussionId,
@@ -52,7 +62,9 @@ export class DiscussionsEndpoints {
 
   /** The readable notes of one discussion of the noteable, oldest first; 404 `Discussion` when there are none. */
   async thread(noteable: Noteable, discussionId: string, principal: Principal | null, accessLevel: number): Promise<NoteEntity[]> {
-    const notes = DISCUSSION_ID.test(discussionId) ? await this.notes.discussionNotes(noteable, [discussionId], this.reader(principal, accessLevel).filter) : [];
+    const notes = DISCUSSION_ID.test(discussionId)
+      ? await this.notes.discussionNotes(noteable, [discussionId], this.reader(principal, accessLevel).filter)
+      : [];
     if (notes.length === 0) throw DomainError.notFound('Discussion');
     return notes;
   }
@@ -89,7 +101,10 @@ export class DiscussionsEndpoints {
   ): Promise<Record<string, unknown>> {
     const [first] = await this.thread(noteable, discussionId, principal, accessLevel);
     if (first.system) throw DomainError.badRequest('Discussion can not be replied to.');
-    return this.endpoints.create(noteable, principal, accessLevel, { body: dto.body, created_at: dto.created_at }, reply, quickActions, { discussionId, internal: first.internal });
+    return this.endpoints.create(noteable, principal, accessLevel, { body: dto.body, created_at: dto.created_at }, reply, quickActions, {
+      discussionId,
+      internal: first.internal,
+    });
   }
 
   /** A note of the discussion (404 `Note` when it is another discussion's). */
@@ -100,12 +115,25 @@ export class DiscussionsEndpoints {
     return note;
   }
 
-  async getNote(noteable: Noteable, discussionId: string, rawNoteId: string, principal: Principal | null, accessLevel: number): Promise<Record<string, unknown>> {
+  async getNote(
+    noteable: Noteable,
+    discussionId: string,
+    rawNoteId: string,
+    principal: Principal | null,
+    accessLevel: number,
+  ): Promise<Record<string, unknown>> {
     return this.presenter.note(await this.note(noteable, discussionId, rawNoteId, principal, accessLevel), noteable, viewerOf(principal));
   }
 
   /** `PUT …/discussions/:discussion_id/notes/:note_id`: exactly one of `body` and `resolved` (merge requests). */
-  async updateNote(noteable: Noteable, discussionId: string, rawNoteId: string, principal: Principal, accessLevel: number, dto: UpdateDiscussionNoteDto): Promise<Record<string, unknown>> {
+  async updateNote(
+    noteable: Noteable,
+    discussionId: string,
+    rawNoteId: string,
+    principal: Principal,
+    accessLevel: number,
+    dto: UpdateDiscussionNoteDto,
+  ): Promise<Record<string, unknown>> {
     const note = await this.note(noteable, discussionId, rawNoteId, principal, accessLevel);
     if ((dto.body === undefined) === (dto.resolved === undefined)) {
       throw new DomainError(ErrorCode.BAD_REQUEST, 'body, resolved are missing, exactly one parameter must be provided', { errorKey: true });
@@ -123,7 +151,13 @@ export class DiscussionsEndpoints {
   }
 
   /** `PUT …/discussions/:discussion_id` (merge requests): `resolved` resolves or unresolves every resolvable note of the thread. */
-  async resolveDiscussion(noteable: Noteable, discussionId: string, principal: Principal, accessLevel: number, resolved: boolean): Promise<Record<string, unknown>> {
+  async resolveDiscussion(
+    noteable: Noteable,
+    discussionId: string,
+    principal: Principal,
+    accessLevel: number,
+    resolved: boolean,
+  ): Promise<Record<string, unknown>> {
     const notes = await this.thread(noteable, discussionId, principal, accessLevel);
     const resolvable = notes.filter((n) => isResolvable(n, noteable));
     if (resolvable.length === 0) throw DomainError.badRequest('Discussion is not resolvable');

@@ -35,7 +35,8 @@ export class DiscussionsController {
   ): Promise<{ noteable: Noteable; quickActions?: Omit<QuickActionsRun, 'actor'> }> {
     const project = projectOf(access);
     const viewer = { id: principal.user.id, isAdmin: principal.user.isAdmin };
-    if (kind === 'snippet') return { noteable: await this.noteables.snippet(project, raw, { ...viewer, external: principal.user.external }, access.accessLevel) };
+    if (kind === 'snippet')
+      return { noteable: await this.noteables.snippet(project, raw, { ...viewer, external: principal.user.external }, access.accessLevel) };
     const target =
       kind === 'issue'
         ? await this.noteables.issue(project, intParam('issue_iid', raw, 'Issue'), viewer, access.accessLevel)
@@ -47,20 +48,37 @@ export class DiscussionsController {
 
   @Get('projects/:id/issues/:issue_iid/discussions')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async listIssue(@CurrentProject() access: ResourceAccess, @Param('issue_iid') raw: string, @CurrentPrincipal() principal: Principal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async listIssue(
+    @CurrentProject() access: ResourceAccess,
+    @Param('issue_iid') raw: string,
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.discussions.list((await this.target('issue', access, raw, principal)).noteable, principal, access.accessLevel, req, reply);
   }
 
   @Get('projects/:id/issues/:issue_iid/discussions/:discussion_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async getIssue(@CurrentProject() access: ResourceAccess, @Param('issue_iid') raw: string, @Param('discussion_id') discussionId: string, @CurrentPrincipal() principal: Principal) {
+  async getIssue(
+    @CurrentProject() access: ResourceAccess,
+    @Param('issue_iid') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.discussions.get((await this.target('issue', access, raw, principal)).noteable, discussionId, principal, access.accessLevel);
   }
 
   @Post('projects/:id/issues/:issue_iid/discussions')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @CreateRateLimit('notes_create_limit')
-  async createIssue(@CurrentProject() access: ResourceAccess, @Param('issue_iid') raw: string, @Body() dto: CreateDiscussionDto, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply) {
+  async createIssue(
+    @CurrentProject() access: ResourceAccess,
+    @Param('issue_iid') raw: string,
+    @Body() dto: CreateDiscussionDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const { noteable, quickActions } = await this.target('issue', access, raw, principal, dto);
     return this.discussions.create(noteable, principal, access.accessLevel, dto, reply, quickActions);
   }
@@ -68,20 +86,40 @@ export class DiscussionsController {
   @Post('projects/:id/issues/:issue_iid/discussions/:discussion_id/notes')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @CreateRateLimit('notes_create_limit')
-  async replyIssue(@CurrentProject() access: ResourceAccess, @Param('issue_iid') raw: string, @Param('discussion_id') discussionId: string, @Body() dto: CreateDiscussionDto, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply) {
+  async replyIssue(
+    @CurrentProject() access: ResourceAccess,
+    @Param('issue_iid') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @Body() dto: CreateDiscussionDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const { noteable, quickActions } = await this.target('issue', access, raw, principal, dto);
     return this.discussions.reply(noteable, discussionId, principal, access.accessLevel, dto, reply, quickActions);
   }
 
   @Get('projects/:id/issues/:issue_iid/discussions/:discussion_id/notes/:note_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async getNoteIssue(@CurrentProject() access: ResourceAccess, @Param('issue_iid') raw: string, @Param('discussion_id') discussionId: string, @Param('note_id') noteId: string, @CurrentPrincipal() principal: Principal) {
+  async getNoteIssue(
+    @CurrentProject() access: ResourceAccess,
+    @Param('issue_iid') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @Param('note_id') noteId: string,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.discussions.getNote((await this.target('issue', access, raw, principal)).noteable, discussionId, noteId, principal, access.accessLevel);
   }
 
   @Put('projects/:id/issues/:issue_iid/discussions/:discussion_id/notes/:note_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async updateNoteIssue(@CurrentProject() access: ResourceAccess, @Param('issue_iid') raw: string, @Param('discussion_id') discussionId: string, @Param('note_id') noteId: string, @Body() dto: UpdateDiscussionNoteDto, @CurrentPrincipal() principal: Principal) {
+  async updateNoteIssue(
+    @CurrentProject() access: ResourceAccess,
+    @Param('issue_iid') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @Param('note_id') noteId: string,
+    @Body() dto: UpdateDiscussionNoteDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.discussions.updateNote((await this.target('issue', access, raw, principal)).noteable, discussionId, noteId, principal, access.accessLevel, dto);
   }
 
@@ -89,27 +127,50 @@ export class DiscussionsController {
   @LastModified(projectNoteChangedAt)
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
-  async deleteNoteIssue(@CurrentProject() access: ResourceAccess, @Param('issue_iid') raw: string, @Param('discussion_id') discussionId: string, @Param('note_id') noteId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async deleteNoteIssue(
+    @CurrentProject() access: ResourceAccess,
+    @Param('issue_iid') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @Param('note_id') noteId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
     await this.discussions.deleteNote((await this.target('issue', access, raw, principal)).noteable, discussionId, noteId, principal, access.accessLevel);
   }
   // --- MergeRequest ---
 
   @Get('projects/:id/merge_requests/:merge_request_iid/discussions')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async listMergeRequest(@CurrentProject() access: ResourceAccess, @Param('merge_request_iid') raw: string, @CurrentPrincipal() principal: Principal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async listMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @Param('merge_request_iid') raw: string,
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.discussions.list((await this.target('merge_request', access, raw, principal)).noteable, principal, access.accessLevel, req, reply);
   }
 
   @Get('projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async getMergeRequest(@CurrentProject() access: ResourceAccess, @Param('merge_request_iid') raw: string, @Param('discussion_id') discussionId: string, @CurrentPrincipal() principal: Principal) {
+  async getMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @Param('merge_request_iid') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.discussions.get((await this.target('merge_request', access, raw, principal)).noteable, discussionId, principal, access.accessLevel);
   }
 
   @Post('projects/:id/merge_requests/:merge_request_iid/discussions')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @CreateRateLimit('notes_create_limit')
-  async createMergeRequest(@CurrentProject() access: ResourceAccess, @Param('merge_request_iid') raw: string, @Body() dto: CreateDiscussionDto, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply) {
+  async createMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @Param('merge_request_iid') raw: string,
+    @Body() dto: CreateDiscussionDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const { noteable, quickActions } = await this.target('merge_request', access, raw, principal, dto);
     return this.discussions.create(noteable, principal, access.accessLevel, dto, reply, quickActions);
   }
@@ -117,48 +178,104 @@ export class DiscussionsController {
   @Post('projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @CreateRateLimit('notes_create_limit')
-  async replyMergeRequest(@CurrentProject() access: ResourceAccess, @Param('merge_request_iid') raw: string, @Param('discussion_id') discussionId: string, @Body() dto: CreateDiscussionDto, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply) {
+  async replyMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @Param('merge_request_iid') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @Body() dto: CreateDiscussionDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const { noteable, quickActions } = await this.target('merge_request', access, raw, principal, dto);
     return this.discussions.reply(noteable, discussionId, principal, access.accessLevel, dto, reply, quickActions);
   }
 
   @Get('projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes/:note_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async getNoteMergeRequest(@CurrentProject() access: ResourceAccess, @Param('merge_request_iid') raw: string, @Param('discussion_id') discussionId: string, @Param('note_id') noteId: string, @CurrentPrincipal() principal: Principal) {
+  async getNoteMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @Param('merge_request_iid') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @Param('note_id') noteId: string,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.discussions.getNote((await this.target('merge_request', access, raw, principal)).noteable, discussionId, noteId, principal, access.accessLevel);
   }
 
   @Put('projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes/:note_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async updateNoteMergeRequest(@CurrentProject() access: ResourceAccess, @Param('merge_request_iid') raw: string, @Param('discussion_id') discussionId: string, @Param('note_id') noteId: string, @Body() dto: UpdateDiscussionNoteDto, @CurrentPrincipal() principal: Principal) {
-    return this.discussions.updateNote((await this.target('merge_request', access, raw, principal)).noteable, discussionId, noteId, principal, access.accessLevel, dto);
+  async updateNoteMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @Param('merge_request_iid') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @Param('note_id') noteId: string,
+    @Body() dto: UpdateDiscussionNoteDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
+    return this.discussions.updateNote(
+      (await this.target('merge_request', access, raw, principal)).noteable,
+      discussionId,
+      noteId,
+      principal,
+      access.accessLevel,
+      dto,
+    );
   }
 
   @Delete('projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id/notes/:note_id')
   @LastModified(projectNoteChangedAt)
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
-  async deleteNoteMergeRequest(@CurrentProject() access: ResourceAccess, @Param('merge_request_iid') raw: string, @Param('discussion_id') discussionId: string, @Param('note_id') noteId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.discussions.deleteNote((await this.target('merge_request', access, raw, principal)).noteable, discussionId, noteId, principal, access.accessLevel);
+  async deleteNoteMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @Param('merge_request_iid') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @Param('note_id') noteId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
+    await this.discussions.deleteNote(
+      (await this.target('merge_request', access, raw, principal)).noteable,
+      discussionId,
+      noteId,
+      principal,
+      access.accessLevel,
+    );
   }
   // --- Snippet ---
 
   @Get('projects/:id/snippets/:snippet_id/discussions')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async listSnippet(@CurrentProject() access: ResourceAccess, @Param('snippet_id') raw: string, @CurrentPrincipal() principal: Principal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async listSnippet(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') raw: string,
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.discussions.list((await this.target('snippet', access, raw, principal)).noteable, principal, access.accessLevel, req, reply);
   }
 
   @Get('projects/:id/snippets/:snippet_id/discussions/:discussion_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async getSnippet(@CurrentProject() access: ResourceAccess, @Param('snippet_id') raw: string, @Param('discussion_id') discussionId: string, @CurrentPrincipal() principal: Principal) {
+  async getSnippet(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.discussions.get((await this.target('snippet', access, raw, principal)).noteable, discussionId, principal, access.accessLevel);
   }
 
   @Post('projects/:id/snippets/:snippet_id/discussions')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @CreateRateLimit('notes_create_limit')
-  async createSnippet(@CurrentProject() access: ResourceAccess, @Param('snippet_id') raw: string, @Body() dto: CreateDiscussionDto, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply) {
+  async createSnippet(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') raw: string,
+    @Body() dto: CreateDiscussionDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const { noteable, quickActions } = await this.target('snippet', access, raw, principal, dto);
     return this.discussions.create(noteable, principal, access.accessLevel, dto, reply, quickActions);
   }
@@ -166,33 +283,78 @@ export class DiscussionsController {
   @Post('projects/:id/snippets/:snippet_id/discussions/:discussion_id/notes')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @CreateRateLimit('notes_create_limit')
-  async replySnippet(@CurrentProject() access: ResourceAccess, @Param('snippet_id') raw: string, @Param('discussion_id') discussionId: string, @Body() dto: CreateDiscussionDto, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply) {
+  async replySnippet(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @Body() dto: CreateDiscussionDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const { noteable, quickActions } = await this.target('snippet', access, raw, principal, dto);
     return this.discussions.reply(noteable, discussionId, principal, access.accessLevel, dto, reply, quickActions);
   }
 
   @Get('projects/:id/snippets/:snippet_id/discussions/:discussion_id/notes/:note_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async getNoteSnippet(@CurrentProject() access: ResourceAccess, @Param('snippet_id') raw: string, @Param('discussion_id') discussionId: string, @Param('note_id') noteId: string, @CurrentPrincipal() principal: Principal) {
+  async getNoteSnippet(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @Param('note_id') noteId: string,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.discussions.getNote((await this.target('snippet', access, raw, principal)).noteable, discussionId, noteId, principal, access.accessLevel);
   }
 
   @Put('projects/:id/snippets/:snippet_id/discussions/:discussion_id/notes/:note_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async updateNoteSnippet(@CurrentProject() access: ResourceAccess, @Param('snippet_id') raw: string, @Param('discussion_id') discussionId: string, @Param('note_id') noteId: string, @Body() dto: UpdateDiscussionNoteDto, @CurrentPrincipal() principal: Principal) {
-    return this.discussions.updateNote((await this.target('snippet', access, raw, principal)).noteable, discussionId, noteId, principal, access.accessLevel, dto);
+  async updateNoteSnippet(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @Param('note_id') noteId: string,
+    @Body() dto: UpdateDiscussionNoteDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
+    return this.discussions.updateNote(
+      (await this.target('snippet', access, raw, principal)).noteable,
+      discussionId,
+      noteId,
+      principal,
+      access.accessLevel,
+      dto,
+    );
   }
 
   @Delete('projects/:id/snippets/:snippet_id/discussions/:discussion_id/notes/:note_id')
   @LastModified(projectNoteChangedAt)
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
-  async deleteNoteSnippet(@CurrentProject() access: ResourceAccess, @Param('snippet_id') raw: string, @Param('discussion_id') discussionId: string, @Param('note_id') noteId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async deleteNoteSnippet(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @Param('note_id') noteId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
     await this.discussions.deleteNote((await this.target('snippet', access, raw, principal)).noteable, discussionId, noteId, principal, access.accessLevel);
   }
   @Put('projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async resolveMergeRequest(@CurrentProject() access: ResourceAccess, @Param('merge_request_iid') raw: string, @Param('discussion_id') discussionId: string, @Body() dto: ResolveDiscussionDto, @CurrentPrincipal() principal: Principal) {
-    return this.discussions.resolveDiscussion((await this.target('merge_request', access, raw, principal)).noteable, discussionId, principal, access.accessLevel, dto.resolved);
+  async resolveMergeRequest(
+    @CurrentProject() access: ResourceAccess,
+    @Param('merge_request_iid') raw: string,
+    @Param('discussion_id') discussionId: string,
+    @Body() dto: ResolveDiscussionDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
+    return this.discussions.resolveDiscussion(
+      (await this.target('merge_request', access, raw, principal)).noteable,
+      discussionId,
+      principal,
+      access.accessLevel,
+      dto.resolved,
+    );
   }
 }

@@ -32,7 +32,14 @@ export class EpicNotesController {
 
   @Get('groups/:id/epics/:epic_id/notes')
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS)
-  async list(@CurrentGroup() access: ResourceAccess, @Param('epic_id') id: string, @Query() dto: ListNotesDto, @CurrentPrincipal() principal: Principal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async list(
+    @CurrentGroup() access: ResourceAccess,
+    @Param('epic_id') id: string,
+    @Query() dto: ListNotesDto,
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.endpoints.list(await this.epic(access, id, principal), principal, access.accessLevel, dto, req, reply);
   }
 
@@ -45,22 +52,41 @@ export class EpicNotesController {
   @Post('groups/:id/epics/:epic_id/notes')
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS)
   @CreateRateLimit('notes_create_limit')
-  async create(@CurrentGroup() access: ResourceAccess, @Param('epic_id') id: string, @Body() dto: CreateNoteDto, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply) {
+  async create(
+    @CurrentGroup() access: ResourceAccess,
+    @Param('epic_id') id: string,
+    @Body() dto: CreateNoteDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const target = await this.target(access, id, principal);
     return this.endpoints.create(target.noteable, principal, access.accessLevel, dto, reply, { target, project: null });
   }
 
   @Put('groups/:id/epics/:epic_id/notes/:note_id')
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS)
-  async update(@CurrentGroup() access: ResourceAccess, @Param('epic_id') id: string, @Param('note_id') noteId: string, @Body() dto: UpdateNoteRequiredBodyDto, @CurrentPrincipal() principal: Principal) {
+  async update(
+    @CurrentGroup() access: ResourceAccess,
+    @Param('epic_id') id: string,
+    @Param('note_id') noteId: string,
+    @Body() dto: UpdateNoteRequiredBodyDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.endpoints.update(await this.epic(access, id, principal), noteId, principal, access.accessLevel, dto.body);
   }
 
   @Delete('groups/:id/epics/:epic_id/notes/:note_id')
-  @LastModified((request, get) => rowChangedAt(get, NoteEntity, { id: intParam('note_id', request.params.note_id, 'Note'), groupId: groupOf(request.groupAccess!).id }))
+  @LastModified((request, get) =>
+    rowChangedAt(get, NoteEntity, { id: intParam('note_id', request.params.note_id, 'Note'), groupId: groupOf(request.groupAccess!).id }),
+  )
   @GroupAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
-  async remove(@CurrentGroup() access: ResourceAccess, @Param('epic_id') id: string, @Param('note_id') noteId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async remove(
+    @CurrentGroup() access: ResourceAccess,
+    @Param('epic_id') id: string,
+    @Param('note_id') noteId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
     await this.endpoints.remove(await this.epic(access, id, principal), noteId, principal, access.accessLevel);
   }
 }

@@ -53,10 +53,15 @@ function notesCursorPosition(pagination: KeysetPagination): { id: number; value:
   return { id, value };
 }
 
-const readersOf = (viewer: NoteViewer | null, accessLevel: number): NoteListViewer => ({ readsAllInternal: readsAllInternalNotes(viewer, accessLevel), id: viewer?.id ?? null });
+const readersOf = (viewer: NoteViewer | null, accessLevel: number): NoteListViewer => ({
+  readsAllInternal: readsAllInternalNotes(viewer, accessLevel),
+  id: viewer?.id ?? null,
+});
 
 /** What a note list request asks for: keyset or offset pagination, the order, and the page to read. */
-type NotesPageQuery = { order: NoteListOrder; page: NotePageRequest } & ({ kind: 'keyset'; pagination: KeysetPagination } | { kind: 'offset'; pagination: OffsetPagination });
+type NotesPageQuery = { order: NoteListOrder; page: NotePageRequest } & (
+  { kind: 'keyset'; pagination: KeysetPagination } | { kind: 'offset'; pagination: OffsetPagination }
+);
 
 /** Reads the pagination parameters of a note list (400/405 as the shared helpers). */
 function notesPageQuery(request: FastifyRequest, dto: ListNotesDto): NotesPageQuery {
@@ -110,7 +115,14 @@ export class NotesEndpoints {
    * its authors and, for offset pages, the total counted up to 10,000), with the pagination
    * headers of the shared helpers: keyset with `pagination=keyset`, offset otherwise.
    */
-  async list(noteable: Noteable, principal: Principal | null, accessLevel: number, dto: ListNotesDto, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>[]> {
+  async list(
+    noteable: Noteable,
+    principal: Principal | null,
+    accessLevel: number,
+    dto: ListNotesDto,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
     const viewer = viewerOf(principal);
     const query = notesPageQuery(request, dto);
     const page = await this.notes.listPage(noteable, readersOf(viewer, accessLevel), query.order, query.page);
@@ -125,7 +137,15 @@ export class NotesEndpoints {
    * parameters are read after the issue is found, as on the other routes: a bad one on a
    * missing issue is still a 404.
    */
-  async listIssue(project: ProjectWithNamespace, iid: number, principal: Principal | null, accessLevel: number, dto: ListNotesDto, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>[]> {
+  async listIssue(
+    project: ProjectWithNamespace,
+    iid: number,
+    principal: Principal | null,
+    accessLevel: number,
+    dto: ListNotesDto,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
     const viewer = viewerOf(principal);
     if (!this.noteables.issuesReadable(project, viewer, accessLevel)) throw DomainError.notFound('Issue');
     let query: NotesPageQuery;
@@ -150,7 +170,11 @@ export class NotesEndpoints {
   ): Record<string, unknown>[] {
     const externalUrl = this.config.http.externalUrl;
     if (query.kind === 'keyset') {
-      applyKeysetPaginationHeaders(request, reply, { pagination: query.pagination, next: nextKeysetPosition(page.notes, query.pagination, NOTES_KEYSET_ACCESSORS), externalUrl });
+      applyKeysetPaginationHeaders(request, reply, {
+        pagination: query.pagination,
+        next: nextKeysetPosition(page.notes, query.pagination, NOTES_KEYSET_ACCESSORS),
+        externalUrl,
+      });
       return this.presenter.listed(page.notes, noteable, viewer);
     }
     const { pagination } = query;

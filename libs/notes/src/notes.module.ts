@@ -32,7 +32,21 @@ import { UpdateNoteUseCase } from './use-cases/update-note.use-case';
 @Module({
   imports: [IdentityModule, NamespacesModule, IssuesModule, SettingsModule, SnippetsModule],
   controllers: [IssueNotesController, SnippetNotesController, EpicNotesController, AwardEmojiController, DiscussionsController, EpicDiscussionsController],
-  providers: [Paginator, DiscussionsEndpoints, NotesRepository, NotePresenter, NoteablesService, NotesEndpoints, QuickActionsService, QuickActionLookupsRepository, CreateNoteUseCase, UpdateNoteUseCase, DeleteNoteUseCase, AwardEmojiUseCase, RemoveAwardEmojiUseCase],
+  providers: [
+    Paginator,
+    DiscussionsEndpoints,
+    NotesRepository,
+    NotePresenter,
+    NoteablesService,
+    NotesEndpoints,
+    QuickActionsService,
+    QuickActionLookupsRepository,
+    CreateNoteUseCase,
+    UpdateNoteUseCase,
+    DeleteNoteUseCase,
+    AwardEmojiUseCase,
+    RemoveAwardEmojiUseCase,
+  ],
   exports: [NotesRepository, NotePresenter],
 })
 export class NotesModule {}

@@ -24,26 +24,50 @@ export class SnippetNotesController {
 
   @Get('projects/:id/snippets/:snippet_id/notes')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async list(@CurrentProject() access: ResourceAccess, @Param('snippet_id') id: string, @Query() dto: ListNotesDto, @CurrentPrincipal() principal: Principal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async list(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') id: string,
+    @Query() dto: ListNotesDto,
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.endpoints.list(await this.snippet(access, id, principal), principal, access.accessLevel, dto, req, reply);
   }
 
   @Get('projects/:id/snippets/:snippet_id/notes/:note_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async get(@CurrentProject() access: ResourceAccess, @Param('snippet_id') id: string, @Param('note_id') noteId: string, @CurrentPrincipal() principal: Principal) {
+  async get(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') id: string,
+    @Param('note_id') noteId: string,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.endpoints.get(await this.snippet(access, id, principal), noteId, principal, access.accessLevel);
   }
 
   @Post('projects/:id/snippets/:snippet_id/notes')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @CreateRateLimit('notes_create_limit')
-  async create(@CurrentProject() access: ResourceAccess, @Param('snippet_id') id: string, @Body() dto: CreateNoteDto, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply) {
+  async create(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') id: string,
+    @Body() dto: CreateNoteDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.endpoints.create(await this.snippet(access, id, principal), principal, access.accessLevel, dto, reply);
   }
 
   @Put('projects/:id/snippets/:snippet_id/notes/:note_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async update(@CurrentProject() access: ResourceAccess, @Param('snippet_id') id: string, @Param('note_id') noteId: string, @Body() dto: UpdateNoteRequiredBodyDto, @CurrentPrincipal() principal: Principal) {
+  async update(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') id: string,
+    @Param('note_id') noteId: string,
+    @Body() dto: UpdateNoteRequiredBodyDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     return this.endpoints.update(await this.snippet(access, id, principal), noteId, principal, access.accessLevel, dto.body);
   }
 
@@ -51,7 +75,12 @@ export class SnippetNotesController {
   @LastModified(projectNoteChangedAt)
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
-  async remove(@CurrentProject() access: ResourceAccess, @Param('snippet_id') id: string, @Param('note_id') noteId: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async remove(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') id: string,
+    @Param('note_id') noteId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
     await this.endpoints.remove(await this.snippet(access, id, principal), noteId, principal, access.accessLevel);
   }
 }

@@ -1,4 +1,16 @@
-import { Auth, CurrentPrincipal, CurrentProject, DomainError, ErrorCode, parseBoolean, getRequestId, Principal, ProjectAccess, ResourceAccess, StreamsMultipart } from '@app/api';
+import {
+  Auth,
+  CurrentPrincipal,
+  CurrentProject,
+  DomainError,
+  ErrorCode,
+  parseBoolean,
+  getRequestId,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+  StreamsMultipart,
+} from '@app/api';
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf, ProjectWithNamespace, toAccessUser } from '@app/namespaces';
@@ -41,7 +53,12 @@ export class ProjectTransferController {
   @Post('projects/:id/export')
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
   @HttpCode(202)
-  async export(@CurrentProject() access: ResourceAccess, @Body() dto: ExportProjectDto, @CurrentPrincipal() principal: Principal, @Req() req: FastifyRequest): Promise<{ message: string }> {
+  async export(
+    @CurrentProject() access: ResourceAccess,
+    @Body() dto: ExportProjectDto,
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: FastifyRequest,
+  ): Promise<{ message: string }> {
     const project = projectOf(access);
     let upload: { url: string; method: 'PUT' | 'POST' } | undefined;
     if (dto.upload !== undefined) {
@@ -148,12 +165,23 @@ export class ProjectTransferController {
     const upload = await this.files.newDirectory('imports', `s3-${principal.user.id}`);
     try {
       // The credentials are used for this one request and kept nowhere (not in the job, not in the record, not in logs).
-      await this.s3.download({ region: dto.region, bucket: dto.bucket_name, key: dto.file_key, accessKeyId: dto.access_key_id, secretAccessKey: dto.secret_access_key }, upload.path, await this.limits.maxImportBytes());
+      await this.s3.download(
+        { region: dto.region, bucket: dto.bucket_name, key: dto.file_key, accessKeyId: dto.access_key_id, secretAccessKey: dto.secret_access_key },
+        upload.path,
+        await this.limits.maxImportBytes(),
+      );
     } catch (error) {
       await this.files.remove(upload.key);
       throw DomainError.badRequest(error instanceof OutboundTransferError ? error.message : 'The file could not be fetched from S3');
     }
-    return this.startImport(principal, req, { path: dto.path, namespace: dto.namespace, name: dto.name, overwrite: false, overrideParams: {}, source: { fileKey: `${upload.key}/archive.tar.gz` } });
+    return this.startImport(principal, req, {
+      path: dto.path,
+      namespace: dto.namespace,
+      name: dto.name,
+      overwrite: false,
+      overrideParams: {},
+      source: { fileKey: `${upload.key}/archive.tar.gz` },
+    });
   }
 
   @Get('projects/:id/import')
@@ -166,9 +194,20 @@ export class ProjectTransferController {
   private async startImport(
     principal: Principal,
     req: FastifyRequest,
-    params: { path: string; namespace?: string; name?: string; overwrite: boolean; overrideParams: Record<string, unknown>; source: { fileKey: string } | { url: string } },
+    params: {
+      path: string;
+      namespace?: string;
+      name?: string;
+      overwrite: boolean;
+      overrideParams: Record<string, unknown>;
+      source: { fileKey: string } | { url: string };
+    },
   ): Promise<Record<string, unknown>> {
-    const project: ProjectWithNamespace = await this.requestImport.execute({ actor: toAccessUser(principal)!, correlationId: getRequestId(req) ?? null, ...params });
+    const project: ProjectWithNamespace = await this.requestImport.execute({
+      actor: toAccessUser(principal)!,
+      correlationId: getRequestId(req) ?? null,
+      ...params,
+    });
     return presentImportStatus(project, await this.transfers.importState(project.id), []);
   }
 

@@ -27,7 +27,16 @@ import { ImportLimits, RequestImportUseCase, RunImportUseCase } from './use-case
  */
 @Module({
   // The lib of each relation: its repository writes the imported records.
-  imports: [BullModule.registerQueue({ name: PROJECT_TRANSFER.name }), NamespacesModule, IssuesModule, NotesModule, ProtectedBranchesModule, BadgesModule, SnippetsModule, CiModule],
+  imports: [
+    BullModule.registerQueue({ name: PROJECT_TRANSFER.name }),
+    NamespacesModule,
+    IssuesModule,
+    NotesModule,
+    ProtectedBranchesModule,
+    BadgesModule,
+    SnippetsModule,
+    CiModule,
+  ],
   controllers: [ProjectTransferController],
   providers: [
     ProjectTransferRepository,

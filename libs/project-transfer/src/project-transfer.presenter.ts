@@ -32,7 +32,11 @@ export function presentExportStatus(project: ProjectWithNamespace, row: ProjectE
 }
 
 /** The import status record (with `import_type`, `correlation_id`, `failed_relations` and `import_error`). */
-export function presentImportStatus(project: ProjectWithNamespace, state: ProjectImportStateEntity | null, failures: ProjectImportFailureEntity[]): Record<string, unknown> {
+export function presentImportStatus(
+  project: ProjectWithNamespace,
+  state: ProjectImportStateEntity | null,
+  failures: ProjectImportFailureEntity[],
+): Record<string, unknown> {
   return {
     ...identity(project),
     import_status: state?.status ?? 'none',

@@ -20,7 +20,11 @@ describe(FixedWindowRateLimiter.name, () => {
     const now = 1_000 * 60 * 1_000_000 + 45_500; // 45.5 s into a minute window
     const verdicts = [];
     for (let i = 0; i < 3; i++) verdicts.push(await limiter.hit(['t', 'user', 1], 2, 60, now));
-    expect(verdicts.map((v) => [v.allowed, v.count])).toEqual([[true, 1], [true, 2], [false, 3]]);
+    expect(verdicts.map((v) => [v.allowed, v.count])).toEqual([
+      [true, 1],
+      [true, 2],
+      [false, 3],
+    ]);
     expect(verdicts[2]!.retryAfterSeconds).toBe(15);
     // Another subject has its own count; the next window starts afresh.
     await expect(limiter.hit(['t', 'user', 2], 2, 60, now)).resolves.toMatchObject({ allowed: true, count: 1 });

@@ -38,7 +38,11 @@ export class FixedWindowRateLimiter {
   async hit(subject: ReadonlyArray<string | number>, limit: number, windowSeconds: number, now = Date.now()): Promise<RateLimitVerdict> {
     const window = fixedWindowOf(now, windowSeconds);
     const key = redisKey(this.config.redis.prefix, ...subject, window.index);
-    const replies = await this.redis.multi().incr(key).expire(key, windowSeconds + 1).exec();
+    const replies = await this.redis
+      .multi()
+      .incr(key)
+      .expire(key, windowSeconds + 1)
+      .exec();
     const [error, count] = (replies?.[0] ?? [null, 0]) as [Error | null, number];
     if (error) throw error;
     return { allowed: Number(count) <= limit, count: Number(count), retryAfterSeconds: window.retryAfterSeconds };

@@ -72,9 +72,14 @@ describe('JobHandlerRegistry (@QueueWorker and @OnJob found at boot)', () => {
   const config = AppConfig.fromEnvironment({ REDIS_PREFIX: prefix });
 
   const compile = (providers: Provider[], queues = [SUMS, CHORES]): Promise<TestingModule> => {
-    @Module({ imports: [ConfigModule.forRoot(config), RedisModule, QueueModule.forRoot(), BullModule.registerQueue(...queues.map(({ name }) => ({ name })))], providers })
+    @Module({
+      imports: [ConfigModule.forRoot(config), RedisModule, QueueModule.forRoot(), BullModule.registerQueue(...queues.map(({ name }) => ({ name })))],
+      providers,
+    })
     class TestModule {}
-    return Test.createTestingModule({ imports: [TestModule] }).setLogger({ log() {}, warn() {}, error() {} }).compile();
+    return Test.createTestingModule({ imports: [TestModule] })
+      .setLogger({ log() {}, warn() {}, error() {} })
+      .compile();
   };
 
   const bootFailure = async (providers: Provider[]): Promise<string> => {
@@ -117,7 +122,10 @@ describe('JobHandlerRegistry (@QueueWorker and @OnJob found at boot)', () => {
 
     it('fails a job whose name has no handler without retrying it', async () => {
       const job = await sums.add('divide', {}, { attempts: 5, backoff: { type: 'fixed', delay: 10 } });
-      const failed = await eventually(async () => ((await sums.getJobState(job.id!)) === 'failed' ? sums.getJob(job.id!) : undefined), 'the unknown job to fail');
+      const failed = await eventually(
+        async () => ((await sums.getJobState(job.id!)) === 'failed' ? sums.getJob(job.id!) : undefined),
+        'the unknown job to fail',
+      );
       expect(failed?.failedReason).toBe('unknown job divide on registry-sums');
       expect(failed?.attemptsMade).toBe(1);
     });
@@ -145,6 +153,8 @@ describe('JobHandlerRegistry (@QueueWorker and @OnJob found at boot)', () => {
   });
 
   it('refuses to boot when a handler has no worker for its queue in the process', async () => {
-    await expect(bootFailure([SumsWorker, Negator, Sweeper])).resolves.toBe('Queue "registry-chores": Sweeper.sweep handles sweep but the queue has no @QueueWorker in this process');
+    await expect(bootFailure([SumsWorker, Negator, Sweeper])).resolves.toBe(
+      'Queue "registry-chores": Sweeper.sweep handles sweep but the queue has no @QueueWorker in this process',
+    );
   });
 });

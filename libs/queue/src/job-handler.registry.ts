@@ -50,15 +50,25 @@ export class JobHandlerRegistry implements OnModuleInit {
     }
     for (const [name, [worker]] of workers) {
       const mine = handlers.filter((handler) => handler.queue.name === name);
-      const check = findJobHandlerProblems(worker!.queue.jobNames, mine.map((handler) => handler.name));
+      const check = findJobHandlerProblems(
+        worker!.queue.jobNames,
+        mine.map((handler) => handler.name),
+      );
       if (check.missing.length || check.duplicated.length || check.unknown.length) {
-        const duplicates = check.duplicated.map((job) => `${job} (${mine.filter((h) => h.name === job).map((h) => h.where).join(', ')})`);
+        const duplicates = check.duplicated.map(
+          (job) =>
+            `${job} (${mine
+              .filter((h) => h.name === job)
+              .map((h) => h.where)
+              .join(', ')})`,
+        );
         problems.push(new JobHandlerMismatchError(name, { ...check, duplicated: duplicates }).message);
       }
       worker!.instance.bindHandlers(new Map(mine.map((handler) => [handler.name, handler.run])));
     }
     for (const handler of handlers) {
-      if (!workers.has(handler.queue.name)) problems.push(`Queue "${handler.queue.name}": ${handler.where} handles ${handler.name} but the queue has no @QueueWorker in this process`);
+      if (!workers.has(handler.queue.name))
+        problems.push(`Queue "${handler.queue.name}": ${handler.where} handles ${handler.name} but the queue has no @QueueWorker in this process`);
     }
     if (problems.length) throw new JobWiringError(problems.join('\n'));
     this.schedules.declare(handlers.flatMap(({ queue, name, scheduled }) => (scheduled ? [{ queue, name, scheduled }] : [])));

@@ -15,7 +15,10 @@ export function findJobHandlerProblems(jobNames: readonly string[], handled: rea
   for (const name of handled) counts.set(name, (counts.get(name) ?? 0) + 1);
   return {
     missing: [...declared].filter((name) => !counts.has(name)).sort(),
-    duplicated: [...counts].filter(([name, n]) => declared.has(name) && n > 1).map(([name]) => name).sort(),
+    duplicated: [...counts]
+      .filter(([name, n]) => declared.has(name) && n > 1)
+      .map(([name]) => name)
+      .sort(),
     unknown: [...counts.keys()].filter((name) => !declared.has(name)).sort(),
   };
 }

@@ -79,7 +79,9 @@ export class JobScheduleKeeper implements OnApplicationBootstrap, OnModuleDestro
 
   private async compareWithRedis(): Promise<string[]> {
     try {
-      const missing = await Promise.all(this.schedules.map(async (schedule) => ((await this.queueOf(schedule).getJobScheduler(schedule.name)) ? null : schedule)));
+      const missing = await Promise.all(
+        this.schedules.map(async (schedule) => ((await this.queueOf(schedule).getJobScheduler(schedule.name)) ? null : schedule)),
+      );
       const restored: string[] = [];
       for (const schedule of missing) {
         if (!schedule || this.stopped) continue;
@@ -95,7 +97,11 @@ export class JobScheduleKeeper implements OnApplicationBootstrap, OnModuleDestro
   }
 
   private upsert({ queue, name, scheduled }: DeclaredSchedule): Promise<unknown> {
-    return this.queueOf({ queue }).upsertJobScheduler(name, repeatOptionsOf(scheduled.schedule), { name, data: scheduled.data, opts: { attempts: scheduled.attempts ?? 3 } });
+    return this.queueOf({ queue }).upsertJobScheduler(name, repeatOptionsOf(scheduled.schedule), {
+      name,
+      data: scheduled.data,
+      opts: { attempts: scheduled.attempts ?? 3 },
+    });
   }
 
   private queueOf({ queue }: Pick<DeclaredSchedule, 'queue'>): Queue {

@@ -56,7 +56,13 @@ export async function closeRedisConnection(redis: Redis): Promise<void> {
     }, QUIT_TIMEOUT_MS);
   });
   try {
-    await Promise.race([redis.quit().then(() => ended, () => redis.disconnect()), timeout]);
+    await Promise.race([
+      redis.quit().then(
+        () => ended,
+        () => redis.disconnect(),
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -65,7 +71,10 @@ export async function closeRedisConnection(redis: Redis): Promise<void> {
 /** Provides the shared ioredis connection under `REDIS`, closed on shutdown. */
 @Global()
 @Module({
-  providers: [{ provide: REDIS, inject: [AppConfig], useFactory: (config: AppConfig): Redis => createRedisConnection(config.redis.url) }, FixedWindowRateLimiter],
+  providers: [
+    { provide: REDIS, inject: [AppConfig], useFactory: (config: AppConfig): Redis => createRedisConnection(config.redis.url) },
+    FixedWindowRateLimiter,
+  ],
   exports: [REDIS, FixedWindowRateLimiter],
 })
 export class RedisModule implements OnApplicationShutdown {

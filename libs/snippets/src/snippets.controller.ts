@@ -1,5 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { CurrentPrincipal, CurrentProject, DomainError, ErrorCode, intParam, LastModified, Paginator, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import {
+  CurrentPrincipal,
+  CurrentProject,
+  DomainError,
+  ErrorCode,
+  intParam,
+  LastModified,
+  Paginator,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+  rowChangedAt,
+} from '@app/api';
 import { ACCESS_LEVELS, accessUserOf, projectOf, ProjectWithNamespace } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateSnippetDto, UpdateSnippetDto } from './dto/snippet.dto';
@@ -9,8 +21,7 @@ import { SnippetPresenter } from './snippet.presenter';
 import { SnippetsService } from './snippets.service';
 import { CreateSnippetUseCase, DeleteSnippetUseCase, UpdateSnippetUseCase } from './use-cases/write-snippet.use-cases';
 
-const viewerOf = (principal: Principal | null): SnippetViewer | null =>
-  principal ? accessUserOf(principal) : null;
+const viewerOf = (principal: Principal | null): SnippetViewer | null => (principal ? accessUserOf(principal) : null);
 
 /**
  * Project snippets (`/projects/:id/snippets`): files stored whole in the database, visibility
@@ -29,7 +40,12 @@ export class SnippetsController {
 
   @Get('projects/:id/snippets')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async list(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal | null, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async list(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal | null,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const project = projectOf(access);
     const qb = this.snippets.listQuery(project, viewerOf(principal), access.accessLevel);
     const rows = await this.paginator.offset(qb, req, reply);
@@ -45,7 +61,12 @@ export class SnippetsController {
 
   @Get('projects/:id/snippets/:snippet_id/raw')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async raw(@CurrentProject() access: ResourceAccess, @Param('snippet_id') id: string, @CurrentPrincipal() principal: Principal | null, @Res() reply: FastifyReply): Promise<void> {
+  async raw(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') id: string,
+    @CurrentPrincipal() principal: Principal | null,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const snippet = await this.snippets.readable(projectOf(access), id, viewerOf(principal), access.accessLevel);
     this.sendRaw(reply, snippet.files?.[0]?.content ?? '');
   }
@@ -76,7 +97,12 @@ export class SnippetsController {
 
   @Put('projects/:id/snippets/:snippet_id')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
-  async update(@CurrentProject() access: ResourceAccess, @Param('snippet_id') id: string, @Body() dto: UpdateSnippetDto, @CurrentPrincipal() principal: Principal) {
+  async update(
+    @CurrentProject() access: ResourceAccess,
+    @Param('snippet_id') id: string,
+    @Body() dto: UpdateSnippetDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
     const project = projectOf(access);
     const snippet = await this.snippets.readable(project, id, viewerOf(principal), access.accessLevel);
     const saved = await this.updateSnippet.execute({ project, snippet, actor: viewerOf(principal)!, accessLevel: access.accessLevel, attributes: dto });
@@ -84,7 +110,9 @@ export class SnippetsController {
   }
 
   @Delete('projects/:id/snippets/:snippet_id')
-  @LastModified((request, get) => rowChangedAt(get, SnippetEntity, { id: intParam('snippet_id', request.params.snippet_id, 'Snippet'), projectId: projectOf(request.projectAccess!).id }))
+  @LastModified((request, get) =>
+    rowChangedAt(get, SnippetEntity, { id: intParam('snippet_id', request.params.snippet_id, 'Snippet'), projectId: projectOf(request.projectAccess!).id }),
+  )
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS)
   @HttpCode(204)
   async remove(@CurrentProject() access: ResourceAccess, @Param('snippet_id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {

@@ -2,12 +2,7 @@
  * Polls `probe` until it returns a value other than `undefined`, for at most `timeoutMs`;
  * fails naming `what`. For state that settles asynchronously (relays, consumers, logs).
  */
-export async function eventually<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  what: string,
-  timeoutMs = 10_000,
-  intervalMs = 50,
-): Promise<T> {
+export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

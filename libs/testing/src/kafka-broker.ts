@@ -89,7 +89,17 @@ export class TestKafkaBroker {
   async start(): Promise<void> {
     if (this.process) return;
     const log = openSync(this.logFile, 'a');
-    const args = ['broker', '--port', String(this.port), '--controller-port', String(this.controllerPort), '--data-dir', this.dataDir, '--work-dir', this.workDir];
+    const args = [
+      'broker',
+      '--port',
+      String(this.port),
+      '--controller-port',
+      String(this.controllerPort),
+      '--data-dir',
+      this.dataDir,
+      '--work-dir',
+      this.workDir,
+    ];
     // The script execs java: the child is the JVM, and SIGTERM is a controlled shutdown.
     const child = spawn('bash', [SERVICES_SCRIPT, ...args], { stdio: ['ignore', log, log] });
     closeSync(log);
@@ -109,7 +119,13 @@ export class TestKafkaBroker {
 
   private async waitUntilAnswering(): Promise<void> {
     const deadline = Date.now() + this.startTimeoutMs;
-    const kafka = new Kafka({ clientId: 'test-broker-probe', brokers: this.brokers, logLevel: logLevel.NOTHING, connectionTimeout: 1_000, retry: { retries: 0 } });
+    const kafka = new Kafka({
+      clientId: 'test-broker-probe',
+      brokers: this.brokers,
+      logLevel: logLevel.NOTHING,
+      connectionTimeout: 1_000,
+      retry: { retries: 0 },
+    });
     for (;;) {
       if (!this.process) throw new Error(`Kafka test broker exited during startup:\n${this.logTail()}`);
       const admin = kafka.admin();

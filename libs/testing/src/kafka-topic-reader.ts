@@ -40,7 +40,12 @@ export class KafkaTopicReader {
 
   static async start(brokers: string[], topic: string): Promise<KafkaTopicReader> {
     const kafka = new Kafka({ clientId: 'test-topic-reader', brokers, logLevel: logLevel.NOTHING });
-    const consumer = kafka.consumer({ groupId: `test-reader-${randomBytes(6).toString('hex')}`, allowAutoTopicCreation: false, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
+    const consumer = kafka.consumer({
+      groupId: `test-reader-${randomBytes(6).toString('hex')}`,
+      allowAutoTopicCreation: false,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+    });
     const reader = new KafkaTopicReader(kafka, consumer, topic);
     await consumer.connect();
     await consumer.subscribe({ topics: [topic], fromBeginning: true });

@@ -3,7 +3,27 @@ import { AppConfig } from '@app/config';
 import { createDataSource, EntityList } from '@app/database';
 import { CreateUserAccountUseCase, UserEntity } from '@app/identity';
 import { DomainEvent, OutboxService } from '@app/messaging';
-import { AccessService, AccessUser, AddMemberUseCase, CreateGroupUseCase, CreateUserUseCase, CreateProjectUseCase, DeleteGroupUseCase, DeleteProjectUseCase, GroupsRepository, MemberEntity, MembersRepository, NamespaceEntity, ProjectsRepository, ProjectWithNamespace, RemoveMemberUseCase, UpdateGroupUseCase, UpdateMemberUseCase, UpdateProjectUseCase, Visibility } from '@app/namespaces';
+import {
+  AccessService,
+  AccessUser,
+  AddMemberUseCase,
+  CreateGroupUseCase,
+  CreateUserUseCase,
+  CreateProjectUseCase,
+  DeleteGroupUseCase,
+  DeleteProjectUseCase,
+  GroupsRepository,
+  MemberEntity,
+  MembersRepository,
+  NamespaceEntity,
+  ProjectsRepository,
+  ProjectWithNamespace,
+  RemoveMemberUseCase,
+  UpdateGroupUseCase,
+  UpdateMemberUseCase,
+  UpdateProjectUseCase,
+  Visibility,
+} from '@app/namespaces';
 import { SettingsEncryption } from '@app/secrets';
 import { ApplicationSettings, StaticSettingsReader } from '@app/settings';
 import { randomBytes } from 'node:crypto';
@@ -39,8 +59,13 @@ export interface NamespacesFixture {
 }
 
 export interface NamespacesFactory {
-  user(overrides?: Partial<{ username: string; admin: boolean; external: boolean; canCreateGroup: boolean; projectsLimit: number }>): Promise<UserEntity & { actor: AccessUser }>;
-  group(owner: AccessUser, overrides?: Partial<{ name: string; path: string; parentId: number; visibility: Visibility; settings: Record<string, unknown> }>): Promise<NamespaceEntity>;
+  user(
+    overrides?: Partial<{ username: string; admin: boolean; external: boolean; canCreateGroup: boolean; projectsLimit: number }>,
+  ): Promise<UserEntity & { actor: AccessUser }>;
+  group(
+    owner: AccessUser,
+    overrides?: Partial<{ name: string; path: string; parentId: number; visibility: Visibility; settings: Record<string, unknown> }>,
+  ): Promise<NamespaceEntity>;
   project(owner: AccessUser, overrides?: Partial<{ name: string; namespaceRef: string; visibility: Visibility }>): Promise<ProjectWithNamespace>;
   /** Inserts a membership row directly (bypassing the rules), e.g. an expired one. */
   membership(source: { project?: number; namespace?: number }, userId: number, accessLevel: number, expiresAt?: string | null): Promise<MemberEntity>;
@@ -52,14 +77,23 @@ export const actorOf = (user: UserEntity): AccessUser => ({ id: user.id, isAdmin
 export async function createNamespacesFixture(label: string, entities: EntityList, env: Record<string, string> = {}): Promise<NamespacesFixture> {
   const db = await createTestDatabase(label);
   const prefix = `t${randomBytes(4).toString('hex')}`;
-  const config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, KAFKA_TOPIC_PREFIX: prefix, REDIS_PREFIX: prefix, EXTERNAL_URL: 'https://git.example.com', SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString('hex'), ...env });
+  const config = AppConfig.fromEnvironment({
+    DATABASE_URL: db.url,
+    KAFKA_TOPIC_PREFIX: prefix,
+    REDIS_PREFIX: prefix,
+    EXTERNAL_URL: 'https://git.example.com',
+    SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    ...env,
+  });
   const dataSource = await createDataSource(config, entities).initialize();
   const outbox = new OutboxService(config);
   const projects = new ProjectsRepository(dataSource);
   const groups = new GroupsRepository(dataSource);
   const members = new MembersRepository(dataSource);
   const access = new AccessService(members, projects, groups);
-  const settings = new StaticSettingsReader(ApplicationSettings.defaults({ host: 'git.example.com', sessionExpireDelayMinutes: config.auth.sessionExpireDelayMinutes }));
+  const settings = new StaticSettingsReader(
+    ApplicationSettings.defaults({ host: 'git.example.com', sessionExpireDelayMinutes: config.auth.sessionExpireDelayMinutes }),
+  );
   const createUser = new CreateUserUseCase(new CreateUserAccountUseCase(dataSource, outbox, settings));
   const createGroup = new CreateGroupUseCase(dataSource, config, outbox, access, groups, settings);
   const createProject = new CreateProjectUseCase(dataSource, config, outbox, access, groups, projects, settings, new SettingsEncryption(config));
@@ -85,11 +119,23 @@ export async function createNamespacesFixture(label: string, entities: EntityLis
     async group(owner, overrides = {}) {
       sequence += 1;
       const path = overrides.path ?? `group-${sequence}`;
-      return createGroup.execute({ actor: owner, name: overrides.name ?? path, path, parentId: overrides.parentId, visibility: overrides.visibility, settings: overrides.settings });
+      return createGroup.execute({
+        actor: owner,
+        name: overrides.name ?? path,
+        path,
+        parentId: overrides.parentId,
+        visibility: overrides.visibility,
+        settings: overrides.settings,
+      });
     },
     async project(owner, overrides = {}) {
       sequence += 1;
-      const { project } = await createProject.execute({ actor: owner, name: overrides.name ?? `Project ${sequence}`, namespaceRef: overrides.namespaceRef, visibility: overrides.visibility });
+      const { project } = await createProject.execute({
+        actor: owner,
+        name: overrides.name ?? `Project ${sequence}`,
+        namespaceRef: overrides.namespaceRef,
+        visibility: overrides.visibility,
+      });
       return project;
     },
     async membership(source, userId, accessLevel, expiresAt = null) {

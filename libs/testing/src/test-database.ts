@@ -25,7 +25,10 @@ export async function prepareTemplateDatabase(name = templateDatabase()): Promis
 
 /** A fresh database for one test file, cloned from the migrated template. */
 export async function createTestDatabase(label = 'test'): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `service_api_t_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase().slice(0, 30)}_${randomBytes(4).toString('hex')}`;
+  const name = `service_api_t_${label
+    .replace(/[^a-z0-9]/gi, '_')
+    .toLowerCase()
+    .slice(0, 30)}_${randomBytes(4).toString('hex')}`;
   const url = urlOf(name);
   await ensureDatabase(url, templateDatabase());
   return { url, drop: () => dropDatabase(url) };

@@ -1,4 +1,16 @@
-import { ACCESS_RESOLVER, AccessResolver, Auth, CurrentPrincipal, CurrentProject, DomainError, idParam, paginateOffset, Principal, ProjectAccess, ResourceAccess } from '@app/api';
+import {
+  ACCESS_RESOLVER,
+  AccessResolver,
+  Auth,
+  CurrentPrincipal,
+  CurrentProject,
+  DomainError,
+  idParam,
+  paginateOffset,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+} from '@app/api';
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, accessUserOf, projectOf, type ProjectWithNamespace } from '@app/namespaces';
@@ -16,7 +28,10 @@ export const READ_VULNERABILITY_LEVEL = ACCESS_LEVELS.DEVELOPER;
 /** Who creates vulnerabilities and changes their state (GitLab's `admin_vulnerability`): maintainers and above. */
 export const ADMIN_VULNERABILITY_LEVEL = ACCESS_LEVELS.MAINTAINER;
 
-const scopeOf = (project: ProjectWithNamespace): ProjectScope => ({ projectId: project.id, groupId: project.namespace.kind === 'group' ? project.namespace.id : null });
+const scopeOf = (project: ProjectWithNamespace): ProjectScope => ({
+  projectId: project.id,
+  groupId: project.namespace.kind === 'group' ? project.namespace.id : null,
+});
 
 /**
  * Vulnerabilities (ULTIMATE): a project's list and creation from a finding, and the
@@ -36,7 +51,11 @@ export class VulnerabilitiesController {
 
   @Get('projects/:id/vulnerabilities')
   @ProjectAccess(READ_VULNERABILITY_LEVEL)
-  async list(@CurrentProject() access: ResourceAccess, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<VulnerabilityView[]> {
+  async list(
+    @CurrentProject() access: ResourceAccess,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<VulnerabilityView[]> {
     const project = projectOf(access);
     const rows = await paginateOffset(this.repository.listQuery(project.id), req, reply, { externalUrl: this.config.http.externalUrl });
     const findings = await this.repository.findingsOf(rows.map((row) => row.id));
@@ -46,21 +65,43 @@ export class VulnerabilitiesController {
   /** The project's findings (from its default-branch security reports): what `POST …/vulnerabilities?finding_id=` takes. */
   @Get('projects/:id/vulnerability_findings')
   @ProjectAccess(READ_VULNERABILITY_LEVEL)
-  async listFindings(@CurrentProject() access: ResourceAccess, @Query() dto: ListFindingsDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<FindingListView[]> {
+  async listFindings(
+    @CurrentProject() access: ResourceAccess,
+    @Query() dto: ListFindingsDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<FindingListView[]> {
     const project = projectOf(access);
-    const query = this.repository.findingsQuery(project.id, { reportTypes: dto.report_type, severities: dto.severity, confidences: dto.confidence, hideDismissed: (dto.scope ?? 'dismissed') === 'dismissed' });
+    const query = this.repository.findingsQuery(project.id, {
+      reportTypes: dto.report_type,
+      severities: dto.severity,
+      confidences: dto.confidence,
+      hideDismissed: (dto.scope ?? 'dismissed') === 'dismissed',
+    });
     const rows = await paginateOffset(query, req, reply, { externalUrl: this.config.http.externalUrl });
     const details = await this.repository.findingDetails(rows);
     return rows.map((row) =>
-      presentFindingListItem(row, project, { scanner: details.scanners.get(row.scannerId), identifiers: details.identifiers.get(row.id) ?? [], state: row.vulnerabilityId === null ? undefined : details.states.get(row.vulnerabilityId) }),
+      presentFindingListItem(row, project, {
+        scanner: details.scanners.get(row.scannerId),
+        identifiers: details.identifiers.get(row.id) ?? [],
+        state: row.vulnerabilityId === null ? undefined : details.states.get(row.vulnerabilityId),
+      }),
     );
   }
 
   @Post('projects/:id/vulnerabilities')
   @ProjectAccess(ADMIN_VULNERABILITY_LEVEL)
-  async create(@CurrentProject() access: ResourceAccess, @Query() dto: CreateVulnerabilityQueryDto, @CurrentPrincipal() principal: Principal): Promise<VulnerabilityView> {
+  async create(
+    @CurrentProject() access: ResourceAccess,
+    @Query() dto: CreateVulnerabilityQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<VulnerabilityView> {
     const project = projectOf(access);
-    const { vulnerability, finding } = await this.createVulnerability.execute({ scope: scopeOf(project), findingId: dto.finding_id, actorId: principal.user.id });
+    const { vulnerability, finding } = await this.createVulnerability.execute({
+      scope: scopeOf(project),
+      findingId: dto.finding_id,
+      actorId: principal.user.id,
+    });
     return presentVulnerability(vulnerability, project, finding);
   }
 
@@ -73,25 +114,41 @@ export class VulnerabilitiesController {
 
   @Post('vulnerabilities/:id/confirm')
   @HttpCode(201)
-  confirm(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<VulnerabilityView | undefined> {
+  confirm(
+    @Param('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<VulnerabilityView | undefined> {
     return this.act(id, 'confirm', principal, reply);
   }
 
   @Post('vulnerabilities/:id/resolve')
   @HttpCode(201)
-  resolve(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<VulnerabilityView | undefined> {
+  resolve(
+    @Param('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<VulnerabilityView | undefined> {
     return this.act(id, 'resolve', principal, reply);
   }
 
   @Post('vulnerabilities/:id/dismiss')
   @HttpCode(201)
-  dismiss(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<VulnerabilityView | undefined> {
+  dismiss(
+    @Param('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<VulnerabilityView | undefined> {
     return this.act(id, 'dismiss', principal, reply);
   }
 
   @Post('vulnerabilities/:id/revert')
   @HttpCode(201)
-  revert(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<VulnerabilityView | undefined> {
+  revert(
+    @Param('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<VulnerabilityView | undefined> {
     return this.act(id, 'revert', principal, reply);
   }
 

@@ -13,7 +13,10 @@ export class AlertingFixture {
       body: { username, name: username, email: `${username}@example.com`, password: 'secret-password-1' },
     });
     if (created.status !== 201) throw new Error(`user ${username}: ${created.status} ${created.text}`);
-    const pat = await api(this.gw.baseUrl, 'POST', `/api/v4/users/${created.body.id}/personal_access_tokens`, { token: this.gw.rootToken, body: { name: 'e2e', scopes: ['api'] } });
+    const pat = await api(this.gw.baseUrl, 'POST', `/api/v4/users/${created.body.id}/personal_access_tokens`, {
+      token: this.gw.rootToken,
+      body: { name: 'e2e', scopes: ['api'] },
+    });
     this.tokens[username] = pat.body.token;
     this.userIds[username] = created.body.id;
     return pat.body.token;
@@ -40,7 +43,10 @@ export class AlertingFixture {
   }
 
   async member(projectId: number, username: string, accessLevel: number): Promise<void> {
-    const added = await api(this.gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/members`, { token: this.gw.rootToken, body: { user_id: this.userIds[username], access_level: accessLevel } });
+    const added = await api(this.gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/members`, {
+      token: this.gw.rootToken,
+      body: { user_id: this.userIds[username], access_level: accessLevel },
+    });
     if (added.status !== 201) throw new Error(`member ${username}: ${added.status} ${added.text}`);
   }
 

@@ -16,11 +16,15 @@ const ROOT = resolve(__dirname, '../../..');
 /** Builds the console (apps/web) into a fresh directory, as `npm run build` does into dist/web. */
 export function buildConsole(): string {
   const outDir = mkdtempSync(join(tmpdir(), 'svc-console-'));
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', join(ROOT, 'apps/web/vite.config.mts'), '--outDir', outDir, '--emptyOutDir'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
-  });
+  const result = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', join(ROOT, 'apps/web/vite.config.mts'), '--outDir', outDir, '--emptyOutDir'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+    },
+  );
   if (result.status !== 0) throw new Error(`console build failed: ${result.stderr || result.stdout}`);
   return outDir;
 }
@@ -34,7 +38,15 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 

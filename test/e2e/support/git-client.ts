@@ -78,4 +78,3 @@ export function cloneUrl(baseUrl: string, fullPath: string, credentials?: { user
   }
   return url.toString();
 }
-

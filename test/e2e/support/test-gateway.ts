@@ -113,12 +113,18 @@ export async function createUserWithToken(
     body: { username, name: `${username} name`, email: `${username}@example.com`, password: 'secret-password-1', ...options.attributes },
   });
   if (user.status !== 201) throw new Error(`user not created: ${user.text}`);
-  const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, { token: gw.rootToken, body: { name: 'e2e', scopes: options.scopes ?? ['api'] } });
+  const pat = await api(gw.baseUrl, 'POST', `/api/v4/users/${user.body.id}/personal_access_tokens`, {
+    token: gw.rootToken,
+    body: { name: 'e2e', scopes: options.scopes ?? ['api'] },
+  });
   if (pat.status !== 201) throw new Error(`token not created: ${pat.text}`);
   return { id: user.body.id, username, token: pat.body.token };
 }
 
 export async function addProjectMember(gw: TestGateway, projectId: number, userId: number, accessLevel: number): Promise<void> {
-  const res = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/members`, { token: gw.rootToken, body: { user_id: userId, access_level: accessLevel } });
+  const res = await api(gw.baseUrl, 'POST', `/api/v4/projects/${projectId}/members`, {
+    token: gw.rootToken,
+    body: { user_id: userId, access_level: accessLevel },
+  });
   if (res.status !== 201) throw new Error(`member not added: ${res.text}`);
 }

@@ -56,7 +56,11 @@ export function AlertDetailPage({ projectId, iid, user, accessLevel }: { project
     }
   }, [path, projectId]);
   useEffect(() => void load(), [load]);
-  useLiveAlerts(projectId, (change) => change.iid === iid && void load(), () => void load());
+  useLiveAlerts(
+    projectId,
+    (change) => change.iid === iid && void load(),
+    () => void load(),
+  );
 
   /** One click, optimistic: shown at once, rolled back when the service refuses. */
   const update = async (patch: Partial<Alert>, body: Record<string, unknown>) => {
@@ -88,7 +92,11 @@ export function AlertDetailPage({ projectId, iid, user, accessLevel }: { project
     }
   };
   const assignToMe = () =>
-    alert && update({ assignees: [...alert.assignees.filter((u) => u.id !== user.id), { id: user.id, username: user.username, name: user.name }] }, { assignee_ids: [...new Set([...alert.assignees.map((u) => u.id), user.id])] });
+    alert &&
+    update(
+      { assignees: [...alert.assignees.filter((u) => u.id !== user.id), { id: user.id, username: user.username, name: user.name }] },
+      { assignee_ids: [...new Set([...alert.assignees.map((u) => u.id), user.id])] },
+    );
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -126,7 +134,14 @@ export function AlertDetailPage({ projectId, iid, user, accessLevel }: { project
       {canAct && (
         <div class="actions" role="group" aria-label="Alert actions">
           {ACTIONS.map((a) => (
-            <button key={a.status} type="button" class={`button ${a.status === 'acknowledged' ? 'primary' : ''}`} disabled={alert.status === a.status} onClick={() => setStatus(a.status)} aria-keyshortcuts={a.key}>
+            <button
+              key={a.status}
+              type="button"
+              class={`button ${a.status === 'acknowledged' ? 'primary' : ''}`}
+              disabled={alert.status === a.status}
+              onClick={() => setStatus(a.status)}
+              aria-keyshortcuts={a.key}
+            >
               {a.label}
             </button>
           ))}

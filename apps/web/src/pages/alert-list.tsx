@@ -81,10 +81,7 @@ export function AlertListPage({ projectId, search }: { projectId: number; search
         (h) => latest.current === requested && setHourly(h),
         () => undefined,
       );
-      const [page, c] = await Promise.all([
-        api.page<Alert>(listPath(projectId, filters)),
-        api.get<StatusCounts>(countsPath(projectId, filters)),
-      ]);
+      const [page, c] = await Promise.all([api.page<Alert>(listPath(projectId, filters)), api.get<StatusCounts>(countsPath(projectId, filters))]);
       if (latest.current !== requested) return;
       setAlerts(page.items);
       setNext(page.next);
@@ -164,7 +161,10 @@ export function AlertListPage({ projectId, search }: { projectId: number; search
               setFilter({ tab: t.key });
             }}
           >
-            {t.label} <span class="count" data-testid={`count-${t.key}`}>{counts ? counts[t.key] : '…'}</span>
+            {t.label}{' '}
+            <span class="count" data-testid={`count-${t.key}`}>
+              {counts ? counts[t.key] : '…'}
+            </span>
           </a>
         ))}
       </nav>
@@ -178,7 +178,13 @@ export function AlertListPage({ projectId, search }: { projectId: number; search
       >
         <div>
           <label for="alert-search">Search</label>
-          <input id="alert-search" type="search" value={searchText} onInput={(e) => setSearchText(e.currentTarget.value)} placeholder="Title, description, service…" />
+          <input
+            id="alert-search"
+            type="search"
+            value={searchText}
+            onInput={(e) => setSearchText(e.currentTarget.value)}
+            placeholder="Title, description, service…"
+          />
         </div>
         <div>
           <label for="alert-severity">Severity</label>
@@ -238,7 +244,9 @@ export function AlertListPage({ projectId, search }: { projectId: number; search
                   <Time iso={a.started_at} />
                 </td>
                 <td data-label="Events">{a.event_count}</td>
-                <td data-label="Assignees">{a.assignees.length ? a.assignees.map((u) => `@${u.username}`).join(', ') : <span class="muted">Unassigned</span>}</td>
+                <td data-label="Assignees">
+                  {a.assignees.length ? a.assignees.map((u) => `@${u.username}`).join(', ') : <span class="muted">Unassigned</span>}
+                </td>
                 <td data-label="Incident">{a.issue_iid ? `#${a.issue_iid}` : <span class="muted">None</span>}</td>
                 <td data-label="Status">
                   <StatusBadge status={a.status} />

@@ -26,7 +26,15 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (user: CurrentUser) => 
         <label for="login">Username or email</label>
         <input id="login" name="login" autoComplete="username" required value={login} onInput={(e) => setLogin(e.currentTarget.value)} />
         <label for="password">Password</label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
         <ErrorNote error={error} />
         <button class="button primary" type="submit" disabled={busy}>
           Sign in

@@ -24,7 +24,8 @@ interface Delivery {
 
 function health(hook: Hook): string {
   if (hook.alert_status === 'disabled') return 'Permanently disabled';
-  if (hook.alert_status === 'temporarily_disabled' && hook.disabled_until) return `Temporarily disabled until ${new Date(hook.disabled_until).toLocaleString()}`;
+  if (hook.alert_status === 'temporarily_disabled' && hook.disabled_until)
+    return `Temporarily disabled until ${new Date(hook.disabled_until).toLocaleString()}`;
   return 'Enabled';
 }
 

@@ -14,7 +14,8 @@ import type { Counter, Histogram } from 'prom-client';
  */
 export type AlertIngestStage = 'rate_limit' | 'queued' | 'batch' | 'connect' | 'lock' | 'plan' | 'write_commit';
 
-export type AlertRejectionReason = 'unknown_integration' | 'unauthorized' | 'inactive' | 'rate_limited' | 'too_large' | 'too_deep' | 'not_an_object' | 'invalid_json' | 'not_a_webhook';
+export type AlertRejectionReason =
+  'unknown_integration' | 'unauthorized' | 'inactive' | 'rate_limited' | 'too_large' | 'too_deep' | 'not_an_object' | 'invalid_json' | 'not_a_webhook';
 
 /** Alert ingestion metrics on `/-/metrics`. */
 @Injectable()
@@ -38,18 +39,34 @@ export class AlertingMetrics {
     this.resolved = metrics.counter('alerts_resolved_total', 'Alerts resolved by a recovery payload');
     this.unmatchedRecoveries = metrics.counter('alert_recoveries_unmatched_total', 'Recovery payloads that matched no open alert');
     this.rejected = metrics.counter('alerts_rejected_total', 'Alert notify requests refused, by reason', ['reason']);
-    this.ingestionSeconds = metrics.histogram('alert_ingestion_duration_seconds', 'Time to authenticate, check, normalize and commit an alert payload', [], [
-      0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
-    ]);
-    this.ingestStageSeconds = metrics.histogram('alert_ingest_stage_seconds', 'Where the time of alert ingestion goes, by stage (see AlertIngestStage)', ['stage'], [
-      0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1,
-    ]);
-    this.ingestBatchPayloads = metrics.histogram('alert_ingest_batch_payloads', 'Alert payloads written per ingestion batch (one transaction)', [], [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
+    this.ingestionSeconds = metrics.histogram(
+      'alert_ingestion_duration_seconds',
+      'Time to authenticate, check, normalize and commit an alert payload',
+      [],
+      [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    );
+    this.ingestStageSeconds = metrics.histogram(
+      'alert_ingest_stage_seconds',
+      'Where the time of alert ingestion goes, by stage (see AlertIngestStage)',
+      ['stage'],
+      [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    );
+    this.ingestBatchPayloads = metrics.histogram(
+      'alert_ingest_batch_payloads',
+      'Alert payloads written per ingestion batch (one transaction)',
+      [],
+      [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
+    );
     this.ingestBatchRetries = metrics.counter(
       'alert_ingest_batch_retries_total',
       'Ingestion batches run again, by reason (open_alert_created: another batch created an open alert of one of its fingerprints; transaction: deadlock or serialization; prepared_statement; connection: its connection was cut before its COMMIT was sent)',
       ['reason'],
     );
-    this.ingestBatchesInFlight = metrics.histogram('alert_ingest_batches_in_flight', 'Ingestion batches being written when a batch starts (itself included)', [], [1, 2, 3, 4, 6, 8, 12, 16]);
+    this.ingestBatchesInFlight = metrics.histogram(
+      'alert_ingest_batches_in_flight',
+      'Ingestion batches being written when a batch starts (itself included)',
+      [],
+      [1, 2, 3, 4, 6, 8, 12, 16],
+    );
   }
 }

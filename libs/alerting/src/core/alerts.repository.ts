@@ -59,7 +59,12 @@ export class AlertsRepository {
 
   /** Locks the alert row for an update by a user. */
   lockByIid(manager: EntityManager, projectId: number, iid: number): Promise<AlertEntity | null> {
-    return manager.getRepository(AlertEntity).createQueryBuilder('a').setLock('pessimistic_write').where('a.project_id = :projectId AND a.iid = :iid', { projectId, iid }).getOne();
+    return manager
+      .getRepository(AlertEntity)
+      .createQueryBuilder('a')
+      .setLock('pessimistic_write')
+      .where('a.project_id = :projectId AND a.iid = :iid', { projectId, iid })
+      .getOne();
   }
 
   /** Locks the alert row for the alert engine (an incident to open or close). */
@@ -105,7 +110,10 @@ export class AlertsRepository {
   }
 
   async statusCounts(projectId: number, filter: AlertListFilter): Promise<Record<AlertStatus, number>> {
-    const qb = this.listQuery(projectId, { ...filter, statuses: undefined }).select('a.status', 'status').addSelect('count(*)::int', 'count').groupBy('a.status');
+    const qb = this.listQuery(projectId, { ...filter, statuses: undefined })
+      .select('a.status', 'status')
+      .addSelect('count(*)::int', 'count')
+      .groupBy('a.status');
     const rows = await qb.getRawMany<{ status: AlertStatus; count: number }>();
     const counts: Record<AlertStatus, number> = { triggered: 0, acknowledged: 0, resolved: 0, ignored: 0 };
     for (const row of rows) counts[row.status] = Number(row.count);
@@ -116,7 +124,12 @@ export class AlertsRepository {
    * Alerts started in each of the last `hours` whole hours (the current one included), by
    * severity, with the list's filters (status included): `hour` is the start of the hour (UTC).
    */
-  async startedPerHour(projectId: number, filter: AlertListFilter, hours: number, now = new Date()): Promise<{ hour: Date; severity: string; count: number }[]> {
+  async startedPerHour(
+    projectId: number,
+    filter: AlertListFilter,
+    hours: number,
+    now = new Date(),
+  ): Promise<{ hour: Date; severity: string; count: number }[]> {
     const from = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000 - (hours - 1) * 3_600_000);
     const hour = `to_char(date_trunc('hour', a.started_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"')`;
     const rows = await this.listQuery(projectId, filter)

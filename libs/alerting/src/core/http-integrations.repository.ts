@@ -16,7 +16,9 @@ export class HttpIntegrationsRepository {
   /** Ids and names of the integrations `ids` (for presenting alerts), keyed by id. */
   async namesByIds(ids: number[]): Promise<Map<number, Pick<AlertHttpIntegrationEntity, 'id' | 'name'>>> {
     const unique = [...new Set(ids)];
-    const rows = unique.length ? await this.dataSource.getRepository(AlertHttpIntegrationEntity).find({ where: { id: In(unique) }, select: { id: true, name: true } }) : [];
+    const rows = unique.length
+      ? await this.dataSource.getRepository(AlertHttpIntegrationEntity).find({ where: { id: In(unique) }, select: { id: true, name: true } })
+      : [];
     return new Map(rows.map((i) => [i.id, i]));
   }
 

@@ -25,7 +25,9 @@ export function checkIntegrationSettings(
   const premium = tierAtLeast(tier, 'premium');
   if (type === 'prometheus') {
     const example = input.payloadExample !== undefined && input.payloadExample !== null && input.payloadExample !== '';
-    const mappings = Array.isArray(input.payloadAttributeMappings) ? input.payloadAttributeMappings.length > 0 : input.payloadAttributeMappings !== undefined && input.payloadAttributeMappings !== null;
+    const mappings = Array.isArray(input.payloadAttributeMappings)
+      ? input.payloadAttributeMappings.length > 0
+      : input.payloadAttributeMappings !== undefined && input.payloadAttributeMappings !== null;
     if (example) throw DomainError.invalid({ payload_example: ['is not supported by a Prometheus integration'] });
     if (mappings) throw DomainError.invalid({ payload_attribute_mappings: ['is not supported by a Prometheus integration'] });
     return {};
@@ -49,7 +51,8 @@ export function checkIntegrationSettings(
 function payloadExampleText(value: unknown): string {
   let parsed: unknown = value;
   if (typeof value === 'string') {
-    if (value.length > PAYLOAD_EXAMPLE_MAX_LENGTH) throw DomainError.invalid({ payload_example: [`is too long (maximum is ${PAYLOAD_EXAMPLE_MAX_LENGTH} characters)`] });
+    if (value.length > PAYLOAD_EXAMPLE_MAX_LENGTH)
+      throw DomainError.invalid({ payload_example: [`is too long (maximum is ${PAYLOAD_EXAMPLE_MAX_LENGTH} characters)`] });
     try {
       parsed = JSON.parse(value);
     } catch {
@@ -58,6 +61,7 @@ function payloadExampleText(value: unknown): string {
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw DomainError.invalid({ payload_example: ['must be a JSON object'] });
   const text = JSON.stringify(parsed);
-  if (text.length > PAYLOAD_EXAMPLE_MAX_LENGTH) throw DomainError.invalid({ payload_example: [`is too long (maximum is ${PAYLOAD_EXAMPLE_MAX_LENGTH} characters)`] });
+  if (text.length > PAYLOAD_EXAMPLE_MAX_LENGTH)
+    throw DomainError.invalid({ payload_example: [`is too long (maximum is ${PAYLOAD_EXAMPLE_MAX_LENGTH} characters)`] });
   return typeof value === 'string' ? value : text;
 }

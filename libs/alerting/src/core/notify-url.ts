@@ -23,15 +23,25 @@ const segments = (count: number): string => Array.from({ length: count }, (_, i)
  * paths contain `/`): `/:s0/:s1/alerts/notify.json` … and `/:s0/:s1/alerts/notify/:name/:endpoint`.
  * The handler joins `s0..sN` back into the project's full path.
  */
-export const ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES: string[] = Array.from({ length: MAX_PROJECT_PATH_SEGMENTS - 1 }, (_, i) => `${segments(i + 2)}/alerts/notify.json`);
-export const ALERT_NOTIFY_INTEGRATION_ROUTES: string[] = Array.from({ length: MAX_PROJECT_PATH_SEGMENTS - 1 }, (_, i) => `${segments(i + 2)}/alerts/notify/:name/:endpoint`);
+export const ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES: string[] = Array.from(
+  { length: MAX_PROJECT_PATH_SEGMENTS - 1 },
+  (_, i) => `${segments(i + 2)}/alerts/notify.json`,
+);
+export const ALERT_NOTIFY_INTEGRATION_ROUTES: string[] = Array.from(
+  { length: MAX_PROJECT_PATH_SEGMENTS - 1 },
+  (_, i) => `${segments(i + 2)}/alerts/notify/:name/:endpoint`,
+);
 /** `/:s0/:s1/prometheus/alerts/notify.json` …: the project's Prometheus integration (GitLab's path). */
-export const ALERT_NOTIFY_PROMETHEUS_ROUTES: string[] = Array.from({ length: MAX_PROJECT_PATH_SEGMENTS - 1 }, (_, i) => `${segments(i + 2)}/prometheus/alerts/notify.json`);
+export const ALERT_NOTIFY_PROMETHEUS_ROUTES: string[] = Array.from(
+  { length: MAX_PROJECT_PATH_SEGMENTS - 1 },
+  (_, i) => `${segments(i + 2)}/prometheus/alerts/notify.json`,
+);
 /** For the gateway's list of routes served outside /api/v4. */
 export const ALERT_NOTIFY_ROUTES: string[] = [...ALERT_NOTIFY_FIRST_INTEGRATION_ROUTES, ...ALERT_NOTIFY_INTEGRATION_ROUTES, ...ALERT_NOTIFY_PROMETHEUS_ROUTES];
 
 /** The notify URL of a Prometheus integration (one per project). */
-export const prometheusNotifyUrlOf = (externalUrl: string, projectFullPath: string): string => `${externalUrl}/${projectFullPath}/prometheus/alerts/notify.json`;
+export const prometheusNotifyUrlOf = (externalUrl: string, projectFullPath: string): string =>
+  `${externalUrl}/${projectFullPath}/prometheus/alerts/notify.json`;
 
 /** The project full path of a matched notify route's parameters. */
 export function projectPathOfParams(params: Record<string, string | undefined>): string {

@@ -11,4 +11,3 @@ export function projectContextOf(access: ResourceAccess): { id: number; groupId:
     fullPath: `${project.namespace.fullPath}/${project.path}`,
   };
 }
-

@@ -1,4 +1,11 @@
-import { ALERT_PAYLOAD_MAX_BYTES, ALERT_PAYLOAD_MAX_DEPTH, checkPayloadShape, isStorableJsonText, parseAlertPayload, sanitizeJson } from './alert-payload-parser';
+import {
+  ALERT_PAYLOAD_MAX_BYTES,
+  ALERT_PAYLOAD_MAX_DEPTH,
+  checkPayloadShape,
+  isStorableJsonText,
+  parseAlertPayload,
+  sanitizeJson,
+} from './alert-payload-parser';
 
 const body = (text: string) => Buffer.from(text, 'utf8');
 const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;

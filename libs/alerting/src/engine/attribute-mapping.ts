@@ -74,7 +74,12 @@ export function mappingProblems(value: unknown): string[] {
       problems.push(`${at}: field_name must be one of ${MAPPABLE_ALERT_FIELDS.join(', ')}`);
     } else if (seen.has(fieldName)) problems.push(`${at}: field_name ${fieldName} is mapped twice`);
     else seen.add(fieldName);
-    if (!Array.isArray(path) || path.length === 0 || path.length > 20 || !path.every((step) => (typeof step === 'string' && step.length > 0 && step.length <= 255) || (Number.isInteger(step) && (step as number) >= 0))) {
+    if (
+      !Array.isArray(path) ||
+      path.length === 0 ||
+      path.length > 20 ||
+      !path.every((step) => (typeof step === 'string' && step.length > 0 && step.length <= 255) || (Number.isInteger(step) && (step as number) >= 0))
+    ) {
       problems.push(`${at}: path must be a non-empty array of keys`);
     }
     if (typeof type !== 'string' || !(MAPPING_TYPES as readonly string[]).includes(type)) {

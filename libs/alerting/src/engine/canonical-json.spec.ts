@@ -10,7 +10,14 @@ describe(canonicalJson.name, () => {
   });
 
   it('keeps types and element boundaries apart', () => {
-    const encodings = [canonicalJson('abc'), canonicalJson(['a', 'bc']), canonicalJson(['ab', 'c']), canonicalJson(42), canonicalJson('42'), canonicalJson([42])];
+    const encodings = [
+      canonicalJson('abc'),
+      canonicalJson(['a', 'bc']),
+      canonicalJson(['ab', 'c']),
+      canonicalJson(42),
+      canonicalJson('42'),
+      canonicalJson([42]),
+    ];
     expect(new Set(encodings).size).toBe(encodings.length);
   });
 

@@ -4,7 +4,8 @@ import { normalizeSeverity } from './alert-severity';
 import type { AttributeMapping } from './attribute-mapping';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
-const sut = (payload: Record<string, unknown>, options: { mappings?: AttributeMapping[]; payloadFingerprint?: boolean } = {}) => normalizeAlert(payload, { now, ...options });
+const sut = (payload: Record<string, unknown>, options: { mappings?: AttributeMapping[]; payloadFingerprint?: boolean } = {}) =>
+  normalizeAlert(payload, { now, ...options });
 
 describe(normalizeAlert.name, () => {
   it('applies every default to an empty payload', () => {

@@ -90,7 +90,7 @@ export function timeOf(value: unknown): Date | null {
   } else if (typeof value === 'string') {
     const text = value.trim();
     if (text === '' || text.length > 100) return null;
-    ms = /^-?\d+(\.\d+)?$/.test(text) ? timeOf(Number(text))?.getTime() ?? NaN : Date.parse(text);
+    ms = /^-?\d+(\.\d+)?$/.test(text) ? (timeOf(Number(text))?.getTime() ?? NaN) : Date.parse(text);
   } else return null;
   if (!Number.isFinite(ms) || ms < MIN_TIME || ms > MAX_TIME) return null;
   return new Date(Math.trunc(ms));

@@ -38,7 +38,10 @@ describe('checkPrometheusPayload', () => {
 
   it.each([
     [{ ...webhook([]), version: '3' }, 'unsupported webhook version "3"'],
-    [{ title: 'generic alert' }, 'not an Alertmanager webhook payload: version, groupKey, status, receiver, groupLabels, commonLabels, commonAnnotations, externalURL, alerts missing'],
+    [
+      { title: 'generic alert' },
+      'not an Alertmanager webhook payload: version, groupKey, status, receiver, groupLabels, commonLabels, commonAnnotations, externalURL, alerts missing',
+    ],
     [webhook([element()], { version: '1' }), 'unsupported webhook version "1"'],
     [webhook({} as unknown as unknown[]), 'alerts must be an array'],
     [webhook([42]), 'alerts[0] must be an object'],

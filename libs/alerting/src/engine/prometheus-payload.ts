@@ -12,7 +12,17 @@ export const ALERTMANAGER_WEBHOOK_VERSION = '4';
 export const GRAFANA_WEBHOOK_VERSION = '1';
 
 /** Keys every Alertmanager webhook has (GitLab's `REQUIRED_PAYLOAD_KEYS`). */
-export const ALERTMANAGER_REQUIRED_KEYS = ['version', 'groupKey', 'status', 'receiver', 'groupLabels', 'commonLabels', 'commonAnnotations', 'externalURL', 'alerts'] as const;
+export const ALERTMANAGER_REQUIRED_KEYS = [
+  'version',
+  'groupKey',
+  'status',
+  'receiver',
+  'groupLabels',
+  'commonLabels',
+  'commonAnnotations',
+  'externalURL',
+  'alerts',
+] as const;
 
 export type PrometheusSource = 'alertmanager' | 'grafana';
 
@@ -55,7 +65,9 @@ export const PROMETHEUS_SEVERITY_MAPPING: Readonly<Record<string, AlertSeverity>
 
 export function prometheusSeverityOf(value: unknown): AlertSeverity {
   if (typeof value !== 'string') return 'critical';
-  return Object.prototype.hasOwnProperty.call(PROMETHEUS_SEVERITY_MAPPING, value.trim().toLowerCase()) ? PROMETHEUS_SEVERITY_MAPPING[value.trim().toLowerCase()] : 'critical';
+  return Object.prototype.hasOwnProperty.call(PROMETHEUS_SEVERITY_MAPPING, value.trim().toLowerCase())
+    ? PROMETHEUS_SEVERITY_MAPPING[value.trim().toLowerCase()]
+    : 'critical';
 }
 
 /** One element of `alerts[]`, checked. */
@@ -67,9 +79,7 @@ export interface PrometheusAlertElement {
   raw: Record<string, unknown>;
 }
 
-export type PrometheusPayloadCheck =
-  | { ok: true; source: PrometheusSource; alerts: PrometheusAlertElement[] }
-  | { ok: false; message: string };
+export type PrometheusPayloadCheck = { ok: true; source: PrometheusSource; alerts: PrometheusAlertElement[] } | { ok: false; message: string };
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -89,7 +99,8 @@ export function checkPrometheusPayload(payload: AlertPayload): PrometheusPayload
   else return { ok: false, message: `unsupported webhook version ${JSON.stringify(version)} (Alertmanager's version "4" or Grafana Alerting's "1")` };
   const alerts = payload.alerts;
   if (!Array.isArray(alerts)) return { ok: false, message: 'alerts must be an array' };
-  if (alerts.length > PROMETHEUS_MAX_ALERTS) return { ok: false, message: `alerts has ${alerts.length} elements, at most ${PROMETHEUS_MAX_ALERTS} are accepted (set max_alerts on the receiver)` };
+  if (alerts.length > PROMETHEUS_MAX_ALERTS)
+    return { ok: false, message: `alerts has ${alerts.length} elements, at most ${PROMETHEUS_MAX_ALERTS} are accepted (set max_alerts on the receiver)` };
   const checked: PrometheusAlertElement[] = [];
   for (let i = 0; i < alerts.length; i++) {
     const element: unknown = alerts[i];
@@ -135,7 +146,10 @@ export function normalizePrometheusAlert(element: PrometheusAlertElement, source
   const details: Record<string, unknown> = {};
   for (const key of Object.keys(raw)) if (!ELEMENT_ATTRIBUTES.has(key)) details[key] = raw[key];
   if (!('annotations' in details)) details.annotations = annotations;
-  const title = textOf(annotations.title, ALERT_FIELD_LIMITS.title) ?? textOf(annotations.summary, ALERT_FIELD_LIMITS.title) ?? textOf(labels.alertname, ALERT_FIELD_LIMITS.title);
+  const title =
+    textOf(annotations.title, ALERT_FIELD_LIMITS.title) ??
+    textOf(annotations.summary, ALERT_FIELD_LIMITS.title) ??
+    textOf(labels.alertname, ALERT_FIELD_LIMITS.title);
   const environment = textOf(labels.gitlab_environment_name, ALERT_FIELD_LIMITS.environment) ?? textOf(labels.environment, ALERT_FIELD_LIMITS.environment);
   return {
     title: title ?? DEFAULT_ALERT_TITLE,

@@ -15,4 +15,12 @@ import { AlertEntity } from './alert.entity';
 import { ProcessedAlertEventEntity } from './processed-alert-event.entity';
 
 /** Every entity of the alerting library (listed in the data source's ENTITIES). */
-export const ALERTING_ENTITIES = [AlertHttpIntegrationEntity, AlertEntity, AlertIidCounterEntity, AlertNoteEntity, AlertUnmatchedRecoveryEntity, ProcessedAlertEventEntity, AlertStateEventEntity];
+export const ALERTING_ENTITIES = [
+  AlertHttpIntegrationEntity,
+  AlertEntity,
+  AlertIidCounterEntity,
+  AlertNoteEntity,
+  AlertUnmatchedRecoveryEntity,
+  ProcessedAlertEventEntity,
+  AlertStateEventEntity,
+];

@@ -21,8 +21,10 @@ function sample(next: () => number): string {
   for (let i = 0; i < length; i++) {
     const pick = next();
     if (pick < 0.45) text += SPECIAL[Math.floor(next() * SPECIAL.length)];
-    else if (pick < 0.6) text += String.fromCharCode(1 + Math.floor(next() * 31)); // control characters, NUL excluded
-    else if (pick < 0.8) text += String.fromCharCode(32 + Math.floor(next() * 95)); // printable ASCII
+    else if (pick < 0.6)
+      text += String.fromCharCode(1 + Math.floor(next() * 31)); // control characters, NUL excluded
+    else if (pick < 0.8)
+      text += String.fromCharCode(32 + Math.floor(next() * 95)); // printable ASCII
     else {
       // Any Unicode scalar value (no lone surrogates, which UTF-8 cannot carry).
       let code = 0x80 + Math.floor(next() * (0x10ffff - 0x80));
@@ -63,7 +65,11 @@ describe('escapeLiteral / jsonLiteral (PostgreSQL)', () => {
   it('reads back 2,000 random JSON documents exactly as jsonb', async () => {
     const next = random(7);
     for (let round = 0; round < 10; round++) {
-      const documents = Array.from({ length: 200 }, () => ({ [sample(next)]: sample(next), nested: [sample(next), { deep: sample(next) }], n: Math.floor(next() * 1e9) }));
+      const documents = Array.from({ length: 200 }, () => ({
+        [sample(next)]: sample(next),
+        nested: [sample(next), { deep: sample(next) }],
+        n: Math.floor(next() * 1e9),
+      }));
       const values = documents.map((doc, i) => `(${i}, ${jsonLiteral(doc)}::jsonb)`).join(',\n');
       const { rows } = await client.query(`SELECT i, v FROM (VALUES ${values}) AS t(i, v) ORDER BY i`);
       expect(rows.map((r: { v: unknown }) => r.v)).toEqual(documents);

@@ -88,7 +88,14 @@ describe(planAlertBatch.name, () => {
   });
 
   it('opens an alert for every payload without fingerprint, numbering each project on its own', () => {
-    const sut = planAlertBatch([input({ title: 'a' }), input({ title: 'b' }, 2), input({ title: 'a' })], [], new Map([[1, 0], [2, 9]]));
+    const sut = planAlertBatch(
+      [input({ title: 'a' }), input({ title: 'b' }, 2), input({ title: 'a' })],
+      [],
+      new Map([
+        [1, 0],
+        [2, 9],
+      ]),
+    );
     expect(sut.created.map((a) => [a.project_id, a.iid, a.title])).toEqual([
       [1, 1, 'a'],
       [2, 10, 'b'],

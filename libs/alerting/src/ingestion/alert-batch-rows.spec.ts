@@ -16,8 +16,26 @@ const entry = (payload: Record<string, unknown>, extra: Partial<AlertBatchEntry>
 });
 
 const loaded: AlertState = {
-  id: 50, project_id: 1, iid: 4, title: 'Loaded', description: null, severity: 'high', status: 'acknowledged', service: null, monitoring_tool: 'Grafana',
-  hosts: [], started_at: now, ended_at: null, event_count: 3, fingerprint: normalizeAlert({ title: 'old', fingerprint: 'old' }, { now }).fingerprint, environment: null, integration_id: 7, last_received_at: now, details: {}, isNew: false, touched: false,
+  id: 50,
+  project_id: 1,
+  iid: 4,
+  title: 'Loaded',
+  description: null,
+  severity: 'high',
+  status: 'acknowledged',
+  service: null,
+  monitoring_tool: 'Grafana',
+  hosts: [],
+  started_at: now,
+  ended_at: null,
+  event_count: 3,
+  fingerprint: normalizeAlert({ title: 'old', fingerprint: 'old' }, { now }).fingerprint,
+  environment: null,
+  integration_id: 7,
+  last_received_at: now,
+  details: {},
+  isNew: false,
+  touched: false,
 };
 
 describe(buildAlertBatchRows.name, () => {
@@ -27,7 +45,11 @@ describe(buildAlertBatchRows.name, () => {
     entry({ title: 'old', fingerprint: 'old', end_time: '2026-03-01T09:59:00Z' }),
     entry({ title: 'gone', fingerprint: 'gone', end_time: '2026-03-01T09:59:00Z' }),
   ];
-  const plan = planAlertBatch(entries.map((e) => e.input), [{ ...loaded }], new Map([[1, 10]]));
+  const plan = planAlertBatch(
+    entries.map((e) => e.input),
+    [{ ...loaded }],
+    new Map([[1, 10]]),
+  );
   const sut = buildAlertBatchRows(entries, plan, 'x.domain-events.v1');
 
   it('writes one outbox row per payload here (each alert’s last step), in order, through the messaging row builder', () => {
@@ -47,9 +69,20 @@ describe(buildAlertBatchRows.name, () => {
   });
 
   it('marks the ids the write draws: new alerts by their index in the plan, recoveries by the entry index', () => {
-    expect(sut.events.map((e) => [e.alert_ref, e.recovery_ref])).toEqual([[0, null], [0, null], [null, null], [null, 3]]);
-    expect(sut.events[2].payload).toMatchObject({ target: { type: 'alert', id: 50, iid: 4 }, data: { alert_id: 50, status: 'resolved', previous_status: 'acknowledged', event_count: 3 } });
-    expect(sut.events[0].payload).toMatchObject({ target: { type: 'alert', id: 0, iid: 11, title: 'disk' }, data: { iid: 11, event_count: 1, integration: { id: 7, name: 'Prom', create_incident: true, auto_close_incident: false } } });
+    expect(sut.events.map((e) => [e.alert_ref, e.recovery_ref])).toEqual([
+      [0, null],
+      [0, null],
+      [null, null],
+      [null, 3],
+    ]);
+    expect(sut.events[2].payload).toMatchObject({
+      target: { type: 'alert', id: 50, iid: 4 },
+      data: { alert_id: 50, status: 'resolved', previous_status: 'acknowledged', event_count: 3 },
+    });
+    expect(sut.events[0].payload).toMatchObject({
+      target: { type: 'alert', id: 0, iid: 11, title: 'disk' },
+      data: { iid: 11, event_count: 1, integration: { id: 7, name: 'Prom', create_incident: true, auto_close_incident: false } },
+    });
     expect(sut.events[1].payload.data).toMatchObject({ iid: 11, event_count: 2, status: 'triggered' });
   });
 
@@ -61,8 +94,21 @@ describe(buildAlertBatchRows.name, () => {
   });
 
   it('keeps an unmatched recovery with its raw payload', () => {
-    expect(sut.recoveries).toEqual([{ ref: 3, project_id: 1, integration_id: 7, fingerprint: expect.any(String), title: 'gone', ended_at: new Date('2026-03-01T09:59:00Z'), payload: entries[3].payload }]);
-    expect(sut.events[3].payload).toMatchObject({ target: null, data: { recovery_id: 0, title: 'gone', ended_at: '2026-03-01T09:59:00.000Z', integration: { id: 7, name: 'Prom' } } });
+    expect(sut.recoveries).toEqual([
+      {
+        ref: 3,
+        project_id: 1,
+        integration_id: 7,
+        fingerprint: expect.any(String),
+        title: 'gone',
+        ended_at: new Date('2026-03-01T09:59:00Z'),
+        payload: entries[3].payload,
+      },
+    ]);
+    expect(sut.events[3].payload).toMatchObject({
+      target: null,
+      data: { recovery_id: 0, title: 'gone', ended_at: '2026-03-01T09:59:00.000Z', integration: { id: 7, name: 'Prom' } },
+    });
   });
 
   it('writes one alert.grouped per alert and batch, at its last repeat, and none when a creation or recovery ends the alert’s steps', () => {
@@ -75,7 +121,11 @@ describe(buildAlertBatchRows.name, () => {
       entry({ title: 'old', fingerprint: 'old', end_time: '2026-03-01T09:59:00Z' }),
       entry({ title: 'b', fingerprint: 'b' }),
     ];
-    const repeatPlan = planAlertBatch(repeats.map((e) => e.input), [{ ...loaded }], new Map([[1, 10]]));
+    const repeatPlan = planAlertBatch(
+      repeats.map((e) => e.input),
+      [{ ...loaded }],
+      new Map([[1, 10]]),
+    );
     const rows = buildAlertBatchRows(repeats, repeatPlan, 't');
     expect(rows.events.map((e) => [e.payload.type, e.payload.data.iid, e.payload.data.event_count])).toEqual([
       ['alert.created', 11, 1],
@@ -88,14 +138,26 @@ describe(buildAlertBatchRows.name, () => {
   });
 
   it('reports the repeats of alerts open before the batch in one alert.repeats per project, after the other events', () => {
-    const other: AlertState = { ...loaded, id: 60, iid: 5, title: 'Other', status: 'triggered', event_count: 9, fingerprint: normalizeAlert({ title: 'x', fingerprint: 'other' }, { now }).fingerprint };
+    const other: AlertState = {
+      ...loaded,
+      id: 60,
+      iid: 5,
+      title: 'Other',
+      status: 'triggered',
+      event_count: 9,
+      fingerprint: normalizeAlert({ title: 'x', fingerprint: 'other' }, { now }).fingerprint,
+    };
     const batch = [
       entry({ title: 'old', fingerprint: 'old' }),
       entry({ title: 'x', fingerprint: 'other' }),
       entry({ title: 'new', fingerprint: 'new' }),
       entry({ title: 'old', fingerprint: 'old' }, { actorId: 4, outboxContext: { requestId: 'req-old' } }),
     ];
-    const repeatPlan = planAlertBatch(batch.map((e) => e.input), [{ ...loaded }, other], new Map([[1, 10]]));
+    const repeatPlan = planAlertBatch(
+      batch.map((e) => e.input),
+      [{ ...loaded }, other],
+      new Map([[1, 10]]),
+    );
     const rows = buildAlertBatchRows(batch, repeatPlan, 't');
     expect(rows.events.map((e) => e.payload.type)).toEqual(['alert.created', 'alert.repeats']);
     const [, repeats] = rows.events;

@@ -116,7 +116,15 @@ export function buildAlertBatchRows(entries: readonly AlertBatchEntry[], plan: A
       const s = step.state;
       const project = repeats.get(entry.project.id) ?? { entry, alerts: [] };
       project.entry = entry;
-      project.alerts.push({ alert_id: s.id, iid: s.iid, title: s.title, severity: s.severity, status: step.snapshot.status, fingerprint: s.fingerprint, event_count: step.snapshot.event_count });
+      project.alerts.push({
+        alert_id: s.id,
+        iid: s.iid,
+        title: s.title,
+        severity: s.severity,
+        status: step.snapshot.status,
+        fingerprint: s.fingerprint,
+        event_count: step.snapshot.event_count,
+      });
       repeats.set(entry.project.id, project);
       return;
     }

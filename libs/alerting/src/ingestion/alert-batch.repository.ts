@@ -279,7 +279,13 @@ export class AlertBatchRepository {
       environment: a.environment,
       details: a.details,
     }));
-    const updated = batch.updated.map((a) => ({ id: a.id, status: a.status, ended_at: a.ended_at, event_count: a.event_count, last_received_at: a.last_received_at }));
+    const updated = batch.updated.map((a) => ({
+      id: a.id,
+      status: a.status,
+      ended_at: a.ended_at,
+      event_count: a.event_count,
+      last_received_at: a.last_received_at,
+    }));
     const counters = [...batch.createdPerProject].map(([project_id, created]) => ({ project_id, created }));
     const parameters = [
       jsonLiteral(created),
@@ -297,8 +303,7 @@ export class AlertBatchRepository {
         const alert = batch.created[Number(row.ref)];
         alert.id = Number(row.id);
         alert.iid = Number(row.iid);
-      }
-      else if (row.kind === 'recovery') recoveryIds.set(Number(row.ref), Number(row.id));
+      } else if (row.kind === 'recovery') recoveryIds.set(Number(row.ref), Number(row.id));
     }
     return recoveryIds;
   }

@@ -48,9 +48,20 @@ describe('AlertIngestionBatcher (PostgreSQL)', () => {
   }
 
   const batcher = (overrides: Record<string, string> = {}, metrics?: AlertingMetrics) =>
-    new AlertIngestionBatcher(new AlertBatchRepository(dataSource), new OutboxService(config), AppConfig.fromEnvironment({ KAFKA_TOPIC_PREFIX: 'batch-test', ...overrides }), metrics);
+    new AlertIngestionBatcher(
+      new AlertBatchRepository(dataSource),
+      new OutboxService(config),
+      AppConfig.fromEnvironment({ KAFKA_TOPIC_PREFIX: 'batch-test', ...overrides }),
+      metrics,
+    );
 
-  const submit = (sut: AlertIngestionBatcher, projectId: number, payload: Record<string, unknown>, integration = integrationId, bytes?: number): Promise<IngestOutcome> => {
+  const submit = (
+    sut: AlertIngestionBatcher,
+    projectId: number,
+    payload: Record<string, unknown>,
+    integration = integrationId,
+    bytes?: number,
+  ): Promise<IngestOutcome> => {
     const receivedAt = new Date();
     return sut.submit({
       input: { projectId, integrationId: integration, alert: normalizeAlert(payload, { now: receivedAt }), receivedAt },
@@ -80,7 +91,10 @@ describe('AlertIngestionBatcher (PostgreSQL)', () => {
     const alerts = await alertsOf(projectId);
     expect(alerts).toEqual([expect.objectContaining({ iid: 1, status: 'triggered', event_count: 100 })]);
     // All in one transaction: the outbox rows share the inserting transaction id.
-    const [{ transactions }] = await dataSource.query(`SELECT count(DISTINCT xmin::text)::int AS transactions FROM outbox_events WHERE (payload->>'project_id')::int = $1`, [projectId]);
+    const [{ transactions }] = await dataSource.query(
+      `SELECT count(DISTINCT xmin::text)::int AS transactions FROM outbox_events WHERE (payload->>'project_id')::int = $1`,
+      [projectId],
+    );
     expect(transactions).toBe(1);
     // The creation's event, then one alert.grouped for the batch's 99 repeats with the count they leave; the alert's id filled in.
     const events = await eventsOf(projectId);
@@ -102,17 +116,24 @@ describe('AlertIngestionBatcher (PostgreSQL)', () => {
     const holder = dataSource.createQueryRunner();
     await holder.connect();
     await holder.startTransaction();
-    await holder.query('INSERT INTO alert_iid_counters (project_id, last_iid) VALUES ($1, 0) ON CONFLICT (project_id) DO UPDATE SET last_iid = alert_iid_counters.last_iid', [projectId]);
+    await holder.query(
+      'INSERT INTO alert_iid_counters (project_id, last_iid) VALUES ($1, 0) ON CONFLICT (project_id) DO UPDATE SET last_iid = alert_iid_counters.last_iid',
+      [projectId],
+    );
     const fingerprints = ['a', 'b', 'c', 'd', 'e'];
     let outcomes: IngestOutcome[];
     try {
       const submitted = Promise.all(Array.from({ length: 60 }, (_, i) => submit(sut, projectId, { title: `t${i % 5}`, fingerprint: fingerprints[i % 5] })));
-      await eventually(async () => {
-        const [{ waiting }] = await dataSource.query(
-          `SELECT count(DISTINCT l.pid)::int AS waiting FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.datname = current_database()`,
-        );
-        return waiting >= 8 ? true : undefined;
-      }, 'eight batches waiting on the held iid counter', 30_000);
+      await eventually(
+        async () => {
+          const [{ waiting }] = await dataSource.query(
+            `SELECT count(DISTINCT l.pid)::int AS waiting FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.datname = current_database()`,
+          );
+          return waiting >= 8 ? true : undefined;
+        },
+        'eight batches waiting on the held iid counter',
+        30_000,
+      );
       await holder.commitTransaction();
       outcomes = await submitted;
     } finally {
@@ -135,7 +156,9 @@ describe('AlertIngestionBatcher (PostgreSQL)', () => {
     expect(retries).toBeGreaterThanOrEqual(3);
     expect(retries).toBeLessThanOrEqual(55);
     const creations = (await eventsOf(projectId)).filter((e) => e.type === 'alert.created');
-    expect(creations.map((e) => [e.target!.id, e.target!.iid, e.data.alert_id, e.data.iid]).sort()).toEqual(alerts.map((a) => [a.id, a.iid, a.id, a.iid]).sort());
+    expect(creations.map((e) => [e.target!.id, e.target!.iid, e.data.alert_id, e.data.iid]).sort()).toEqual(
+      alerts.map((a) => [a.id, a.iid, a.id, a.iid]).sort(),
+    );
   });
 
   it('resolves, then opens a new alert for a repeat, inside one batch, and keeps an unmatched recovery', async () => {
@@ -192,13 +215,18 @@ describe('AlertIngestionBatcher (PostgreSQL)', () => {
     // Every creation, resolution and unmatched recovery has its event; repeats at most one per alert and batch, the last carrying the final count.
     const events = await eventsOf(projectId);
     const byType = events.reduce<Record<string, number>>((acc, e) => ({ ...acc, [e.type]: (acc[e.type] ?? 0) + 1 }), {});
-    expect([byType['alert.created'], byType['alert.resolved'] ?? 0, byType['alert.recovery_unmatched'] ?? 0]).toEqual([kinds.created, kinds.resolved ?? 0, kinds.unmatched_recovery ?? 0]);
+    expect([byType['alert.created'], byType['alert.resolved'] ?? 0, byType['alert.recovery_unmatched'] ?? 0]).toEqual([
+      kinds.created,
+      kinds.resolved ?? 0,
+      kinds.unmatched_recovery ?? 0,
+    ]);
     const repeatEntries = events.flatMap((e) => (e.type === 'alert.repeats' ? (e.data.alerts as unknown[]) : []));
     expect((byType['alert.grouped'] ?? 0) + repeatEntries.length).toBeLessThanOrEqual(kinds.grouped ?? 0);
     // The last event of each alert (a repeat's, in alert.grouped or alert.repeats, or its resolution's) carries its final count.
     const lastCount = new Map<number, number>();
     for (const e of events) {
-      if (e.type === 'alert.repeats') for (const a of e.data.alerts as Array<{ alert_id: number; event_count: number }>) lastCount.set(a.alert_id, a.event_count);
+      if (e.type === 'alert.repeats')
+        for (const a of e.data.alerts as Array<{ alert_id: number; event_count: number }>) lastCount.set(a.alert_id, a.event_count);
       else if (e.data.alert_id !== undefined) lastCount.set(e.data.alert_id, e.data.event_count);
     }
     for (const alert of alerts) expect(lastCount.get(alert.id)).toBe(alert.event_count);
@@ -268,7 +296,9 @@ describe('AlertIngestionBatcher (PostgreSQL)', () => {
         release();
       }
     };
-    const expected = Object.values(BATCH_STATEMENTS).map((s) => s.name).sort();
+    const expected = Object.values(BATCH_STATEMENTS)
+      .map((s) => s.name)
+      .sort();
     expect(await preparedNames()).toEqual(expect.arrayContaining(expected));
 
     // The pool hands out its most recently released connection first: the batch gets this one.
@@ -303,7 +333,13 @@ describe('AlertIngestionBatcher (PostgreSQL)', () => {
       [projectId],
     );
     expect(rows).toEqual([
-      { type: 'alert.created', chain: { id: '0b6f1f9e-2f8e-4a56-9a0e-6c4a3c7d3b1e', depth: 3 }, headers: { 'x-request-id': 'req-chain' }, message_key: String(projectId), topic: 'batch-test.domain-events.v1' },
+      {
+        type: 'alert.created',
+        chain: { id: '0b6f1f9e-2f8e-4a56-9a0e-6c4a3c7d3b1e', depth: 3 },
+        headers: { 'x-request-id': 'req-chain' },
+        message_key: String(projectId),
+        topic: 'batch-test.domain-events.v1',
+      },
       { type: 'alert.grouped', chain: null, headers: {}, message_key: String(projectId), topic: 'batch-test.domain-events.v1' },
     ]);
   });

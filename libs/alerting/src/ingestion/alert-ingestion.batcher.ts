@@ -264,11 +264,17 @@ export class AlertIngestionBatcher implements BeforeApplicationShutdown {
     }
   }
 
-  private async ingestOn(connection: BatchConnection, entries: AlertBatchEntry[], lockCountersFirst: boolean, progress: { committing: boolean }): Promise<IngestOutcome[]> {
+  private async ingestOn(
+    connection: BatchConnection,
+    entries: AlertBatchEntry[],
+    lockCountersFirst: boolean,
+    progress: { committing: boolean },
+  ): Promise<IngestOutcome[]> {
     const inputs = entries.map((e) => e.input);
     const keys = new Map<string, { projectId: number; fingerprint: string }>();
     for (const input of inputs) {
-      if (input.alert.fingerprint !== null) keys.set(openAlertKey(input.projectId, input.alert.fingerprint), { projectId: input.projectId, fingerprint: input.alert.fingerprint });
+      if (input.alert.fingerprint !== null)
+        keys.set(openAlertKey(input.projectId, input.alert.fingerprint), { projectId: input.projectId, fingerprint: input.alert.fingerprint });
     }
     // New alerts are numbered 1, 2, … per project here; the write adds the counter's value.
     const relativeIids = new Map(inputs.map((i) => [i.projectId, 0]));

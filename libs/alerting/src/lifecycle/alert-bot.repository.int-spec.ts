@@ -27,7 +27,9 @@ describe('AlertBotRepository (PostgreSQL)', () => {
   it('creates one bot user when several engines ask at once', async () => {
     const ids = await Promise.all(Array.from({ length: 6 }, () => new AlertBotRepository(dataSource, config).ensure()));
     expect(new Set(ids).size).toBe(1);
-    expect(await bots()).toEqual([{ id: ids[0], username: 'alert-bot', name: 'Alert Bot', email: 'alert-bot@noreply.ops.example.com', user_type: 'project_bot' }]);
+    expect(await bots()).toEqual([
+      { id: ids[0], username: 'alert-bot', name: 'Alert Bot', email: 'alert-bot@noreply.ops.example.com', user_type: 'project_bot' },
+    ]);
   });
 
   it('does not take over a person who registered the alert-bot username first', async () => {

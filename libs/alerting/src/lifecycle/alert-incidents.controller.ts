@@ -26,9 +26,17 @@ export class AlertIncidentsController {
   @Post('projects/:id/alert_management/alerts/:alert_iid/incident')
   @HttpCode(201)
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
-  async create(@CurrentProject() access: ResourceAccess, @Param('alert_iid') iid: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async create(
+    @CurrentProject() access: ResourceAccess,
+    @Param('alert_iid') iid: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectContextOf(access);
-    const alert = await this.createIncident.execute({ actor: { id: principal.user.id, level: access.accessLevel }, projectId: project.id, iid: idParam(iid, 'Alert') });
+    const alert = await this.createIncident.execute({
+      actor: { id: principal.user.id, level: access.accessLevel },
+      projectId: project.id,
+      iid: idParam(iid, 'Alert'),
+    });
     const users = await this.users.mapByIds(alert.assigneeIds);
     const integrations = await this.integrations.namesByIds(alert.integrationId !== null ? [alert.integrationId] : []);
     return presentAlert(alert, { externalUrl: this.config.http.externalUrl, projectFullPath: project.fullPath, users, integrations });

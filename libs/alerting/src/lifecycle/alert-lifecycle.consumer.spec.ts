@@ -9,22 +9,31 @@ const integration = (createIncident: unknown, autoClose: unknown) => ({ id: 3, n
 
 describe(alertLifecycleActionOf.name, () => {
   it('opens an incident for a new alert only when the integration asks', () => {
-    expect(alertLifecycleActionOf(event(ALERT_EVENTS.CREATED, { alert_id: 7, integration: integration(true, false) }))).toEqual({ kind: 'create_incident', alertId: 7 });
+    expect(alertLifecycleActionOf(event(ALERT_EVENTS.CREATED, { alert_id: 7, integration: integration(true, false) }))).toEqual({
+      kind: 'create_incident',
+      alertId: 7,
+    });
     expect(alertLifecycleActionOf(event(ALERT_EVENTS.CREATED, { alert_id: 7, integration: integration(false, true) }))).toEqual({ kind: 'none' });
     expect(alertLifecycleActionOf(event(ALERT_EVENTS.CREATED, { alert_id: 7, integration: integration('true', true) }))).toEqual({ kind: 'none' });
   });
 
   it('closes the incident of a resolved alert only when auto-close is on', () => {
-    expect(alertLifecycleActionOf(event(ALERT_EVENTS.RESOLVED, { alert_id: 9, integration: integration(true, true) }))).toEqual({ kind: 'close_incident', alertId: 9 });
+    expect(alertLifecycleActionOf(event(ALERT_EVENTS.RESOLVED, { alert_id: 9, integration: integration(true, true) }))).toEqual({
+      kind: 'close_incident',
+      alertId: 9,
+    });
     expect(alertLifecycleActionOf(event(ALERT_EVENTS.RESOLVED, { alert_id: 9, integration: integration(true, false) }))).toEqual({ kind: 'none' });
   });
 
   it('closes the incident of an alert a user resolves only when auto-close is on', () => {
-    const changed = (to: string, autoClose: unknown) => event(ALERT_EVENTS.STATUS_CHANGED, { alert_id: 9, from: 'triggered', to, integration: integration(true, autoClose) }, 5);
+    const changed = (to: string, autoClose: unknown) =>
+      event(ALERT_EVENTS.STATUS_CHANGED, { alert_id: 9, from: 'triggered', to, integration: integration(true, autoClose) }, 5);
     expect(alertLifecycleActionOf(changed('resolved', true))).toEqual({ kind: 'close_incident', alertId: 9 });
     expect(alertLifecycleActionOf(changed('resolved', false))).toEqual({ kind: 'none' });
     expect(alertLifecycleActionOf(changed('acknowledged', true))).toEqual({ kind: 'none' });
-    expect(alertLifecycleActionOf(event(ALERT_EVENTS.STATUS_CHANGED, { alert_id: 9, from: 'triggered', to: 'resolved', integration: null }))).toEqual({ kind: 'none' });
+    expect(alertLifecycleActionOf(event(ALERT_EVENTS.STATUS_CHANGED, { alert_id: 9, from: 'triggered', to: 'resolved', integration: null }))).toEqual({
+      kind: 'none',
+    });
   });
 
   it('records recoveries and user changes as state events, with who and when', () => {
@@ -49,7 +58,9 @@ describe(alertLifecycleActionOf.name, () => {
   });
 
   it('does nothing for an alert id no alert has, or a status change without an integration', () => {
-    expect(alertLifecycleActionOf(event(ALERT_EVENTS.STATUS_CHANGED, { alert_id: 7, from: 'triggered', to: 'resolved', integration: null }))).toEqual({ kind: 'none' });
+    expect(alertLifecycleActionOf(event(ALERT_EVENTS.STATUS_CHANGED, { alert_id: 7, from: 'triggered', to: 'resolved', integration: null }))).toEqual({
+      kind: 'none',
+    });
     for (const alertId of [undefined, null, '7', 0, -1, 1.5]) {
       expect(alertLifecycleActionOf(event(ALERT_EVENTS.CREATED, { alert_id: alertId, integration: integration(true, true) }))).toEqual({ kind: 'none' });
     }

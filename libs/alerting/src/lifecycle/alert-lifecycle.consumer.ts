@@ -85,7 +85,10 @@ export class AlertLifecycleConsumer extends DomainEventSubscriber {
   ) {
     super();
     this.handled =
-      metrics?.counter('alert_engine_actions_total', 'Incident actions of the alert engine, by action and outcome (done, duplicate, skipped)', ['action', 'outcome']) ?? null;
+      metrics?.counter('alert_engine_actions_total', 'Incident actions of the alert engine, by action and outcome (done, duplicate, skipped)', [
+        'action',
+        'outcome',
+      ]) ?? null;
   }
 
   protected consumerOptions(): DomainEventConsumerOptions {

@@ -13,7 +13,10 @@ describe(alertLiveMessageOf.name, () => {
     live({ type, projectId: 7, target: { type: 'alert', id: 3, iid: 2, title: 'Disk full' }, data, occurredAt });
 
   it('keeps what a created, grouped or resolved alert event says about the alert', () => {
-    const sut = alertLiveMessageOf(event(ALERT_EVENTS.GROUPED, { alert_id: 3, iid: 2, title: 'Disk full', status: 'triggered', severity: 'high', event_count: 4, fingerprint: 'x' }), now);
+    const sut = alertLiveMessageOf(
+      event(ALERT_EVENTS.GROUPED, { alert_id: 3, iid: 2, title: 'Disk full', status: 'triggered', severity: 'high', event_count: 4, fingerprint: 'x' }),
+      now,
+    );
     expect(sut).toEqual({
       type: 'alert.grouped',
       event_id: expect.any(String),
@@ -39,8 +42,22 @@ describe(alertLiveMessageOf.name, () => {
     });
     const sut = alertLiveMessagesOf(repeats, now);
     expect(sut).toEqual([
-      { type: 'alert.grouped', event_id: `${repeats.id}/2`, project_id: 7, iid: 2, occurred_at: repeats.occurred_at, alert: { title: 'Disk full', status: 'triggered', severity: 'high', event_count: 5 } },
-      { type: 'alert.grouped', event_id: `${repeats.id}/9`, project_id: 7, iid: 9, occurred_at: repeats.occurred_at, alert: { title: 'CPU', status: 'acknowledged', severity: 'low', event_count: 12 } },
+      {
+        type: 'alert.grouped',
+        event_id: `${repeats.id}/2`,
+        project_id: 7,
+        iid: 2,
+        occurred_at: repeats.occurred_at,
+        alert: { title: 'Disk full', status: 'triggered', severity: 'high', event_count: 5 },
+      },
+      {
+        type: 'alert.grouped',
+        event_id: `${repeats.id}/9`,
+        project_id: 7,
+        iid: 9,
+        occurred_at: repeats.occurred_at,
+        alert: { title: 'CPU', status: 'acknowledged', severity: 'low', event_count: 12 },
+      },
     ]);
     expect(alertLiveMessageOf(repeats, now)).toBeNull();
     expect(alertLiveMessagesOf(event(ALERT_EVENTS.GROUPED, { iid: 2, event_count: 3 }), now)).toHaveLength(1);
@@ -51,13 +68,23 @@ describe(alertLiveMessageOf.name, () => {
       title: 'Disk full',
       status: 'acknowledged',
     });
-    expect(alertLiveMessageOf(event(ALERT_EVENTS.ASSIGNEES_CHANGED, { alert_id: 3, iid: 2, assignee_ids: [5, 6] }), now)?.alert).toEqual({ title: 'Disk full', assignee_ids: [5, 6] });
+    expect(alertLiveMessageOf(event(ALERT_EVENTS.ASSIGNEES_CHANGED, { alert_id: 3, iid: 2, assignee_ids: [5, 6] }), now)?.alert).toEqual({
+      title: 'Disk full',
+      assignee_ids: [5, 6],
+    });
   });
 
   it('receives only the changes of an alert the console lists', () => {
     const sut = new AlertLiveConsumer(null as never) as unknown as { consumerOptions(): DomainEventConsumerOptions };
     expect(Object.keys(sut.consumerOptions().handlers ?? {}).sort()).toEqual(
-      [ALERT_EVENTS.CREATED, ALERT_EVENTS.GROUPED, ALERT_EVENTS.REPEATS, ALERT_EVENTS.RESOLVED, ALERT_EVENTS.STATUS_CHANGED, ALERT_EVENTS.ASSIGNEES_CHANGED].sort(),
+      [
+        ALERT_EVENTS.CREATED,
+        ALERT_EVENTS.GROUPED,
+        ALERT_EVENTS.REPEATS,
+        ALERT_EVENTS.RESOLVED,
+        ALERT_EVENTS.STATUS_CHANGED,
+        ALERT_EVENTS.ASSIGNEES_CHANGED,
+      ].sort(),
     );
   });
 

@@ -20,7 +20,10 @@ export function presentHttpIntegration(integration: AlertHttpIntegrationEntity, 
     name: integration.name,
     type: integration.type,
     active: integration.active,
-    url: integration.type === 'prometheus' ? prometheusNotifyUrlOf(context.externalUrl, context.projectFullPath) : notifyUrlOf(context.externalUrl, context.projectFullPath, integration),
+    url:
+      integration.type === 'prometheus'
+        ? prometheusNotifyUrlOf(context.externalUrl, context.projectFullPath)
+        : notifyUrlOf(context.externalUrl, context.projectFullPath, integration),
     token,
     payload_example: integration.payloadExample,
     payload_attribute_mappings: presentAttributeMappings(integration.payloadAttributeMappings ?? []),
@@ -65,7 +68,11 @@ export function presentAlert(
 }
 
 /** A system note on an alert, in the shape of the notes API. `author` is null when the integration logged it. */
-export function presentAlertNote(note: AlertNoteEntity, alert: AlertEntity, context: { externalUrl: string; users: Map<number, UserEntity> }): Record<string, unknown> {
+export function presentAlertNote(
+  note: AlertNoteEntity,
+  alert: AlertEntity,
+  context: { externalUrl: string; users: Map<number, UserEntity> },
+): Record<string, unknown> {
   const author = note.authorId !== null ? context.users.get(note.authorId) : undefined;
   return {
     id: note.id,

@@ -72,7 +72,14 @@ export class CreateHttpIntegrationUseCase {
           projectId: command.project.id,
           groupId: command.project.groupId,
           target: { type: 'alert_integration', id: created.id, title: created.name },
-          data: { id: created.id, name: created.name, type: created.type, active: created.active, create_incident: created.createIncident, auto_close_incident: created.autoCloseIncident },
+          data: {
+            id: created.id,
+            name: created.name,
+            type: created.type,
+            active: created.active,
+            create_incident: created.createIncident,
+            auto_close_incident: created.autoCloseIncident,
+          },
         });
         return created;
       });

@@ -74,7 +74,13 @@ export class ReceiveAlertNotificationUseCase {
           payloadBytes: command.body.length,
         });
       } else {
-        ({ alerts } = await this.ingest.execute({ project, integration, payload: parsed.payload, receivedAt: command.receivedAt, payloadBytes: command.body.length }));
+        ({ alerts } = await this.ingest.execute({
+          project,
+          integration,
+          payload: parsed.payload,
+          receivedAt: command.receivedAt,
+          payloadBytes: command.body.length,
+        }));
       }
       timer();
       return { alerts };

@@ -18,7 +18,11 @@ export class ResetHttpIntegrationTokenUseCase {
     private readonly targets: NotifyTargetCache,
   ) {}
 
-  async execute(command: { actorId: number; project: { id: number; groupId: number | null }; integrationId: number }): Promise<{ integration: AlertHttpIntegrationEntity; token: string }> {
+  async execute(command: {
+    actorId: number;
+    project: { id: number; groupId: number | null };
+    integrationId: number;
+  }): Promise<{ integration: AlertHttpIntegrationEntity; token: string }> {
     const token = generateIntegrationToken();
     const integration = await this.dataSource.transaction(async (manager) => {
       const existing = await this.integrations.lockInProject(manager, command.project.id, command.integrationId);

@@ -38,7 +38,12 @@ export class UpdateAlertUseCase {
       return await this.dataSource.transaction(async (manager) => {
         const alert = await this.alerts.lockByIid(manager, command.project.id, command.iid);
         if (!alert) throw DomainError.notFound('Alert');
-        const base = { actor: command.actor.id, projectId: command.project.id, groupId: command.project.groupId, target: { type: 'alert', id: alert.id, iid: alert.iid, title: alert.title } };
+        const base = {
+          actor: command.actor.id,
+          projectId: command.project.id,
+          groupId: command.project.groupId,
+          target: { type: 'alert', id: alert.id, iid: alert.iid, title: alert.title },
+        };
         const events: NewDomainEvent[] = [];
         const changes: { status?: AlertStatus; endedAt?: Date | null; assigneeIds?: number[] } = {};
 
@@ -47,7 +52,11 @@ export class UpdateAlertUseCase {
           changes.status = command.status;
           if (command.status === 'resolved') changes.endedAt = new Date();
           else if (from === 'resolved') changes.endedAt = null;
-          await this.alerts.addNote(manager, { alertId: alert.id, authorId: command.actor.id, body: `changed the status to **${STATUS_LABEL[command.status]}**` });
+          await this.alerts.addNote(manager, {
+            alertId: alert.id,
+            authorId: command.actor.id,
+            body: `changed the status to **${STATUS_LABEL[command.status]}**`,
+          });
           // The integration's settings travel with the event, as on ingestion: the alert engine
           // closes the incident of an alert a user resolves when `auto_close_incident` is on.
           const integration = alert.integrationId !== null ? await this.integrations.findById(manager, alert.integrationId) : null;
@@ -61,7 +70,12 @@ export class UpdateAlertUseCase {
               to: command.status,
               fingerprint: alert.fingerprint,
               integration: integration
-                ? { id: integration.id, name: integration.name, create_incident: integration.createIncident, auto_close_incident: integration.autoCloseIncident }
+                ? {
+                    id: integration.id,
+                    name: integration.name,
+                    create_incident: integration.createIncident,
+                    auto_close_incident: integration.autoCloseIncident,
+                  }
                 : null,
             },
           });
@@ -78,7 +92,11 @@ export class UpdateAlertUseCase {
             const byId = new Map(users.map((u) => [u.id, u.username]));
             const body = ids.length ? `assigned to ${ids.map((id) => `@${byId.get(id)}`).join(', ')}` : 'removed all assignees';
             await this.alerts.addNote(manager, { alertId: alert.id, authorId: command.actor.id, body });
-            events.push({ ...base, type: ALERT_EVENTS.ASSIGNEES_CHANGED, data: { alert_id: alert.id, iid: alert.iid, previous_assignee_ids: alert.assigneeIds, assignee_ids: ids } });
+            events.push({
+              ...base,
+              type: ALERT_EVENTS.ASSIGNEES_CHANGED,
+              data: { alert_id: alert.id, iid: alert.iid, previous_assignee_ids: alert.assigneeIds, assignee_ids: ids },
+            });
           }
         }
 

@@ -57,7 +57,14 @@ export class UpdateHttpIntegrationUseCase {
           projectId: command.project.id,
           groupId: command.project.groupId,
           target: { type: 'alert_integration', id: saved.id, title: saved.name },
-          data: { id: saved.id, name: saved.name, type: saved.type, active: saved.active, create_incident: saved.createIncident, auto_close_incident: saved.autoCloseIncident },
+          data: {
+            id: saved.id,
+            name: saved.name,
+            type: saved.type,
+            active: saved.active,
+            create_incident: saved.createIncident,
+            auto_close_incident: saved.autoCloseIncident,
+          },
         });
         return saved;
       });

@@ -50,7 +50,6 @@ export const ProjectAccess = (minAccessLevel: number, options: { param?: string;
 export const GroupAccess = (minAccessLevel: number, options: { param?: string; optional?: boolean; scopes?: string[] } = {}) =>
   Auth({ group: { param: options.param ?? 'id', minAccessLevel }, optional: options.optional, scopes: options.scopes });
 
-
 export interface AuthenticatedRequest {
   principal?: Principal | null;
   projectAccess?: ResourceAccess;

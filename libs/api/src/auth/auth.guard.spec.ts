@@ -8,11 +8,22 @@ import { AUTH_POLICY, AuthPolicy } from './auth.decorators';
 import { AuthGuard } from './auth.guard';
 import { Authenticator, Credentials, Principal, PrincipalUser } from './principal';
 
-const user = (over: Partial<PrincipalUser> = {}): PrincipalUser => ({ id: 2, username: 'alice', isAdmin: false, external: false, state: 'active', userType: 'human', ...over });
+const user = (over: Partial<PrincipalUser> = {}): PrincipalUser => ({
+  id: 2,
+  username: 'alice',
+  isAdmin: false,
+  external: false,
+  state: 'active',
+  userType: 'human',
+  ...over,
+});
 
 /** An in-memory authenticator: token value → principal (pure logic under test is the guard). */
 class TableAuthenticator implements Authenticator {
-  constructor(private readonly tokens: Record<string, Principal>, private readonly users: PrincipalUser[]) {}
+  constructor(
+    private readonly tokens: Record<string, Principal>,
+    private readonly users: PrincipalUser[],
+  ) {}
   async authenticate(c: Credentials): Promise<Principal | null> {
     return this.tokens[c.privateToken ?? c.bearer ?? ''] ?? null;
   }
@@ -72,7 +83,12 @@ describe(AuthGuard.name, () => {
     archived: { resource: { id: 13 }, accessLevel: 50, visible: true, archived: true },
   };
   const make = (tier: 'free' | 'premium' | 'ultimate' = 'ultimate') =>
-    new AuthGuard(new Reflector(), AppConfig.fromEnvironment({ SERVICE_TIER: tier }), new TableAuthenticator(tokens, [admin, alice]), new TableResolver(projects));
+    new AuthGuard(
+      new Reflector(),
+      AppConfig.fromEnvironment({ SERVICE_TIER: tier }),
+      new TableAuthenticator(tokens, [admin, alice]),
+      new TableResolver(projects),
+    );
   const headers = (token: string) => ({ 'private-token': token });
 
   it('requires credentials unless the route is optional', async () => {
@@ -116,7 +132,9 @@ describe(AuthGuard.name, () => {
 
   it('hides invisible projects (404), refuses low access (403, or 401 when anonymous)', async () => {
     const project = (ref: string, token?: string, level = 30) =>
-      make().canActivate(contextFor({ optional: true, project: { param: 'id', minAccessLevel: level } }, { params: { id: ref }, headers: token ? headers(token) : {} }));
+      make().canActivate(
+        contextFor({ optional: true, project: { param: 'id', minAccessLevel: level } }, { params: { id: ref }, headers: token ? headers(token) : {} }),
+      );
     expect(await codeOf(project('private', 'alice-api'))).toBe(ErrorCode.NOT_FOUND);
     expect(await codeOf(project('missing', 'alice-api'))).toBe(ErrorCode.NOT_FOUND);
     expect(await codeOf(project('public', 'alice-api'))).toBe(ErrorCode.FORBIDDEN);
@@ -125,16 +143,23 @@ describe(AuthGuard.name, () => {
     expect(await codeOf(project('mine', 'alice-api'))).toBe('ok');
   });
 
-  it('asks the resolver whether the route\'s project feature is open: 403 when it is not', async () => {
+  it("asks the resolver whether the route's project feature is open: 403 when it is not", async () => {
     const route = (url: string) =>
-      make().canActivate(contextFor({ optional: true, project: { param: 'id', minAccessLevel: 0 } }, { params: { id: 'public' }, routeOptions: { url }, headers: headers('alice-api') }));
+      make().canActivate(
+        contextFor(
+          { optional: true, project: { param: 'id', minAccessLevel: 0 } },
+          { params: { id: 'public' }, routeOptions: { url }, headers: headers('alice-api') },
+        ),
+      );
     expect(await codeOf(route('/api/v4/projects/:id/merge_requests'))).toBe(ErrorCode.FORBIDDEN);
     expect(await codeOf(route('/api/v4/projects/:id/issues'))).toBe('ok');
   });
 
   it('makes archived projects read-only: writes are 403 unless the route allows them', async () => {
     const call = (method: string, allowArchived?: boolean) =>
-      make().canActivate(contextFor({ project: { param: 'id', minAccessLevel: 10, allowArchived } }, { method, params: { id: 'archived' }, headers: headers('alice-api') }));
+      make().canActivate(
+        contextFor({ project: { param: 'id', minAccessLevel: 10, allowArchived } }, { method, params: { id: 'archived' }, headers: headers('alice-api') }),
+      );
     expect(await codeOf(call('GET'))).toBe('ok');
     expect(await codeOf(call('HEAD'))).toBe('ok');
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) expect(await codeOf(call(method))).toBe(ErrorCode.FORBIDDEN);

@@ -28,8 +28,7 @@ export function extractCredentials(request: RequestLike): Credentials {
   };
 }
 
-export const hasAnyCredential = (c: Credentials): boolean =>
-  Boolean(c.privateToken || c.bearer || c.accessToken || c.jobToken || c.session);
+export const hasAnyCredential = (c: Credentials): boolean => Boolean(c.privateToken || c.bearer || c.accessToken || c.jobToken || c.session);
 
 /** The sudo identifier (query `sudo` or header `Sudo`), if any. */
 export function extractSudo(request: RequestLike): string | undefined {

@@ -1,7 +1,18 @@
 /** Kinds of credential a request can carry. */
 export type CredentialKind = 'personal' | 'impersonation' | 'project' | 'group' | 'oauth' | 'job' | 'session';
 
-export const SCOPES = ['api', 'read_api', 'read_user', 'sudo', 'read_repository', 'write_repository', 'admin_mode', 'create_runner', 'k8s_proxy', 'ai_features'] as const;
+export const SCOPES = [
+  'api',
+  'read_api',
+  'read_user',
+  'sudo',
+  'read_repository',
+  'write_repository',
+  'admin_mode',
+  'create_runner',
+  'k8s_proxy',
+  'ai_features',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The user a request acts as, with what its credential allows. */

@@ -30,13 +30,16 @@ export const toBooleanTransform = ({ value }: { value: unknown }): unknown => pa
 export const ToBoolean = (): PropertyDecorator => Transform(toBooleanTransform);
 
 /** Integer-looking strings become numbers; anything else stays for the validator to refuse. */
-export const ToInt = (): PropertyDecorator =>
-  Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value));
+export const ToInt = (): PropertyDecorator => Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value));
 
 /** A comma-separated string or an array becomes an array of trimmed, non-empty strings. */
 export const ToStringArray = (): PropertyDecorator =>
   Transform(({ value }) => {
-    if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
+    if (typeof value === 'string')
+      return value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v.trim() : v)).filter((v) => v !== '');
     return value;
   });

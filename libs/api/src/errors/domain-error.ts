@@ -46,11 +46,7 @@ export class DomainError extends Error {
   }
 
   static insufficientScope(scope: string): DomainError {
-    return new DomainError(
-      ErrorCode.INSUFFICIENT_SCOPE,
-      'The request requires higher privileges than provided by the access token.',
-      { scope },
-    );
+    return new DomainError(ErrorCode.INSUFFICIENT_SCOPE, 'The request requires higher privileges than provided by the access token.', { scope });
   }
 
   static conflict(text: string): DomainError {

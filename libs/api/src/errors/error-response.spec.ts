@@ -5,7 +5,13 @@ import { internalErrorResponse, toErrorResponse } from './error-response';
 describe(toErrorResponse.name, () => {
   it.each<[string, DomainError, number, Record<string, unknown>, Record<string, string>]>([
     ['missing attribute', DomainError.missing('name'), 400, { message: '400 (Bad request) "name" not given' }, {}],
-    ['validation', DomainError.invalid({ name: ['is invalid'], nested: { key: ["can't be blank"] } }), 400, { message: { name: ['is invalid'], nested: { key: ["can't be blank"] } } }, {}],
+    [
+      'validation',
+      DomainError.invalid({ name: ['is invalid'], nested: { key: ["can't be blank"] } }),
+      400,
+      { message: { name: ['is invalid'], nested: { key: ["can't be blank"] } } },
+      {},
+    ],
     ['bad request', DomainError.badRequest('nope'), 400, { message: '400 Bad request - nope' }, {}],
     ['unauthorized', DomainError.unauthorized(), 401, { message: '401 Unauthorized' }, {}],
     ['forbidden', DomainError.forbidden(), 403, { message: '403 Forbidden' }, {}],

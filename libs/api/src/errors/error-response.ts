@@ -10,8 +10,7 @@ export interface ErrorResponse {
 
 const INTERNAL_SERVER_ERROR_MESSAGE = '500 Internal Server Error';
 
-const textBody = (error: DomainError): Record<string, unknown> =>
-  error.details.errorKey ? { error: error.message } : { message: error.message };
+const textBody = (error: DomainError): Record<string, unknown> => (error.details.errorKey ? { error: error.message } : { message: error.message });
 
 const respond = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): ErrorResponse => ({
   status,

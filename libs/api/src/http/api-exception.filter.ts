@@ -110,7 +110,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (blank !== undefined) {
       // A null the route's validation let through (an optional attribute sent as JSON null):
       // GitLab's model validation answer, not a 500. Logged: the DTO should refuse it itself.
-      this.logger.warn(`${this.safely(() => this.httpAdapter.getRequestMethod?.(request) ?? '?')} ${this.safely(() => (this.httpAdapter.getRequestUrl?.(request) ?? '?').split('?')[0])}: null for the NOT NULL column ${blank}`);
+      this.logger.warn(
+        `${this.safely(() => this.httpAdapter.getRequestMethod?.(request) ?? '?')} ${this.safely(() => (this.httpAdapter.getRequestUrl?.(request) ?? '?').split('?')[0])}: null for the NOT NULL column ${blank}`,
+      );
       return toErrorResponse(DomainError.invalid({ [blank]: ["can't be blank"] }));
     }
     if (exception instanceof HttpException) {

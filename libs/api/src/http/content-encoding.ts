@@ -27,7 +27,12 @@ const hasBody = (request: FastifyRequest): boolean => {
  * other coding, or several, is 415. A body that does not decode is a 400. Routes that read
  * their raw stream and decode it themselves (git smart HTTP) declare `@OwnContentEncoding()`.
  */
-export function decodeContentEncoding(request: FastifyRequest, reply: FastifyReply, payload: Readable, done: (error: Error | null, payload?: Readable) => void): void {
+export function decodeContentEncoding(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: Readable,
+  done: (error: Error | null, payload?: Readable) => void,
+): void {
   const header = request.headers['content-encoding'];
   const coding = (Array.isArray(header) ? header.join(',') : (header ?? '')).trim().toLowerCase();
   if (coding === '' || coding === 'identity' || !hasBody(request) || routeConfigOf(request).ownContentEncoding) {

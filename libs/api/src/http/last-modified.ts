@@ -19,7 +19,10 @@ export type ProviderLookup = <T>(token: Type<T> | string | symbol) => T;
  * When the resource a DELETE removes last changed; null or undefined when it does not exist
  * (the handler then answers its own 404). Runs after the guards, so the caller may see it.
  */
-export type LastModifiedResolver = (request: LastModifiedRequest, get: ProviderLookup) => Promise<Date | string | null | undefined> | Date | string | null | undefined;
+export type LastModifiedResolver = (
+  request: LastModifiedRequest,
+  get: ProviderLookup,
+) => Promise<Date | string | null | undefined> | Date | string | null | undefined;
 
 /** How a DELETE route honours `If-Unmodified-Since`. Every DELETE declares one (checked at boot). */
 export type LastModifiedDeclaration =
@@ -99,7 +102,10 @@ export function listDeleteRoutes(modules: ModulesContainer): DeleteRoute[] {
         if (Reflect.getMetadata(METHOD_METADATA, handler) !== RequestMethod.DELETE) continue;
         const path = (Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined) ?? '';
         routes.push({
-          route: `DELETE /${[prefix, path].flat().filter((part) => part !== '' && part !== '/').join('/')}`,
+          route: `DELETE /${[prefix, path]
+            .flat()
+            .filter((part) => part !== '' && part !== '/')
+            .join('/')}`,
           declaration: Reflect.getMetadata(LAST_MODIFIED_METADATA, handler) as LastModifiedDeclaration | undefined,
         });
       }
@@ -110,7 +116,9 @@ export function listDeleteRoutes(modules: ModulesContainer): DeleteRoute[] {
 
 /** Refuses to boot an application with a DELETE route that does not say how it honours `If-Unmodified-Since`. */
 export function assertDeleteRoutesDeclareLastModified(modules: ModulesContainer): void {
-  const missing = listDeleteRoutes(modules).filter((route) => route.declaration === undefined).map((route) => route.route);
+  const missing = listDeleteRoutes(modules)
+    .filter((route) => route.declaration === undefined)
+    .map((route) => route.route);
   if (missing.length > 0) {
     throw new Error(`DELETE routes without @LastModified (If-Unmodified-Since would be ignored): ${missing.join(', ')}`);
   }
@@ -127,6 +135,8 @@ export async function rowChangedAt<T extends ObjectLiteral>(
   where: FindOptionsWhere<T>,
   column: 'updatedAt' | 'createdAt' = 'updatedAt',
 ): Promise<Date | null> {
-  const row = await get(DataSource).getRepository(entity).findOne({ where, select: { [column]: true } as never });
+  const row = await get(DataSource)
+    .getRepository(entity)
+    .findOne({ where, select: { [column]: true } as never });
   return (row as Record<string, Date> | null)?.[column] ?? null;
 }

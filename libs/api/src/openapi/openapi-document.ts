@@ -3,9 +3,19 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { OperationObject, ParameterObject, PathItemObject, ReferenceObject, ResponsesObject, SchemaObject, SecurityRequirementObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type {
+  OperationObject,
+  ParameterObject,
+  PathItemObject,
+  ReferenceObject,
+  ResponsesObject,
+  SchemaObject,
+  SecurityRequirementObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 // class-transformer keeps its metadata storage out of its typed entry point.
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: import('class-transformer/types/MetadataStorage').MetadataStorage };
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
+  defaultMetadataStorage: import('class-transformer/types/MetadataStorage').MetadataStorage;
+};
 import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { validationMetadataArrayToSchemas } from 'class-validator-jsonschema';
@@ -23,7 +33,8 @@ export interface OpenApiDocumentOptions {
 const ERROR_SCHEMAS: Record<string, SchemaObject> = {
   MessageError: {
     type: 'object',
-    description: 'The error shape of most failures: `message` is a string such as "404 Project Not Found", or an object of field names to lists of messages (validation).',
+    description:
+      'The error shape of most failures: `message` is a string such as "404 Project Not Found", or an object of field names to lists of messages (validation).',
     properties: { message: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }] } },
     required: ['message'],
   },
@@ -44,19 +55,39 @@ const errorResponse = (description: string): ResponsesObject[string] => ({
 const SECURITY_SCHEMES = {
   privateTokenHeader: { type: 'apiKey', in: 'header', name: 'PRIVATE-TOKEN', description: 'A personal, project, group or impersonation access token.' },
   privateTokenQuery: { type: 'apiKey', in: 'query', name: 'private_token', description: 'The same token as a query parameter.' },
-  bearer: { type: 'http', scheme: 'bearer', description: 'An access token or an OAuth access token (`Authorization: Bearer`); also `access_token` in the query.' },
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An access token or an OAuth access token (`Authorization: Bearer`); also `access_token` in the query.',
+  },
   oauth2: {
     type: 'oauth2',
     description: 'OAuth 2 resource owner password grant at `/oauth/token` (refresh tokens rotate).',
-    flows: { password: { tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: { api: 'full API access', read_api: 'read-only API access', read_user: 'read the users API', sudo: 'act as another user (administrators)' } } },
+    flows: {
+      password: {
+        tokenUrl: '/oauth/token',
+        refreshUrl: '/oauth/token',
+        scopes: { api: 'full API access', read_api: 'read-only API access', read_user: 'read the users API', sudo: 'act as another user (administrators)' },
+      },
+    },
   },
   jobTokenHeader: { type: 'apiKey', in: 'header', name: 'JOB-TOKEN', description: 'A CI job token, on job-scoped endpoints only, while its job runs.' },
   jobTokenQuery: { type: 'apiKey', in: 'query', name: 'job_token', description: 'The job token as a query parameter.' },
   sessionCookie: { type: 'apiKey', in: 'cookie', name: '_service_session', description: 'The web session; writes also need its `X-CSRF-Token`.' },
-  integrationKey: { type: 'http', scheme: 'bearer', description: 'The key of an alert integration (`Authorization: Bearer <key>`, or Basic with the key as password).' },
+  integrationKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The key of an alert integration (`Authorization: Bearer <key>`, or Basic with the key as password).',
+  },
 } as const;
 
-const USER_SECURITY: SecurityRequirementObject[] = [{ privateTokenHeader: [] }, { privateTokenQuery: [] }, { bearer: [] }, { oauth2: [] }, { sessionCookie: [] }];
+const USER_SECURITY: SecurityRequirementObject[] = [
+  { privateTokenHeader: [] },
+  { privateTokenQuery: [] },
+  { bearer: [] },
+  { oauth2: [] },
+  { sessionCookie: [] },
+];
 const JOB_SECURITY: SecurityRequirementObject[] = [{ jobTokenHeader: [] }, { jobTokenQuery: [] }];
 
 interface Handler {
@@ -66,7 +97,10 @@ interface Handler {
 
 /** `listProjectBadges` → `List project badges`. */
 export function summaryOf(methodName: string): string {
-  const words = methodName.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
+  const words = methodName
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -78,7 +112,13 @@ export function openApiPath(url: string): string {
 const PAGINATION_PARAMETERS: ParameterObject[] = [
   { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 1 }, description: 'Page number (offset pagination)' },
   { name: 'per_page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, description: 'Items per page' },
-  { name: 'pagination', in: 'query', required: false, schema: { type: 'string', enum: ['keyset'] }, description: 'Keyset pagination, where the list offers it: follow the `rel="next"` link' },
+  {
+    name: 'pagination',
+    in: 'query',
+    required: false,
+    schema: { type: 'string', enum: ['keyset'] },
+    description: 'Keyset pagination, where the list offers it: follow the `rel="next"` link',
+  },
 ];
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -102,7 +142,12 @@ export function buildOpenApiDocument(app: INestApplication, routes: readonly Rec
     }
   }
 
-  const base = new DocumentBuilder().setTitle(options.title).setDescription(options.description).setVersion(options.version).addServer(options.serverUrl).build();
+  const base = new DocumentBuilder()
+    .setTitle(options.title)
+    .setDescription(options.description)
+    .setVersion(options.version)
+    .addServer(options.serverUrl)
+    .build();
   const document = SwaggerModule.createDocument(app, base, { operationIdFactory: (controller, method) => `${controller}.${method}` });
   const schemas = validationMetadataArrayToSchemas(ownValidationMetadatas(), {
     classTransformerMetadataStorage: defaultMetadataStorage,
@@ -140,9 +185,10 @@ export function buildOpenApiDocument(app: INestApplication, routes: readonly Rec
   // Only the schemas an operation refers to, directly or through another schema (class-validator
   // also knows classes that are no API input, such as the environment's).
   const all = document.components.schemas ?? {};
-  const refsIn = (node: unknown): string[] => (JSON.stringify(node).match(/#\/components\/schemas\/[A-Za-z0-9_]+/g) ?? []).map((ref) => ref.slice('#/components/schemas/'.length));
+  const refsIn = (node: unknown): string[] =>
+    (JSON.stringify(node).match(/#\/components\/schemas\/[A-Za-z0-9_]+/g) ?? []).map((ref) => ref.slice('#/components/schemas/'.length));
   const kept = new Set<string>(Object.keys(ERROR_SCHEMAS));
-  for (let pending = refsIn(document.paths); pending.length > 0; ) {
+  for (let pending = refsIn(document.paths); pending.length > 0;) {
     const name = pending.pop() as string;
     if (kept.has(name) || !all[name]) continue;
     kept.add(name);
@@ -153,7 +199,13 @@ export function buildOpenApiDocument(app: INestApplication, routes: readonly Rec
   return document;
 }
 
-function describeControllerOperation(operation: OperationObject, handler: Handler, path: string, verb: HttpMethod, schemas: Record<string, SchemaObject>): void {
+function describeControllerOperation(
+  operation: OperationObject,
+  handler: Handler,
+  path: string,
+  verb: HttpMethod,
+  schemas: Record<string, SchemaObject>,
+): void {
   const { controller, method } = handler;
   operation.summary ??= summaryOf(method);
   operation.tags = [controller.name.replace(/Controller$/, '')];
@@ -166,7 +218,9 @@ function describeControllerOperation(operation: OperationObject, handler: Handle
     const type = types[arg.index];
     const dto = typeof type === 'function' ? dtoSchema(type as Type<unknown>, schemas) : undefined;
     if (kind === RouteParamtypes.BODY && arg.data === undefined) {
-      const schema: SchemaObject | ReferenceObject = dto ? { $ref: `#/components/schemas/${(type as Type<unknown>).name}` } : { type: 'object', description: 'Parameters as a JSON object, a form or a query string' };
+      const schema: SchemaObject | ReferenceObject = dto
+        ? { $ref: `#/components/schemas/${(type as Type<unknown>).name}` }
+        : { type: 'object', description: 'Parameters as a JSON object, a form or a query string' };
       operation.requestBody = {
         required: verb !== 'put' && verb !== 'patch',
         content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },

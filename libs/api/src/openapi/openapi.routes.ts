@@ -60,15 +60,21 @@ export function registerOpenApiRoutes(app: INestApplication, fastify: FastifyIns
   fastify.get(OPENAPI_DOCUMENT_PATH, { config: { openapi: { ...PUBLIC, summary: 'This OpenAPI document' } } }, async (_request, reply) =>
     reply.header('content-type', JSON_CONTENT_TYPE).send((json ??= documentJson())),
   );
-  fastify.get(OPENAPI_VIEWER_PATH, { config: { openapi: { ...PUBLIC, summary: 'Browse this OpenAPI document', success: { status: 200, mediaType: 'text/html' } } } }, async (_request, reply) =>
-    reply.header('content-type', 'text/html; charset=utf-8').send(viewerPage()),
+  fastify.get(
+    OPENAPI_VIEWER_PATH,
+    { config: { openapi: { ...PUBLIC, summary: 'Browse this OpenAPI document', success: { status: 200, mediaType: 'text/html' } } } },
+    async (_request, reply) => reply.header('content-type', 'text/html; charset=utf-8').send(viewerPage()),
   );
-  fastify.get(`${OPENAPI_VIEWER_PATH}/:asset`, { config: { openapi: { ...PUBLIC, summary: 'A file of the OpenAPI viewer', success: { status: 200, mediaType: 'text/javascript' } } } }, async (request, reply) => {
-    const { asset } = request.params as { asset: string };
-    if (asset === 'viewer.js') return reply.header('content-type', VIEWER_ASSETS['swagger-ui-bundle.js']).send(viewerScript);
-    const type = Object.hasOwn(VIEWER_ASSETS, asset) ? VIEWER_ASSETS[asset] : undefined;
-    if (!type) return reply.code(404).header('content-type', 'application/json').send({ error: '404 Not Found' });
-    const body = assets.get(asset) ?? assets.set(asset, readFileSync(join(SWAGGER_UI_DIR, asset))).get(asset);
-    return reply.header('content-type', type).header('cache-control', 'public, max-age=86400').send(body);
-  });
+  fastify.get(
+    `${OPENAPI_VIEWER_PATH}/:asset`,
+    { config: { openapi: { ...PUBLIC, summary: 'A file of the OpenAPI viewer', success: { status: 200, mediaType: 'text/javascript' } } } },
+    async (request, reply) => {
+      const { asset } = request.params as { asset: string };
+      if (asset === 'viewer.js') return reply.header('content-type', VIEWER_ASSETS['swagger-ui-bundle.js']).send(viewerScript);
+      const type = Object.hasOwn(VIEWER_ASSETS, asset) ? VIEWER_ASSETS[asset] : undefined;
+      if (!type) return reply.code(404).header('content-type', 'application/json').send({ error: '404 Not Found' });
+      const body = assets.get(asset) ?? assets.set(asset, readFileSync(join(SWAGGER_UI_DIR, asset))).get(asset);
+      return reply.header('content-type', type).header('cache-control', 'public, max-age=86400').send(body);
+    },
+  );
 }

@@ -55,7 +55,11 @@ describe(decodeKeysetCursor.name, () => {
   const order = { orderBy: 'name', sort: 'asc' as const };
 
   it('round-trips positions', () => {
-    for (const position of [{ id: 1, value: 'a b/é' }, { id: '9007199254740993', value: 12.5 }, { id: 3, value: null }]) {
+    for (const position of [
+      { id: 1, value: 'a b/é' },
+      { id: '9007199254740993', value: 12.5 },
+      { id: 3, value: null },
+    ]) {
       expect(decodeKeysetCursor(encodeKeysetCursor(position, order), order)).toEqual(position);
     }
   });

@@ -195,7 +195,11 @@ const compare = (a: KeysetValue | string | number, b: KeysetValue | string | num
 };
 
 /** Keyset pagination over an in-memory list (fixtures, small static lists); same semantics as the SQL helper. */
-export function sliceKeysetPage<T>(rows: readonly T[], pagination: KeysetPagination, accessors: KeysetAccessors<T>): { items: T[]; next: KeysetPosition | null } {
+export function sliceKeysetPage<T>(
+  rows: readonly T[],
+  pagination: KeysetPagination,
+  accessors: KeysetAccessors<T>,
+): { items: T[]; next: KeysetPosition | null } {
   const sign = pagination.sort === 'asc' ? 1 : -1;
   const keyOf = (row: T): KeysetPosition => (pagination.orderBy === 'id' ? { id: accessors.id(row) } : keysetPositionOf(row, pagination, accessors));
   const order = (a: KeysetPosition, b: KeysetPosition): number =>

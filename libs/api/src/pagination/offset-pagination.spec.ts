@@ -135,7 +135,9 @@ describe(applyOffsetPaginationHeaders.name, () => {
       { header: (name, value) => (headers[name] = value) },
       { page: 1, perPage: 20, total: 1, hasNextPage: false, externalUrl: 'https://h.example/' },
     );
-    expect(headers.link).toBe('<https://h.example/api/v4/groups?search=a+b&page=1&per_page=20>; rel="first", <https://h.example/api/v4/groups?search=a+b&page=1&per_page=20>; rel="last"');
+    expect(headers.link).toBe(
+      '<https://h.example/api/v4/groups?search=a+b&page=1&per_page=20>; rel="first", <https://h.example/api/v4/groups?search=a+b&page=1&per_page=20>; rel="last"',
+    );
   });
 });
 

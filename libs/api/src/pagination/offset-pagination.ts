@@ -103,11 +103,7 @@ export const totalPages = (total: number, perPage: number): number => Math.max(M
  * (left out, as is `rel="last"`, when the total was not counted). Like Kaminari, a page past
  * the last one has neither a previous nor a next page.
  */
-export function buildOffsetPaginationHeaders(
-  info: OffsetPageInfo,
-  target: { path: string; query: string },
-  externalUrl: string,
-): Record<string, string> {
+export function buildOffsetPaginationHeaders(info: OffsetPageInfo, target: { path: string; query: string }, externalUrl: string): Record<string, string> {
   const { page, perPage, total } = info;
   const pages = total === null ? undefined : totalPages(total, perPage);
   const outOfRange = pages !== undefined && page > pages;
@@ -140,11 +136,7 @@ export function buildOffsetPaginationHeaders(
 }
 
 /** Sets the offset pagination headers of `info` on `reply`. */
-export function applyOffsetPaginationHeaders(
-  request: PaginationRequest,
-  reply: HeaderSink,
-  info: OffsetPageInfo & { externalUrl: string },
-): void {
+export function applyOffsetPaginationHeaders(request: PaginationRequest, reply: HeaderSink, info: OffsetPageInfo & { externalUrl: string }): void {
   const headers = buildOffsetPaginationHeaders(info, splitRequestTarget(request), info.externalUrl);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
 }

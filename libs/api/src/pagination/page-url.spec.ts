@@ -5,9 +5,12 @@ describe(buildPageUrl.name, () => {
 
   it('keeps the path as received and every other parameter in order, replacing the given ones', () => {
     const target = { path: '/api/v4/projects/a%2Fb/issues', query: 'page=4&labels%5B%5D=x&per_page=3&search=a+b&tz=%2B01:00' };
-    expect(buildPageUrl(externalUrl, target, [['page', '5'], ['per_page', '3']])).toBe(
-      'https://gitlab.example.com/prefix/api/v4/projects/a%2Fb/issues?labels%5B%5D=x&search=a+b&tz=%2B01:00&page=5&per_page=3',
-    );
+    expect(
+      buildPageUrl(externalUrl, target, [
+        ['page', '5'],
+        ['per_page', '3'],
+      ]),
+    ).toBe('https://gitlab.example.com/prefix/api/v4/projects/a%2Fb/issues?labels%5B%5D=x&search=a+b&tz=%2B01:00&page=5&per_page=3');
   });
 
   it('recognizes encoded keys and removes the listed ones', () => {

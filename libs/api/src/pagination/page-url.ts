@@ -15,9 +15,7 @@ export interface HeaderSink {
 export function splitRequestTarget(request: PaginationRequest): { path: string; query: string } {
   const target = request.raw?.url ?? request.url;
   const queryIndex = target.indexOf('?');
-  return queryIndex === -1
-    ? { path: target, query: '' }
-    : { path: target.slice(0, queryIndex), query: target.slice(queryIndex + 1) };
+  return queryIndex === -1 ? { path: target, query: '' } : { path: target.slice(0, queryIndex), query: target.slice(queryIndex + 1) };
 }
 
 /** Characters a client may have sent raw that cannot appear inside `<...>` of a Link header. */

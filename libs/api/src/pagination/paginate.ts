@@ -43,12 +43,7 @@ export async function paginateKeyset<T extends ObjectLiteral>(
 }
 
 /** Offset pagination of an in-memory list, with the same headers as `paginateOffset`. */
-export function paginateArray<T>(
-  rows: readonly T[],
-  request: PaginationRequest,
-  reply: HeaderSink,
-  options: UrlOptions & OffsetPaginationOptions,
-): T[] {
+export function paginateArray<T>(rows: readonly T[], request: PaginationRequest, reply: HeaderSink, options: UrlOptions & OffsetPaginationOptions): T[] {
   const pagination = parseOffsetPagination(request.query, options);
   const { items, info } = sliceOffsetPage(rows, pagination);
   applyOffsetPaginationHeaders(request, reply, { ...info, externalUrl: options.externalUrl });

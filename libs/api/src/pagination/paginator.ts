@@ -15,7 +15,12 @@ import type { KeysetColumns } from './typeorm-pagination';
 export class Paginator {
   constructor(private readonly config: AppConfig) {}
 
-  offset<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, request: PaginationRequest, reply: HeaderSink, options: OffsetPaginationOptions = {}): Promise<T[]> {
+  offset<T extends ObjectLiteral>(
+    qb: SelectQueryBuilder<T>,
+    request: PaginationRequest,
+    reply: HeaderSink,
+    options: OffsetPaginationOptions = {},
+  ): Promise<T[]> {
     return paginateOffset(qb, request, reply, { ...options, externalUrl: this.config.http.externalUrl });
   }
 

@@ -48,7 +48,10 @@ export async function fetchOffsetPage<T extends ObjectLiteral>(
     const items = pagination.offset >= total ? [] : await ordered.skip(pagination.offset).take(pagination.perPage).getMany();
     return { items, info: { ...base, total, hasNextPage: pagination.offset + pagination.perPage < total } };
   }
-  const rows = await ordered.skip(pagination.offset).take(pagination.perPage + 1).getMany();
+  const rows = await ordered
+    .skip(pagination.offset)
+    .take(pagination.perPage + 1)
+    .getMany();
   return { items: rows.slice(0, pagination.perPage), info: { ...base, total: null, hasNextPage: rows.length > pagination.perPage } };
 }
 

@@ -12,12 +12,24 @@ describe(parseProjectOrGroupRef.name, () => {
     expect(parseProjectOrGroupRef(input)).toEqual(expected);
   });
 
-  it.each(['', '   ', '0', '2147483648', '99999999999999999999', 'group//proj', '/group', 'group/', 'group/../x', 'a/./b', 'group%2Fproj', 'gr oup', '-dash', 'a'.repeat(5000)])(
-    'refuses %j',
-    (input) => {
-      expect(parseProjectOrGroupRef(input)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    '   ',
+    '0',
+    '2147483648',
+    '99999999999999999999',
+    'group//proj',
+    '/group',
+    'group/',
+    'group/../x',
+    'a/./b',
+    'group%2Fproj',
+    'gr oup',
+    '-dash',
+    'a'.repeat(5000),
+  ])('refuses %j', (input) => {
+    expect(parseProjectOrGroupRef(input)).toBeNull();
+  });
 });
 
 describe(parseProjectRef.name, () => {

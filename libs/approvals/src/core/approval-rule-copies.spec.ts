@@ -21,7 +21,18 @@ function projectRule(id: number, fields: Partial<ApprovalProjectRuleEntity> = {}
 }
 
 function mergeRequestRule(id: number, sourceRuleId: number | null, fields: Partial<ApprovalMergeRequestRuleEntity> = {}): ApprovalMergeRequestRuleEntity {
-  return Object.assign(new ApprovalMergeRequestRuleEntity(), { id, mergeRequestId: 7, name: `copy ${id}`, ruleType: 'regular', reportType: null, approvalsRequired: 1, userIds: [], groupIds: [], sourceRuleId, ...fields });
+  return Object.assign(new ApprovalMergeRequestRuleEntity(), {
+    id,
+    mergeRequestId: 7,
+    name: `copy ${id}`,
+    ruleType: 'regular',
+    reportType: null,
+    approvalsRequired: 1,
+    userIds: [],
+    groupIds: [],
+    sourceRuleId,
+    ...fields,
+  });
 }
 
 const mr = { id: 7, targetBranch: 'main' };

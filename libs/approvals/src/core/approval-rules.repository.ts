@@ -20,10 +20,16 @@ export interface ApprovalStateRows {
 }
 
 /** The fields of a new project rule. */
-export type NewProjectRule = Pick<ApprovalProjectRuleEntity, 'projectId' | 'name' | 'ruleType' | 'reportType' | 'approvalsRequired' | 'userIds' | 'groupIds' | 'protectedBranchIds'>;
+export type NewProjectRule = Pick<
+  ApprovalProjectRuleEntity,
+  'projectId' | 'name' | 'ruleType' | 'reportType' | 'approvalsRequired' | 'userIds' | 'groupIds' | 'protectedBranchIds'
+>;
 
 /** The fields of a new merge request rule. */
-export type NewMergeRequestRule = Pick<ApprovalMergeRequestRuleEntity, 'mergeRequestId' | 'name' | 'ruleType' | 'reportType' | 'approvalsRequired' | 'userIds' | 'groupIds' | 'sourceRuleId'>;
+export type NewMergeRequestRule = Pick<
+  ApprovalMergeRequestRuleEntity,
+  'mergeRequestId' | 'name' | 'ruleType' | 'reportType' | 'approvalsRequired' | 'userIds' | 'groupIds' | 'sourceRuleId'
+>;
 
 /**
  * Every statement of libs/approvals: project configuration and rules, merge request rules and
@@ -45,8 +51,17 @@ export class ApprovalRulesRepository {
     const repo = this.manager(manager).getRepository(ApprovalProjectSettingsEntity);
     const settings =
       (await repo.findOneBy({ projectId })) ??
-      repo.create({ projectId, resetApprovalsOnPush: true, disableOverridingApproversPerMergeRequest: false, mergeRequestsAuthorApproval: false, mergeRequestsDisableCommittersApproval: false, requirePasswordToApprove: false });
-    const [row] = (await this.manager(manager).query(`SELECT settings->'approvals_before_merge' AS value FROM projects WHERE id = $1`, [projectId])) as Array<{ value: unknown }>;
+      repo.create({
+        projectId,
+        resetApprovalsOnPush: true,
+        disableOverridingApproversPerMergeRequest: false,
+        mergeRequestsAuthorApproval: false,
+        mergeRequestsDisableCommittersApproval: false,
+        requirePasswordToApprove: false,
+      });
+    const [row] = (await this.manager(manager).query(`SELECT settings->'approvals_before_merge' AS value FROM projects WHERE id = $1`, [projectId])) as Array<{
+      value: unknown;
+    }>;
     settings.approvalsBeforeMerge = typeof row?.value === 'number' ? row.value : 0;
     return settings;
   }
@@ -61,7 +76,10 @@ export class ApprovalRulesRepository {
 
   /** The project attribute `approvals_before_merge` (the one `PUT /projects/:id` sets too). */
   async setProjectApprovalsBeforeMerge(tx: EntityManager, projectId: number, value: number): Promise<void> {
-    await tx.query(`UPDATE projects SET settings = jsonb_set(COALESCE(settings, '{}'::jsonb), '{approvals_before_merge}', to_jsonb($2::int)) WHERE id = $1`, [projectId, value]);
+    await tx.query(`UPDATE projects SET settings = jsonb_set(COALESCE(settings, '{}'::jsonb), '{approvals_before_merge}', to_jsonb($2::int)) WHERE id = $1`, [
+      projectId,
+      value,
+    ]);
   }
 
   // --- users, groups, memberships --------------------------------------------
@@ -99,7 +117,12 @@ export class ApprovalRulesRepository {
   async projectUserIds(projectId: number, userIds: readonly number[], manager?: EntityManager): Promise<number[]> {
     const ids = [...new Set(userIds)];
     if (ids.length === 0) return [];
-    const qb = this.manager(manager).createQueryBuilder().select('u.id', 'id').from('users', 'u').addFrom('projects', 'p').innerJoin('namespaces', 'n', 'n.id = p.namespace_id');
+    const qb = this.manager(manager)
+      .createQueryBuilder()
+      .select('u.id', 'id')
+      .from('users', 'u')
+      .addFrom('projects', 'p')
+      .innerJoin('namespaces', 'n', 'n.id = p.namespace_id');
     const membership = restrictToActiveMemberships(qb.subQuery().select('1').from('members', 'm').where('m.user_id = u.id'), 'm').andWhere(
       `((m.source_type = 'project' AND m.source_id = p.id) OR (m.source_type = 'namespace' AND m.source_id = ANY(n.traversal_ids)))`,
     );
@@ -154,7 +177,10 @@ export class ApprovalRulesRepository {
 
   /** A merge request of the project by iid, optionally locked for update. */
   async findMergeRequest(projectId: number, iid: number, options: { lock?: boolean } = {}, manager?: EntityManager): Promise<MergeRequestEntity | null> {
-    return this.manager(manager).findOne(MergeRequestEntity, { where: { projectId, iid }, ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    return this.manager(manager).findOne(MergeRequestEntity, {
+      where: { projectId, iid },
+      ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
   }
 
   /** The open merge requests of the project whose rules were not overwritten (they follow the project rules). */
@@ -213,7 +239,11 @@ export class ApprovalRulesRepository {
 
   /** The project's rules, oldest first (for offset pagination). */
   projectRulesQuery(projectId: number): SelectQueryBuilder<ApprovalProjectRuleEntity> {
-    return this.dataSource.getRepository(ApprovalProjectRuleEntity).createQueryBuilder('rule').where('rule.project_id = :projectId', { projectId }).orderBy('rule.id', 'ASC');
+    return this.dataSource
+      .getRepository(ApprovalProjectRuleEntity)
+      .createQueryBuilder('rule')
+      .where('rule.project_id = :projectId', { projectId })
+      .orderBy('rule.id', 'ASC');
   }
 
   /** The project's rules, oldest first. */
@@ -223,7 +253,10 @@ export class ApprovalRulesRepository {
 
   /** A rule of the project, optionally locked for update. */
   async findProjectRule(projectId: number, id: number, options: { lock?: boolean } = {}, manager?: EntityManager): Promise<ApprovalProjectRuleEntity | null> {
-    return this.manager(manager).findOne(ApprovalProjectRuleEntity, { where: { id, projectId }, ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    return this.manager(manager).findOne(ApprovalProjectRuleEntity, {
+      where: { id, projectId },
+      ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
   }
 
   async projectRulesById(ids: readonly number[], manager?: EntityManager): Promise<Map<number, ApprovalProjectRuleEntity>> {

@@ -1,6 +1,11 @@
 import { computeApprovalState, ruleAppliesTo, StateRule } from './approval-state';
 
-const rule = (id: number, approvalsRequired: number, eligible: number[], ruleType: StateRule['ruleType'] = 'regular'): StateRule => ({ id, ruleType, approvalsRequired, eligible: new Set(eligible) });
+const rule = (id: number, approvalsRequired: number, eligible: number[], ruleType: StateRule['ruleType'] = 'regular'): StateRule => ({
+  id,
+  ruleType,
+  approvalsRequired,
+  eligible: new Set(eligible),
+});
 
 describe(computeApprovalState.name, () => {
   it('counts one approval for every rule the approver is eligible for', () => {

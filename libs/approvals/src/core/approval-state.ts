@@ -35,7 +35,12 @@ export interface ApprovalStateResult {
  * `approverIds` are the approvals in order; those of `excluded` users (the author when authors may
  * not approve) count for nothing.
  */
-export function computeApprovalState(rules: readonly StateRule[], approverIds: readonly number[], floor = 0, excluded: ReadonlySet<number> = new Set()): ApprovalStateResult {
+export function computeApprovalState(
+  rules: readonly StateRule[],
+  approverIds: readonly number[],
+  floor = 0,
+  excluded: ReadonlySet<number> = new Set(),
+): ApprovalStateResult {
   const approvers = approverIds.filter((id) => !excluded.has(id));
   const states = rules.map((rule): RuleState => {
     const approvedBy = rule.ruleType === 'any_approver' ? [...approvers] : approvers.filter((id) => rule.eligible.has(id));

@@ -28,12 +28,19 @@ export const viewerOf = (actor: ApprovalActor): AccessUser => ({ id: actor.id, i
 export function checkRule(name: string | undefined, approvalsRequired: number | undefined): void {
   const errors: Record<string, string[]> = {};
   if (name !== undefined && name.trim() === '') errors.name = ["can't be blank"];
-  if (approvalsRequired !== undefined && approvalsRequired > APPROVALS_REQUIRED_MAX) errors.approvals_required = [`must be less than or equal to ${APPROVALS_REQUIRED_MAX}`];
+  if (approvalsRequired !== undefined && approvalsRequired > APPROVALS_REQUIRED_MAX)
+    errors.approvals_required = [`must be less than or equal to ${APPROVALS_REQUIRED_MAX}`];
   if (Object.keys(errors).length) throw DomainError.invalid(errors);
 }
 
 /** The merge request of the project with this iid (404 `Merge Request Not Found` otherwise), optionally locked for update. */
-export async function requireMergeRequest(repository: ApprovalRulesRepository, manager: EntityManager | undefined, projectId: number, iid: number, lock = false): Promise<MergeRequestEntity> {
+export async function requireMergeRequest(
+  repository: ApprovalRulesRepository,
+  manager: EntityManager | undefined,
+  projectId: number,
+  iid: number,
+  lock = false,
+): Promise<MergeRequestEntity> {
   const mr = await repository.findMergeRequest(projectId, iid, { lock }, manager);
   if (!mr) throw DomainError.notFound('Merge Request');
   return mr;
@@ -43,7 +50,12 @@ export async function requireMergeRequest(repository: ApprovalRulesRepository, m
  * `update_approvers` on a merge request: the author or a Developer or more, and only while
  * `disable_overriding_approvers_per_merge_request` is off; else 403.
  */
-export async function authorizeApproversUpdate(repository: ApprovalRulesRepository, tx: EntityManager, mr: MergeRequestEntity, actor: ApprovalActor): Promise<void> {
+export async function authorizeApproversUpdate(
+  repository: ApprovalRulesRepository,
+  tx: EntityManager,
+  mr: MergeRequestEntity,
+  actor: ApprovalActor,
+): Promise<void> {
   const canUpdate = actor.isAdmin || actor.accessLevel >= ACCESS_LEVELS.DEVELOPER || mr.authorId === actor.id;
   const settings = await repository.settingsOf(mr.projectId, tx);
   if (!canUpdate || settings.disableOverridingApproversPerMergeRequest) throw DomainError.forbidden();
@@ -77,7 +89,12 @@ export async function ruleApprovers(
 }
 
 /** The ids that are protected branches of the project (others are ignored, as GitLab does). */
-export async function protectedBranchIds(protectedBranches: ProtectedBranchesRepository, tx: EntityManager, projectId: number, ids: number[]): Promise<number[]> {
+export async function protectedBranchIds(
+  protectedBranches: ProtectedBranchesRepository,
+  tx: EntityManager,
+  projectId: number,
+  ids: number[],
+): Promise<number[]> {
   if (ids.length === 0) return [];
   const found = new Set((await protectedBranches.list(projectId, { ids }, tx)).map((pb) => pb.id));
   return [...new Set(ids)].filter((id) => found.has(id));

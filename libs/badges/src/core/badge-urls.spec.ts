@@ -19,9 +19,12 @@ describe(renderBadgeUrl.name, () => {
     expect(renderBadgeUrl('https://ci.example.com/%{project_path}/badges/%{default_branch}/pipeline.svg?sha=%{commit_sha}', context)).toBe(
       `https://ci.example.com/acme/tools/cli/badges/main/pipeline.svg?sha=${'a'.repeat(40)}`,
     );
-    expect(renderBadgeUrl('https://%{gitlab_server}/x?id=%{project_id}&n=%{project_name}&t=%{project_title}&g=%{group_name}&ns=%{project_namespace}&tag=%{latest_tag}&p=%{gitlab_pages_domain}', context)).toBe(
-      'https://git.example.com/x?id=42&n=cli&t=Command Line&g=acme/tools&ns=acme/tools/cli&tag=v1.2.0&p=',
-    );
+    expect(
+      renderBadgeUrl(
+        'https://%{gitlab_server}/x?id=%{project_id}&n=%{project_name}&t=%{project_title}&g=%{group_name}&ns=%{project_namespace}&tag=%{latest_tag}&p=%{gitlab_pages_domain}',
+        context,
+      ),
+    ).toBe('https://git.example.com/x?id=42&n=cli&t=Command Line&g=acme/tools&ns=acme/tools/cli&tag=v1.2.0&p=');
   });
 
   it('replaces repeated placeholders and leaves unknown ones alone', () => {
@@ -38,7 +41,12 @@ describe(renderBadgeUrl.name, () => {
 });
 
 describe(badgeUrlProblem.name, () => {
-  it.each(['https://example.com/badge.svg', 'http://127.0.0.1:8080/a?b=c', 'https://%{gitlab_server}/%{project_path}/-/commits/%{default_branch}', 'https://shields.io/badge/%{project_name}-x'])('accepts %s', (url) => {
+  it.each([
+    'https://example.com/badge.svg',
+    'http://127.0.0.1:8080/a?b=c',
+    'https://%{gitlab_server}/%{project_path}/-/commits/%{default_branch}',
+    'https://shields.io/badge/%{project_name}-x',
+  ])('accepts %s', (url) => {
     expect(badgeUrlProblem(url)).toBeNull();
   });
 

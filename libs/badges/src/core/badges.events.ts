@@ -11,7 +11,13 @@ export const BADGE_EVENTS = {
 export type BadgeEventType = (typeof BADGE_EVENTS)[keyof typeof BADGE_EVENTS];
 
 /** The event of a badge change; `project_id` for project badges, `group_id` for group badges (and a project's group). */
-export function badgeEvent(type: BadgeEventType, actorId: number, badge: BadgeEntity, owner: { projectId: number | null; groupId: number | null }, extra: Pick<DomainEventData<BadgeEventType>, 'changed'> = {}): NewDomainEvent<BadgeEventType> {
+export function badgeEvent(
+  type: BadgeEventType,
+  actorId: number,
+  badge: BadgeEntity,
+  owner: { projectId: number | null; groupId: number | null },
+  extra: Pick<DomainEventData<BadgeEventType>, 'changed'> = {},
+): NewDomainEvent<BadgeEventType> {
   return {
     type,
     actor: actorId,

@@ -58,11 +58,31 @@ test:
     expect(config.stages).toEqual(['.pre', 'build', 'test', 'deploy', '.post']);
     expect(config.variables).toEqual({ GLOBAL: 'one', NUM: '3', DESCRIBED: 'x' });
     const build = job(config, 'build');
-    expect(build).toMatchObject({ stage: 'build', kind: 'build', script: ['npm run build'], beforeScript: ['npm ci'], image: { name: 'node:24' }, tags: ['docker'], retry: { max: 1 } });
+    expect(build).toMatchObject({
+      stage: 'build',
+      kind: 'build',
+      script: ['npm run build'],
+      beforeScript: ['npm ci'],
+      image: { name: 'node:24' },
+      tags: ['docker'],
+      retry: { max: 1 },
+    });
     expect(build.variables).toEqual({ GLOBAL: 'overridden', NUM: '3', DESCRIBED: 'x', LOCAL: 'two' });
-    expect(build.artifacts).toMatchObject({ paths: ['dist/'], expireIn: '1 week', when: 'on_success', reports: { junit: ['junit.xml'], sast: ['gl-sast-report.json'] } });
+    expect(build.artifacts).toMatchObject({
+      paths: ['dist/'],
+      expireIn: '1 week',
+      when: 'on_success',
+      reports: { junit: ['junit.xml'], sast: ['gl-sast-report.json'] },
+    });
     const test = job(config, 'test');
-    expect(test).toMatchObject({ stage: 'test', script: ['npm test', 'echo nested', 'echo again'], image: { name: 'node:22', entrypoint: [''] }, afterScript: ['echo done'], timeoutSeconds: 5400, coverage: '/Lines: (\\d+)%/' });
+    expect(test).toMatchObject({
+      stage: 'test',
+      script: ['npm test', 'echo nested', 'echo again'],
+      image: { name: 'node:22', entrypoint: [''] },
+      afterScript: ['echo done'],
+      timeoutSeconds: 5400,
+      coverage: '/Lines: (\\d+)%/',
+    });
     expect(test.services).toEqual([{ name: 'postgres:15' }, { name: 'redis:7', alias: 'cache' }]);
   });
 
@@ -140,7 +160,10 @@ downstream:
       allowFailure: false,
       allowFailureExitCodes: [3, 4],
     });
-    expect(job(config, 'deploy')).toMatchObject({ when: 'manual', rules: [{ if: '$CI_COMMIT_BRANCH == "main"', when: 'manual' }, { changes: ['src/**/*'], variables: { X: 'y' } }, { when: 'never' }] });
+    expect(job(config, 'deploy')).toMatchObject({
+      when: 'manual',
+      rules: [{ if: '$CI_COMMIT_BRANCH == "main"', when: 'manual' }, { changes: ['src/**/*'], variables: { X: 'y' } }, { when: 'never' }],
+    });
     expect(job(config, 'legacy')).toMatchObject({ only: { refs: ['main', '/^release-.*$/', 'tags'] }, except: { variables: ['$SKIP == "1"'] } });
     expect(job(config, 'child')).toMatchObject({ kind: 'bridge', trigger: { include: ['ci/child.yml'], strategy: 'depend' }, script: [] });
     expect(job(config, 'downstream')).toMatchObject({ kind: 'bridge', trigger: { project: 'group/other' } });
@@ -164,22 +187,46 @@ downstream:
     ['a top-level scalar', 'job: echo', 'jobs:job config should implement the script:, run:, or trigger: keyword'],
     ['unknown stage', 'job: { stage: nope, script: [a] }', 'job job: chosen stage nope does not exist; available stages are .pre, build, test, deploy, .post'],
     ['undefined need', 'job: { script: [a], needs: [missing] }', 'job job: undefined need: missing'],
-    ['need in a later stage', 'a: { stage: build, script: [a], needs: [b] }\nb: { stage: deploy, script: [b] }', 'a job: need b is not defined in current or prior stages'],
+    [
+      'need in a later stage',
+      'a: { stage: build, script: [a], needs: [b] }\nb: { stage: deploy, script: [b] }',
+      'a job: need b is not defined in current or prior stages',
+    ],
     ['undefined dependency', 'job: { script: [a], dependencies: [nope] }', 'job job: undefined dependency: nope'],
     ['delayed without start_in', 'job: { script: [a], when: delayed }', 'jobs:job start in should be specified for delayed job'],
     ['start_in not a duration', 'job: { script: [a], when: delayed, start_in: soon }', 'jobs:job start in should be a duration'],
     ['start_in a bare number', 'job: { script: [a], when: delayed, start_in: 30 }', 'jobs:job start in should be a duration'],
     ['start_in over a week', 'job: { script: [a], when: delayed, start_in: 8 days }', 'jobs:job start in should not exceed the limit'],
     ['start_in on a job that is not delayed', 'job: { script: [a], start_in: 1 minute }', 'jobs:job start in must be blank'],
-    ['start_in beside rules', 'job: { script: [a], when: delayed, start_in: 1 minute, rules: [{ when: delayed, start_in: 1 minute }] }', 'jobs:job start in must be blank'],
+    [
+      'start_in beside rules',
+      'job: { script: [a], when: delayed, start_in: 1 minute, rules: [{ when: delayed, start_in: 1 minute }] }',
+      'jobs:job start in must be blank',
+    ],
     ['delayed rule without start_in', 'job: { script: [a], rules: [{ when: delayed }] }', "jobs:job:rules:rule start in can't be blank"],
-    ['rule start_in over a week', 'job: { script: [a], rules: [{ when: delayed, start_in: 2 weeks }] }', 'jobs:job:rules:rule start in should not exceed the limit'],
+    [
+      'rule start_in over a week',
+      'job: { script: [a], rules: [{ when: delayed, start_in: 2 weeks }] }',
+      'jobs:job:rules:rule start in should not exceed the limit',
+    ],
     ['bad when', 'job: { script: [a], when: sometimes }', 'jobs:job when should be one of: on_success, on_failure, always, manual, delayed, never'],
     ['bad rule', 'job: { script: [a], rules: [{ if: "$A ==" }] }', 'jobs:job:rules:rule if invalid expression syntax'],
     ['rule pattern RE2 refuses', 'job: { script: [a], rules: [{ if: "$A =~ /(a)\\\\1/" }] }', 'jobs:job:rules:rule if invalid expression syntax'],
-    ['only:variables pattern RE2 refuses', 'job: { script: [a], only: { variables: ["$A =~ /a(?=b)/"] } }', 'jobs:job:only variables invalid expression syntax'],
-    ['only ref pattern RE2 refuses', 'job: { script: [a], only: ["/^(?!main)/"] }', 'jobs:job:only config should be an array of strings or regular expressions using re2 syntax'],
-    ['except refs pattern RE2 refuses', 'job: { script: [a], except: { refs: ["/(a)\\\\1/"] } }', 'jobs:job:except refs should be an array of strings or regular expressions using re2 syntax'],
+    [
+      'only:variables pattern RE2 refuses',
+      'job: { script: [a], only: { variables: ["$A =~ /a(?=b)/"] } }',
+      'jobs:job:only variables invalid expression syntax',
+    ],
+    [
+      'only ref pattern RE2 refuses',
+      'job: { script: [a], only: ["/^(?!main)/"] }',
+      'jobs:job:only config should be an array of strings or regular expressions using re2 syntax',
+    ],
+    [
+      'except refs pattern RE2 refuses',
+      'job: { script: [a], except: { refs: ["/(a)\\\\1/"] } }',
+      'jobs:job:except refs should be an array of strings or regular expressions using re2 syntax',
+    ],
     ['coverage RE2 refuses', 'job: { script: [a], coverage: "/(?<=Total: )\\\\d+/" }', 'jobs:job:coverage config must be a regular expression with re2 syntax'],
     ['coverage not a pattern', 'job: { script: [a], coverage: 42 }', 'jobs:job:coverage config must be a regular expression with re2 syntax'],
     ['unknown rule key', 'job: { script: [a], rules: [{ iff: "$A" }] }', 'jobs:job:rules:rule config contains unknown keys: iff'],
@@ -217,7 +264,12 @@ downstream:
 
   it('refuses alias bombs', async () => {
     const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i < 12; i += 1) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
+    for (let i = 1; i < 12; i += 1)
+      lines.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
     lines.push('job: { script: [x] }');
     const result = await parseCiConfig(lines.join('\n'), noFiles);
     expect(result.ok).toBe(false);

@@ -41,8 +41,34 @@ export class CiConfigTooLargeError extends Error {
   }
 }
 
-const ROOT_KEYWORDS = new Set(['default', 'include', 'stages', 'types', 'variables', 'workflow', 'image', 'services', 'before_script', 'after_script', 'cache', 'spec']);
-const DEFAULT_KEYWORDS = new Set(['after_script', 'artifacts', 'before_script', 'cache', 'hooks', 'id_tokens', 'image', 'interruptible', 'retry', 'services', 'tags', 'timeout']);
+const ROOT_KEYWORDS = new Set([
+  'default',
+  'include',
+  'stages',
+  'types',
+  'variables',
+  'workflow',
+  'image',
+  'services',
+  'before_script',
+  'after_script',
+  'cache',
+  'spec',
+]);
+const DEFAULT_KEYWORDS = new Set([
+  'after_script',
+  'artifacts',
+  'before_script',
+  'cache',
+  'hooks',
+  'id_tokens',
+  'image',
+  'interruptible',
+  'retry',
+  'services',
+  'tags',
+  'timeout',
+]);
 const JOB_KEYWORDS = new Set([
   'after_script',
   'allow_failure',
@@ -83,7 +109,22 @@ const JOB_KEYWORDS = new Set([
   'variables',
   'when',
 ]);
-const BRIDGE_KEYWORDS = new Set(['allow_failure', 'extends', 'needs', 'only', 'except', 'rules', 'stage', 'trigger', 'variables', 'when', 'inherit', 'environment', 'resource_group', 'type']);
+const BRIDGE_KEYWORDS = new Set([
+  'allow_failure',
+  'extends',
+  'needs',
+  'only',
+  'except',
+  'rules',
+  'stage',
+  'trigger',
+  'variables',
+  'when',
+  'inherit',
+  'environment',
+  'resource_group',
+  'type',
+]);
 const WHEN_VALUES: readonly JobWhen[] = ['on_success', 'on_failure', 'always', 'manual', 'delayed', 'never'];
 const RULE_KEYWORDS = new Set(['if', 'changes', 'exists', 'when', 'allow_failure', 'variables', 'needs', 'start_in', 'interruptible']);
 const ARTIFACT_KEYWORDS = new Set(['name', 'untracked', 'paths', 'exclude', 'when', 'expire_in', 'expose_as', 'public', 'access', 'reports']);
@@ -104,7 +145,8 @@ export const RETRY_WHEN_VALUES = [
 ];
 
 type Hash = Record<string, unknown>;
-const isHash = (value: unknown): value is Hash => typeof value === 'object' && value !== null && !Array.isArray(value) && [Object.prototype, null].includes(Object.getPrototypeOf(value));
+const isHash = (value: unknown): value is Hash =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && [Object.prototype, null].includes(Object.getPrototypeOf(value));
 const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 /** Collects errors; validation goes on after one so that the user sees them all. */
@@ -174,7 +216,8 @@ function localIncludes(value: unknown, problems: Problems): string[] {
     } else if (isHash(entry) && typeof entry.local === 'string') {
       paths.push(entry.local);
     } else if (isHash(entry)) {
-      const kind = Object.keys(entry).find((key) => ['remote', 'project', 'template', 'component', 'file', 'artifact'].includes(key)) ?? Object.keys(entry)[0] ?? '';
+      const kind =
+        Object.keys(entry).find((key) => ['remote', 'project', 'template', 'component', 'file', 'artifact'].includes(key)) ?? Object.keys(entry)[0] ?? '';
       problems.add(`include:${kind} is not supported: only \`include: local\` is`);
     } else {
       problems.add('include config should be a hash, a string or an array of hashes and strings');
@@ -370,7 +413,9 @@ function servicesOf(value: unknown, where: string, problems: Problems): CiServic
       problems.add(`${where}:service config should be a hash or a string`);
       return;
     }
-    const unknown = Object.keys(item).filter((k) => !['name', 'alias', 'entrypoint', 'command', 'variables', 'pull_policy', 'docker', 'kubernetes'].includes(k));
+    const unknown = Object.keys(item).filter(
+      (k) => !['name', 'alias', 'entrypoint', 'command', 'variables', 'pull_policy', 'docker', 'kubernetes'].includes(k),
+    );
     if (unknown.length > 0) problems.add(`${where}:service config contains unknown keys: ${unknown.join(', ')}`);
     const service: CiService = { name: item.name };
     if (typeof item.alias === 'string') service.alias = item.alias;
@@ -529,11 +574,19 @@ function retryOf(value: unknown, where: string, problems: Problems): CiRetry {
   const unknown = Object.keys(value).filter((key) => !['max', 'when', 'exit_codes'].includes(key));
   if (unknown.length > 0) problems.add(`${where} config contains unknown keys: ${unknown.join(', ')}`);
   const max = value.max ?? 0;
-  if (typeof max !== 'number' || !Number.isInteger(max) || max < 0 || max > MAX_RETRY) problems.add(`${where} max config must be a non negative integer less than or equal to ${MAX_RETRY}`);
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 0 || max > MAX_RETRY)
+    problems.add(`${where} max config must be a non negative integer less than or equal to ${MAX_RETRY}`);
   const when = value.when === undefined ? ['always'] : typeof value.when === 'string' ? [value.when] : isStringArray(value.when) ? value.when : null;
   if (!when) problems.add(`${where} when should be an array of strings or a string`);
   for (const reason of when ?? []) if (!RETRY_WHEN_VALUES.includes(reason)) problems.add(`${where} when contains unknown values: ${reason}`);
-  const exitCodes = value.exit_codes === undefined ? [] : typeof value.exit_codes === 'number' ? [value.exit_codes] : Array.isArray(value.exit_codes) && value.exit_codes.every(Number.isInteger) ? (value.exit_codes as number[]) : null;
+  const exitCodes =
+    value.exit_codes === undefined
+      ? []
+      : typeof value.exit_codes === 'number'
+        ? [value.exit_codes]
+        : Array.isArray(value.exit_codes) && value.exit_codes.every(Number.isInteger)
+          ? (value.exit_codes as number[])
+          : null;
   if (!exitCodes) problems.add(`${where} exit_codes should be an array of integers or an integer`);
   return { max: typeof max === 'number' ? max : 0, when: when ?? ['always'], exitCodes: exitCodes ?? [] };
 }
@@ -607,7 +660,8 @@ function triggerOf(value: unknown, where: string, problems: Problems): CiTrigger
     trigger.include = localIncludes(value.include, includeProblems);
     for (const problem of includeProblems.list) problems.add(`${where}:include ${problem}`);
   }
-  if (isHash(value.forward)) trigger.forward = { yaml_variables: value.forward.yaml_variables !== false, pipeline_variables: value.forward.pipeline_variables === true };
+  if (isHash(value.forward))
+    trigger.forward = { yaml_variables: value.forward.yaml_variables !== false, pipeline_variables: value.forward.pipeline_variables === true };
   if (!trigger.project && !trigger.include) problems.add(`${where} config must specify either project or include`);
   return trigger;
 }
@@ -675,11 +729,13 @@ function buildJob(name: string, raw: Hash, defaults: Hash, globalVariables: Vari
     else problems.add(`${where} config contains unknown keys: ${unknown.join(', ')}`);
   }
   if (!isBridge && raw.script === undefined && raw.run === undefined) problems.add(`${where} config should implement the script:, run:, or trigger: keyword`);
-  if (raw.rules !== undefined && (raw.only !== undefined || raw.except !== undefined)) problems.add(`${where} config key may not be used with \`rules\`: ${raw.only !== undefined ? 'only' : 'except'}`);
+  if (raw.rules !== undefined && (raw.only !== undefined || raw.except !== undefined))
+    problems.add(`${where} config key may not be used with \`rules\`: ${raw.only !== undefined ? 'only' : 'except'}`);
   const inherit = inheritOf(raw.inherit);
   const pick = (key: string): unknown => (raw[key] !== undefined ? raw[key] : !isBridge && inherit.defaults(key) ? defaults[key] : undefined);
   const stage = raw.stage ?? raw.type ?? 'test';
-  if (typeof stage !== 'string' || !stages.includes(stage)) problems.add(`${name} job: chosen stage ${String(stage)} does not exist; available stages are ${stages.join(', ')}`);
+  if (typeof stage !== 'string' || !stages.includes(stage))
+    problems.add(`${name} job: chosen stage ${String(stage)} does not exist; available stages are ${stages.join(', ')}`);
   const when = whenOf(raw.when, where, problems) ?? 'on_success';
   if (when === 'delayed' && raw.start_in === undefined) problems.add(`${where} start in should be specified for delayed job`);
   const startIn = startInOf(raw.start_in, when === 'delayed', raw.rules !== undefined, where, problems);
@@ -725,7 +781,8 @@ function buildJob(name: string, raw: Hash, defaults: Hash, globalVariables: Vari
     coverage: coverageOf(raw.coverage, `${where}:coverage`, problems),
     interruptible: pick('interruptible') === true,
     startIn,
-    environment: typeof raw.environment === 'string' ? raw.environment : isHash(raw.environment) && typeof raw.environment.name === 'string' ? raw.environment.name : null,
+    environment:
+      typeof raw.environment === 'string' ? raw.environment : isHash(raw.environment) && typeof raw.environment.name === 'string' ? raw.environment.name : null,
     trigger: triggerOf(raw.trigger, `${where}:trigger`, problems),
   };
 }
@@ -744,7 +801,8 @@ function checkJobReferences(jobs: CiJobDefinition[], stages: string[], problems:
     for (const dependency of job.dependencies ?? []) {
       const needed = byName.get(dependency);
       if (!needed) problems.add(`${job.name} job: undefined dependency: ${dependency}`);
-      else if (stageIndex(needed.stage) >= stageIndex(job.stage) && !job.needs?.some((need) => need.job === dependency)) problems.add(`${job.name} job: dependency ${dependency} is not defined in current or prior stages`);
+      else if (stageIndex(needed.stage) >= stageIndex(job.stage) && !job.needs?.some((need) => need.job === dependency))
+        problems.add(`${job.name} job: dependency ${dependency} is not defined in current or prior stages`);
     }
   }
 }

@@ -38,7 +38,10 @@ const UNITS: Record<string, number> = {
  */
 export function parseCiDuration(input: string | number): number | null {
   if (typeof input === 'number') return Number.isFinite(input) && input >= 0 ? Math.floor(input) : null;
-  const text = input.trim().toLowerCase().replace(/,|\band\b/g, ' ');
+  const text = input
+    .trim()
+    .toLowerCase()
+    .replace(/,|\band\b/g, ' ');
   if (text === '') return null;
   if (/^\d+$/.test(text)) return Number.isFinite(Number(text)) ? Number(text) : null;
   const part = /(\d+(?:\.\d+)?)\s*([a-z]+)/g;

@@ -6,7 +6,7 @@ const vars = { CI_COMMIT_BRANCH: 'main', CI_PIPELINE_SOURCE: 'push', EMPTY: '', 
 describe(evaluateCiExpression.name, () => {
   it.each<[string, boolean]>([
     ['$CI_COMMIT_BRANCH == "main"', true],
-    ['$CI_COMMIT_BRANCH == \'develop\'', false],
+    ["$CI_COMMIT_BRANCH == 'develop'", false],
     ['$CI_COMMIT_BRANCH != "main"', false],
     ['${CI_COMMIT_BRANCH} == "main"', true],
     ['$CI_PIPELINE_SOURCE == "push" && $CI_COMMIT_BRANCH == "main"', true],

@@ -172,7 +172,9 @@ function evaluateNode(node: Node, variables: VariableMap): boolean {
     case 'value':
       return truthy(valueOf(node, variables));
     case 'logic':
-      return node.op === '&&' ? evaluateNode(node.left, variables) && evaluateNode(node.right, variables) : evaluateNode(node.left, variables) || evaluateNode(node.right, variables);
+      return node.op === '&&'
+        ? evaluateNode(node.left, variables) && evaluateNode(node.right, variables)
+        : evaluateNode(node.left, variables) || evaluateNode(node.right, variables);
     case 'compare': {
       const left = valueOf(node.left, variables);
       const right = valueOf(node.right, variables);

@@ -18,7 +18,12 @@ const push = (ref = 'main', extra: Partial<SeedContext> = {}): SeedContext => ({
   files: ['src/app.ts', 'README.md', 'package.json'],
   ...extra,
 });
-const tag = (name: string): SeedContext => ({ ...push(name), tag: true, predefined: { CI_COMMIT_TAG: name, CI_COMMIT_REF_NAME: name, CI_PIPELINE_SOURCE: 'push' }, changedFiles: null });
+const tag = (name: string): SeedContext => ({
+  ...push(name),
+  tag: true,
+  predefined: { CI_COMMIT_TAG: name, CI_COMMIT_REF_NAME: name, CI_PIPELINE_SOURCE: 'push' },
+  changedFiles: null,
+});
 
 function names(text: CiConfig, context: SeedContext): string[] {
   const result = seedPipeline(text, context);
@@ -122,7 +127,9 @@ lint: { script: [a], needs: [{ job: build, optional: true }] }
     expect(result).toEqual({
       ok: false,
       filtered: false,
-      errors: ["'test' job needs 'build' job, but 'build' does not exist in the pipeline. This might be because of the only, except, or rules keywords. To need a job that sometimes does not exist in the pipeline, use needs:optional."],
+      errors: [
+        "'test' job needs 'build' job, but 'build' does not exist in the pipeline. This might be because of the only, except, or rules keywords. To need a job that sometimes does not exist in the pipeline, use needs:optional.",
+      ],
     });
     const withBuild = seedPipeline(c, { ...push(), pipelineVariables: { BUILD: '1' } });
     expect(withBuild.ok && withBuild.jobs.map((job) => [job.definition.name, job.needs, job.stageIdx])).toEqual([

@@ -72,7 +72,10 @@ function globMatches(patterns: readonly string[], paths: readonly string[] | nul
 
 /** `$VAR` / `${VAR}` in a path pattern. */
 export function expandVariables(text: string, variables: VariableMap): string {
-  return text.replace(/\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g, (_m, braced: string | undefined, bare: string | undefined) => variables[braced ?? bare ?? ''] ?? '');
+  return text.replace(
+    /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g,
+    (_m, braced: string | undefined, bare: string | undefined) => variables[braced ?? bare ?? ''] ?? '',
+  );
 }
 
 function ruleMatches(rule: CiRule, variables: VariableMap, context: SeedContext): boolean {
@@ -142,8 +145,10 @@ export function seedPipeline(config: CiConfig, context: SeedContext): SeedResult
   const kept: SeededJob[] = [];
   for (const definition of config.jobs) {
     const ownVariables: VariableMap = { ...definition.variables };
-    for (const [key, value] of Object.entries(yamlGlobals)) if (config.variables[key] !== undefined && ownVariables[key] === config.variables[key]) ownVariables[key] = value;
-    for (const [key, value] of Object.entries(yamlGlobals)) if (config.variables[key] === undefined && ownVariables[key] === undefined) ownVariables[key] = value;
+    for (const [key, value] of Object.entries(yamlGlobals))
+      if (config.variables[key] !== undefined && ownVariables[key] === config.variables[key]) ownVariables[key] = value;
+    for (const [key, value] of Object.entries(yamlGlobals))
+      if (config.variables[key] === undefined && ownVariables[key] === undefined) ownVariables[key] = value;
     let variables: VariableMap = { ...context.predefined, ...ownVariables, ...context.pipelineVariables };
     let when = definition.when;
     let allowFailure = definition.allowFailure ?? when === 'manual';
@@ -162,8 +167,18 @@ export function seedPipeline(config: CiConfig, context: SeedContext): SeedResult
     if (when === 'never') continue;
     const jobVariables: VariableMap = {};
     for (const key of Object.keys(ownVariables)) if (variables[key] !== undefined) jobVariables[key] = variables[key];
-    if (definition.rules) for (const rule of definition.rules) for (const key of Object.keys(rule.variables ?? {})) if (variables[key] !== undefined) jobVariables[key] = variables[key];
-    kept.push({ definition, stageIdx: config.stages.indexOf(definition.stage), when, allowFailure, variables: jobVariables, needs: null, startIn: when === 'delayed' ? startIn : null });
+    if (definition.rules)
+      for (const rule of definition.rules)
+        for (const key of Object.keys(rule.variables ?? {})) if (variables[key] !== undefined) jobVariables[key] = variables[key];
+    kept.push({
+      definition,
+      stageIdx: config.stages.indexOf(definition.stage),
+      when,
+      allowFailure,
+      variables: jobVariables,
+      needs: null,
+      startIn: when === 'delayed' ? startIn : null,
+    });
   }
   const names = new Set(kept.map((job) => job.definition.name));
   const errors: string[] = [];
@@ -180,6 +195,7 @@ export function seedPipeline(config: CiConfig, context: SeedContext): SeedResult
     }
   }
   if (errors.length > 0) return { ok: false, filtered: false, errors };
-  if (kept.length === 0 || kept.every((job) => job.definition.stage === '.pre' || job.definition.stage === '.post')) return { ok: false, filtered: true, errors: [NO_JOBS] };
+  if (kept.length === 0 || kept.every((job) => job.definition.stage === '.pre' || job.definition.stage === '.post'))
+    return { ok: false, filtered: true, errors: [NO_JOBS] };
   return { ok: true, jobs: kept, variables: globals };
 }

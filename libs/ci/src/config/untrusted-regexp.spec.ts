@@ -1,7 +1,7 @@
 import { globToUntrustedRegexp, UntrustedRegexp, UntrustedRegexpError } from './untrusted-regexp';
 
 describe(UntrustedRegexp.name, () => {
-  it('reads GitLab\'s /pattern/flags form and refuses what RE2 cannot run in linear time', () => {
+  it("reads GitLab's /pattern/flags form and refuses what RE2 cannot run in linear time", () => {
     expect(UntrustedRegexp.fabricate('/^rel-\\d+$/i').test('REL-12')).toBe(true);
     expect(UntrustedRegexp.fabricate('/a.+?/U').source).toBe('(?U)a.+?');
     expect(UntrustedRegexp.matchesSyntax('/a(/')).toBe(true);

@@ -16,4 +16,13 @@ export * from './ci-runner.entity';
 export * from './ci-stage.entity';
 
 /** The entities of the CI library, listed in the data source's `ENTITIES`. */
-export const CI_ENTITIES = [CiPipelineEntity, CiPipelineVariableEntity, CiStageEntity, CiJobEntity, CiJobArtifactEntity, CiJobTraceEntity, CiRunnerEntity, CiRunnerProjectEntity];
+export const CI_ENTITIES = [
+  CiPipelineEntity,
+  CiPipelineVariableEntity,
+  CiStageEntity,
+  CiJobEntity,
+  CiJobArtifactEntity,
+  CiJobTraceEntity,
+  CiRunnerEntity,
+  CiRunnerProjectEntity,
+];

@@ -53,7 +53,12 @@ export function pipelineEvent(
   };
 }
 
-export function jobStatusEvent(actorId: number | null, job: CiJobEntity, from: JobStatus, scope: CiEventScope): NewDomainEvent<typeof CI_EVENTS.JOB_STATUS_CHANGED> {
+export function jobStatusEvent(
+  actorId: number | null,
+  job: CiJobEntity,
+  from: JobStatus,
+  scope: CiEventScope,
+): NewDomainEvent<typeof CI_EVENTS.JOB_STATUS_CHANGED> {
   return {
     type: CI_EVENTS.JOB_STATUS_CHANGED,
     actor: actorId,

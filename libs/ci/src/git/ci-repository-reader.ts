@@ -35,7 +35,15 @@ export class CiRepositoryReader {
    */
   private readonly immutable = new LRUCache<string, Cached>({
     maxSize: IMMUTABLE_CACHE_BYTES,
-    sizeCalculation: ({ value }) => 64 + (value === null ? 0 : typeof value === 'string' ? value.length : Array.isArray(value) ? value.reduce((n, path) => n + 16 + path.length, 0) : JSON.stringify(value).length),
+    sizeCalculation: ({ value }) =>
+      64 +
+      (value === null
+        ? 0
+        : typeof value === 'string'
+          ? value.length
+          : Array.isArray(value)
+            ? value.reduce((n, path) => n + 16 + path.length, 0)
+            : JSON.stringify(value).length),
   });
 
   constructor(private readonly storage: RepositoryStorage) {}

@@ -106,7 +106,11 @@ export class JobActionsUseCase {
       await this.jobs.save(tx, current);
       const scope = await this.lifecycle.scopeOf(tx, current.projectId);
       const event = jobStatusEvent(actorId, current, current.status, scope);
-      await this.outbox.append(tx, { ...event, type: CI_EVENTS.JOB_ERASED, data: { ...event.data, erased_by_id: actorId, artifacts_removed: removed.length, trace_removed: removedTrace !== null } });
+      await this.outbox.append(tx, {
+        ...event,
+        type: CI_EVENTS.JOB_ERASED,
+        data: { ...event.data, erased_by_id: actorId, artifacts_removed: removed.length, trace_removed: removedTrace !== null },
+      });
       return { erased: current, keys: [...removed.map((a) => a.storageKey), ...(removedTrace ? [removedTrace.storageKey] : [])] };
     });
     await this.deleteObjects(keys);
@@ -124,13 +128,19 @@ export class JobActionsUseCase {
     const names = new Set(retried.map((job) => job.name));
     const scope = await this.lifecycle.scopeOf(tx, retried[0].projectId);
     const jobs = await this.pipelines.latestJobs(tx, pipelineId);
-    const reset = jobs.filter((job) => job.status === 'skipped' && (job.needs ? job.needs.some((name) => names.has(name)) || job.stageIdx > minStage : job.stageIdx > minStage));
+    const reset = jobs.filter(
+      (job) => job.status === 'skipped' && (job.needs ? job.needs.some((name) => names.has(name)) || job.stageIdx > minStage : job.stageIdx > minStage),
+    );
     for (const job of reset) {
       job.status = 'created';
       job.finishedAt = null;
     }
     await this.pipelines.saveJobs(tx, reset);
-    if (reset.length > 0) await this.outbox.append(tx, reset.map((job) => jobStatusEvent(null, job, 'skipped', scope)));
+    if (reset.length > 0)
+      await this.outbox.append(
+        tx,
+        reset.map((job) => jobStatusEvent(null, job, 'skipped', scope)),
+      );
   }
 
   /** Removes objects after the rows are gone (committed); a failure leaves an orphan file, logged. */

@@ -14,7 +14,13 @@ import { COVERAGE_SCAN_BYTES, extractCoverage } from './coverage';
 export type FinishedStatus = 'success' | 'failed' | 'canceled';
 
 /** Failure reasons of bridges (set by the service, never by a runner). */
-export const BRIDGE_FAILURE_REASONS = ['downstream_pipeline_creation_failed', 'downstream_pipeline_failed', 'insufficient_bridge_permissions', 'downstream_bridge_project_not_found', 'invalid_bridge_trigger'] as const;
+export const BRIDGE_FAILURE_REASONS = [
+  'downstream_pipeline_creation_failed',
+  'downstream_pipeline_failed',
+  'insufficient_bridge_permissions',
+  'downstream_bridge_project_not_found',
+  'invalid_bridge_trigger',
+] as const;
 
 /**
  * The transitions of a job that a runner, a user or the stuck-job check cause, each with its

@@ -71,7 +71,13 @@ export function effectiveTimeout(job: Pick<CiJobEntity, 'timeout'>, runner: Pick
   return runner.maximumTimeout ? Math.min(own, runner.maximumTimeout) : own;
 }
 
-const variable = (key: string, value: string, options: Partial<RunnerVariable> = {}): RunnerVariable => ({ key, value, public: true, masked: false, ...options });
+const variable = (key: string, value: string, options: Partial<RunnerVariable> = {}): RunnerVariable => ({
+  key,
+  value,
+  public: true,
+  masked: false,
+  ...options,
+});
 
 /**
  * The job as `POST /jobs/request` answers it (GitLab's `Entities::Ci::JobRequest::Response`, the
@@ -87,7 +93,14 @@ export function buildJobPayload(input: JobPayloadInput): Record<string, unknown>
     ...Object.entries(input.pipeline.predefined).map(([key, value]) => variable(key, value)),
     variable('CI_JOB_ID', String(job.id)),
     variable('CI_JOB_NAME', job.name),
-    variable('CI_JOB_NAME_SLUG', job.name.toLowerCase().replace(/[^a-z0-9]/g, '-').slice(0, 63).replace(/^-+|-+$/g, '')),
+    variable(
+      'CI_JOB_NAME_SLUG',
+      job.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, '-')
+        .slice(0, 63)
+        .replace(/^-+|-+$/g, ''),
+    ),
     variable('CI_JOB_STAGE', job.stage),
     variable('CI_JOB_URL', `${externalUrl}/${input.projectFullPath}/-/jobs/${job.id}`),
     variable('CI_JOB_STARTED_AT', (job.startedAt ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z')),
@@ -109,19 +122,49 @@ export function buildJobPayload(input: JobPayloadInput): Record<string, unknown>
     : job.ref.startsWith('refs/merge-requests/')
       ? [`+${job.ref}:refs/remotes/origin/${job.ref.slice('refs/'.length)}`]
       : [`+refs/heads/${job.ref}:refs/remotes/origin/${job.ref}`];
-  const steps: Record<string, unknown>[] = [{ name: 'script', script: [...(options.beforeScript ?? []), ...(options.script ?? [])], timeout, when: 'on_success', allow_failure: false }];
-  if (options.afterScript && options.afterScript.length > 0) steps.push({ name: 'after_script', script: options.afterScript, timeout, when: 'always', allow_failure: true });
+  const steps: Record<string, unknown>[] = [
+    { name: 'script', script: [...(options.beforeScript ?? []), ...(options.script ?? [])], timeout, when: 'on_success', allow_failure: false },
+  ];
+  if (options.afterScript && options.afterScript.length > 0)
+    steps.push({ name: 'after_script', script: options.afterScript, timeout, when: 'always', allow_failure: true });
   const artifacts: Record<string, unknown>[] = [];
   const declared = options.artifacts;
   if (declared && (declared.paths.length > 0 || declared.untracked)) {
-    artifacts.push({ name: declared.name ?? null, untracked: declared.untracked, paths: declared.paths, exclude: declared.exclude, when: declared.when, expire_in: declared.expireIn, artifact_type: 'archive', artifact_format: 'zip' });
+    artifacts.push({
+      name: declared.name ?? null,
+      untracked: declared.untracked,
+      paths: declared.paths,
+      exclude: declared.exclude,
+      when: declared.when,
+      expire_in: declared.expireIn,
+      artifact_type: 'archive',
+      artifact_format: 'zip',
+    });
   }
   for (const [type, files] of Object.entries(declared?.reports ?? {})) {
     const paths = Array.isArray(files) ? (files as string[]) : [];
     if (paths.length === 0) continue;
-    artifacts.push({ name: type, untracked: false, paths, exclude: [], when: 'always', expire_in: declared?.expireIn ?? null, artifact_type: type, artifact_format: GZIP_REPORTS.has(type) ? 'gzip' : 'raw' });
+    artifacts.push({
+      name: type,
+      untracked: false,
+      paths,
+      exclude: [],
+      when: 'always',
+      expire_in: declared?.expireIn ?? null,
+      artifact_type: type,
+      artifact_format: GZIP_REPORTS.has(type) ? 'gzip' : 'raw',
+    });
   }
-  const image = options.image ? { name: options.image.name, alias: null, entrypoint: options.image.entrypoint ?? null, command: null, ports: [], pull_policy: options.image.pull_policy ?? null } : null;
+  const image = options.image
+    ? {
+        name: options.image.name,
+        alias: null,
+        entrypoint: options.image.entrypoint ?? null,
+        command: null,
+        ports: [],
+        pull_policy: options.image.pull_policy ?? null,
+      }
+    : null;
   return {
     id: job.id,
     token,
@@ -164,10 +207,24 @@ export function buildJobPayload(input: JobPayloadInput): Record<string, unknown>
     cache: (options.cache ?? []).flatMap((entry) => {
       if (typeof entry !== 'object' || entry === null) return [];
       const cache = entry as Record<string, unknown>;
-      return [{ key: typeof cache.key === 'string' ? cache.key : 'default', untracked: cache.untracked === true, policy: typeof cache.policy === 'string' ? cache.policy : 'pull-push', paths: Array.isArray(cache.paths) ? cache.paths : [], when: typeof cache.when === 'string' ? cache.when : 'on_success', fallback_keys: [] }];
+      return [
+        {
+          key: typeof cache.key === 'string' ? cache.key : 'default',
+          untracked: cache.untracked === true,
+          policy: typeof cache.policy === 'string' ? cache.policy : 'pull-push',
+          paths: Array.isArray(cache.paths) ? cache.paths : [],
+          when: typeof cache.when === 'string' ? cache.when : 'on_success',
+          fallback_keys: [],
+        },
+      ];
     }),
     credentials: [],
-    dependencies: input.dependencies.map((dependency) => ({ id: dependency.id, name: dependency.name, token, ...(dependency.artifactsFile ? { artifacts_file: dependency.artifactsFile } : {}) })),
+    dependencies: input.dependencies.map((dependency) => ({
+      id: dependency.id,
+      name: dependency.name,
+      token,
+      ...(dependency.artifactsFile ? { artifacts_file: dependency.artifactsFile } : {}),
+    })),
     features: { trace_sections: true, failure_reasons: RUNNER_FAILURE_REASONS },
     hooks: [],
   };

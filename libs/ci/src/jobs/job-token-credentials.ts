@@ -2,7 +2,10 @@
  * The job token a request carries: `JOB-TOKEN` header, `job_token` (or `token`) parameter, the
  * body's `token` when the route takes one (`bodyToken`, read by its DTO), or `Authorization: Bearer`.
  */
-export function jobTokenOf(request: { headers: Record<string, string | string[] | undefined>; query?: unknown }, options: { bodyToken?: string } = {}): string | null {
+export function jobTokenOf(
+  request: { headers: Record<string, string | string[] | undefined>; query?: unknown },
+  options: { bodyToken?: string } = {},
+): string | null {
   const header = request.headers['job-token'];
   if (typeof header === 'string' && header) return header;
   const query = (request.query ?? {}) as Record<string, unknown>;

@@ -34,7 +34,10 @@ export class JobViewsRepository {
 
   /** The path (`full/path`) of a project. */
   async projectFullPath(projectId: number): Promise<string | null> {
-    const rows = (await this.dataSource.query(`SELECT n.full_path || '/' || p.path AS full_path FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id = $1`, [projectId])) as { full_path: string }[];
+    const rows = (await this.dataSource.query(
+      `SELECT n.full_path || '/' || p.path AS full_path FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id = $1`,
+      [projectId],
+    )) as { full_path: string }[];
     return rows[0]?.full_path ?? null;
   }
 

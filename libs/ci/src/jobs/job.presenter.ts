@@ -43,7 +43,20 @@ export function jobQueuedDuration(job: Pick<CiJobEntity, 'queuedAt' | 'startedAt
  */
 function presentJobCommit(commit: GitCommit | null, sha: string, projectWebUrl: string): Record<string, unknown> {
   if (commit) return presentCommit(commit, projectWebUrl);
-  return { id: sha, short_id: sha.slice(0, 8), created_at: null, parent_ids: [], title: null, message: null, author_name: null, author_email: null, authored_date: null, committer_name: null, committer_email: null, committed_date: null };
+  return {
+    id: sha,
+    short_id: sha.slice(0, 8),
+    created_at: null,
+    parent_ids: [],
+    title: null,
+    message: null,
+    author_name: null,
+    author_email: null,
+    authored_date: null,
+    committer_name: null,
+    committer_email: null,
+    committed_date: null,
+  };
 }
 
 /** GitLab's `JobBasic`: what builds and bridges share. */
@@ -83,7 +96,12 @@ export function presentJob(job: CiJobEntity, context: JobContext): Record<string
   return {
     ...presentJobBasic(job, context),
     ...(archive ? { artifacts_file: { filename: archive.filename, size: Number(archive.size) } } : {}),
-    artifacts: visible.map((artifact) => ({ file_type: artifact.fileType, size: Number(artifact.size), filename: artifact.filename, file_format: artifact.fileFormat })),
+    artifacts: visible.map((artifact) => ({
+      file_type: artifact.fileType,
+      size: Number(artifact.size),
+      filename: artifact.filename,
+      file_format: artifact.fileFormat,
+    })),
     runner: context.runner ? presentRunner(context.runner) : null,
     runner_manager: null,
     artifacts_expire_at: iso(job.artifactsExpireAt),

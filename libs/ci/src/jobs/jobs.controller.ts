@@ -22,7 +22,6 @@ export const JOB_KEYSET: KeysetListing<CiJobEntity> = {
 /** Developers run, cancel and retry jobs (GitLab's `update_build`); maintainers erase any job, developers their own. */
 export const UPDATE_BUILD_LEVEL = ACCESS_LEVELS.DEVELOPER;
 
-
 /** `/projects/:id/jobs/…` and the job lists of a pipeline (`…/pipelines/:pipeline_id/jobs|bridges`). */
 @Controller()
 export class JobsController {
@@ -37,7 +36,12 @@ export class JobsController {
 
   @Get('projects/:id/jobs')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async list(@CurrentProject() access: ResourceAccess, @Query() dto: ListJobsDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
+  async list(
+    @CurrentProject() access: ResourceAccess,
+    @Query() dto: ListJobsDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
     const project = readablePipelinesOf(access);
     // GitLab's project list keeps retried attempts; the pipeline list hides them unless asked.
     const qb = this.jobs.list({ projectId: project.id, type: 'build', statuses: dto.scope, includeRetried: true });
@@ -47,7 +51,13 @@ export class JobsController {
 
   @Get('projects/:id/pipelines/:pipeline_id/jobs')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async pipelineJobs(@CurrentProject() access: ResourceAccess, @Param('pipeline_id') rawId: string, @Query() dto: ListJobsDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
+  async pipelineJobs(
+    @CurrentProject() access: ResourceAccess,
+    @Param('pipeline_id') rawId: string,
+    @Query() dto: ListJobsDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
     const project = readablePipelinesOf(access);
     const pipelineId = await this.pipelineIn(project, rawId);
     const qb = this.jobs.list({ projectId: project.id, pipelineId, type: 'build', statuses: dto.scope, includeRetried: dto.include_retried ?? false });
@@ -57,7 +67,13 @@ export class JobsController {
 
   @Get('projects/:id/pipelines/:pipeline_id/bridges')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async bridges(@CurrentProject() access: ResourceAccess, @Param('pipeline_id') rawId: string, @Query() dto: ListJobsDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
+  async bridges(
+    @CurrentProject() access: ResourceAccess,
+    @Param('pipeline_id') rawId: string,
+    @Query() dto: ListJobsDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
     const project = readablePipelinesOf(access);
     const pipelineId = await this.pipelineIn(project, rawId);
     const qb = this.jobs.list({ projectId: project.id, pipelineId, type: 'bridge', statuses: dto.scope, includeRetried: dto.include_retried ?? false });
@@ -88,7 +104,11 @@ export class JobsController {
   @Post('projects/:id/jobs/:job_id/cancel')
   @HttpCode(201)
   @ProjectAccess(UPDATE_BUILD_LEVEL)
-  async cancel(@CurrentProject() access: ResourceAccess, @Param('job_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async cancel(
+    @CurrentProject() access: ResourceAccess,
+    @Param('job_id') rawId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const job = await this.actions.cancel(await this.jobIn(project, rawId), principal.user.id);
     return this.views.presentOne(job, projectFullPathOf(project));
@@ -97,7 +117,11 @@ export class JobsController {
   @Post('projects/:id/jobs/:job_id/retry')
   @HttpCode(201)
   @ProjectAccess(UPDATE_BUILD_LEVEL)
-  async retry(@CurrentProject() access: ResourceAccess, @Param('job_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async retry(
+    @CurrentProject() access: ResourceAccess,
+    @Param('job_id') rawId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const job = await this.actions.retry(await this.jobIn(project, rawId), principal.user.id);
     return this.views.presentOne(job, projectFullPathOf(project));
@@ -106,7 +130,11 @@ export class JobsController {
   @Post('projects/:id/jobs/:job_id/play')
   @HttpCode(200)
   @ProjectAccess(UPDATE_BUILD_LEVEL)
-  async play(@CurrentProject() access: ResourceAccess, @Param('job_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async play(
+    @CurrentProject() access: ResourceAccess,
+    @Param('job_id') rawId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const job = await this.actions.play(await this.jobIn(project, rawId), principal.user.id);
     return this.views.presentOne(job, projectFullPathOf(project));
@@ -115,7 +143,11 @@ export class JobsController {
   @Post('projects/:id/jobs/:job_id/erase')
   @HttpCode(201)
   @ProjectAccess(UPDATE_BUILD_LEVEL)
-  async erase(@CurrentProject() access: ResourceAccess, @Param('job_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async erase(
+    @CurrentProject() access: ResourceAccess,
+    @Param('job_id') rawId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const job = await this.jobIn(project, rawId);
     if (access.accessLevel < ACCESS_LEVELS.MAINTAINER && !principal.user.isAdmin && job.userId !== principal.user.id) throw DomainError.forbidden();

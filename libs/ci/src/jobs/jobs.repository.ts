@@ -39,7 +39,8 @@ const GROUP_RUNNERS_ENABLED_SQL = (p: string): string => `(${p}.settings->>'grou
  * and an untagged job only when the runner runs untagged jobs. The assignment and the "stuck"
  * check share it.
  */
-const runnerTakesTagsSql = (jobTags: string, runnerTags: string, runUntagged: string): string => `${jobTags} <@ ${runnerTags} AND (${runUntagged} OR cardinality(${jobTags}) > 0)`;
+const runnerTakesTagsSql = (jobTags: string, runnerTags: string, runUntagged: string): string =>
+  `${jobTags} <@ ${runnerTags} AND (${runUntagged} OR cardinality(${jobTags}) > 0)`;
 
 /** SQL: runner `r` may run job `job` as far as protection goes: a `ref_protected` runner takes only jobs of protected refs (GitLab's `access_level`). */
 const runnerTakesProtectionSql = (job: string): string => `(r.access_level <> 'ref_protected' OR ${job}.protected)`;
@@ -171,7 +172,11 @@ export class JobsRepository {
     const rows = await queryPrepared(tx, this.claimStatement(runner.runnerType), params);
     const row = rows[0];
     if (!row) return null;
-    const pipeline = row.payload_pipeline as { before_sha: string; predefined: Record<string, string> | null; variables: SealedPipelineVariable[] | null } | null;
+    const pipeline = row.payload_pipeline as {
+      before_sha: string;
+      predefined: Record<string, string> | null;
+      variables: SealedPipelineVariable[] | null;
+    } | null;
     return {
       job: hydrate(tx, CiJobEntity, row),
       project: projectContextOf(row),
@@ -251,7 +256,18 @@ export class JobsRepository {
    * reading the row again; `processed` false when its pipeline is processed after the commit.
    */
   async saveFinished(tx: EntityManager, job: CiJobEntity): Promise<void> {
-    await queryPrepared(tx, SAVE_FINISHED, [job.id, job.status, job.startedAt, job.finishedAt, job.exitCode, job.failureReason, job.allowFailure, job.coverage, job.lastContactAt, job.processed]);
+    await queryPrepared(tx, SAVE_FINISHED, [
+      job.id,
+      job.status,
+      job.startedAt,
+      job.finishedAt,
+      job.exitCode,
+      job.failureReason,
+      job.allowFailure,
+      job.coverage,
+      job.lastContactAt,
+      job.processed,
+    ]);
   }
 
   async save(tx: EntityManager, job: CiJobEntity): Promise<CiJobEntity> {
@@ -305,8 +321,18 @@ export class JobsRepository {
    * Jobs of a project (or of one pipeline) for the list endpoints, highest id first: builds or
    * bridges, of the given statuses; retried attempts only with `includeRetried`.
    */
-  list(filter: { projectId: number; pipelineId?: number; type: 'build' | 'bridge'; statuses?: JobStatus[]; includeRetried: boolean }): SelectQueryBuilder<CiJobEntity> {
-    const qb = this.dataSource.getRepository(CiJobEntity).createQueryBuilder('j').where('j.project_id = :projectId', { projectId: filter.projectId }).andWhere('j.type = :type', { type: filter.type });
+  list(filter: {
+    projectId: number;
+    pipelineId?: number;
+    type: 'build' | 'bridge';
+    statuses?: JobStatus[];
+    includeRetried: boolean;
+  }): SelectQueryBuilder<CiJobEntity> {
+    const qb = this.dataSource
+      .getRepository(CiJobEntity)
+      .createQueryBuilder('j')
+      .where('j.project_id = :projectId', { projectId: filter.projectId })
+      .andWhere('j.type = :type', { type: filter.type });
     if (filter.pipelineId !== undefined) qb.andWhere('j.pipeline_id = :pipelineId', { pipelineId: filter.pipelineId });
     if (filter.statuses && filter.statuses.length > 0) qb.andWhere('j.status IN (:...statuses)', { statuses: filter.statuses });
     if (!filter.includeRetried) qb.andWhere('j.retried = false');
@@ -340,7 +366,10 @@ export class JobsRepository {
 
   /** The event scope of a project: its id and its group (null under a user namespace). */
   async scopeOf(tx: EntityManager, projectId: number): Promise<CiEventScope> {
-    const rows = (await tx.query(`SELECT n.id, n.kind FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id = $1`, [projectId])) as { id: number; kind: string }[];
+    const rows = (await tx.query(`SELECT n.id, n.kind FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id = $1`, [projectId])) as {
+      id: number;
+      kind: string;
+    }[];
     return { projectId, groupId: rows[0]?.kind === 'group' ? rows[0].id : null };
   }
 

@@ -21,7 +21,11 @@ export class PipelineActionsController {
   @Post('projects/:id/pipelines/:pipeline_id/retry')
   @HttpCode(201)
   @ProjectAccess(CREATE_PIPELINE_LEVEL)
-  async retry(@CurrentProject() access: ResourceAccess, @Param('pipeline_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async retry(
+    @CurrentProject() access: ResourceAccess,
+    @Param('pipeline_id') rawId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     await this.actions.retry(await pipelineIn(this.pipelines, project, rawId), principal.user.id);
     return presentPipeline(await pipelineIn(this.pipelines, project, rawId), projectFullPathOf(project), this.config.http.externalUrl);
@@ -31,7 +35,11 @@ export class PipelineActionsController {
   @Post('projects/:id/pipelines/:pipeline_id/cancel')
   @HttpCode(201)
   @ProjectAccess(CREATE_PIPELINE_LEVEL)
-  async cancel(@CurrentProject() access: ResourceAccess, @Param('pipeline_id') rawId: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async cancel(
+    @CurrentProject() access: ResourceAccess,
+    @Param('pipeline_id') rawId: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     await this.actions.cancel(await pipelineIn(this.pipelines, project, rawId), principal.user.id);
     return presentPipeline(await pipelineIn(this.pipelines, project, rawId), projectFullPathOf(project), this.config.http.externalUrl);

@@ -53,7 +53,15 @@ export class PipelineActionsUseCase {
       await this.cancelJobsOf(tx, pipeline.id, scope, actorId);
       for (const child of await this.pipelines.descendants(tx, pipeline.id)) {
         if (!(await this.pipelines.lockPipeline(tx, child.id))) continue;
-        await this.cancelJobsOf(tx, child.id, { projectId: child.projectId, groupId: scope.projectId === child.projectId ? scope.groupId : (await this.lifecycle.scopeOf(tx, child.projectId)).groupId }, actorId);
+        await this.cancelJobsOf(
+          tx,
+          child.id,
+          {
+            projectId: child.projectId,
+            groupId: scope.projectId === child.projectId ? scope.groupId : (await this.lifecycle.scopeOf(tx, child.projectId)).groupId,
+          },
+          actorId,
+        );
       }
     });
   }

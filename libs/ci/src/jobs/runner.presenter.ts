@@ -20,7 +20,10 @@ export function presentRunner(runner: CiRunnerEntity): Record<string, unknown> {
 }
 
 /** GitLab's `Entities::Ci::RunnerDetails`. */
-export function presentRunnerDetails(runner: CiRunnerEntity, projects: { id: number; name: string; path: string; fullPath: string; nameWithNamespace: string }[]): Record<string, unknown> {
+export function presentRunnerDetails(
+  runner: CiRunnerEntity,
+  projects: { id: number; name: string; path: string; fullPath: string; nameWithNamespace: string }[],
+): Record<string, unknown> {
   return {
     ...presentRunner(runner),
     tag_list: runner.tagList,

@@ -1,7 +1,12 @@
 import { STUCK_REASONS, stuckReason } from './stuck';
 
 describe(stuckReason.name, () => {
-  const build = (over: Partial<{ status: string; type: string; tagList: string[] }> = {}) => ({ status: 'pending', type: 'build', tagList: [] as string[], ...over });
+  const build = (over: Partial<{ status: string; type: string; tagList: string[] }> = {}) => ({
+    status: 'pending',
+    type: 'build',
+    tagList: [] as string[],
+    ...over,
+  });
   const nothing = { online: false, available: false };
 
   it('is not stuck when an online runner can take the job', () => {
@@ -18,7 +23,8 @@ describe(stuckReason.name, () => {
   });
 
   it('names the tags of a tagged job, whatever runners the project has', () => {
-    const expected = "This job is stuck because you don't have any active runners online or available with any of these tags assigned to them: gpu, docker runner";
+    const expected =
+      "This job is stuck because you don't have any active runners online or available with any of these tags assigned to them: gpu, docker runner";
     expect(stuckReason(build({ tagList: ['gpu', 'docker runner'] }), nothing)).toBe(expected);
     expect(stuckReason(build({ tagList: ['gpu', 'docker runner'] }), { online: false, available: true })).toBe(expected);
   });

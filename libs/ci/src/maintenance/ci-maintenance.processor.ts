@@ -26,7 +26,10 @@ export class CiMaintenanceProcessor extends JobWorker {
     super();
   }
 
-  @OnJob(CI_MAINTENANCE, CI_MAINTENANCE.jobs.PROCESS_UNPROCESSED_PIPELINES, { schedule: PROCESS_UNPROCESSED_PIPELINES_SCHEDULE, data: { batchSize: CI_MAINTENANCE_BATCH } })
+  @OnJob(CI_MAINTENANCE, CI_MAINTENANCE.jobs.PROCESS_UNPROCESSED_PIPELINES, {
+    schedule: PROCESS_UNPROCESSED_PIPELINES_SCHEDULE,
+    data: { batchSize: CI_MAINTENANCE_BATCH },
+  })
   async processUnprocessed({ batchSize }: CiMaintenancePayload): Promise<{ processed: number }> {
     return this.processing.sweep(batchSize);
   }
@@ -46,7 +49,10 @@ export class CiMaintenanceProcessor extends JobWorker {
     return { outcome: await this.scheduled.startIfDue(ciJobId) };
   }
 
-  @OnJob(CI_MAINTENANCE, CI_MAINTENANCE.jobs.START_DUE_SCHEDULED_JOBS, { schedule: START_DUE_SCHEDULED_JOBS_SCHEDULE, data: { batchSize: CI_MAINTENANCE_BATCH } })
+  @OnJob(CI_MAINTENANCE, CI_MAINTENANCE.jobs.START_DUE_SCHEDULED_JOBS, {
+    schedule: START_DUE_SCHEDULED_JOBS_SCHEDULE,
+    data: { batchSize: CI_MAINTENANCE_BATCH },
+  })
   async startDueScheduledJobs({ batchSize }: CiMaintenancePayload): Promise<{ started: number; timers: number }> {
     return this.scheduled.sweep(batchSize);
   }

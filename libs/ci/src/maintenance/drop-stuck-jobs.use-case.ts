@@ -51,11 +51,17 @@ export class DropStuckJobsUseCase {
 }
 
 /** The same test as the query, on the locked row (a runner may have reported in between). */
-export function isStuck(job: { status: string; type: string; timeout: number | null; lastContactAt: Date | null; startedAt: Date | null; queuedAt: Date | null; createdAt: Date }, now: Date): boolean {
+export function isStuck(
+  job: { status: string; type: string; timeout: number | null; lastContactAt: Date | null; startedAt: Date | null; queuedAt: Date | null; createdAt: Date },
+  now: Date,
+): boolean {
   const timeout = (job.timeout ?? DEFAULT_JOB_TIMEOUT) * 1000;
   if (job.status === 'running') {
     const contact = job.lastContactAt ?? job.startedAt;
-    return (contact !== null && contact.getTime() < now.getTime() - timeout) || (job.startedAt !== null && job.startedAt.getTime() < now.getTime() - timeout - RUNNING_TIMEOUT_GRACE_SECONDS * 1000);
+    return (
+      (contact !== null && contact.getTime() < now.getTime() - timeout) ||
+      (job.startedAt !== null && job.startedAt.getTime() < now.getTime() - timeout - RUNNING_TIMEOUT_GRACE_SECONDS * 1000)
+    );
   }
   return job.status === 'pending' && job.type === 'build' && (job.queuedAt ?? job.createdAt).getTime() < now.getTime() - PENDING_OUTDATED_SECONDS * 1000;
 }

@@ -11,7 +11,10 @@ export class MaintenanceRepository {
    * have none) or that ran past it by `graceSeconds`, and pending builds queued for longer than
    * `pendingOutdatedSeconds`; oldest id first.
    */
-  async stuckCandidates(batchSize: number, limits: { defaultTimeout: number; graceSeconds: number; pendingOutdatedSeconds: number }): Promise<{ id: number; pipeline_id: number }[]> {
+  async stuckCandidates(
+    batchSize: number,
+    limits: { defaultTimeout: number; graceSeconds: number; pendingOutdatedSeconds: number },
+  ): Promise<{ id: number; pipeline_id: number }[]> {
     return (await this.dataSource.query(
       `SELECT id, pipeline_id FROM ci_jobs
        WHERE (status = 'running' AND (

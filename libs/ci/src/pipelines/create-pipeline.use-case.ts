@@ -12,7 +12,16 @@ import { CI_EVENTS, CiEventScope, pipelineEvent } from '../events/ci.events';
 import type { CiPipelineEntity } from '../entities/ci-pipeline.entity';
 import { CiRepositoryReader, ResolvedRef } from '../git/ci-repository-reader';
 import { PipelineProcessor } from './pipeline-processor';
-import { PipelineContext, PipelineInputs, PipelinePlan, pipelineVariables, PipelineVariableInput, planPipeline, usesExists, variablesError } from './pipeline-plan';
+import {
+  PipelineContext,
+  PipelineInputs,
+  PipelinePlan,
+  pipelineVariables,
+  PipelineVariableInput,
+  planPipeline,
+  usesExists,
+  variablesError,
+} from './pipeline-plan';
 import { PipelinesRepository } from './pipelines.repository';
 import { projectFullPathOf } from './pipeline.presenter';
 import { MergeRequestForPipeline, mergeRequestRef } from './merge-request-pipelines';
@@ -117,7 +126,8 @@ export class CreatePipelineUseCase {
       [text, tooBig] = [null, true];
     }
     if (text === null && !tooBig) return inputs;
-    const config: CiConfigResult = text === null ? { ok: false, errors: [YAML_TOO_BIG] } : await parseCiConfig(text, (path) => this.reader.readFile(project.id, ref.sha, path));
+    const config: CiConfigResult =
+      text === null ? { ok: false, errors: [YAML_TOO_BIG] } : await parseCiConfig(text, (path) => this.reader.readFile(project.id, ref.sha, path));
 
     const commit = await this.reader.commit(project.id, ref.sha);
     const user = command.actorId ? await this.pipelines.userSummary(command.actorId) : null;
@@ -134,8 +144,18 @@ export class CreatePipelineUseCase {
       createdAt,
       protectedRef,
       externalUrl: this.config.http.externalUrl,
-      project: { id: project.id, name: project.name, path: project.path, fullPath: projectFullPathOf(project), namespaceFullPath: project.namespace.fullPath, defaultBranch: project.defaultBranch, visibility: project.visibility },
-      commit: commit ? { title: commit.title, message: commit.message, author: `${commit.authorName} <${commit.authorEmail}>`, timestamp: commit.authoredDate } : null,
+      project: {
+        id: project.id,
+        name: project.name,
+        path: project.path,
+        fullPath: projectFullPathOf(project),
+        namespaceFullPath: project.namespace.fullPath,
+        defaultBranch: project.defaultBranch,
+        visibility: project.visibility,
+      },
+      commit: commit
+        ? { title: commit.title, message: commit.message, author: `${commit.authorName} <${commit.authorEmail}>`, timestamp: commit.authoredDate }
+        : null,
       committedAt: commit ? new Date(commit.committedDate) : null,
       user,
       mergeRequest: mergeRequest ? { request: mergeRequest, diffBase, targetProtected } : null,
@@ -144,7 +164,11 @@ export class CreatePipelineUseCase {
     if (!config.ok) return inputs;
     // Merge request pipelines compare with the merge base of the target branch (GitLab's `changes` for them).
     inputs.commit.changedFiles =
-      command.source === 'push' ? await this.reader.changedFiles(project.id, command.beforeSha ?? null, ref.sha) : mergeRequest ? await this.reader.changedFiles(project.id, diffBase, ref.sha) : null;
+      command.source === 'push'
+        ? await this.reader.changedFiles(project.id, command.beforeSha ?? null, ref.sha)
+        : mergeRequest
+          ? await this.reader.changedFiles(project.id, diffBase, ref.sha)
+          : null;
     if (usesExists(config.config)) inputs.commit.files = await this.reader.files(project.id, ref.sha);
     return inputs;
   }
@@ -172,11 +196,20 @@ export class CreatePipelineUseCase {
       });
       saved.predefinedVariables = pipelineVariables(context, saved.id, iid);
       await this.pipelines.savePipeline(tx, saved);
-      await this.pipelines.insertVariables(tx, plan.variables.map((v) => ({ pipelineId: saved.id, key: v.key, value: v.value, variableType: v.variable_type ?? 'env_var' })));
+      await this.pipelines.insertVariables(
+        tx,
+        plan.variables.map((v) => ({ pipelineId: saved.id, key: v.key, value: v.value, variableType: v.variable_type ?? 'env_var' })),
+      );
       await this.outbox.append(tx, pipelineEvent(CI_EVENTS.PIPELINE_CREATED, command.actorId, saved, scopeOf(project)));
       if (plan.pipeline.status === 'failed') return saved;
-      await this.pipelines.insertStages(tx, plan.stages.map((stage) => ({ pipelineId: saved.id, name: stage.name, position: stage.position, status: 'created' })));
-      await this.pipelines.insertJobs(tx, plan.jobs.map((job) => ({ ...job, projectId: saved.projectId, pipelineId: saved.id })));
+      await this.pipelines.insertStages(
+        tx,
+        plan.stages.map((stage) => ({ pipelineId: saved.id, name: stage.name, position: stage.position, status: 'created' })),
+      );
+      await this.pipelines.insertJobs(
+        tx,
+        plan.jobs.map((job) => ({ ...job, projectId: saved.projectId, pipelineId: saved.id })),
+      );
       const processed = await this.processor.process(tx, saved.id, scopeOf(project), command.actorId);
       if (!processed) return saved;
       processed.predefinedVariables = saved.predefinedVariables;

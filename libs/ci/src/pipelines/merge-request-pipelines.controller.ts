@@ -14,7 +14,6 @@ import { PipelinesRepository } from './pipelines.repository';
 /** Most commits of a merge request whose branch pipelines it lists (GitLab's `PipelinesForMergeRequestFinder::COMMITS_LIMIT`). */
 const COMMITS_LIMIT = 100;
 
-
 /**
  * `/projects/:id/merge_requests/:merge_request_iid/pipelines`: a merge request's pipelines, and a
  * new merge request pipeline. The access guard checks the merge requests feature for these
@@ -42,9 +41,14 @@ export class MergeRequestPipelinesController {
     const project = projectOf(access);
     if (!projectFeatureReadable(project, 'builds', access.accessLevel)) throw DomainError.forbidden();
     const mr = await this.find(project, rawIid);
-    const rows = await paginateOffset(this.pipelines.forMergeRequest(project.id, mergeRequestRef(mr.iid), mr.sourceBranch, await this.commitsOf(project, mr)), req, reply, {
-      externalUrl: this.config.http.externalUrl,
-    });
+    const rows = await paginateOffset(
+      this.pipelines.forMergeRequest(project.id, mergeRequestRef(mr.iid), mr.sourceBranch, await this.commitsOf(project, mr)),
+      req,
+      reply,
+      {
+        externalUrl: this.config.http.externalUrl,
+      },
+    );
     return rows.map((pipeline) => presentPipelineBasic(pipeline, projectFullPathOf(project), this.config.http.externalUrl));
   }
 
@@ -56,7 +60,11 @@ export class MergeRequestPipelinesController {
   @Post('projects/:id/merge_requests/:merge_request_iid/pipelines')
   @ProjectAccess(CREATE_PIPELINE_LEVEL)
   @HttpCode(200)
-  async create(@CurrentProject() access: ResourceAccess, @Param('merge_request_iid') rawIid: string, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async create(
+    @CurrentProject() access: ResourceAccess,
+    @Param('merge_request_iid') rawIid: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const mr = await this.find(project, rawIid);
     const result = await this.createPipeline.execute({

@@ -2,8 +2,11 @@ import type { CataloguedEvent } from '@app/messaging';
 import { pushOf } from '@app/repository';
 import { mergeRequestPipelineRequest, mergeRequestRef, mergeRequestTriggerId, pushedBranch } from './merge-request-pipelines';
 
-const event = <T extends 'merge_request.opened' | 'merge_request.reopened' | 'push' | 'tag_push'>(type: T, data: Record<string, unknown>, projectId: number | null = 7) =>
-  ({ id: 'e1', type, data, project_id: projectId, occurred_at: '2026-11-25T00:00:00Z' }) as unknown as CataloguedEvent<T>;
+const event = <T extends 'merge_request.opened' | 'merge_request.reopened' | 'push' | 'tag_push'>(
+  type: T,
+  data: Record<string, unknown>,
+  projectId: number | null = 7,
+) => ({ id: 'e1', type, data, project_id: projectId, occurred_at: '2026-11-25T00:00:00Z' }) as unknown as CataloguedEvent<T>;
 
 describe('merge request pipelines', () => {
   it('derives one valid, stable trigger id per event and merge request', () => {

@@ -31,7 +31,17 @@ describe(predefinedPipelineVariables.name, () => {
   const input = {
     externalUrl: 'https://ci.example.com',
     project: { id: 7, name: 'My App', path: 'my-app', fullPath: 'acme/My.App', namespaceFullPath: 'acme', defaultBranch: 'main', visibility: 'private' },
-    pipeline: { id: 42, iid: 3, source: 'push' as const, ref: 'feature/Login', tag: false, protected: false, sha: 'a'.repeat(40), beforeSha: '0'.repeat(40), createdAt: new Date('2026-01-01T00:00:00.123Z') },
+    pipeline: {
+      id: 42,
+      iid: 3,
+      source: 'push' as const,
+      ref: 'feature/Login',
+      tag: false,
+      protected: false,
+      sha: 'a'.repeat(40),
+      beforeSha: '0'.repeat(40),
+      createdAt: new Date('2026-01-01T00:00:00.123Z'),
+    },
     commit: { title: 'Add login', message: 'Add login\n\nWith a form.', author: 'Ann <ann@example.com>', timestamp: '2026-01-01T00:00:00+00:00' },
     user: { id: 5, username: 'ann', name: 'Ann', email: 'ann@example.com' },
   };

@@ -33,7 +33,13 @@ const inputs = (config: CiConfigResult, extra: Partial<PipelineInputs> = {}, com
 
 describe(planPipeline.name, () => {
   it('plans a two-stage pipeline: the stages that have jobs, the jobs created, the pipeline created at the given time', async () => {
-    const plan = planPipeline(inputs(await parse('stages: [build, test, deploy]\nbuild: { stage: build, script: [make], tags: [linux] }\nunit: { stage: test, script: [npm test], timeout: 10m }\n')));
+    const plan = planPipeline(
+      inputs(
+        await parse(
+          'stages: [build, test, deploy]\nbuild: { stage: build, script: [make], tags: [linux] }\nunit: { stage: test, script: [npm test], timeout: 10m }\n',
+        ),
+      ),
+    );
     if (plan.result !== 'create') throw new Error(JSON.stringify(plan));
     expect(plan.pipeline).toEqual({
       status: 'created',
@@ -79,7 +85,12 @@ on-mr: { script: [a], rules: [{ if: '$CI_MERGE_REQUEST_IID' }] }
     expect(config.ok).toBe(false);
     const saved = planPipeline(inputs(config));
     if (saved.result !== 'create') throw new Error(JSON.stringify(saved));
-    expect(saved.pipeline).toMatchObject({ status: 'failed', failureReason: 'config_error', finishedAt: NOW, yamlErrors: expect.stringContaining('jobs:build config contains unknown keys: scrip') });
+    expect(saved.pipeline).toMatchObject({
+      status: 'failed',
+      failureReason: 'config_error',
+      finishedAt: NOW,
+      yamlErrors: expect.stringContaining('jobs:build config contains unknown keys: scrip'),
+    });
     expect(saved.stages).toEqual([]);
     expect(saved.jobs).toEqual([]);
     expect(planPipeline(inputs(config, { saveOnErrors: false }))).toEqual({
@@ -93,8 +104,21 @@ on-mr: { script: [a], rules: [{ if: '$CI_MERGE_REQUEST_IID' }] }
     const config = await parse('workflow: { rules: [{ if: \'$CI_PIPELINE_SOURCE == "api"\' }] }\nbuild: { script: [make] }\n');
     expect(planPipeline(inputs(config, { ref: null, commit: null }))).toEqual({ result: 'refused', errors: ['Reference not found'], always: false });
     expect(planPipeline(inputs(config, { commit: null }))).toEqual({ result: 'refused', errors: ['Missing CI config file'], always: false });
-    expect(planPipeline(inputs(config, { variables: [{ key: 'A-B', value: 'x' }] }))).toEqual({ result: 'refused', errors: ["Variable key \"A-B\" can contain only letters, digits and '_'."], always: true });
-    expect(planPipeline(inputs(config, { variables: [{ key: 'A', value: 'x' }, { key: 'A', value: 'y' }] }))).toMatchObject({ errors: ['Duplicate variable name: A'], always: true });
+    expect(planPipeline(inputs(config, { variables: [{ key: 'A-B', value: 'x' }] }))).toEqual({
+      result: 'refused',
+      errors: ['Variable key "A-B" can contain only letters, digits and \'_\'.'],
+      always: true,
+    });
+    expect(
+      planPipeline(
+        inputs(config, {
+          variables: [
+            { key: 'A', value: 'x' },
+            { key: 'A', value: 'y' },
+          ],
+        }),
+      ),
+    ).toMatchObject({ errors: ['Duplicate variable name: A'], always: true });
     expect(planPipeline(inputs(config))).toEqual({ result: 'refused', errors: ['Pipeline filtered out by workflow rules.'], always: false });
     const api = planPipeline(inputs(config, {}, { source: 'api' }));
     expect(api).toMatchObject({ result: 'create', pipeline: { source: 'api', status: 'created' } });
@@ -120,9 +144,33 @@ style: { stage: test, script: [x], needs: [lint] }
   });
 
   it('plans a merge request pipeline at its ref, untagged, with the merge request variables', async () => {
-    const config = await parse('mr: { script: [a], rules: [{ if: \'$CI_PIPELINE_SOURCE == "merge_request_event" && $CI_MERGE_REQUEST_TARGET_BRANCH_PROTECTED == "true"\' }] }\n');
-    const mergeRequest = { id: 40, iid: 4, projectId: 7, sourceBranch: 'feature', targetBranch: 'main', title: 'Draft: feature', description: '', labels: [], assigneeUsernames: [], milestoneTitle: null };
-    const plan = planPipeline(inputs(config, {}, { source: 'merge_request_event', protectedRef: false, ref: { name: 'feature', tag: false, sha: SHA }, mergeRequest: { request: mergeRequest, diffBase: 'b'.repeat(40), targetProtected: true } }));
+    const config = await parse(
+      'mr: { script: [a], rules: [{ if: \'$CI_PIPELINE_SOURCE == "merge_request_event" && $CI_MERGE_REQUEST_TARGET_BRANCH_PROTECTED == "true"\' }] }\n',
+    );
+    const mergeRequest = {
+      id: 40,
+      iid: 4,
+      projectId: 7,
+      sourceBranch: 'feature',
+      targetBranch: 'main',
+      title: 'Draft: feature',
+      description: '',
+      labels: [],
+      assigneeUsernames: [],
+      milestoneTitle: null,
+    };
+    const plan = planPipeline(
+      inputs(
+        config,
+        {},
+        {
+          source: 'merge_request_event',
+          protectedRef: false,
+          ref: { name: 'feature', tag: false, sha: SHA },
+          mergeRequest: { request: mergeRequest, diffBase: 'b'.repeat(40), targetProtected: true },
+        },
+      ),
+    );
     if (plan.result !== 'create') throw new Error(JSON.stringify(plan));
     expect(plan.pipeline).toMatchObject({ ref: 'refs/merge-requests/4/head', tag: false, protected: false });
     expect(plan.jobs.map((job) => [job.name, job.ref])).toEqual([['mr', 'refs/merge-requests/4/head']]);

@@ -93,10 +93,18 @@ export type PlannedJob = Omit<Partial<CiJobEntity>, 'pipelineId' | 'projectId'>;
  */
 export type PipelinePlan =
   | { result: 'refused'; errors: string[]; always: boolean }
-  | { result: 'create'; pipeline: PlannedPipeline; stages: { name: string; position: number }[]; jobs: PlannedJob[]; variables: PipelineVariableInput[]; context: PipelineContext };
+  | {
+      result: 'create';
+      pipeline: PlannedPipeline;
+      stages: { name: string; position: number }[];
+      jobs: PlannedJob[];
+      variables: PipelineVariableInput[];
+      context: PipelineContext;
+    };
 
 /** Whether a rule of the configuration (a job's or `workflow`'s) uses `exists`: the repository's file list is then read. */
-export const usesExists = (config: CiConfig): boolean => config.jobs.some((job) => job.rules?.some((rule) => rule.exists)) || (config.workflowRules?.some((rule) => rule.exists) ?? false);
+export const usesExists = (config: CiConfig): boolean =>
+  config.jobs.some((job) => job.rules?.some((rule) => rule.exists)) || (config.workflowRules?.some((rule) => rule.exists) ?? false);
 
 /** The first error of the variables given to the pipeline (a key GitLab refuses, a key given twice), or null. */
 export function variablesError(variables: readonly PipelineVariableInput[]): string | null {
@@ -116,7 +124,13 @@ function withoutBranch(variables: VariableMap): VariableMap {
 }
 
 /** GitLab's `CI_MERGE_REQUEST_*` variables of a merge request pipeline (a detached one: no merged result). */
-function mergeRequestVariables(mr: MergeRequestForPipeline, projectFullPath: string, externalUrl: string, diffBase: string | null, targetProtected: boolean): VariableMap {
+function mergeRequestVariables(
+  mr: MergeRequestForPipeline,
+  projectFullPath: string,
+  externalUrl: string,
+  diffBase: string | null,
+  targetProtected: boolean,
+): VariableMap {
   const projectUrl = `${externalUrl.replace(/\/$/, '')}/${projectFullPath}`;
   const variables: VariableMap = {
     CI_MERGE_REQUEST_ID: String(mr.id),
@@ -149,11 +163,26 @@ export function pipelineVariables(context: PipelineContext, id: number, iid: num
   const variables = predefinedPipelineVariables({
     externalUrl: context.externalUrl,
     project: context.project,
-    pipeline: { id, iid, source: context.source, ref: ref.name, tag: ref.tag, protected: context.protectedRef, sha: ref.sha, beforeSha: context.beforeSha, createdAt: context.createdAt },
+    pipeline: {
+      id,
+      iid,
+      source: context.source,
+      ref: ref.name,
+      tag: ref.tag,
+      protected: context.protectedRef,
+      sha: ref.sha,
+      beforeSha: context.beforeSha,
+      createdAt: context.createdAt,
+    },
     commit: context.commit,
     user: context.user,
   });
-  return mergeRequest ? { ...withoutBranch(variables), ...mergeRequestVariables(mergeRequest.request, context.project.fullPath, context.externalUrl, mergeRequest.diffBase, mergeRequest.targetProtected) } : variables;
+  return mergeRequest
+    ? {
+        ...withoutBranch(variables),
+        ...mergeRequestVariables(mergeRequest.request, context.project.fullPath, context.externalUrl, mergeRequest.diffBase, mergeRequest.targetProtected),
+      }
+    : variables;
 }
 
 function jobOptions(job: SeededJob): CiJobOptions {

@@ -13,7 +13,8 @@ import { JobQueueRepository } from '../queues/job-queue.repository';
 import { ScheduledJobTimers } from '../queues/scheduled-job-timers';
 
 /** Seconds between two dates, null when either is missing. */
-const secondsBetween = (from: Date | null, to: Date | null): number | null => (from && to ? Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000)) : null);
+const secondsBetween = (from: Date | null, to: Date | null): number | null =>
+  from && to ? Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000)) : null;
 
 /**
  * Brings a pipeline up to date after its jobs changed: enqueues, skips, makes manual or schedules
@@ -34,18 +35,37 @@ export class PipelineProcessor {
    * `events` are written with the processing's own, in one outbox write (the caller's job
    * event, for instance).
    */
-  async process(tx: EntityManager, pipelineId: number, scope: CiEventScope, actorId: number | null, events: NewDomainEvent[] = []): Promise<CiPipelineEntity | null> {
+  async process(
+    tx: EntityManager,
+    pipelineId: number,
+    scope: CiEventScope,
+    actorId: number | null,
+    events: NewDomainEvent[] = [],
+  ): Promise<CiPipelineEntity | null> {
     const pipeline = await this.pipelines.lockForProcessing(tx, pipelineId);
     if (!pipeline) {
       if (events.length > 0) await this.outbox.append(tx, events);
       return null;
     }
     const jobs = await this.pipelines.latestJobsForProcessing(tx, pipelineId);
-    await this.pipelines.markProcessed(tx, jobs.filter((job) => !job.processed).map((job) => job.id));
+    await this.pipelines.markProcessed(
+      tx,
+      jobs.filter((job) => !job.processed).map((job) => job.id),
+    );
     const now = new Date();
     const byId = new Map(jobs.map((job) => [job.id, job]));
     const moved = new Map<string, number[]>();
-    for (const transition of processPipeline(jobs.map((job) => ({ id: job.id, name: job.name, stageIdx: job.stageIdx, status: job.status, allowFailure: job.allowFailure, when: job.when, needs: job.needs })))) {
+    for (const transition of processPipeline(
+      jobs.map((job) => ({
+        id: job.id,
+        name: job.name,
+        stageIdx: job.stageIdx,
+        status: job.status,
+        allowFailure: job.allowFailure,
+        when: job.when,
+        needs: job.needs,
+      })),
+    )) {
       const job = byId.get(transition.id)!;
       const from = job.status;
       job.status = transition.to;
@@ -126,7 +146,10 @@ export function pipelineDuration(jobs: readonly Pick<CiJobEntity, 'startedAt' | 
 
 /** The average coverage of the jobs that report one, as GitLab (string with two decimals) — null without any. */
 export function pipelineCoverage(jobs: readonly Pick<CiJobEntity, 'coverage'>[]): string | null {
-  const values = jobs.map((job) => job.coverage).filter((c): c is string => c !== null).map(Number);
+  const values = jobs
+    .map((job) => job.coverage)
+    .filter((c): c is string => c !== null)
+    .map(Number);
   if (values.length === 0) return null;
   return (values.reduce((a, b) => a + b, 0) / values.length).toFixed(2);
 }

@@ -26,7 +26,10 @@ export class ListPipelinesDto {
   @IsOptional() @IsIn(PIPELINE_SOURCES) source?: PipelineSource;
   @IsOptional() @IsString() ref?: string;
   @IsOptional() @IsString() sha?: string;
-  @IsOptional() @Transform(({ value }) => (value === 'true' || value === true ? true : value === 'false' || value === false ? false : value)) @IsBoolean() yaml_errors?: boolean;
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' || value === true ? true : value === 'false' || value === false ? false : value))
+  @IsBoolean()
+  yaml_errors?: boolean;
   @IsOptional() @IsString() username?: string;
   @IsOptional() @IsDateString() updated_after?: string;
   @IsOptional() @IsDateString() updated_before?: string;

@@ -8,7 +8,8 @@ export const projectFullPathOf = (project: { path: string; namespace: { fullPath
 /** Timestamps as GitLab writes them (milliseconds, `Z`). */
 export const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
 
-export const pipelineWebUrl = (externalUrl: string, projectFullPath: string, pipelineId: number): string => `${externalUrl}/${projectFullPath}/-/pipelines/${pipelineId}`;
+export const pipelineWebUrl = (externalUrl: string, projectFullPath: string, pipelineId: number): string =>
+  `${externalUrl}/${projectFullPath}/-/pipelines/${pipelineId}`;
 
 /** The list view of a pipeline (the fields `GET /projects/:id/pipelines` returns). */
 export function presentPipelineBasic(pipeline: CiPipelineEntity, projectFullPath: string, externalUrl: string): Record<string, unknown> {

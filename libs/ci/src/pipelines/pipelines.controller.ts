@@ -20,7 +20,11 @@ export class PipelinesController {
 
   @Post('projects/:id/pipeline')
   @ProjectAccess(CREATE_PIPELINE_LEVEL)
-  async create(@CurrentProject() access: ResourceAccess, @Body() dto: CreatePipelineDto, @CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async create(
+    @CurrentProject() access: ResourceAccess,
+    @Body() dto: CreatePipelineDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const result = await this.createPipeline.execute({
       project,
@@ -37,7 +41,12 @@ export class PipelinesController {
 
   @Get('projects/:id/pipelines')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async list(@CurrentProject() access: ResourceAccess, @Query() dto: ListPipelinesDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
+  async list(
+    @CurrentProject() access: ResourceAccess,
+    @Query() dto: ListPipelinesDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
     const project = readablePipelinesOf(access);
     const rows = await paginateOffset(this.pipelines.list(project.id, dto), req, reply, { externalUrl: this.config.http.externalUrl });
     return rows.map((pipeline) => presentPipelineBasic(pipeline, projectFullPathOf(project), this.config.http.externalUrl));

@@ -15,7 +15,10 @@ import type { CiEventScope } from '../events/ci.events';
 export const PIPELINE_IID_USAGE = 'ci_pipelines';
 
 // The statements of a pipeline's processing, prepared (see `PreparedStatement`).
-const MARK_PROCESSED: PreparedStatement = { name: 'ci_jobs_mark_processed_v1', text: 'UPDATE ci_jobs SET processed = true WHERE id = ANY($1::int[]) AND processed = false' };
+const MARK_PROCESSED: PreparedStatement = {
+  name: 'ci_jobs_mark_processed_v1',
+  text: 'UPDATE ci_jobs SET processed = true WHERE id = ANY($1::int[]) AND processed = false',
+};
 const SET_JOB_STATUSES: PreparedStatement = {
   name: 'ci_jobs_set_statuses_v1',
   text: 'UPDATE ci_jobs SET status = $1, queued_at = COALESCE($2, queued_at), updated_at = now() WHERE id = ANY($3::int[])',
@@ -72,7 +75,15 @@ export class PipelinesRepository {
   async insertVariables(tx: EntityManager, rows: PipelineVariableRow[]): Promise<void> {
     if (rows.length === 0) return;
     const repository = tx.getRepository(CiPipelineVariableEntity);
-    await repository.insert(rows.map((row) => ({ pipelineId: row.pipelineId, key: row.key, variableType: row.variableType, value: null, encryptedValue: this.encryption.seal(PIPELINE_VARIABLE_PURPOSE, row.value) })));
+    await repository.insert(
+      rows.map((row) => ({
+        pipelineId: row.pipelineId,
+        key: row.key,
+        variableType: row.variableType,
+        value: null,
+        encryptedValue: this.encryption.seal(PIPELINE_VARIABLE_PURPOSE, row.value),
+      })),
+    );
   }
 
   async insertStages(tx: EntityManager, rows: Partial<CiStageEntity>[]): Promise<void> {
@@ -105,7 +116,13 @@ export class PipelinesRepository {
       .getMetadata(CiPipelineEntity)
       .columns.filter((column) => column.propertyName !== 'predefinedVariables' && !column.relationMetadata)
       .map((column) => `p.${column.propertyName}`);
-    return tx.getRepository(CiPipelineEntity).createQueryBuilder('p').select(columns).setLock('pessimistic_write').where('p.id = :pipelineId', { pipelineId }).getOne();
+    return tx
+      .getRepository(CiPipelineEntity)
+      .createQueryBuilder('p')
+      .select(columns)
+      .setLock('pessimistic_write')
+      .where('p.id = :pipelineId', { pipelineId })
+      .getOne();
   }
 
   /**
@@ -146,9 +163,18 @@ export class PipelinesRepository {
    */
   async scheduleJobs(tx: EntityManager, ids: number[], now: Date): Promise<{ id: number; scheduledAt: Date }[]> {
     if (ids.length === 0) return [];
-    const rows = (await tx.query(`SELECT id, options->>'startIn' AS start_in FROM ci_jobs WHERE id = ANY($1::int[])`, [ids])) as { id: number; start_in: string | null }[];
-    const scheduled = rows.map((row) => ({ id: row.id, scheduledAt: new Date(now.getTime() + (row.start_in ? (parseCiDuration(row.start_in) ?? 0) : 0) * 1000) }));
-    await tx.query(`UPDATE ci_jobs j SET scheduled_at = v.at FROM unnest($1::int[], $2::timestamptz[]) AS v(id, at) WHERE j.id = v.id`, [scheduled.map((s) => s.id), scheduled.map((s) => s.scheduledAt.toISOString())]);
+    const rows = (await tx.query(`SELECT id, options->>'startIn' AS start_in FROM ci_jobs WHERE id = ANY($1::int[])`, [ids])) as {
+      id: number;
+      start_in: string | null;
+    }[];
+    const scheduled = rows.map((row) => ({
+      id: row.id,
+      scheduledAt: new Date(now.getTime() + (row.start_in ? (parseCiDuration(row.start_in) ?? 0) : 0) * 1000),
+    }));
+    await tx.query(`UPDATE ci_jobs j SET scheduled_at = v.at FROM unnest($1::int[], $2::timestamptz[]) AS v(id, at) WHERE j.id = v.id`, [
+      scheduled.map((s) => s.id),
+      scheduled.map((s) => s.scheduledAt.toISOString()),
+    ]);
     return scheduled;
   }
 
@@ -173,7 +199,15 @@ export class PipelinesRepository {
 
   /** Writes the processing's outcome on the pipeline (status, times, coverage); returns the new `updated_at`. */
   async saveProcessed(tx: EntityManager, pipeline: CiPipelineEntity): Promise<void> {
-    const rows = await queryPrepared<{ updated_at: Date }>(tx, SAVE_PROCESSED, [pipeline.id, pipeline.status, pipeline.startedAt, pipeline.finishedAt, pipeline.duration, pipeline.queuedDuration, pipeline.coverage]);
+    const rows = await queryPrepared<{ updated_at: Date }>(tx, SAVE_PROCESSED, [
+      pipeline.id,
+      pipeline.status,
+      pipeline.startedAt,
+      pipeline.finishedAt,
+      pipeline.duration,
+      pipeline.queuedDuration,
+      pipeline.coverage,
+    ]);
     if (rows[0]) pipeline.updatedAt = rows[0].updated_at;
   }
 
@@ -190,7 +224,10 @@ export class PipelinesRepository {
   }
 
   /** Stored pipeline variables with their plain values. */
-  unseal(pipelineId: number, rows: readonly { key: string; variable_type: CiVariableType; value: string | null; encrypted_value: string | null }[]): PipelineVariableRow[] {
+  unseal(
+    pipelineId: number,
+    rows: readonly { key: string; variable_type: CiVariableType; value: string | null; encrypted_value: string | null }[],
+  ): PipelineVariableRow[] {
     return rows.map((row) => ({
       pipelineId,
       key: row.key,
@@ -244,7 +281,12 @@ export class PipelinesRepository {
 
   /** What the predefined variables tell about the user who starts a pipeline. */
   async userSummary(userId: number): Promise<{ id: number; username: string; name: string; email: string } | null> {
-    const rows = (await this.dataSource.query('SELECT id, username, name, email FROM users WHERE id = $1', [userId])) as { id: number; username: string; name: string; email: string }[];
+    const rows = (await this.dataSource.query('SELECT id, username, name, email FROM users WHERE id = $1', [userId])) as {
+      id: number;
+      username: string;
+      name: string;
+      email: string;
+    }[];
     return rows[0] ?? null;
   }
 
@@ -259,17 +301,24 @@ export class PipelinesRepository {
       .createQueryBuilder('p')
       .where('p.project_id = :projectId', { projectId })
       .andWhere('p.parent_pipeline_id IS NULL')
-      .andWhere("((p.source = 'merge_request_event' AND p.ref = :mergeRequestRef) OR (p.source <> 'merge_request_event' AND p.tag = false AND p.ref = :sourceBranch AND p.sha = ANY(:shas)))", {
-        mergeRequestRef,
-        sourceBranch,
-        shas,
-      })
+      .andWhere(
+        "((p.source = 'merge_request_event' AND p.ref = :mergeRequestRef) OR (p.source <> 'merge_request_event' AND p.tag = false AND p.ref = :sourceBranch AND p.sha = ANY(:shas)))",
+        {
+          mergeRequestRef,
+          sourceBranch,
+          shas,
+        },
+      )
       .orderBy('p.id', 'DESC');
   }
 
   /** The pipelines of a project for the list endpoint (child pipelines left out), filtered and ordered. */
   list(projectId: number, filter: ListPipelinesDto): SelectQueryBuilder<CiPipelineEntity> {
-    const qb = this.dataSource.getRepository(CiPipelineEntity).createQueryBuilder('p').where('p.project_id = :projectId', { projectId }).andWhere('p.parent_pipeline_id IS NULL');
+    const qb = this.dataSource
+      .getRepository(CiPipelineEntity)
+      .createQueryBuilder('p')
+      .where('p.project_id = :projectId', { projectId })
+      .andWhere('p.parent_pipeline_id IS NULL');
     switch (filter.scope) {
       case 'running':
         qb.andWhere("p.status = 'running'");
@@ -282,7 +331,9 @@ export class PipelinesRepository {
         break;
       case 'branches':
         // GitLab: the latest pipeline of each branch.
-        qb.andWhere('p.tag = false').andWhere('p.id IN (SELECT max(b.id) FROM ci_pipelines b WHERE b.project_id = :projectId AND b.tag = false GROUP BY b.ref)');
+        qb.andWhere('p.tag = false').andWhere(
+          'p.id IN (SELECT max(b.id) FROM ci_pipelines b WHERE b.project_id = :projectId AND b.tag = false GROUP BY b.ref)',
+        );
         break;
       case 'tags':
         qb.andWhere('p.tag = true').andWhere('p.id IN (SELECT max(t.id) FROM ci_pipelines t WHERE t.project_id = :projectId AND t.tag = true GROUP BY t.ref)');
@@ -294,7 +345,8 @@ export class PipelinesRepository {
     if (filter.sha !== undefined) qb.andWhere('p.sha = :sha', { sha: filter.sha });
     if (filter.yaml_errors === true) qb.andWhere('p.yaml_errors IS NOT NULL');
     if (filter.yaml_errors === false) qb.andWhere('p.yaml_errors IS NULL');
-    if (filter.username !== undefined) qb.andWhere('p.user_id = (SELECT u.id FROM users u WHERE lower(u.username) = lower(:username))', { username: filter.username });
+    if (filter.username !== undefined)
+      qb.andWhere('p.user_id = (SELECT u.id FROM users u WHERE lower(u.username) = lower(:username))', { username: filter.username });
     if (filter.updated_after) qb.andWhere('p.updated_at > :after', { after: new Date(filter.updated_after) });
     if (filter.updated_before) qb.andWhere('p.updated_at < :before', { before: new Date(filter.updated_before) });
     const direction = filter.sort === 'asc' ? 'ASC' : 'DESC';

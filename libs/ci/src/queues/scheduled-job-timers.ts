@@ -22,7 +22,11 @@ export class ScheduledJobTimers {
     for (const job of jobs) {
       const name = CI_MAINTENANCE.jobs.START_SCHEDULED_JOB;
       try {
-        await this.queue.add(name, { ciJobId: job.id }, { jobId: `scheduled-${job.id}-${job.scheduledAt.getTime()}`, delay: Math.max(0, job.scheduledAt.getTime() - Date.now()), attempts: 3 });
+        await this.queue.add(
+          name,
+          { ciJobId: job.id },
+          { jobId: `scheduled-${job.id}-${job.scheduledAt.getTime()}`, delay: Math.max(0, job.scheduledAt.getTime() - Date.now()), attempts: 3 },
+        );
       } catch (error) {
         this.logger.warn(`timer of delayed job ${job.id} not set (the sweep starts it): ${(error as Error).message}`);
       }

@@ -97,7 +97,15 @@ function collect(node: Record<string, unknown>, into: TestCase[], depth: number)
 export function parseJunit(xml: string): TestCase[] {
   if (xml.length > MAX_JUNIT_BYTES) throw new JunitError('JUnit data parsing failed: report too large');
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new JunitError('JUnit XML parsing failed: document type declarations are not allowed');
-  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', processEntities: true, htmlEntities: false, parseTagValue: false, parseAttributeValue: false, trimValues: true });
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    processEntities: true,
+    htmlEntities: false,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+  });
   let document: Record<string, unknown>;
   try {
     document = parser.parse(xml, true) as Record<string, unknown>;

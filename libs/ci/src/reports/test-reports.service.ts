@@ -80,7 +80,9 @@ export class TestReportsService {
       return (await gunzip(raw, { maxOutputLength: MAX_JUNIT_BYTES })).toString('utf8');
     } catch (error) {
       const code = (error as { code?: string }).code;
-      throw new JunitError(code === 'ERR_BUFFER_TOO_LARGE' ? 'JUnit data parsing failed: report too large' : 'JUnit data parsing failed: the report is not valid gzip');
+      throw new JunitError(
+        code === 'ERR_BUFFER_TOO_LARGE' ? 'JUnit data parsing failed: report too large' : 'JUnit data parsing failed: the report is not valid gzip',
+      );
     }
   }
 }

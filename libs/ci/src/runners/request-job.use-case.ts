@@ -40,7 +40,8 @@ export class RequestJobUseCase {
     this.claims = runnerCallBatcher(dataSource, outbox, async (tx, runner: CiRunnerEntity) => {
       const token = generateJobToken();
       const claimed = await this.jobs.claimNextFor(tx, runner, digestSecret(token), new Date());
-      if (claimed) await this.processor.jobStarted(tx, claimed.job, { projectId: claimed.job.projectId, groupId: claimed.project.groupId }, claimed.pipelineStartedFrom);
+      if (claimed)
+        await this.processor.jobStarted(tx, claimed.job, { projectId: claimed.job.projectId, groupId: claimed.project.groupId }, claimed.pipelineStartedFrom);
       return { token, claimed };
     });
   }
@@ -73,13 +74,19 @@ export class RequestJobUseCase {
  */
 export function dependenciesOf(job: Pick<CiJobEntity, 'options' | 'needs' | 'stageIdx'>, sources: readonly DependencySource[]): JobDependency[] {
   const names = job.options.dependencies ?? (job.needs ? job.needs.filter((name) => !(job.options.needsWithoutArtifacts ?? []).includes(name)) : null);
-  const wanted = names ? (source: DependencySource) => names.includes(source.name) : (source: DependencySource) => source.stage_idx < job.stageIdx && source.type === 'build';
+  const wanted = names
+    ? (source: DependencySource) => names.includes(source.name)
+    : (source: DependencySource) => source.stage_idx < job.stageIdx && source.type === 'build';
   const seen = new Set<number>();
   const dependencies: JobDependency[] = [];
   for (const source of sources) {
     if (seen.has(source.id) || !wanted(source)) continue;
     seen.add(source.id);
-    dependencies.push({ id: source.id, name: source.name, artifactsFile: source.filename !== null ? { filename: source.filename, size: Number(source.size) } : null });
+    dependencies.push({
+      id: source.id,
+      name: source.name,
+      artifactsFile: source.filename !== null ? { filename: source.filename, size: Number(source.size) } : null,
+    });
   }
   return dependencies;
 }

@@ -19,7 +19,12 @@ export class RunnerPermissions {
   ) {}
 
   /** Checks that the principal may create a runner of this kind there; 403 / 404 otherwise. */
-  async checkCreate(principal: Principal, kind: string, groupId: number | undefined, projectId: number | undefined): Promise<{ groupId: number | null; projectId: number | null }> {
+  async checkCreate(
+    principal: Principal,
+    kind: string,
+    groupId: number | undefined,
+    projectId: number | undefined,
+  ): Promise<{ groupId: number | null; projectId: number | null }> {
     if (kind === 'instance_type') {
       if (!principal.user.isAdmin) throw DomainError.forbidden();
       return { groupId: null, projectId: null };

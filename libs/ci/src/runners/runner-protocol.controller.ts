@@ -30,8 +30,10 @@ const unregisterToken = (body: RunnerTokenDto | undefined, query: RunnerTokenDto
  * The same for the `Last-Modified` check, which runs before the validation pipe: the raw body and
  * query read with the DTO's transforms.
  */
-const rawUnregisterToken = (request: { body?: unknown; query?: unknown }): string => unregisterToken(plainToInstance(RunnerTokenDto, tokenHolder(request.body)), plainToInstance(RunnerTokenDto, tokenHolder(request.query)));
-const tokenHolder = (value: unknown): { token?: unknown } => (value && typeof value === 'object' && !Array.isArray(value) ? { token: (value as Record<string, unknown>).token } : {});
+const rawUnregisterToken = (request: { body?: unknown; query?: unknown }): string =>
+  unregisterToken(plainToInstance(RunnerTokenDto, tokenHolder(request.body)), plainToInstance(RunnerTokenDto, tokenHolder(request.query)));
+const tokenHolder = (value: unknown): { token?: unknown } =>
+  value && typeof value === 'object' && !Array.isArray(value) ? { token: (value as Record<string, unknown>).token } : {};
 
 /**
  * The API gitlab-runner talks to (`/runners`, `/jobs/…`), with the runner's own names for
@@ -65,7 +67,9 @@ export class RunnerProtocolController {
   }
 
   @Delete('runners')
-  @LastModified(async (request, get) => (await get(RunnersRepository).findByToken(rawUnregisterToken(request as { body?: unknown; query?: unknown })))?.updatedAt)
+  @LastModified(
+    async (request, get) => (await get(RunnersRepository).findByToken(rawUnregisterToken(request as { body?: unknown; query?: unknown })))?.updatedAt,
+  )
   async unregister(@Body() body: RunnerTokenDto, @Query() query: RunnerTokenDto, @Res() reply: Reply): Promise<void> {
     const runner = await this.runners.findByToken(unregisterToken(body, query));
     if (!runner) {
@@ -140,7 +144,12 @@ export class RunnerProtocolController {
         reply.status(416).header('Range', `0-${outcome.size}`).send({ message: '416 Range Not Satisfiable' });
         return;
       case 'appended':
-        reply.status(202).header('Job-Status', outcome.job.status).header('Range', `0-${outcome.size}`).header('X-GitLab-Trace-Update-Interval', TRACE_UPDATE_INTERVAL).send();
+        reply
+          .status(202)
+          .header('Job-Status', outcome.job.status)
+          .header('Range', `0-${outcome.size}`)
+          .header('X-GitLab-Trace-Update-Interval', TRACE_UPDATE_INTERVAL)
+          .send();
         return;
     }
   }
@@ -187,7 +196,11 @@ export class RunnerProtocolController {
    * or of a running job of the same project.
    */
   @Get('jobs/:id/artifacts')
-  async download(@Param('id') rawId: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: Reply): Promise<StreamableFile | Record<string, string>> {
+  async download(
+    @Param('id') rawId: string,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: Reply,
+  ): Promise<StreamableFile | Record<string, string>> {
     const id = intParam('id', rawId, 'Job');
     const token = jobTokenOf(req);
     const holder = token ? await this.jobs.findByToken(token) : null;
@@ -202,7 +215,11 @@ export class RunnerProtocolController {
       reply.status(404);
       return { message: '404 Not found' };
     }
-    return new StreamableFile(object.stream, { type: 'application/octet-stream', length: object.size, disposition: `attachment; filename="${archive.filename.replace(/["\\\r\n]/g, '_')}"` });
+    return new StreamableFile(object.stream, {
+      type: 'application/octet-stream',
+      length: object.size,
+      disposition: `attachment; filename="${archive.filename.replace(/["\\\r\n]/g, '_')}"`,
+    });
   }
 
   /** `GET /job`: the job that owns the token (only while it runs). */
@@ -214,7 +231,16 @@ export class RunnerProtocolController {
       reply.status(401).send({ message: '401 Unauthorized' });
       return;
     }
-    reply.status(200).send({ id: job.id, name: job.name, stage: job.stage, status: job.status, ref: job.ref, tag: job.tag, pipeline: { id: job.pipelineId, project_id: job.projectId, ref: job.ref, sha: job.sha }, web_url: `${this.config.http.externalUrl}/-/jobs/${job.id}` });
+    reply.status(200).send({
+      id: job.id,
+      name: job.name,
+      stage: job.stage,
+      status: job.status,
+      ref: job.ref,
+      tag: job.tag,
+      pipeline: { id: job.pipelineId, project_id: job.projectId, ref: job.ref, sha: job.sha },
+      web_url: `${this.config.http.externalUrl}/-/jobs/${job.id}`,
+    });
   }
 
   /**

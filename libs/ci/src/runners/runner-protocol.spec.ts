@@ -75,7 +75,13 @@ describe(buildJobPayload.name, () => {
     timeout: 7200,
     startedAt: new Date('2026-01-01T00:00:00Z'),
     yamlVariables: { LEVEL: 'job' },
-    options: { script: ['rspec'], beforeScript: ['bundle'], image: { name: 'ruby:3' }, services: [{ name: 'postgres:15', alias: 'db' }], artifacts: { paths: [], exclude: [], untracked: false, when: 'on_success', expireIn: null, reports: { sast: ['gl-sast-report.json'] } } },
+    options: {
+      script: ['rspec'],
+      beforeScript: ['bundle'],
+      image: { name: 'ruby:3' },
+      services: [{ name: 'postgres:15', alias: 'db' }],
+      artifacts: { paths: [], exclude: [], untracked: false, when: 'on_success', expireIn: null, reports: { sast: ['gl-sast-report.json'] } },
+    },
   } as unknown as CiJobEntity;
   const runner = { id: 2, description: 'r', tagList: ['docker'], maximumTimeout: 3600 } as unknown as CiRunnerEntity;
   const payload = buildJobPayload({
@@ -86,7 +92,10 @@ describe(buildJobPayload.name, () => {
     projectFullPath: 'acme/app',
     projectName: 'App',
     pipeline: { id: 7, beforeSha: '0'.repeat(40), predefined: { CI_PIPELINE_ID: '7', LEVEL: 'predefined' } },
-    pipelineVariables: [{ key: 'LEVEL', value: 'pipeline', variableType: 'env_var' }, { key: 'CONF', value: 'x', variableType: 'file' }],
+    pipelineVariables: [
+      { key: 'LEVEL', value: 'pipeline', variableType: 'env_var' },
+      { key: 'CONF', value: 'x', variableType: 'file' },
+    ],
     dependencies: [{ id: 9, name: 'build', artifactsFile: { filename: 'artifacts.zip', size: 10 } }],
     queuedSeconds: 2,
     queueSize: 0,
@@ -99,7 +108,12 @@ describe(buildJobPayload.name, () => {
   });
 
   it('fetches tags by their own refspec and puts the job token in the repository URL', () => {
-    expect(payload.git_info).toMatchObject({ ref: 'v1.0', ref_type: 'tag', refspecs: ['+refs/tags/v1.0:refs/tags/v1.0'], repo_url: 'https://gitlab-ci-token:glcbt-x@ci.example.com/acme/app.git' });
+    expect(payload.git_info).toMatchObject({
+      ref: 'v1.0',
+      ref_type: 'tag',
+      refspecs: ['+refs/tags/v1.0:refs/tags/v1.0'],
+      repo_url: 'https://gitlab-ci-token:glcbt-x@ci.example.com/acme/app.git',
+    });
   });
 
   it('orders variables so that pipeline variables win, marks file variables and masks the token', () => {
@@ -110,7 +124,18 @@ describe(buildJobPayload.name, () => {
   });
 
   it('lists a raw artifact per security report, dependencies with their files, services and image', () => {
-    expect(payload.artifacts).toEqual([{ name: 'sast', untracked: false, paths: ['gl-sast-report.json'], exclude: [], when: 'always', expire_in: null, artifact_type: 'sast', artifact_format: 'raw' }]);
+    expect(payload.artifacts).toEqual([
+      {
+        name: 'sast',
+        untracked: false,
+        paths: ['gl-sast-report.json'],
+        exclude: [],
+        when: 'always',
+        expire_in: null,
+        artifact_type: 'sast',
+        artifact_format: 'raw',
+      },
+    ]);
     expect(payload.dependencies).toEqual([{ id: 9, name: 'build', token: 'glcbt-x', artifacts_file: { filename: 'artifacts.zip', size: 10 } }]);
     expect(payload.services).toEqual([{ name: 'postgres:15', alias: 'db', entrypoint: null, command: null, ports: [], variables: [] }]);
     expect(payload.image).toMatchObject({ name: 'ruby:3' });

@@ -1,5 +1,19 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { AdminOnly, Auth, CurrentPrincipal, CurrentProject, DomainError, idParam, intParam, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
+import {
+  AdminOnly,
+  Auth,
+  CurrentPrincipal,
+  CurrentProject,
+  DomainError,
+  idParam,
+  intParam,
+  LastModified,
+  paginateOffset,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+  rowChangedAt,
+} from '@app/api';
 import { AppConfig } from '@app/config';
 import { ACCESS_LEVELS, projectOf, ProjectsRepository } from '@app/namespaces';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -50,8 +64,15 @@ export class RunnersController {
 
   @Get('runners')
   @Auth()
-  async listOwned(@Query() dto: ListRunnersDto, @CurrentPrincipal() principal: Principal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
-    const rows = await paginateOffset(this.runners.query({ kind: 'owned', userId: principal.user.id }, this.filterOf(dto)), req, reply, { externalUrl: this.config.http.externalUrl });
+  async listOwned(
+    @Query() dto: ListRunnersDto,
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
+    const rows = await paginateOffset(this.runners.query({ kind: 'owned', userId: principal.user.id }, this.filterOf(dto)), req, reply, {
+      externalUrl: this.config.http.externalUrl,
+    });
     return rows.map(presentRunner);
   }
 
@@ -64,10 +85,17 @@ export class RunnersController {
 
   @Get('projects/:id/runners')
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
-  async listProject(@CurrentProject() access: ResourceAccess, @Query() dto: ListRunnersDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>[]> {
+  async listProject(
+    @CurrentProject() access: ResourceAccess,
+    @Query() dto: ListRunnersDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>[]> {
     const project = projectOf(access);
     const groupIds = project.namespace.kind === 'group' ? project.namespace.traversalIds : [];
-    const rows = await paginateOffset(this.runners.query({ kind: 'project', projectId: project.id, groupIds }, this.filterOf(dto)), req, reply, { externalUrl: this.config.http.externalUrl });
+    const rows = await paginateOffset(this.runners.query({ kind: 'project', projectId: project.id, groupIds }, this.filterOf(dto)), req, reply, {
+      externalUrl: this.config.http.externalUrl,
+    });
     return rows.map(presentRunner);
   }
 
@@ -119,7 +147,14 @@ export class RunnersController {
     const projects = [];
     for (const id of await this.runners.projectIds(runner.id)) {
       const project = await this.projects.findById(id);
-      if (project) projects.push({ id: project.id, name: project.name, path: project.path, fullPath: projectFullPathOf(project), nameWithNamespace: `${project.namespace.name} / ${project.name}` });
+      if (project)
+        projects.push({
+          id: project.id,
+          name: project.name,
+          path: project.path,
+          fullPath: projectFullPathOf(project),
+          nameWithNamespace: `${project.namespace.name} / ${project.name}`,
+        });
     }
     return presentRunnerDetails(runner, projects);
   }

@@ -92,15 +92,17 @@ export class RunnersRepository {
     runner.contactedAt = new Date();
     // The copy may be reused for the next polls (`findForPolling`): it says what was written.
     if (info) runner.info = info;
-    await this.dataSource.query('UPDATE ci_runners SET contacted_at = now(), info = CASE WHEN $2::jsonb IS NULL THEN info ELSE $2::jsonb END, ip_address = COALESCE($3, ip_address) WHERE id = $1', [
-      runner.id,
-      info ? JSON.stringify(info) : null,
-      ipAddress,
-    ]);
+    await this.dataSource.query(
+      'UPDATE ci_runners SET contacted_at = now(), info = CASE WHEN $2::jsonb IS NULL THEN info ELSE $2::jsonb END, ip_address = COALESCE($3, ip_address) WHERE id = $1',
+      [runner.id, info ? JSON.stringify(info) : null, ipAddress],
+    );
   }
 
   /** Runners, newest... GitLab lists by id ascending. `scope` limits to runners a user manages or a project may use. */
-  query(scope: { kind: 'all' } | { kind: 'owned'; userId: number } | { kind: 'project'; projectId: number; groupIds: number[] }, filter: RunnerListFilter): SelectQueryBuilder<CiRunnerEntity> {
+  query(
+    scope: { kind: 'all' } | { kind: 'owned'; userId: number } | { kind: 'project'; projectId: number; groupIds: number[] },
+    filter: RunnerListFilter,
+  ): SelectQueryBuilder<CiRunnerEntity> {
     const qb = this.dataSource.getRepository(CiRunnerEntity).createQueryBuilder('r');
     if (scope.kind === 'owned') {
       qb.where(

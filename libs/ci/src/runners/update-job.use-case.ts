@@ -23,7 +23,8 @@ export interface UpdateJobCommand {
  * (canceled, erased, timed out), so the runner stops; `not-found`: a wrong id or token;
  * `invalid-state`: a state other than `running`, `success` or `failed`.
  */
-export type UpdateJobOutcome = { result: 'accepted'; job: CiJobEntity } | { result: 'job-not-running'; job: CiJobEntity } | { result: 'not-found' } | { result: 'invalid-state' };
+export type UpdateJobOutcome =
+  { result: 'accepted'; job: CiJobEntity } | { result: 'job-not-running'; job: CiJobEntity } | { result: 'not-found' } | { result: 'invalid-state' };
 
 /**
  * `PUT /jobs/:id` from the runner: `running` is a heartbeat; `success` / `failed` (with
@@ -68,7 +69,14 @@ export class UpdateJobUseCase {
       return { outcome: { result: 'accepted', job }, ended: null };
     }
     const scope = { projectId: job.projectId, groupId: project.groupId };
-    await this.lifecycle.finish(tx, job, state as 'success' | 'failed', { failureReason: command.failureReason ?? null, exitCode: command.exitCode ?? null, actorId: null }, scope, { deferProcessing: true });
+    await this.lifecycle.finish(
+      tx,
+      job,
+      state as 'success' | 'failed',
+      { failureReason: command.failureReason ?? null, exitCode: command.exitCode ?? null, actorId: null },
+      scope,
+      { deferProcessing: true },
+    );
     return { outcome: { result: 'accepted', job }, ended: scope };
   }
 }

@@ -12,7 +12,17 @@ import { JobsRepository } from '../jobs/jobs.repository';
 import { artifactKey, ObjectStorage, ObjectTooLargeError } from '../storage/object-storage';
 
 /** Artifact types a runner may upload (GitLab's `Ci::JobArtifact.file_types`, those this service keeps). */
-export const ARTIFACT_TYPES: readonly string[] = ['archive', 'metadata', 'trace', ...REPORT_TYPES, 'lsif', 'network_referee', 'cluster_applications', 'repository_xray', 'jacoco'];
+export const ARTIFACT_TYPES: readonly string[] = [
+  'archive',
+  'metadata',
+  'trace',
+  ...REPORT_TYPES,
+  'lsif',
+  'network_referee',
+  'cluster_applications',
+  'repository_xray',
+  'jacoco',
+];
 export const ARTIFACT_FORMATS: readonly string[] = ['raw', 'zip', 'gzip'];
 /** GitLab's default `default_artifacts_expire_in`. */
 export const DEFAULT_ARTIFACTS_EXPIRE_IN = '30 days';
@@ -31,7 +41,12 @@ export interface UploadArtifactCommand {
  * validation); `not-saved`: the upload could not be recorded (GitLab's service error);
  * `too-large`: past the `max_artifacts_size` setting.
  */
-export type UploadArtifactOutcome = { result: 'stored' } | { result: 'job-not-running' } | { result: 'invalid'; message: string } | { result: 'not-saved'; message: string } | { result: 'too-large' };
+export type UploadArtifactOutcome =
+  | { result: 'stored' }
+  | { result: 'job-not-running' }
+  | { result: 'invalid'; message: string }
+  | { result: 'not-saved'; message: string }
+  | { result: 'too-large' };
 
 /**
  * `POST /jobs/:id/artifacts`: streams the multipart `file` (and an optional `metadata` file)
@@ -121,7 +136,8 @@ export class UploadArtifactUseCase {
         writes.push(
           this.storage.put(key, stream, { maxBytes }).then(
             (size) => void stored.push({ field, filename, size, key }),
-            (error: unknown) => abandon(error instanceof ObjectTooLargeError ? { result: 'too-large' } : { result: 'invalid', message: 'file could not be stored' }),
+            (error: unknown) =>
+              abandon(error instanceof ObjectTooLargeError ? { result: 'too-large' } : { result: 'invalid', message: 'file could not be stored' }),
           ),
         );
       });
@@ -138,7 +154,16 @@ export class UploadArtifactUseCase {
       if (!current || current.status !== 'running') return { result: 'job-not-running' };
       for (const file of stored) {
         const type = file.field === 'file' ? fileType : 'metadata';
-        const previous = await this.jobs.saveArtifact(tx, { jobId: job.id, projectId: job.projectId, fileType: type, fileFormat: file.field === 'file' ? fileFormat : 'gzip', filename: file.filename, size: String(file.size), storageKey: file.key, expireAt });
+        const previous = await this.jobs.saveArtifact(tx, {
+          jobId: job.id,
+          projectId: job.projectId,
+          fileType: type,
+          fileFormat: file.field === 'file' ? fileFormat : 'gzip',
+          filename: file.filename,
+          size: String(file.size),
+          storageKey: file.key,
+          expireAt,
+        });
         if (previous) replaced.push(previous);
       }
       if (fileType === 'archive') {

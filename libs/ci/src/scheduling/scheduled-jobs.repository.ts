@@ -8,7 +8,10 @@ export class ScheduledJobsRepository {
 
   /** Scheduled jobs whose `scheduled_at` passed, the earliest first. */
   async due(batchSize: number): Promise<number[]> {
-    const rows = (await this.dataSource.query(`SELECT id FROM ci_jobs WHERE status = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at, id LIMIT $1`, [batchSize])) as { id: number }[];
+    const rows = (await this.dataSource.query(
+      `SELECT id FROM ci_jobs WHERE status = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at, id LIMIT $1`,
+      [batchSize],
+    )) as { id: number }[];
     return rows.map((row) => row.id);
   }
 

@@ -1,5 +1,17 @@
 /** Job statuses (stored values; never rename). */
-export const JOB_STATUSES = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual', 'scheduled'] as const;
+export const JOB_STATUSES = [
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
+] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** Pipeline statuses: the same set as jobs. */

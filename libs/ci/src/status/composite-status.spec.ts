@@ -60,7 +60,16 @@ describe(compositeStatus.name, () => {
 
 describe(processPipeline.name, () => {
   let nextId = 1;
-  const job = (name: string, stageIdx: number, extra: Partial<ProcessableJob> = {}): ProcessableJob => ({ id: nextId++, name, stageIdx, status: 'created', allowFailure: false, when: 'on_success', needs: null, ...extra });
+  const job = (name: string, stageIdx: number, extra: Partial<ProcessableJob> = {}): ProcessableJob => ({
+    id: nextId++,
+    name,
+    stageIdx,
+    status: 'created',
+    allowFailure: false,
+    when: 'on_success',
+    needs: null,
+    ...extra,
+  });
   beforeEach(() => {
     nextId = 1;
   });

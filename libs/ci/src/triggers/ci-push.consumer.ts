@@ -90,7 +90,8 @@ export class CiPushConsumer extends DomainEventSubscriber {
     if (!request) return;
     await this.pushPipeline(request, event);
     const pushed = pushedBranch(push);
-    if (pushed) for (const mr of await this.mergeRequests.openWithSourceBranch(pushed.projectId, pushed.branch)) await this.mergeRequestPipeline(mr, event, pushed.sha);
+    if (pushed)
+      for (const mr of await this.mergeRequests.openWithSourceBranch(pushed.projectId, pushed.branch)) await this.mergeRequestPipeline(mr, event, pushed.sha);
   }
 
   private async pushPipeline(request: NonNullable<ReturnType<typeof pushPipelineRequest>>, event: DomainEvent): Promise<void> {

@@ -12,7 +12,8 @@ import { COMPLETED_STATUSES, JobStatus } from '../status/ci-status';
 import { CreatePipelineUseCase, PipelineVariableInput } from '../pipelines/create-pipeline.use-case';
 
 /** GitLab's failure reasons of a bridge whose downstream pipeline could not be created. */
-export type BridgeFailure = 'downstream_pipeline_creation_failed' | 'insufficient_bridge_permissions' | 'downstream_bridge_project_not_found' | 'invalid_bridge_trigger';
+export type BridgeFailure =
+  'downstream_pipeline_creation_failed' | 'insufficient_bridge_permissions' | 'downstream_bridge_project_not_found' | 'invalid_bridge_trigger';
 
 /**
  * Starts the pipeline a bridge (`trigger:`) asks for, once the bridge is `pending`: a child
@@ -45,10 +46,12 @@ export class TriggerDownstreamUseCase {
     const parent = await this.pipelines.find(bridge.projectId, bridge.pipelineId);
     if (!parent) return;
     const trigger = bridge.options.trigger;
-    const variables: PipelineVariableInput[] = trigger.forward?.yaml_variables === false ? [] : Object.entries(bridge.yamlVariables).map(([key, value]) => ({ key, value }));
+    const variables: PipelineVariableInput[] =
+      trigger.forward?.yaml_variables === false ? [] : Object.entries(bridge.yamlVariables).map(([key, value]) => ({ key, value }));
     if (trigger.forward?.pipeline_variables) {
       const known = new Set(variables.map((v) => v.key));
-      for (const v of await this.pipelines.variables(parent.id)) if (!known.has(v.key)) variables.push({ key: v.key, value: v.value, variable_type: v.variableType });
+      for (const v of await this.pipelines.variables(parent.id))
+        if (!known.has(v.key)) variables.push({ key: v.key, value: v.value, variable_type: v.variableType });
     }
 
     let target: ProjectWithNamespace | null;

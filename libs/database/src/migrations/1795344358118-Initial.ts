@@ -1,10 +1,10 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class Initial1795344358118 implements MigrationInterface {
-    name = 'Initial1795344358118'
+  name = 'Initial1795344358118';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             CREATE TABLE "users" (
                 "id" SERIAL NOT NULL,
                 "username" character varying(255) NOT NULL,
@@ -34,7 +34,7 @@ export class Initial1795344358118 implements MigrationInterface {
                 CONSTRAINT "PK_a3ffb1c0c8416b9fc6f907b7433" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "access_tokens" (
                 "id" SERIAL NOT NULL,
                 "user_id" integer NOT NULL,
@@ -54,10 +54,10 @@ export class Initial1795344358118 implements MigrationInterface {
                 CONSTRAINT "PK_65140f59763ff994a0252488166" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "IDX_09ee750a035b06e0c7f0704687" ON "access_tokens" ("user_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "oauth_access_tokens" (
                 "id" SERIAL NOT NULL,
                 "user_id" integer NOT NULL,
@@ -72,10 +72,10 @@ export class Initial1795344358118 implements MigrationInterface {
                 CONSTRAINT "PK_5956b59ddf50246f933275699e3" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "IDX_2a145d311b29be597ff9612311" ON "oauth_access_tokens" ("user_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "outbox_events" (
                 "seq" BIGSERIAL NOT NULL,
                 "id" uuid NOT NULL,
@@ -90,11 +90,11 @@ export class Initial1795344358118 implements MigrationInterface {
                 CONSTRAINT "PK_6689a16c00d09b8089f6237f1d2" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "outbox_events_unpublished_idx" ON "outbox_events" ("seq")
             WHERE published_at IS NULL
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "members" (
                 "id" SERIAL NOT NULL,
                 "source_type" character varying(10) NOT NULL,
@@ -108,13 +108,13 @@ export class Initial1795344358118 implements MigrationInterface {
                 CONSTRAINT "PK_28b53062261b996d9c99fa12404" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "IDX_da404b5fd9c390e25338996e2d" ON "members" ("user_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "members_source_user_key" ON "members" ("source_type", "source_id", "user_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "namespaces" (
                 "id" SERIAL NOT NULL,
                 "name" character varying(255) NOT NULL,
@@ -133,13 +133,13 @@ export class Initial1795344358118 implements MigrationInterface {
                 CONSTRAINT "PK_35c142e0f0de70165cc1a74b2cb" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "IDX_6d42df7b7257d46be060ff9e0f" ON "namespaces" ("parent_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "IDX_b2bad37e327f06ed7285fc3333" ON "namespaces" ("owner_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "projects" (
                 "id" SERIAL NOT NULL,
                 "name" character varying(255) NOT NULL,
@@ -166,82 +166,81 @@ export class Initial1795344358118 implements MigrationInterface {
                 CONSTRAINT "PK_6271df0a7aed1d6c0691ce6ac50" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "IDX_2ff83f8d06d453bdcb940be01f" ON "projects" ("namespace_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "access_tokens"
             ADD CONSTRAINT "FK_09ee750a035b06e0c7f0704687e" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "projects"
             ADD CONSTRAINT "FK_2ff83f8d06d453bdcb940be01f6" FOREIGN KEY ("namespace_id") REFERENCES "namespaces"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        // Case-insensitive uniqueness (expression indexes are written by hand; the entities mark them synchronize: false).
-        await queryRunner.query(`CREATE UNIQUE INDEX "users_username_lower_key" ON "users" (lower("username"))`);
-        await queryRunner.query(`CREATE UNIQUE INDEX "users_email_lower_key" ON "users" (lower("email"))`);
-        await queryRunner.query(`CREATE UNIQUE INDEX "namespaces_full_path_lower_key" ON "namespaces" (lower("full_path"))`);
-        await queryRunner.query(`CREATE UNIQUE INDEX "projects_namespace_path_lower_key" ON "projects" ("namespace_id", lower("path"))`);
-        await queryRunner.query(`CREATE UNIQUE INDEX "projects_namespace_name_lower_key" ON "projects" ("namespace_id", lower("name"))`);
-    }
+    // Case-insensitive uniqueness (expression indexes are written by hand; the entities mark them synchronize: false).
+    await queryRunner.query(`CREATE UNIQUE INDEX "users_username_lower_key" ON "users" (lower("username"))`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "users_email_lower_key" ON "users" (lower("email"))`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "namespaces_full_path_lower_key" ON "namespaces" (lower("full_path"))`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "projects_namespace_path_lower_key" ON "projects" ("namespace_id", lower("path"))`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "projects_namespace_name_lower_key" ON "projects" ("namespace_id", lower("name"))`);
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`DROP INDEX "projects_namespace_name_lower_key"`);
-        await queryRunner.query(`DROP INDEX "projects_namespace_path_lower_key"`);
-        await queryRunner.query(`DROP INDEX "namespaces_full_path_lower_key"`);
-        await queryRunner.query(`DROP INDEX "users_email_lower_key"`);
-        await queryRunner.query(`DROP INDEX "users_username_lower_key"`);
-        await queryRunner.query(`
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP INDEX "projects_namespace_name_lower_key"`);
+    await queryRunner.query(`DROP INDEX "projects_namespace_path_lower_key"`);
+    await queryRunner.query(`DROP INDEX "namespaces_full_path_lower_key"`);
+    await queryRunner.query(`DROP INDEX "users_email_lower_key"`);
+    await queryRunner.query(`DROP INDEX "users_username_lower_key"`);
+    await queryRunner.query(`
             ALTER TABLE "projects" DROP CONSTRAINT "FK_2ff83f8d06d453bdcb940be01f6"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "access_tokens" DROP CONSTRAINT "FK_09ee750a035b06e0c7f0704687e"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."IDX_2ff83f8d06d453bdcb940be01f"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "projects"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."IDX_b2bad37e327f06ed7285fc3333"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."IDX_6d42df7b7257d46be060ff9e0f"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "namespaces"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."members_source_user_key"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."IDX_da404b5fd9c390e25338996e2d"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "members"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."outbox_events_unpublished_idx"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "outbox_events"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."IDX_2a145d311b29be597ff9612311"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "oauth_access_tokens"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."IDX_09ee750a035b06e0c7f0704687"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "access_tokens"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "users"
         `);
-    }
-
+  }
 }

@@ -1,10 +1,10 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class Alerting1795348067234 implements MigrationInterface {
-    name = 'Alerting1795348067234'
+  name = 'Alerting1795348067234';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             CREATE TABLE "alert_http_integrations" (
                 "id" SERIAL NOT NULL,
                 "project_id" integer NOT NULL,
@@ -21,20 +21,20 @@ export class Alerting1795348067234 implements MigrationInterface {
                 CONSTRAINT "PK_bd49d57fe1f7809592371b0957e" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "alert_http_integrations_project_endpoint_key" ON "alert_http_integrations" ("project_id", "endpoint_identifier")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "alert_http_integrations_project_name_key" ON "alert_http_integrations" ("project_id", "name")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "alert_iid_counters" (
                 "project_id" integer NOT NULL,
                 "last_iid" integer NOT NULL DEFAULT '0',
                 CONSTRAINT "PK_b2013439b51f433117f0fe76bc2" PRIMARY KEY ("project_id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "alerts" (
                 "id" SERIAL NOT NULL,
                 "project_id" integer NOT NULL,
@@ -61,13 +61,13 @@ export class Alerting1795348067234 implements MigrationInterface {
                 CONSTRAINT "PK_60f895662df096bfcdfab7f4b96" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "IDX_429a635b328e7f560017d91ae7" ON "alerts" ("integration_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "alerts_project_iid_key" ON "alerts" ("project_id", "iid")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "alert_notes" (
                 "id" SERIAL NOT NULL,
                 "alert_id" integer NOT NULL,
@@ -78,10 +78,10 @@ export class Alerting1795348067234 implements MigrationInterface {
                 CONSTRAINT "PK_a95fd471ec08a375c05fcc87653" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "IDX_7d169668681bf628393767a739" ON "alert_notes" ("alert_id")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "alert_unmatched_recoveries" (
                 "id" SERIAL NOT NULL,
                 "project_id" integer NOT NULL,
@@ -94,110 +94,109 @@ export class Alerting1795348067234 implements MigrationInterface {
                 CONSTRAINT "PK_c6d3f80ca97088060658777bd1c" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "alert_unmatched_recoveries_project_received_idx" ON "alert_unmatched_recoveries" ("project_id", "received_at")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "alert_http_integrations"
             ADD CONSTRAINT "FK_a6e13411ccf35f229d679e75103" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "alerts"
             ADD CONSTRAINT "FK_f01b21d21656ff12656cce07e22" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "alerts"
             ADD CONSTRAINT "FK_429a635b328e7f560017d91ae7f" FOREIGN KEY ("integration_id") REFERENCES "alert_http_integrations"("id") ON DELETE
             SET NULL ON UPDATE NO ACTION
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "alert_notes"
             ADD CONSTRAINT "FK_7d169668681bf628393767a7393" FOREIGN KEY ("alert_id") REFERENCES "alerts"("id") ON DELETE CASCADE ON UPDATE NO ACTION
         `);
-        // Hand-written: grouping. At most one unresolved alert per project and fingerprint; the
-        // ingestion upsert (INSERT ... ON CONFLICT) targets this index.
-        await queryRunner.query(`
+    // Hand-written: grouping. At most one unresolved alert per project and fingerprint; the
+    // ingestion upsert (INSERT ... ON CONFLICT) targets this index.
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "alerts_open_fingerprint_key" ON "alerts" ("project_id", "fingerprint")
             WHERE "status" <> 'resolved'
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "alerts_project_status_idx" ON "alerts" ("project_id", "status")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "alerts" ADD CONSTRAINT "alerts_status_check"
             CHECK ("status" IN ('triggered', 'acknowledged', 'resolved', 'ignored'))
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "alerts" ADD CONSTRAINT "alerts_severity_check"
             CHECK ("severity" IN ('critical', 'high', 'medium', 'low', 'info', 'unknown'))
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "alert_iid_counters"
             ADD CONSTRAINT "alert_iid_counters_project_fk" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE
         `);
-    }
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             ALTER TABLE "alert_iid_counters" DROP CONSTRAINT "alert_iid_counters_project_fk"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "alerts" DROP CONSTRAINT "alerts_severity_check"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "alerts" DROP CONSTRAINT "alerts_status_check"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."alerts_project_status_idx"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."alerts_open_fingerprint_key"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "alert_notes" DROP CONSTRAINT "FK_7d169668681bf628393767a7393"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "alerts" DROP CONSTRAINT "FK_429a635b328e7f560017d91ae7f"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "alerts" DROP CONSTRAINT "FK_f01b21d21656ff12656cce07e22"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "alert_http_integrations" DROP CONSTRAINT "FK_a6e13411ccf35f229d679e75103"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."alert_unmatched_recoveries_project_received_idx"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "alert_unmatched_recoveries"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."IDX_7d169668681bf628393767a739"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "alert_notes"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."alerts_project_iid_key"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."IDX_429a635b328e7f560017d91ae7"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "alerts"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "alert_iid_counters"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."alert_http_integrations_project_name_key"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."alert_http_integrations_project_endpoint_key"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "alert_http_integrations"
         `);
-    }
-
+  }
 }

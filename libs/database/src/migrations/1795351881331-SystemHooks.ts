@@ -1,10 +1,10 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class SystemHooks1795351881331 implements MigrationInterface {
-    name = 'SystemHooks1795351881331'
+  name = 'SystemHooks1795351881331';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             CREATE TABLE "system_hooks" (
                 "id" SERIAL NOT NULL,
                 "url" character varying(2048) NOT NULL,
@@ -19,12 +19,11 @@ export class SystemHooks1795351881331 implements MigrationInterface {
                 CONSTRAINT "PK_655e5a881a4327821d76a742226" PRIMARY KEY ("id")
             )
         `);
-    }
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             DROP TABLE "system_hooks"
         `);
-    }
-
+  }
 }

@@ -1,10 +1,10 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class HookFanOut1795370000000 implements MigrationInterface {
-    name = 'HookFanOut1795370000000'
+  name = 'HookFanOut1795370000000';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             CREATE TABLE "system_hook_events" (
                 "id" uuid NOT NULL,
                 "trigger" character varying(255) NOT NULL,
@@ -19,13 +19,13 @@ export class HookFanOut1795370000000 implements MigrationInterface {
                 CONSTRAINT "PK_system_hook_events" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "system_hook_events_pending_idx" ON "system_hook_events" ("created_at") WHERE fanned_out_at IS NULL
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "system_hook_events_created_at_idx" ON "system_hook_events" ("created_at")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE TABLE "system_hook_retries" (
                 "event_id" uuid NOT NULL,
                 "hook_id" integer NOT NULL,
@@ -34,29 +34,29 @@ export class HookFanOut1795370000000 implements MigrationInterface {
                 CONSTRAINT "PK_system_hook_retries" PRIMARY KEY ("event_id", "hook_id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "system_hook_retries_due_at_idx" ON "system_hook_retries" ("due_at")
         `);
-        // Attempts of an event reference its body in system_hook_events (null here).
-        await queryRunner.query(`
+    // Attempts of an event reference its body in system_hook_events (null here).
+    await queryRunner.query(`
             ALTER TABLE "system_hook_deliveries" ALTER COLUMN "request_body" DROP NOT NULL
         `);
-    }
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             UPDATE "system_hook_deliveries" d SET "request_body" = e."body" FROM "system_hook_events" e WHERE d."request_body" IS NULL AND e."id" = d."event_id"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DELETE FROM "system_hook_deliveries" WHERE "request_body" IS NULL
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "system_hook_deliveries" ALTER COLUMN "request_body" SET NOT NULL
         `);
-        await queryRunner.query(`DROP INDEX "public"."system_hook_retries_due_at_idx"`);
-        await queryRunner.query(`DROP TABLE "system_hook_retries"`);
-        await queryRunner.query(`DROP INDEX "public"."system_hook_events_created_at_idx"`);
-        await queryRunner.query(`DROP INDEX "public"."system_hook_events_pending_idx"`);
-        await queryRunner.query(`DROP TABLE "system_hook_events"`);
-    }
+    await queryRunner.query(`DROP INDEX "public"."system_hook_retries_due_at_idx"`);
+    await queryRunner.query(`DROP TABLE "system_hook_retries"`);
+    await queryRunner.query(`DROP INDEX "public"."system_hook_events_created_at_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."system_hook_events_pending_idx"`);
+    await queryRunner.query(`DROP TABLE "system_hook_events"`);
+  }
 }

@@ -28,7 +28,9 @@ export class NotesSnippetsEpics1795371600000 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX "notes_noteable_created_idx" ON "notes" ("noteable_type", "noteable_id", "created_at", "id")`);
     await queryRunner.query(`CREATE INDEX "notes_noteable_updated_idx" ON "notes" ("noteable_type", "noteable_id", "updated_at", "id")`);
     await queryRunner.query(`CREATE INDEX "notes_project_internal_idx" ON "notes" ("project_id") WHERE "internal"`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "notes_source_event_action_key" ON "notes" ("source_event_id", "system_note_action") WHERE "source_event_id" IS NOT NULL`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "notes_source_event_action_key" ON "notes" ("source_event_id", "system_note_action") WHERE "source_event_id" IS NOT NULL`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE "award_emoji" (

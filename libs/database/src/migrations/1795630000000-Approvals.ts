@@ -37,7 +37,9 @@ export class Approvals1795630000000 implements MigrationInterface {
     `);
     await queryRunner.query(`CREATE UNIQUE INDEX "approval_project_rules_project_name_key" ON "approval_project_rules" ("project_id", "name")`);
     // At most one any_approver rule per project.
-    await queryRunner.query(`CREATE UNIQUE INDEX "approval_project_rules_any_approver_key" ON "approval_project_rules" ("project_id") WHERE "rule_type" = 'any_approver'`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "approval_project_rules_any_approver_key" ON "approval_project_rules" ("project_id") WHERE "rule_type" = 'any_approver'`,
+    );
     await queryRunner.query(`
       CREATE TABLE "approval_merge_request_rules" (
         "id" SERIAL NOT NULL,

@@ -26,7 +26,9 @@ export class ProjectTransfer1795650000000 implements MigrationInterface {
         CONSTRAINT "FK_project_exports_project" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE
       )
     `);
-    await queryRunner.query(`CREATE INDEX "project_exports_pending_idx" ON "project_exports" ("updated_at") WHERE "status" IN ('queued', 'started', 'regeneration_in_progress')`);
+    await queryRunner.query(
+      `CREATE INDEX "project_exports_pending_idx" ON "project_exports" ("updated_at") WHERE "status" IN ('queued', 'started', 'regeneration_in_progress')`,
+    );
     await queryRunner.query(`CREATE INDEX "project_exports_expires_idx" ON "project_exports" ("expires_at") WHERE "file_key" IS NOT NULL`);
     await queryRunner.query(`
       CREATE TABLE "project_import_states" (
@@ -49,7 +51,9 @@ export class ProjectTransfer1795650000000 implements MigrationInterface {
         CONSTRAINT "FK_project_import_states_project" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE
       )
     `);
-    await queryRunner.query(`CREATE INDEX "project_import_states_pending_idx" ON "project_import_states" ("updated_at") WHERE "status" IN ('scheduled', 'started')`);
+    await queryRunner.query(
+      `CREATE INDEX "project_import_states_pending_idx" ON "project_import_states" ("updated_at") WHERE "status" IN ('scheduled', 'started')`,
+    );
     await queryRunner.query(`
       CREATE TABLE "project_import_failures" (
         "id" SERIAL NOT NULL,

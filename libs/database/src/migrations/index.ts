@@ -32,4 +32,36 @@ import { ProjectImportAttempts1795675000000 } from './1795675000000-ProjectImpor
 import { UserLockout1795683000000 } from './1795683000000-UserLockout';
 import { MergeRequestDiffRefs1795690000000 } from './1795690000000-MergeRequestDiffRefs';
 
-export const MIGRATIONS: Function[] = [Initial1795344358118, IssuesAndEvents1795347982722, Alerting1795348067234, SettingsAndCustomAttributes1795348164924, AlertLifecycle1795349951956, EventsProjectListIndex1795350203033, SystemHooks1795351881331, HookDeliveries1795353441266, ProjectListsStarsArchive1795353519689, ProtectedBranchesAndBadges1795353724702, Repositories1795353884729, AlertStateEvents1795355077320, EventPositions1795362000000, HookFanOut1795370000000, ProjectRunnersToken1795370500000, NotesSnippetsEpics1795371600000, CiPipelines1795566018863, HookResends1795580000000, EventsTargetIndex1795600000000, NoteDiscussions1795600100000, CiPipelineVariablesEncrypted1795610000000, CiDelayedJobs1795617000000, PrometheusIntegrations1795620000000, Approvals1795630000000, Vulnerabilities1795640000000, ProjectTransfer1795650000000, CiJobsProcessed1795660000000, CiProtectedRefs1795670000000, ProjectImportAttempts1795675000000, UserLockout1795683000000, MergeRequestDiffRefs1795690000000];
+export const MIGRATIONS: Function[] = [
+  Initial1795344358118,
+  IssuesAndEvents1795347982722,
+  Alerting1795348067234,
+  SettingsAndCustomAttributes1795348164924,
+  AlertLifecycle1795349951956,
+  EventsProjectListIndex1795350203033,
+  SystemHooks1795351881331,
+  HookDeliveries1795353441266,
+  ProjectListsStarsArchive1795353519689,
+  ProtectedBranchesAndBadges1795353724702,
+  Repositories1795353884729,
+  AlertStateEvents1795355077320,
+  EventPositions1795362000000,
+  HookFanOut1795370000000,
+  ProjectRunnersToken1795370500000,
+  NotesSnippetsEpics1795371600000,
+  CiPipelines1795566018863,
+  HookResends1795580000000,
+  EventsTargetIndex1795600000000,
+  NoteDiscussions1795600100000,
+  CiPipelineVariablesEncrypted1795610000000,
+  CiDelayedJobs1795617000000,
+  PrometheusIntegrations1795620000000,
+  Approvals1795630000000,
+  Vulnerabilities1795640000000,
+  ProjectTransfer1795650000000,
+  CiJobsProcessed1795660000000,
+  CiProtectedRefs1795670000000,
+  ProjectImportAttempts1795675000000,
+  UserLockout1795683000000,
+  MergeRequestDiffRefs1795690000000,
+];

@@ -16,7 +16,20 @@ import {
 } from '@app/messaging';
 
 /** GitLab's event actions: what the `action` filter of the event lists accepts. */
-export const EVENT_ACTIONS = ['created', 'updated', 'closed', 'reopened', 'pushed', 'commented', 'merged', 'joined', 'left', 'destroyed', 'expired', 'approved'] as const;
+export const EVENT_ACTIONS = [
+  'created',
+  'updated',
+  'closed',
+  'reopened',
+  'pushed',
+  'commented',
+  'merged',
+  'joined',
+  'left',
+  'destroyed',
+  'expired',
+  'approved',
+] as const;
 export type EventAction = (typeof EVENT_ACTIONS)[number];
 
 /** `target_type` filter values and the class names GitLab stores. */
@@ -96,7 +109,15 @@ export interface ProjectionPlan {
   noteUpdates: NoteUpdate[];
 }
 
-const emptyPlan = (): ProjectionPlan => ({ events: [], milestoneEvents: [], stateEvents: [], iterationEvents: [], weightEvents: [], removals: [], noteUpdates: [] });
+const emptyPlan = (): ProjectionPlan => ({
+  events: [],
+  milestoneEvents: [],
+  stateEvents: [],
+  iterationEvents: [],
+  weightEvents: [],
+  removals: [],
+  noteUpdates: [],
+});
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -282,7 +303,13 @@ export function planProjection(event: DomainEvent): ProjectionPlan | null {
     case 'issue.reopened': {
       const state = event.type === 'issue.closed' ? 'closed' : 'reopened';
       plan.events.push(targetEvent(event, state, 'Issue'));
-      plan.stateEvents.push({ issueId: requireTargetId(event), mergeRequestId: null, state, sourceCommit: stringOrNull(data.source_commit), sourceMergeRequestId: intOrNull(data.source_merge_request_id) });
+      plan.stateEvents.push({
+        issueId: requireTargetId(event),
+        mergeRequestId: null,
+        state,
+        sourceCommit: stringOrNull(data.source_commit),
+        sourceMergeRequestId: intOrNull(data.source_merge_request_id),
+      });
       return plan;
     }
     case 'merge_request.opened': {
@@ -320,7 +347,9 @@ export function planProjection(event: DomainEvent): ProjectionPlan | null {
     case 'milestone.closed':
     case 'milestone.reopened':
     case 'milestone.destroyed': {
-      const action = ({ 'milestone.created': 'created', 'milestone.closed': 'closed', 'milestone.reopened': 'reopened', 'milestone.destroyed': 'destroyed' } as const)[event.type];
+      const action = (
+        { 'milestone.created': 'created', 'milestone.closed': 'closed', 'milestone.reopened': 'reopened', 'milestone.destroyed': 'destroyed' } as const
+      )[event.type];
       plan.events.push(targetEvent(event, action, 'Milestone'));
       return plan;
     }
@@ -353,7 +382,8 @@ export function planProjection(event: DomainEvent): ProjectionPlan | null {
       const action = ({ 'snippet.created': 'created', 'snippet.updated': 'updated', 'snippet.destroyed': 'destroyed' } as const)[event.type];
       plan.events.push(targetEvent(event, action, 'Snippet'));
       // The comments on a removed snippet go with their notes.
-      if (event.type === 'snippet.destroyed' && event.project_id !== null) plan.removals.push({ commentsOn: { type: 'Snippet', id: requireTargetId(event), projectId: event.project_id } });
+      if (event.type === 'snippet.destroyed' && event.project_id !== null)
+        plan.removals.push({ commentsOn: { type: 'Snippet', id: requireTargetId(event), projectId: event.project_id } });
       return plan;
     }
     case 'push':

@@ -1,6 +1,14 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import type { DomainEvent } from '@app/messaging';
-import { CONSUMER_GROUPS, DOMAIN_EVENTS_PARTITIONS, DomainEventConsumerOptions, DomainEventContext, DomainEventSubscriber, KafkaClient, TOPICS } from '@app/messaging';
+import {
+  CONSUMER_GROUPS,
+  DOMAIN_EVENTS_PARTITIONS,
+  DomainEventConsumerOptions,
+  DomainEventContext,
+  DomainEventSubscriber,
+  KafkaClient,
+  TOPICS,
+} from '@app/messaging';
 import { MetricsService } from '@app/observability';
 import type { Counter, Histogram } from 'prom-client';
 import { planProjection } from './event-projection';
@@ -115,7 +123,9 @@ export class EventsProjector extends DomainEventSubscriber {
     return {
       consumed: metrics.counter('projector_events_consumed_total', 'Valid domain events the projector received (retries included)'),
       projected: metrics.counter('projector_events_projected_total', 'Domain events materialized into events or resource events'),
-      skipped: metrics.counter('projector_events_skipped_total', 'Domain events skipped: type without projection, or already projected (duplicate)', ['reason']),
+      skipped: metrics.counter('projector_events_skipped_total', 'Domain events skipped: type without projection, or already projected (duplicate)', [
+        'reason',
+      ]),
       delay: metrics.histogram('projector_end_to_end_delay_seconds', 'Delay from an event occurring to its projection being committed', [], DELAY_BUCKETS),
     };
   }

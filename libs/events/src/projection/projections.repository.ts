@@ -1,10 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';
-import { ContributionEventRow, EventRemoval, IterationEventRow, MilestoneEventRow, NoteUpdate, ProjectionPlan, StateEventRow, WeightEventRow } from './event-projection';
+import {
+  ContributionEventRow,
+  EventRemoval,
+  IterationEventRow,
+  MilestoneEventRow,
+  NoteUpdate,
+  ProjectionPlan,
+  StateEventRow,
+  WeightEventRow,
+} from './event-projection';
 
 /** The tables the projector owns; a rebuild truncates exactly these. */
-export const PROJECTION_TABLES = ['events', 'project_event_positions', 'resource_milestone_events', 'resource_state_events', 'resource_iteration_events', 'resource_weight_events', 'projected_events'] as const;
+export const PROJECTION_TABLES = [
+  'events',
+  'project_event_positions',
+  'resource_milestone_events',
+  'resource_state_events',
+  'resource_iteration_events',
+  'resource_weight_events',
+  'projected_events',
+] as const;
 
 export type ProjectionOutcome = 'projected' | 'skipped' | 'duplicate';
 
@@ -90,7 +107,9 @@ WITH removed AS (
 SELECT count(*)::int AS count FROM removed`;
 
 const removalRow = (r: EventRemoval) =>
-  'commentsOn' in r ? { noteable_type: r.commentsOn.type, noteable_id: r.commentsOn.id, project_id: r.commentsOn.projectId } : { target_type: r.targetType, target_id: r.targetId };
+  'commentsOn' in r
+    ? { noteable_type: r.commentsOn.type, noteable_id: r.commentsOn.id, project_id: r.commentsOn.projectId }
+    : { target_type: r.targetType, target_id: r.targetId };
 
 /** What a plan changes in rows projected before it (removals, edited comments), applied after the inserts. */
 interface FollowUp {
@@ -123,9 +142,26 @@ const eventRow = (e: ContributionEventRow) => ({
   note: e.note,
   push_data: e.pushData,
 });
-const milestoneRow = (m: MilestoneEventRow) => ({ issue_id: m.issueId, merge_request_id: m.mergeRequestId, milestone_id: m.milestoneId, milestone_snapshot: m.milestoneSnapshot, action: m.action });
-const stateRow = (st: StateEventRow) => ({ issue_id: st.issueId, merge_request_id: st.mergeRequestId, state: st.state, source_commit: st.sourceCommit, source_merge_request_id: st.sourceMergeRequestId });
-const iterationRow = (i: IterationEventRow) => ({ issue_id: i.issueId, iteration_id: i.iterationId, iteration_snapshot: i.iterationSnapshot, action: i.action });
+const milestoneRow = (m: MilestoneEventRow) => ({
+  issue_id: m.issueId,
+  merge_request_id: m.mergeRequestId,
+  milestone_id: m.milestoneId,
+  milestone_snapshot: m.milestoneSnapshot,
+  action: m.action,
+});
+const stateRow = (st: StateEventRow) => ({
+  issue_id: st.issueId,
+  merge_request_id: st.mergeRequestId,
+  state: st.state,
+  source_commit: st.sourceCommit,
+  source_merge_request_id: st.sourceMergeRequestId,
+});
+const iterationRow = (i: IterationEventRow) => ({
+  issue_id: i.issueId,
+  iteration_id: i.iterationId,
+  iteration_snapshot: i.iterationSnapshot,
+  action: i.action,
+});
 const weightRow = (w: WeightEventRow) => ({ issue_id: w.issueId, weight: w.weight });
 
 /**

@@ -127,7 +127,9 @@ export class EventsRepository {
       whereProjectAccessLevel(qb, 'p', 'n', viewer, (level) => {
         const readable = viewer ? confidentialIssueReadableSql('ci', level, ':uid') : 'ci.confidential = false';
         // Snippets whose own visibility hides them from viewers below Guest.
-        const snippetVisible = viewer ? `(s.visibility = 'public' OR s.author_id = :uid${viewer.external ? '' : ` OR s.visibility = 'internal'`})` : `s.visibility = 'public'`;
+        const snippetVisible = viewer
+          ? `(s.visibility = 'public' OR s.author_id = :uid${viewer.external ? '' : ` OR s.visibility = 'internal'`})`
+          : `s.visibility = 'public'`;
         return [
           `NOT (e.target_type = 'Issue' AND EXISTS (SELECT 1 FROM issues ci WHERE ci.id = e.target_id AND NOT ${readable}))`,
           // Comments: as hidden as the issue they are on; internal ones only for Reporter+ and their author.
@@ -165,18 +167,38 @@ export class EventsRepository {
    * above) and where the project's numbering stands. Without any per-row condition or filter,
    * newest-first pages are then found by position.
    */
-  async ofProject(projectId: number, viewer: AccessUser | null, accessLevel: number, filter: ListEventsDto, unreadable: UnreadableFeatures = NO_UNREADABLE_FEATURES): Promise<EventListQuery> {
+  async ofProject(
+    projectId: number,
+    viewer: AccessUser | null,
+    accessLevel: number,
+    filter: ListEventsDto,
+    unreadable: UnreadableFeatures = NO_UNREADABLE_FEATURES,
+  ): Promise<EventListQuery> {
     const mayReadConfidential = Boolean(viewer?.isAdmin) || accessLevel >= ACCESS_LEVELS.REPORTER;
     const readable = viewer ? '(i.author_id = $2 OR $2 = ANY(i.assignee_ids))' : 'false';
-    const hiddenSql = mayReadConfidential ? `'{}'::int[]` : `ARRAY(SELECT i.id FROM issues i WHERE i.project_id = $1 AND i.confidential AND NOT ${readable} ORDER BY i.id)`;
-    const privateSnippetsSql = viewer?.isAdmin || accessLevel >= ACCESS_LEVELS.GUEST ? 'false' : `EXISTS (SELECT 1 FROM snippets sn WHERE sn.project_id = $1 AND sn.visibility <> 'public')`;
-    const internalSql = mayReadConfidential ? 'false' : `EXISTS (SELECT 1 FROM notes nt WHERE nt.project_id = $1 AND nt.internal${viewer ? ' AND nt.author_id <> $2' : ''})`;
+    const hiddenSql = mayReadConfidential
+      ? `'{}'::int[]`
+      : `ARRAY(SELECT i.id FROM issues i WHERE i.project_id = $1 AND i.confidential AND NOT ${readable} ORDER BY i.id)`;
+    const privateSnippetsSql =
+      viewer?.isAdmin || accessLevel >= ACCESS_LEVELS.GUEST
+        ? 'false'
+        : `EXISTS (SELECT 1 FROM snippets sn WHERE sn.project_id = $1 AND sn.visibility <> 'public')`;
+    const internalSql = mayReadConfidential
+      ? 'false'
+      : `EXISTS (SELECT 1 FROM notes nt WHERE nt.project_id = $1 AND nt.internal${viewer ? ' AND nt.author_id <> $2' : ''})`;
     const [state] = (await this.dataSource.query(
       `SELECT EXISTS (SELECT 1 FROM events x WHERE x.created_at <= ${RETENTION_SQL} AND x.project_id = $1) AS expired, ${hiddenSql} AS hidden, ${internalSql} AS internal_notes, ${privateSnippetsSql} AS private_snippets,
               pos.last_seq::float8 AS last_seq, pos.deleted_max_seq::float8 AS deleted_max_seq
        FROM (SELECT 1) one LEFT JOIN project_event_positions pos ON pos.project_id = $1`,
       viewer && !mayReadConfidential ? [projectId, viewer.id] : [projectId],
-    )) as Array<{ expired: boolean; hidden: number[]; internal_notes: boolean; private_snippets: boolean; last_seq: number | null; deleted_max_seq: number | null }>;
+    )) as Array<{
+      expired: boolean;
+      hidden: number[];
+      internal_notes: boolean;
+      private_snippets: boolean;
+      last_seq: number | null;
+      deleted_max_seq: number | null;
+    }>;
 
     const qb = this.dataSource.manager.createQueryBuilder(EventEntity, 'e').where('e.project_id = :projectId', { projectId });
     if (state.expired) qb.andWhere(`e.created_at > ${RETENTION_SQL}`);
@@ -186,17 +208,33 @@ export class EventsRepository {
     }
     // Snippets whose own visibility hides them from viewers below Guest (and removed ones).
     if (state.private_snippets) {
-      const snippetVisible = viewer ? `(s.visibility = 'public' OR s.author_id = :viewerId${viewer.external ? '' : ` OR s.visibility = 'internal'`})` : `s.visibility = 'public'`;
-      qb.andWhere(`NOT COALESCE(e.target_type = 'Snippet' AND EXISTS (SELECT 1 FROM snippets s WHERE s.id = e.target_id AND NOT ${snippetVisible}), false)`, { viewerId: viewer?.id ?? 0 });
+      const snippetVisible = viewer
+        ? `(s.visibility = 'public' OR s.author_id = :viewerId${viewer.external ? '' : ` OR s.visibility = 'internal'`})`
+        : `s.visibility = 'public'`;
+      qb.andWhere(`NOT COALESCE(e.target_type = 'Snippet' AND EXISTS (SELECT 1 FROM snippets s WHERE s.id = e.target_id AND NOT ${snippetVisible}), false)`, {
+        viewerId: viewer?.id ?? 0,
+      });
     }
     // Internal comments of others, for viewers below Reporter.
-    if (state.internal_notes) qb.andWhere(`NOT COALESCE(e.target_type = 'Note' AND e.note->>'internal' = 'true'${viewer ? ' AND e.author_id <> :viewerId' : ''}, false)`, { viewerId: viewer?.id ?? 0 });
+    if (state.internal_notes)
+      qb.andWhere(`NOT COALESCE(e.target_type = 'Note' AND e.note->>'internal' = 'true'${viewer ? ' AND e.author_id <> :viewerId' : ''}, false)`, {
+        viewerId: viewer?.id ?? 0,
+      });
     // Features the viewer may not read (the route's `projectFeatureReadable`): their events too.
     if (unreadable.mergeRequests) qb.andWhere(`NOT ${MERGE_REQUEST_EVENT_SQL}`);
     if (unreadable.repository) qb.andWhere('e.push_data IS NULL');
     this.applyFilter(qb, filter);
     const unfiltered =
-      !state.expired && state.hidden.length === 0 && !state.internal_notes && !state.private_snippets && !unreadable.mergeRequests && !unreadable.repository && !filter.action && !filter.target_type && !filter.after && !filter.before;
+      !state.expired &&
+      state.hidden.length === 0 &&
+      !state.internal_notes &&
+      !state.private_snippets &&
+      !unreadable.mergeRequests &&
+      !unreadable.repository &&
+      !filter.action &&
+      !filter.target_type &&
+      !filter.after &&
+      !filter.before;
     const positions = unfiltered && state.last_seq !== null ? { lastSeq: state.last_seq, deletedMaxSeq: state.deleted_max_seq ?? 0 } : undefined;
     const viewerKey = `${mayReadConfidential ? 'all' : `u${viewer?.id ?? 0}`}${unreadable.mergeRequests ? '-mr' : ''}${unreadable.repository ? '-code' : ''}`;
     const cacheKey = ['project', projectId, viewerKey, filter.action ?? '', filter.target_type ?? '', filter.after ?? '', filter.before ?? ''].join('|');
@@ -214,7 +252,11 @@ export class EventsRepository {
     const { qb, order, positions, cacheKey } = list;
     const direction = sort === 'asc' ? 'ASC' : 'DESC';
     const { offset, perPage } = pagination;
-    const ids = qb.clone().select('e.id', 'id').orderBy(order, direction).limit(perPage + 1);
+    const ids = qb
+      .clone()
+      .select('e.id', 'id')
+      .orderBy(order, direction)
+      .limit(perPage + 1);
     // Every number in (deletedMaxSeq, lastSeq] exists: the `offset` newest events are those above `seek`.
     const seek = positions && direction === 'DESC' ? positions.lastSeq - offset : null;
     if (seek !== null && seek - perPage - 1 >= positions!.deletedMaxSeq) ids.andWhere('e.project_seq <= :seek', { seek });
@@ -259,7 +301,12 @@ export class EventsRepository {
 
   /** The number of rows of `qb`, or null above `TOTAL_COUNT_LIMIT` (GitLab leaves `x-total` out then). */
   private async countWithCap(qb: SelectQueryBuilder<EventEntity>): Promise<number | null> {
-    const [sql, params] = qb.clone().select('1', 'one').orderBy().limit(TOTAL_COUNT_LIMIT + 1).getQueryAndParameters();
+    const [sql, params] = qb
+      .clone()
+      .select('1', 'one')
+      .orderBy()
+      .limit(TOTAL_COUNT_LIMIT + 1)
+      .getQueryAndParameters();
     const [row] = (await this.dataSource.query(`SELECT count(*)::int AS n FROM (${sql}) c`, params)) as Array<{ n: number }>;
     return row.n > TOTAL_COUNT_LIMIT ? null : row.n;
   }

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { ResourceIterationEventEntity, ResourceMilestoneEventEntity, ResourceStateEventEntity, ResourceWeightEventEntity } from '../entities/resource-events.entity';
+import {
+  ResourceIterationEventEntity,
+  ResourceMilestoneEventEntity,
+  ResourceStateEventEntity,
+  ResourceWeightEventEntity,
+} from '../entities/resource-events.entity';
 
 export type ResourceEventKind = 'milestone' | 'state' | 'iteration' | 'weight';
 

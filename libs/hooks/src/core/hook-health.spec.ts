@@ -13,7 +13,12 @@ describe(afterFailure.name, () => {
   });
 
   it('disables temporarily for 1 minute at the 4th failure', () => {
-    expect(fail(HEALTHY, 4)).toEqual({ alertStatus: 'temporarily_disabled', disabledUntil: new Date(now.getTime() + 60_000), recentFailures: 4, backoffCount: 1 });
+    expect(fail(HEALTHY, 4)).toEqual({
+      alertStatus: 'temporarily_disabled',
+      disabledUntil: new Date(now.getTime() + 60_000),
+      recentFailures: 4,
+      backoffCount: 1,
+    });
   });
 
   it('does not extend the period for failures while disabled, doubles it after, up to one day', () => {
@@ -43,6 +48,8 @@ describe(disabledReason.name, () => {
   it('lets an executable hook or an expired temporary disabling through', () => {
     expect(disabledReason(HEALTHY, now)).toBeNull();
     expect(disabledReason({ ...HEALTHY, alertStatus: 'temporarily_disabled', disabledUntil: new Date(now.getTime() - 1) }, now)).toBeNull();
-    expect(disabledReason({ ...HEALTHY, alertStatus: 'temporarily_disabled', disabledUntil: new Date(now.getTime() + 1) }, now)).toMatch(/temporarily disabled until/);
+    expect(disabledReason({ ...HEALTHY, alertStatus: 'temporarily_disabled', disabledUntil: new Date(now.getTime() + 1) }, now)).toMatch(
+      /temporarily disabled until/,
+    );
   });
 });

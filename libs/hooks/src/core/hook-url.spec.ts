@@ -1,9 +1,12 @@
 import { hookUrlProblem, MAX_HOOK_URL_LENGTH, redactHookUrl } from './hook-url';
 
 describe(hookUrlProblem.name, () => {
-  it.each(['http://example.com/hook', 'https://example.com:8443/a?b=c', 'http://127.0.0.1:9000/', 'http://[::1]:80/x', 'https://user:secret@example.com/hook'])('accepts %s', (url) => {
-    expect(hookUrlProblem(url)).toBeNull();
-  });
+  it.each(['http://example.com/hook', 'https://example.com:8443/a?b=c', 'http://127.0.0.1:9000/', 'http://[::1]:80/x', 'https://user:secret@example.com/hook'])(
+    'accepts %s',
+    (url) => {
+      expect(hookUrlProblem(url)).toBeNull();
+    },
+  );
 
   it.each([
     ['ftp://example.com/', 'is blocked: Only allowed schemes are http, https'],

@@ -15,7 +15,13 @@ export type SystemHookEventType = (typeof SYSTEM_HOOK_EVENTS)[keyof typeof SYSTE
  * The event of a hook change. It never carries the token (only whether one is set) nor the
  * URL's credentials.
  */
-export function systemHookEvent(type: SystemHookEventType, actorId: number, hook: SystemHookEntity, hasToken: boolean, extra: Pick<DomainEventData<SystemHookEventType>, 'changed_attributes'> = {}): NewDomainEvent<SystemHookEventType> {
+export function systemHookEvent(
+  type: SystemHookEventType,
+  actorId: number,
+  hook: SystemHookEntity,
+  hasToken: boolean,
+  extra: Pick<DomainEventData<SystemHookEventType>, 'changed_attributes'> = {},
+): NewDomainEvent<SystemHookEventType> {
   const url = redactHookUrl(hook.url);
   return {
     type,

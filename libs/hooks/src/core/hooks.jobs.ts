@@ -61,7 +61,10 @@ export interface HookFanOutJob {
  * System hook deliveries: one `fan-out` job per batch of events (the first attempts to every
  * subscribed hook), one `deliver-hook` job per retried (event, hook), handed-over attempt or resend.
  */
-export const HOOK_DELIVERIES = defineQueue<{ 'deliver-hook': HookDeliveryJob; 'fan-out': HookFanOutJob }>()('hook-deliveries', { DELIVER_HOOK: 'deliver-hook', FAN_OUT: 'fan-out' });
+export const HOOK_DELIVERIES = defineQueue<{ 'deliver-hook': HookDeliveryJob; 'fan-out': HookFanOutJob }>()('hook-deliveries', {
+  DELIVER_HOOK: 'deliver-hook',
+  FAN_OUT: 'fan-out',
+});
 
 /** Housekeeping of the hooks lib: pruning the delivery log. */
 export const HOOK_MAINTENANCE = defineQueue<{ 'prune-hook-logs': { olderThanDays: number } }>()('maintenance', { PRUNE_HOOK_LOGS: 'prune-hook-logs' });

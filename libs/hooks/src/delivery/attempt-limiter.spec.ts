@@ -12,10 +12,12 @@ describe(AttemptLimiter.name, () => {
     const sut = new AttemptLimiter(2, 2);
     const started: number[] = [];
     const gates = [deferred(), deferred(), deferred(), deferred()];
-    const runs = gates.map((gate, i) => sut.run(i + 1, async () => {
-      started.push(i);
-      await gate.promise;
-    }));
+    const runs = gates.map((gate, i) =>
+      sut.run(i + 1, async () => {
+        started.push(i);
+        await gate.promise;
+      }),
+    );
     await tick();
     expect(started).toEqual([0, 1]);
     gates[1].resolve();
@@ -33,10 +35,12 @@ describe(AttemptLimiter.name, () => {
     const sut = new AttemptLimiter(4, 3);
     const slow = deferred();
     const slowStarted: number[] = [];
-    const slowRuns = Array.from({ length: 10 }, (_, i) => sut.run(1, async () => {
-      slowStarted.push(i);
-      await slow.promise;
-    }));
+    const slowRuns = Array.from({ length: 10 }, (_, i) =>
+      sut.run(1, async () => {
+        slowStarted.push(i);
+        await slow.promise;
+      }),
+    );
     await tick();
     expect(slowStarted).toEqual([0, 1, 2]);
     expect(sut.inFlight(1)).toBe(3);
@@ -51,7 +55,7 @@ describe(AttemptLimiter.name, () => {
     expect(sut.inFlight(1)).toBe(0);
   });
 
-  it('gives up on an attempt that waited too long in its hook\'s line, keeping the line in order', async () => {
+  it("gives up on an attempt that waited too long in its hook's line, keeping the line in order", async () => {
     const sut = new AttemptLimiter(4, 1);
     const stuck = deferred();
     const first = sut.run(1, () => stuck.promise);

@@ -30,9 +30,7 @@ export class HookCache {
 
   private read(): Promise<Map<number, SystemHookEntity>> {
     const now = Date.now();
-    const hooks = this.hooks
-      .listWithTokens()
-      .then((rows) => new Map(rows.map((hook) => [hook.id, hook])));
+    const hooks = this.hooks.listWithTokens().then((rows) => new Map(rows.map((hook) => [hook.id, hook])));
     const entry = { at: now, hooks };
     this.cached = entry;
     hooks.catch(() => {

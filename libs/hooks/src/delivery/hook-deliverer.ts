@@ -117,7 +117,14 @@ export class HookDeliverer {
       } catch {
         // Never deliver without the token the receiver expects: the key must be restored or the token set again.
         row.requestHeaders = redactHeaders(headers(null));
-        return this.finish(input, row, 'server_failure', 'the hook token cannot be decrypted (SETTINGS_ENCRYPTION_KEY changed?): set the token again', false, null);
+        return this.finish(
+          input,
+          row,
+          'server_failure',
+          'the hook token cannot be decrypted (SETTINGS_ENCRYPTION_KEY changed?): set the token again',
+          false,
+          null,
+        );
       }
     }
     const sent = headers(token);
@@ -128,7 +135,15 @@ export class HookDeliverer {
     const decision = await this.outbound.checkDelivery(target.parsed);
     if (!decision.allowed) return this.finish(input, row, 'server_failure', `blocked: ${decision.reason}`, decision.retryable, null);
 
-    const response = await this.http.post({ url: hook.url, headers: sent, body, verifyTls: hook.enableSslVerification, timeoutMs: this.config.hooks.timeoutMs, pinned: decision.pinned, hookId: hook.id });
+    const response = await this.http.post({
+      url: hook.url,
+      headers: sent,
+      body,
+      verifyTls: hook.enableSslVerification,
+      timeoutMs: this.config.hooks.timeoutMs,
+      pinned: decision.pinned,
+      hookId: hook.id,
+    });
     row.responseStatus = response.status;
     row.responseHeaders = response.headers;
     row.responseBody = response.body;

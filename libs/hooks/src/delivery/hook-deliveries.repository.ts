@@ -71,7 +71,10 @@ export class HookDeliveriesRepository {
    */
   async prune(olderThanDays: number, now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - olderThanDays * 86_400_000);
-    const removed = await this.deleteInSlices(`DELETE FROM system_hook_deliveries WHERE id IN (SELECT id FROM system_hook_deliveries WHERE created_at < $1 LIMIT 10000)`, cutoff);
+    const removed = await this.deleteInSlices(
+      `DELETE FROM system_hook_deliveries WHERE id IN (SELECT id FROM system_hook_deliveries WHERE created_at < $1 LIMIT 10000)`,
+      cutoff,
+    );
     await this.deleteInSlices(
       `DELETE FROM system_hook_events WHERE id IN (SELECT e.id FROM system_hook_events e WHERE e.created_at < $1 AND e.fanned_out_at IS NOT NULL
           AND NOT EXISTS (SELECT 1 FROM system_hook_retries r WHERE r.event_id = e.id) LIMIT 10000)`,

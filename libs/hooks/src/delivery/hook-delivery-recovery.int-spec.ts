@@ -12,7 +12,15 @@ import { HookDeliveryRecovery } from './hook-delivery-recovery';
 import { HookEventsRepository } from './hook-events.repository';
 import { fanOutJobId } from './hook-jobs';
 
-const event = (hookIds: number[]): HookFanOutEvent => ({ eventId: randomUUID(), trigger: 'group_create', body: '{"event_name":"group_create"}', occurredAt: new Date().toISOString(), chainId: randomUUID(), chainDepth: 1, hookIds });
+const event = (hookIds: number[]): HookFanOutEvent => ({
+  eventId: randomUUID(),
+  trigger: 'group_create',
+  body: '{"event_name":"group_create"}',
+  occurredAt: new Date().toISOString(),
+  chainId: randomUUID(),
+  chainDepth: 1,
+  hookIds,
+});
 
 /** The record of owed deliveries in PostgreSQL and the queue rebuilt from it, against the real PostgreSQL and Redis (own prefix). */
 describe(HookDeliveryRecovery.name, () => {
@@ -87,7 +95,22 @@ describe(HookDeliveryRecovery.name, () => {
     const e = event([1, 2, 3, 4]);
     await events.insert([{ ...e, jobId: fanOutJobId(e.eventId) }]);
     const log = new HookDeliveryLog(new HookDeliveriesRepository(dataSource));
-    const row = { eventId: e.eventId, trigger: 'group_create', url: 'http://127.0.0.1:1/h', requestHeaders: {}, requestBody: null, responseStatus: 200, responseHeaders: null, responseBody: null, error: null, durationMs: 1, idempotencyKey: randomUUID(), webhookUuid: null, attempt: 1, eventOccurredAt: e.occurredAt };
+    const row = {
+      eventId: e.eventId,
+      trigger: 'group_create',
+      url: 'http://127.0.0.1:1/h',
+      requestHeaders: {},
+      requestBody: null,
+      responseStatus: 200,
+      responseHeaders: null,
+      responseBody: null,
+      error: null,
+      durationMs: 1,
+      idempotencyKey: randomUUID(),
+      webhookUuid: null,
+      attempt: 1,
+      eventOccurredAt: e.occurredAt,
+    };
     await log.recordMany([
       { ...row, hookId: 1, status: 'successful' },
       { ...row, hookId: 2, status: 'server_failure', responseStatus: 500 },
@@ -109,7 +132,26 @@ describe(HookDeliveryRecovery.name, () => {
     await events.markFannedOut([e.eventId]);
     const log = new HookDeliveryLog(new HookDeliveriesRepository(dataSource));
     const key = randomUUID();
-    await log.recordMany([{ eventId: e.eventId, hookId: 5, status: 'server_failure', trigger: 'group_create', url: 'http://127.0.0.1:1/h', requestHeaders: {}, requestBody: null, responseStatus: 500, responseHeaders: null, responseBody: null, error: null, durationMs: 1, idempotencyKey: key, webhookUuid: null, attempt: 1, eventOccurredAt: e.occurredAt }]);
+    await log.recordMany([
+      {
+        eventId: e.eventId,
+        hookId: 5,
+        status: 'server_failure',
+        trigger: 'group_create',
+        url: 'http://127.0.0.1:1/h',
+        requestHeaders: {},
+        requestBody: null,
+        responseStatus: 500,
+        responseHeaders: null,
+        responseBody: null,
+        error: null,
+        durationMs: 1,
+        idempotencyKey: key,
+        webhookUuid: null,
+        attempt: 1,
+        eventOccurredAt: e.occurredAt,
+      },
+    ]);
     const [entry] = await new HookDeliveriesRepository(dataSource).listQuery(5).getMany();
     const [kept, orphan] = [randomUUID(), randomUUID()];
     await events.recordResend({ id: kept, hookId: 5, deliveryId: entry.id, requestId: 'req-resend' });
@@ -118,7 +160,15 @@ describe(HookDeliveryRecovery.name, () => {
     await expect(sut.rebuild(Date.now())).resolves.toEqual({ fanOuts: 0, retries: 0, resends: 0 }); // too recent to be checked
     await expect(sut.rebuild(later())).resolves.toEqual({ fanOuts: 0, retries: 0, resends: 1 });
     const job = await queue.getJob(`resend_${entry.id}_${kept}`);
-    expect(job?.data).toMatchObject({ eventId: e.eventId, hookId: 5, resend: true, resendId: kept, body: e.body, idempotencyKey: key, requestId: 'req-resend' });
+    expect(job?.data).toMatchObject({
+      eventId: e.eventId,
+      hookId: 5,
+      resend: true,
+      resendId: kept,
+      body: e.body,
+      idempotencyKey: key,
+      requestId: 'req-resend',
+    });
     expect(job?.opts.attempts).toBe(1);
     // The resend whose log entry is gone is dropped; the one in Redis is not queued twice.
     await expect(events.stillResending([kept, orphan])).resolves.toEqual(new Set([kept]));

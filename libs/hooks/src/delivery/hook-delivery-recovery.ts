@@ -90,7 +90,11 @@ export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDes
           await this.events.finishResend(resend.id);
           continue;
         }
-        jobs.push({ name: HOOK_DELIVERIES.jobs.DELIVER_HOOK, data: resendJobOf(entry, resend.hookId, resend.id, resend.requestId), opts: deliveryJobOptions(resendJobId(resend.deliveryId, resend.id), 1) });
+        jobs.push({
+          name: HOOK_DELIVERIES.jobs.DELIVER_HOOK,
+          data: resendJobOf(entry, resend.hookId, resend.id, resend.requestId),
+          opts: deliveryJobOptions(resendJobId(resend.deliveryId, resend.id), 1),
+        });
       }
       if (jobs.length > 0) await this.queue.addBulk(jobs);
       rebuilt += jobs.length;
@@ -113,7 +117,11 @@ export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDes
       const jobs = lost
         .map((f) => ({ jobId: f.jobId, events: f.events.filter((e) => pending.has(e.eventId)) }))
         .filter((f) => f.events.length > 0)
-        .map((f) => ({ name: HOOK_DELIVERIES.jobs.FAN_OUT, data: { events: f.events, recovered: true } satisfies HookFanOutJob, opts: fanOutJobOptions(f.jobId) }));
+        .map((f) => ({
+          name: HOOK_DELIVERIES.jobs.FAN_OUT,
+          data: { events: f.events, recovered: true } satisfies HookFanOutJob,
+          opts: fanOutJobOptions(f.jobId),
+        }));
       if (jobs.length > 0) await this.queue.addBulk(jobs);
       rebuilt += jobs.length;
     } while (after);
@@ -147,7 +155,11 @@ export class HookDeliveryRecovery implements OnApplicationBootstrap, OnModuleDes
               firstAttempt: r.attempt,
               bodyStored: true,
             };
-            return { name: HOOK_DELIVERIES.jobs.DELIVER_HOOK, data, opts: deliveryJobOptions(deliveryJobId(r.eventId, r.hookId), Math.max(1, totalAttempts(this.config) - r.attempt + 1)) };
+            return {
+              name: HOOK_DELIVERIES.jobs.DELIVER_HOOK,
+              data,
+              opts: deliveryJobOptions(deliveryJobId(r.eventId, r.hookId), Math.max(1, totalAttempts(this.config) - r.attempt + 1)),
+            };
           });
         if (jobs.length > 0) await this.queue.addBulk(jobs);
         rebuilt += jobs.length;

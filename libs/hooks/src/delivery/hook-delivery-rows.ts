@@ -74,4 +74,3 @@ export function copyLine(row: NewHookDelivery): string {
     `${Math.min(row.durationMs, 2_147_483_647)}\t${copyField(row.idempotencyKey)}\t${copyField(row.webhookUuid)}\t${row.attempt}\t${copyField(row.eventOccurredAt)}\n`
   );
 }
-

@@ -16,7 +16,13 @@ import { HookRedelivery } from './hook-redelivery';
  * do not stop the others. A job whose process died is taken up again by another worker once its
  * lock (15 s) has run out.
  */
-@QueueWorker(HOOK_DELIVERIES, { concurrency: 100, lockDuration: 15_000, stalledInterval: 15_000, maxStalledCount: 10, settings: { backoffStrategy: hookBackoffStrategy } })
+@QueueWorker(HOOK_DELIVERIES, {
+  concurrency: 100,
+  lockDuration: 15_000,
+  stalledInterval: 15_000,
+  maxStalledCount: 10,
+  settings: { backoffStrategy: hookBackoffStrategy },
+})
 export class HookDeliveryProcessor extends JobWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(HookDeliveryProcessor.name);
 

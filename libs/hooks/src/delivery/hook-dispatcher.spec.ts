@@ -1,7 +1,15 @@
 import type { HookFanOutEvent } from '../core/hooks.jobs';
 import { fanOutBatches } from './hook-dispatcher';
 
-const event = (id: string, hooks: number): HookFanOutEvent => ({ eventId: id, trigger: 'push', body: '{}', occurredAt: null, chainId: id, chainDepth: 1, hookIds: Array.from({ length: hooks }, (_, i) => i + 1) });
+const event = (id: string, hooks: number): HookFanOutEvent => ({
+  eventId: id,
+  trigger: 'push',
+  body: '{}',
+  occurredAt: null,
+  chainId: id,
+  chainDepth: 1,
+  hookIds: Array.from({ length: hooks }, (_, i) => i + 1),
+});
 
 describe(fanOutBatches.name, () => {
   it('groups events in order into jobs of about the given number of deliveries, named after their first event', () => {

@@ -96,12 +96,33 @@ export class HookDispatcher extends DomainEventSubscriber {
         const reason = `loop protection: delivery ${chainDepth} of chain ${chainId} exceeds HOOK_MAX_CHAIN_DEPTH (${this.config.hooks.maxChainDepth})`;
         for (const hook of interested) {
           skipped.push(
-            this.deliverer.skip({ hook, eventId: event.id, trigger: hookEvent!.trigger, body, idempotencyKey: idempotencyKeyOf(event.id, hook.id), occurredAt: event.occurred_at, chainId, chainDepth, attempt: 0 }, reason),
+            this.deliverer.skip(
+              {
+                hook,
+                eventId: event.id,
+                trigger: hookEvent!.trigger,
+                body,
+                idempotencyKey: idempotencyKeyOf(event.id, hook.id),
+                occurredAt: event.occurred_at,
+                chainId,
+                chainDepth,
+                attempt: 0,
+              },
+              reason,
+            ),
           );
         }
         continue;
       }
-      fanOuts.push({ eventId: event.id, trigger: hookEvent!.trigger, body, occurredAt: event.occurred_at, chainId, chainDepth, hookIds: interested.map((hook) => hook.id) });
+      fanOuts.push({
+        eventId: event.id,
+        trigger: hookEvent!.trigger,
+        body,
+        occurredAt: event.occurred_at,
+        chainId,
+        chainDepth,
+        hookIds: interested.map((hook) => hook.id),
+      });
     }
     const batches = fanOutBatches(fanOuts);
     const recorded = await this.events.insert(batches.flatMap((batch) => batch.events.map((event) => ({ ...event, jobId: batch.jobId }))));

@@ -97,7 +97,9 @@ export class HookEventsRepository {
   /** Of these events, those still owing their fan-out. */
   async stillPending(eventIds: string[]): Promise<Set<string>> {
     if (eventIds.length === 0) return new Set();
-    const rows: Array<{ id: string }> = await this.dataSource.query(`SELECT id FROM system_hook_events WHERE id = ANY($1::uuid[]) AND fanned_out_at IS NULL`, [eventIds]);
+    const rows: Array<{ id: string }> = await this.dataSource.query(`SELECT id FROM system_hook_events WHERE id = ANY($1::uuid[]) AND fanned_out_at IS NULL`, [
+      eventIds,
+    ]);
     return new Set(rows.map((r) => r.id));
   }
 
@@ -105,7 +107,11 @@ export class HookEventsRepository {
    * Fan-outs recorded before `before` and not done, by job, oldest first, one page after
    * `after` (created_at, id).
    */
-  async pendingFanOuts(before: Date, after: { createdAt: Date; id: string } | null, limit: number): Promise<{ fanOuts: PendingFanOut[]; last: { createdAt: Date; id: string } | null }> {
+  async pendingFanOuts(
+    before: Date,
+    after: { createdAt: Date; id: string } | null,
+    limit: number,
+  ): Promise<{ fanOuts: PendingFanOut[]; last: { createdAt: Date; id: string } | null }> {
     const rows: Array<EventRow & { created_at: Date }> = await this.dataSource.query(
       `SELECT id, trigger, body, occurred_at, chain_id, chain_depth, hook_ids, job_id, created_at FROM system_hook_events
         WHERE fanned_out_at IS NULL AND created_at < $1 AND ($2::timestamptz IS NULL OR (created_at, id) > ($2, $3::uuid))
@@ -119,7 +125,10 @@ export class HookEventsRepository {
       byJob.set(row.job_id, events);
     }
     const lastRow = rows.at(-1);
-    return { fanOuts: [...byJob].map(([jobId, events]) => ({ jobId, events })), last: rows.length < limit || !lastRow ? null : { createdAt: lastRow.created_at, id: lastRow.id } };
+    return {
+      fanOuts: [...byJob].map(([jobId, events]) => ({ jobId, events })),
+      last: rows.length < limit || !lastRow ? null : { createdAt: lastRow.created_at, id: lastRow.id },
+    };
   }
 
   /** The (event, hook) pairs of these events whose first attempt already has an outcome: a success, a skip or a retry waiting. */
@@ -157,14 +166,23 @@ export class HookEventsRepository {
 
   /** Retries due before `before`, oldest first, one page after `after` (due_at, event id, hook id). */
   async dueRetries(before: Date, after: { dueAt: Date; eventId: string; hookId: number } | null, limit: number): Promise<PendingRetry[]> {
-    const rows: Array<{ event_id: string; hook_id: number; attempt: number; due_at: Date; trigger: string; body: string; occurred_at: Date | null; chain_id: string; chain_depth: number }> =
-      await this.dataSource.query(
-        `SELECT r.event_id, r.hook_id, r.attempt, r.due_at, e.trigger, e.body, e.occurred_at, e.chain_id, e.chain_depth
+    const rows: Array<{
+      event_id: string;
+      hook_id: number;
+      attempt: number;
+      due_at: Date;
+      trigger: string;
+      body: string;
+      occurred_at: Date | null;
+      chain_id: string;
+      chain_depth: number;
+    }> = await this.dataSource.query(
+      `SELECT r.event_id, r.hook_id, r.attempt, r.due_at, e.trigger, e.body, e.occurred_at, e.chain_id, e.chain_depth
            FROM system_hook_retries r JOIN system_hook_events e ON e.id = r.event_id
           WHERE r.due_at < $1 AND ($2::timestamptz IS NULL OR (r.due_at, r.event_id, r.hook_id) > ($2, $3::uuid, $4::int))
           ORDER BY r.due_at, r.event_id, r.hook_id LIMIT $5`,
-        [before, after?.dueAt ?? null, after?.eventId ?? null, after?.hookId ?? null, limit],
-      );
+      [before, after?.dueAt ?? null, after?.eventId ?? null, after?.hookId ?? null, limit],
+    );
     return rows.map((r) => ({
       eventId: r.event_id,
       hookId: r.hook_id,
@@ -206,7 +224,12 @@ export class HookEventsRepository {
 
   /** Records a resend before its job is enqueued. */
   async recordResend(resend: { id: string; hookId: number; deliveryId: string; requestId: string | null }): Promise<void> {
-    await this.dataSource.query(`INSERT INTO system_hook_resends (id, hook_id, delivery_id, request_id) VALUES ($1, $2, $3, $4)`, [resend.id, resend.hookId, resend.deliveryId, resend.requestId]);
+    await this.dataSource.query(`INSERT INTO system_hook_resends (id, hook_id, delivery_id, request_id) VALUES ($1, $2, $3, $4)`, [
+      resend.id,
+      resend.hookId,
+      resend.deliveryId,
+      resend.requestId,
+    ]);
   }
 
   /** The resend's attempt has its outcome (or can no longer be made). */

@@ -64,7 +64,19 @@ export class HookFanOut {
         if (!hook) continue;
         const idempotencyKey = idempotencyKeyOf(event.eventId, hookId);
         bodyBytes ??= Buffer.from(event.body, 'utf8');
-        const attempt = { hook, eventId: event.eventId, trigger: event.trigger, body: event.body, bodyBytes, idempotencyKey, occurredAt: event.occurredAt, chainId: event.chainId, chainDepth: event.chainDepth, attempt: 1, bodyStored: true };
+        const attempt = {
+          hook,
+          eventId: event.eventId,
+          trigger: event.trigger,
+          body: event.body,
+          bodyBytes,
+          idempotencyKey,
+          occurredAt: event.occurredAt,
+          chainId: event.chainId,
+          chainDepth: event.chainDepth,
+          attempt: 1,
+          bodyStored: true,
+        };
         // The job data of a retry or a hand-over, built only then (most attempts need none).
         const jobData = (firstAttempt: number): HookDeliveryJob => {
           const { hook: _hook, attempt: _number, bodyBytes: _bytes, ...data } = attempt;
@@ -76,12 +88,29 @@ export class HookFanOut {
           const outcome = await this.deliverer.deliver(attempt);
           if (outcome.ok || !outcome.retryable || totalAttempts(this.config) < 2) return;
           const delayMs = retryDelay(this.config.hooks.retryScheduleMs, 0, outcome.retryAfterMs);
-          retries.push({ eventId: event.eventId, hookId, attempt: 2, dueAt: new Date(Date.now() + delayMs), delayMs, attempts: totalAttempts(this.config) - 1, data: jobData(2) });
+          retries.push({
+            eventId: event.eventId,
+            hookId,
+            attempt: 2,
+            dueAt: new Date(Date.now() + delayMs),
+            delayMs,
+            attempts: totalAttempts(this.config) - 1,
+            data: jobData(2),
+          });
         };
         attempts.push(
           this.limiter.tryRun(hookId, run, HOOK_LINE_WAIT_MS).then((result) => {
             // The hook is slow and holds its whole share: its first attempt becomes a job of its own.
-            if (result === NOT_STARTED) retries.push({ eventId: event.eventId, hookId, attempt: 1, dueAt: new Date(), delayMs: 0, attempts: totalAttempts(this.config), data: jobData(1) });
+            if (result === NOT_STARTED)
+              retries.push({
+                eventId: event.eventId,
+                hookId,
+                attempt: 1,
+                dueAt: new Date(),
+                delayMs: 0,
+                attempts: totalAttempts(this.config),
+                data: jobData(1),
+              });
           }),
         );
       }
@@ -91,7 +120,13 @@ export class HookFanOut {
       // The record first: if Redis loses (or never gets) the jobs, the recovery rebuilds them when due.
       await this.events.scheduleRetries(retries.map(({ eventId, hookId, attempt, dueAt }) => ({ eventId, hookId, attempt, dueAt })));
       await this.queue
-        .addBulk(retries.map((r) => ({ name: HOOK_DELIVERIES.jobs.DELIVER_HOOK, data: r.data, opts: deliveryJobOptions(deliveryJobId(r.eventId, r.hookId), r.attempts, r.delayMs) })))
+        .addBulk(
+          retries.map((r) => ({
+            name: HOOK_DELIVERIES.jobs.DELIVER_HOOK,
+            data: r.data,
+            opts: deliveryJobOptions(deliveryJobId(r.eventId, r.hookId), r.attempts, r.delayMs),
+          })),
+        )
         .catch((error: unknown) => this.logger.warn(`${retries.length} retry jobs not queued (rebuilt from PostgreSQL when due): ${(error as Error).message}`));
     }
     await this.events.markFannedOut(eventIds);

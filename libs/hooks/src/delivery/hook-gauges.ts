@@ -16,7 +16,9 @@ export class HookGauges implements OnModuleInit {
 
   onModuleInit(): void {
     if (!this.metrics) return;
-    const depth = this.metrics.gauge('system_hook_delivery_queue_depth', 'System hook delivery jobs by state (waiting, delayed for a retry, active)', ['state']);
+    const depth = this.metrics.gauge('system_hook_delivery_queue_depth', 'System hook delivery jobs by state (waiting, delayed for a retry, active)', [
+      'state',
+    ]);
     const disabled = this.metrics.gauge('system_hooks_disabled', 'System hooks not receiving deliveries, by alert_status', ['status']);
     Object.assign(depth, {
       collect: async () => {

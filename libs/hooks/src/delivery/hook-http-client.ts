@@ -35,7 +35,8 @@ interface Answered {
   durationMs: number;
 }
 
-export type HookResponse = ({ ok: true } & Answered) | ({ ok: false; error: string } & (Answered | { status: null; headers: null; body: null; durationMs: number }));
+export type HookResponse =
+  ({ ok: true } & Answered) | ({ ok: false; error: string } & (Answered | { status: null; headers: null; body: null; durationMs: number }));
 
 /** A hook URL as a request needs it: parsed once, not at every delivery. */
 interface Target {
@@ -136,7 +137,10 @@ export class HookHttpClient implements OnApplicationShutdown {
       }
       const lookup: LookupFunction | undefined = pinned
         ? (_hostname, options, callback) => {
-            if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: pinned.address, family: pinned.family }]);
+            if ((options as { all?: boolean }).all)
+              (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
+                { address: pinned.address, family: pinned.family },
+              ]);
             else callback(null, pinned.address, pinned.family);
           }
         : undefined;
@@ -154,7 +158,8 @@ function parseTarget(url: string): Target | null {
   } catch {
     return null;
   }
-  const authorization = parsed.username || parsed.password ? `Basic ${Buffer.from(`${safeDecode(parsed.username)}:${safeDecode(parsed.password)}`).toString('base64')}` : null;
+  const authorization =
+    parsed.username || parsed.password ? `Basic ${Buffer.from(`${safeDecode(parsed.username)}:${safeDecode(parsed.password)}`).toString('base64')}` : null;
   return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`, authorization };
 }
 
@@ -227,7 +232,12 @@ class DeliveryHandler implements Dispatcher.DispatchHandler {
   private answer(): void {
     if (this.done) return;
     const body = this.kept.length === 1 ? this.kept[0] : Buffer.concat(this.kept);
-    const answered: Answered = { status: this.status, headers: this.headers, body: body.subarray(0, MAX_RESPONSE_BYTES).toString('utf8'), durationMs: this.elapsed() };
+    const answered: Answered = {
+      status: this.status,
+      headers: this.headers,
+      body: body.subarray(0, MAX_RESPONSE_BYTES).toString('utf8'),
+      durationMs: this.elapsed(),
+    };
     if (this.status >= 200 && this.status < 300) this.settle({ ok: true, ...answered });
     else this.settle({ ok: false, error: `HTTP ${this.status}`, ...answered });
   }
@@ -264,7 +274,8 @@ function safeDecode(text: string): string {
 
 function describe(error: Error, timeoutMs: number): string {
   const cause = (error as { cause?: Error }).cause;
-  if (error.name === 'AbortError' || error.name === 'TimeoutError' || /Timeout/.test((error as NodeJS.ErrnoException).code ?? '')) return `timed out after ${timeoutMs} ms`;
+  if (error.name === 'AbortError' || error.name === 'TimeoutError' || /Timeout/.test((error as NodeJS.ErrnoException).code ?? ''))
+    return `timed out after ${timeoutMs} ms`;
   const code = (error as NodeJS.ErrnoException).code ?? (cause as NodeJS.ErrnoException | undefined)?.code;
   const message = cause?.message && cause.message !== error.message ? `${error.message}: ${cause.message}` : error.message;
   return code ? `${code}: ${message}` : message;

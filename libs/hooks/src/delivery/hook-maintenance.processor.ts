@@ -20,7 +20,10 @@ export class MaintenanceProcessor extends JobWorker implements OnApplicationBoot
     this.worker.on('error', (error) => this.logger.warn(`maintenance worker: ${error.message}`));
   }
 
-  @OnJob(HOOK_MAINTENANCE, HOOK_MAINTENANCE.jobs.PRUNE_HOOK_LOGS, { schedule: { cron: PRUNE_HOOK_LOGS_SCHEDULE }, data: { olderThanDays: HOOK_LOG_RETENTION_DAYS } })
+  @OnJob(HOOK_MAINTENANCE, HOOK_MAINTENANCE.jobs.PRUNE_HOOK_LOGS, {
+    schedule: { cron: PRUNE_HOOK_LOGS_SCHEDULE },
+    data: { olderThanDays: HOOK_LOG_RETENTION_DAYS },
+  })
   async pruneHookLogs({ olderThanDays }: { olderThanDays: number }): Promise<{ removed: number }> {
     const removed = await this.deliveries.prune(olderThanDays);
     if (removed > 0) this.logger.log(`removed ${removed} system hook delivery log rows older than ${olderThanDays} days`);

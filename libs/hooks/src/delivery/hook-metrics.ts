@@ -12,9 +12,23 @@ export class HookMetrics {
 
   constructor(@Optional() readonly registry?: MetricsService) {
     if (!registry) return;
-    this.deliveries = registry.counter('system_hook_deliveries_total', 'System hook delivery attempts by outcome (successful, client_failure, server_failure, skipped)', ['outcome']);
-    this.latency = registry.histogram('system_hook_delivery_duration_seconds', 'Duration of system hook delivery attempts (request sent to response read)', ['outcome'], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
-    this.delay = registry.histogram('system_hook_delivery_delay_seconds', 'Time from the event commit to its successful delivery', [], [0.01, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600]);
+    this.deliveries = registry.counter(
+      'system_hook_deliveries_total',
+      'System hook delivery attempts by outcome (successful, client_failure, server_failure, skipped)',
+      ['outcome'],
+    );
+    this.latency = registry.histogram(
+      'system_hook_delivery_duration_seconds',
+      'Duration of system hook delivery attempts (request sent to response read)',
+      ['outcome'],
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    );
+    this.delay = registry.histogram(
+      'system_hook_delivery_delay_seconds',
+      'Time from the event commit to its successful delivery',
+      [],
+      [0.01, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600],
+    );
   }
 
   attempt(outcome: HookDeliveryStatus, durationMs: number): void {

@@ -11,15 +11,25 @@ const event = (type: string, data: Record<string, unknown> = {}, extra: Partial<
 const none = { pushEvents: false, tagPushEvents: false, mergeRequestsEvents: false, repositoryUpdateEvents: false };
 
 describe(hookEventOf.name, () => {
-  it.each(['project_create', 'project_destroy', 'project_rename', 'project_transfer', 'user_create', 'user_destroy', 'group_create', 'group_destroy', 'user_add_to_team', 'user_remove_from_team', 'user_add_to_group', 'user_remove_from_group'])(
-    'delivers %s to every hook',
-    (type) => {
-      const hookEvent = hookEventOf(event(type, { project_id: 3 }))!;
-      expect(hookEvent.flag).toBeNull();
-      expect(hookEvent.payload.event_name).toBe(type);
-      expect(subscribes(none, hookEvent.flag)).toBe(true);
-    },
-  );
+  it.each([
+    'project_create',
+    'project_destroy',
+    'project_rename',
+    'project_transfer',
+    'user_create',
+    'user_destroy',
+    'group_create',
+    'group_destroy',
+    'user_add_to_team',
+    'user_remove_from_team',
+    'user_add_to_group',
+    'user_remove_from_group',
+  ])('delivers %s to every hook', (type) => {
+    const hookEvent = hookEventOf(event(type, { project_id: 3 }))!;
+    expect(hookEvent.flag).toBeNull();
+    expect(hookEvent.payload.event_name).toBe(type);
+    expect(subscribes(none, hookEvent.flag)).toBe(true);
+  });
 
   it('shapes user events as GitLab does (no internal fields), with xmlschema timestamps', () => {
     expect(hookEventOf(event('user_create', { user_id: 5, name: 'A', username: 'a', email: 'a@x', user_type: 'human' }))!.payload).toEqual({
@@ -53,7 +63,13 @@ describe(hookEventOf.name, () => {
   ])('delivers %s as a merge_request event with action %s', (type, action) => {
     const hookEvent = hookEventOf(event(type, { merge_request: { id: 1, iid: 2, title: 'T', state: 'opened' } }))!;
     expect(hookEvent).toMatchObject({ trigger: 'merge_request', flag: 'merge_requests_events' });
-    expect(hookEvent.payload).toMatchObject({ object_kind: 'merge_request', event_type: 'merge_request', user: { id: 7 }, project: { id: 3 }, object_attributes: { id: 1, iid: 2, title: 'T', action } });
+    expect(hookEvent.payload).toMatchObject({
+      object_kind: 'merge_request',
+      event_type: 'merge_request',
+      user: { id: 7 },
+      project: { id: 3 },
+      object_attributes: { id: 1, iid: 2, title: 'T', action },
+    });
     expect(subscribes({ ...none, mergeRequestsEvents: true }, hookEvent.flag)).toBe(true);
   });
 

@@ -113,7 +113,11 @@ export const HOOK_ROUTES = {
 type HookRoute = 'system' | 'system_user' | 'push' | 'tag_push' | 'repository_update' | 'merge_request' | 'ignored';
 
 /** The system events (`system` and `system_user` routes): delivered to every hook whatever its flags. */
-export const SYSTEM_EVENT_TYPES: ReadonlySet<string> = new Set(Object.entries(HOOK_ROUTES).filter(([, route]) => route === 'system' || route === 'system_user').map(([type]) => type));
+export const SYSTEM_EVENT_TYPES: ReadonlySet<string> = new Set(
+  Object.entries(HOOK_ROUTES)
+    .filter(([, route]) => route === 'system' || route === 'system_user')
+    .map(([type]) => type),
+);
 
 /** The event types of a route. */
 type TypesOf<TRoute extends HookRoute> = { [K in keyof typeof HOOK_ROUTES]: (typeof HOOK_ROUTES)[K] extends TRoute ? K : never }[keyof typeof HOOK_ROUTES];
@@ -169,7 +173,11 @@ const HOOK_EVENT_BUILDERS: { readonly [TRoute in HookRoute]: (event: RoutedEvent
   },
   push: (event) => ({ trigger: 'push', flag: 'push_events', payload: { object_kind: 'push', event_name: 'push', ...fieldsOf(event) } }),
   tag_push: (event) => ({ trigger: 'tag_push', flag: 'tag_push_events', payload: { object_kind: 'tag_push', event_name: 'tag_push', ...fieldsOf(event) } }),
-  repository_update: (event) => ({ trigger: 'repository_update', flag: 'repository_update_events', payload: { event_name: 'repository_update', ...fieldsOf(event) } }),
+  repository_update: (event) => ({
+    trigger: 'repository_update',
+    flag: 'repository_update_events',
+    payload: { event_name: 'repository_update', ...fieldsOf(event) },
+  }),
   merge_request: (event) => ({ trigger: 'merge_request', flag: 'merge_requests_events', payload: mergeRequestPayload(event, mergeRequestAction(event)) }),
   ignored: () => null,
 };

@@ -45,7 +45,18 @@ export class HookRedelivery {
       return { status: 'hook deleted' };
     }
     const number = (data.firstAttempt ?? 1) + run.attemptsMade;
-    const attempt = { hook, eventId: data.eventId, trigger: data.trigger, body: data.body, idempotencyKey: data.idempotencyKey, occurredAt: data.occurredAt, chainId: data.chainId, chainDepth: data.chainDepth, attempt: number, bodyStored: data.bodyStored };
+    const attempt = {
+      hook,
+      eventId: data.eventId,
+      trigger: data.trigger,
+      body: data.body,
+      idempotencyKey: data.idempotencyKey,
+      occurredAt: data.occurredAt,
+      chainId: data.chainId,
+      chainDepth: data.chainDepth,
+      attempt: number,
+      bodyStored: data.bodyStored,
+    };
     const outcome = await this.limiter.tryRun(
       data.hookId,
       async () => {
@@ -77,7 +88,8 @@ export class HookRedelivery {
       throw new UnrecoverableError(`${outcome.error} (last of ${number} attempts)`);
     }
     const delayMs = retryDelay(this.config.hooks.retryScheduleMs, number - 1, outcome.retryAfterMs);
-    if (recorded) await this.events.scheduleRetries([{ eventId: data.eventId!, hookId: data.hookId, attempt: number + 1, dueAt: new Date(Date.now() + delayMs) }]);
+    if (recorded)
+      await this.events.scheduleRetries([{ eventId: data.eventId!, hookId: data.hookId, attempt: number + 1, dueAt: new Date(Date.now() + delayMs) }]);
     throw new HookDeliveryRetry(outcome.error ?? 'delivery failed', delayMs);
   }
 }

@@ -84,7 +84,8 @@ describe(signDelivery.name, () => {
     ['a non-ASCII token', 'clé-secrète-✓'],
   ])('equals HMAC-SHA256 for %s, signature after signature, with the body as a string or its UTF-8 bytes', (_label, token) => {
     const body = JSON.stringify({ message: 'héllo ✓', n: 1 });
-    const hmac = (timestamp: number) => `v1,${require('node:crypto').createHmac('sha256', Buffer.from(token, 'utf8')).update(`id.${timestamp}.${body}`).digest('base64')}`;
+    const hmac = (timestamp: number) =>
+      `v1,${require('node:crypto').createHmac('sha256', Buffer.from(token, 'utf8')).update(`id.${timestamp}.${body}`).digest('base64')}`;
     expect(signDelivery(token, 'id', 1, body)).toBe(hmac(1));
     expect(signDelivery(token, 'id', 2, Buffer.from(body, 'utf8'))).toBe(hmac(2));
     expect(signDelivery(token, 'id', 1, body)).toBe(hmac(1));

@@ -78,8 +78,14 @@ describe(checkOutbound.name, () => {
 
   it('allows public addresses and pins the checked address of a host name', async () => {
     await expect(checkOutbound(new URL('http://93.184.216.34/'), strict, dns)).resolves.toEqual({ allowed: true, pinned: null });
-    await expect(checkOutbound(new URL('https://public.example/hook'), strict, dns)).resolves.toEqual({ allowed: true, pinned: { address: '93.184.216.34', family: 4 } });
-    await expect(checkOutbound(new URL('https://public.example/hook'), { ...strict, dnsRebindingProtection: false }, dns)).resolves.toEqual({ allowed: true, pinned: null });
+    await expect(checkOutbound(new URL('https://public.example/hook'), strict, dns)).resolves.toEqual({
+      allowed: true,
+      pinned: { address: '93.184.216.34', family: 4 },
+    });
+    await expect(checkOutbound(new URL('https://public.example/hook'), { ...strict, dnsRebindingProtection: false }, dns)).resolves.toEqual({
+      allowed: true,
+      pinned: null,
+    });
   });
 
   it('refuses multicast and broadcast even when local requests are allowed (no HTTP server listens there)', async () => {
@@ -103,7 +109,11 @@ describe(checkOutbound.name, () => {
   });
 
   it('reports an unresolvable host as retryable', async () => {
-    await expect(checkOutbound(new URL('http://nowhere.example/'), strict, dns)).resolves.toMatchObject({ allowed: false, retryable: true, reason: expect.stringContaining('ENOTFOUND') });
+    await expect(checkOutbound(new URL('http://nowhere.example/'), strict, dns)).resolves.toMatchObject({
+      allowed: false,
+      retryable: true,
+      reason: expect.stringContaining('ENOTFOUND'),
+    });
   });
 
   it.each([
@@ -129,7 +139,13 @@ describe(checkOutbound.name, () => {
     ['*.corp.internal', 'http://corp.internal.evil/'],
     ['hook.internal:8080', 'http://hook.internal/'],
   ])('does not let the whitelist entry %s through for %s', async (entry, url) => {
-    await expect(checkOutbound(new URL(url), { ...strict, whitelist: [entry] }, resolverOf({ 'hook.internal': ['10.0.0.7'], 'a.corp.internal': ['10.9.9.9'], 'corp.internal.evil': ['10.1.1.1'] }))).resolves.toMatchObject({ allowed: false });
+    await expect(
+      checkOutbound(
+        new URL(url),
+        { ...strict, whitelist: [entry] },
+        resolverOf({ 'hook.internal': ['10.0.0.7'], 'a.corp.internal': ['10.9.9.9'], 'corp.internal.evil': ['10.1.1.1'] }),
+      ),
+    ).resolves.toMatchObject({ allowed: false });
   });
 });
 

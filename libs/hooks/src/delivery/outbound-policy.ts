@@ -95,7 +95,10 @@ export function parseWhitelistEntry(raw: string): WhitelistEntry | null {
   if (entry.includes('/')) {
     try {
       const [address, bits] = ipaddr.parseCIDR(entry);
-      const normalized = address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() ? ([(address as ipaddr.IPv6).toIPv4Address(), Math.max(0, bits - 96)] as [Address, number]) : ([address, bits] as [Address, number]);
+      const normalized =
+        address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()
+          ? ([(address as ipaddr.IPv6).toIPv4Address(), Math.max(0, bits - 96)] as [Address, number])
+          : ([address, bits] as [Address, number]);
       return { kind: 'range', range: normalized, port: null };
     } catch {
       return null;
@@ -148,7 +151,7 @@ export async function checkOutbound(url: URL, settings: OutboundSettings, resolv
     if (literal && ALWAYS_REFUSED.has(literal.range())) return { allowed: false, reason: REFUSALS.special, retryable: false };
     return { allowed: true, pinned: null };
   }
-  const port = url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol] ?? 80;
+  const port = url.port ? Number(url.port) : (DEFAULT_PORTS[url.protocol] ?? 80);
 
   let addresses: ResolvedAddress[];
   const literal = normalizeAddress(hostname);
@@ -158,7 +161,11 @@ export async function checkOutbound(url: URL, settings: OutboundSettings, resolv
     try {
       addresses = await resolve(hostname);
     } catch (error) {
-      return { allowed: false, reason: `Host cannot be resolved or invalid (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, retryable: true };
+      return {
+        allowed: false,
+        reason: `Host cannot be resolved or invalid (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        retryable: true,
+      };
     }
     if (addresses.length === 0) return { allowed: false, reason: 'Host cannot be resolved or invalid', retryable: true };
   }

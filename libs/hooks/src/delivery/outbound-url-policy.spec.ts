@@ -28,7 +28,10 @@ describe(OutboundUrlPolicy.name, () => {
   it('refuses a hook URL whose host resolves to a local or special address with 422 "Invalid url given"', async () => {
     const sut = policyWith(refused, dns);
     for (const url of ['http://nat64.example/hook', 'http://inside.example/hook', 'http://[::10.0.0.5]/hook']) {
-      const error = await sut.assertHookUrlAllowed(url).then(() => null, (e: unknown) => e);
+      const error = await sut.assertHookUrlAllowed(url).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(DomainError);
       expect((error as DomainError).message).toBe('Invalid url given');
     }

@@ -49,12 +49,21 @@ export class OutboundUrlPolicy {
     const key = url.href;
     const cached = this.decisions.get(key);
     if (cached && cached.settings === settings && cached.resolver === this.resolver && cached.expiresAt > Date.now()) return cached.decision;
-    const outbound = { allowLocal: settings.boolean('allow_local_requests_from_system_hooks'), whitelist: settings.strings('outbound_local_requests_whitelist'), dnsRebindingProtection: settings.boolean('dns_rebinding_protection_enabled') };
+    const outbound = {
+      allowLocal: settings.boolean('allow_local_requests_from_system_hooks'),
+      whitelist: settings.strings('outbound_local_requests_whitelist'),
+      dnsRebindingProtection: settings.boolean('dns_rebinding_protection_enabled'),
+    };
     const decision = await checkOutbound(url, outbound, this.resolver);
     if (!decision.allowed && decision.retryable) return decision;
     const literal = isAddressLiteral(url.hostname);
     if (this.decisions.size >= MAX_DECISIONS) this.decisions.clear();
-    this.decisions.set(key, { settings, resolver: this.resolver, decision, expiresAt: outbound.allowLocal || literal ? Infinity : Date.now() + DECISION_TTL_MS });
+    this.decisions.set(key, {
+      settings,
+      resolver: this.resolver,
+      decision,
+      expiresAt: outbound.allowLocal || literal ? Infinity : Date.now() + DECISION_TTL_MS,
+    });
     return decision;
   }
 

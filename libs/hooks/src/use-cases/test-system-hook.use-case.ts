@@ -46,7 +46,17 @@ export class TestSystemHookUseCase {
     if (!hook) throw DomainError.notFound('System hook');
     const sample = await this.sample();
     const key = randomUUID();
-    await this.deliverer.deliver({ hook, eventId: null, trigger: 'project_create', body: JSON.stringify(sample), idempotencyKey: key, occurredAt: null, chainId: key, chainDepth: 1, attempt: 1 });
+    await this.deliverer.deliver({
+      hook,
+      eventId: null,
+      trigger: 'project_create',
+      body: JSON.stringify(sample),
+      idempotencyKey: key,
+      occurredAt: null,
+      chainId: key,
+      chainDepth: 1,
+      attempt: 1,
+    });
     return sample;
   }
 

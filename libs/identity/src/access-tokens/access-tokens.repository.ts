@@ -42,7 +42,10 @@ export class AccessTokensRepository {
 
   /** Moves `last_used_at` to now, at most once a minute. */
   async touchLastUsed(id: number): Promise<void> {
-    await this.dataSource.query("UPDATE access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')", [id]);
+    await this.dataSource.query(
+      "UPDATE access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')",
+      [id],
+    );
   }
 
   /** An OAuth access token by the digest of its value. */

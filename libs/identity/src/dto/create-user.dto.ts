@@ -2,7 +2,6 @@ import { DbInt, IsValidEmail, ToBoolean, ToInt } from '@app/api';
 import { IsBoolean, IsDefined, IsOptional, IsString, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
 import { isValidUsername, USERNAME_FORMAT_MESSAGE } from './username-rules';
 
-
 export class CreateUserDto {
   @IsDefined()
   @IsValidEmail()
@@ -18,7 +17,10 @@ export class CreateUserDto {
   @IsDefined()
   @IsString()
   @MaxLength(255)
-  @ValidateBy({ name: 'username', validator: { validate: (value) => typeof value === 'string' && isValidUsername(value), defaultMessage: () => USERNAME_FORMAT_MESSAGE } })
+  @ValidateBy({
+    name: 'username',
+    validator: { validate: (value) => typeof value === 'string' && isValidUsername(value), defaultMessage: () => USERNAME_FORMAT_MESSAGE },
+  })
   username: string;
 
   @IsOptional()

@@ -83,7 +83,7 @@ export class SessionsController {
    * without it, 401 and the session stays. Without a session there is nothing to end: 204.
    */
   @Delete('sign_out')
-  @LastModified.notApplicable('ends the caller\'s web session, no API resource')
+  @LastModified.notApplicable("ends the caller's web session, no API resource")
   @SkipAuth()
   @HttpCode(204)
   async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {

@@ -26,7 +26,7 @@ describe(ProtectedPathThrottleGuard.name, () => {
     return { limiter, calls };
   };
 
-  it('counts the requests of a protected route per IP with GitLab\'s defaults (10 per 60 s)', async () => {
+  it("counts the requests of a protected route per IP with GitLab's defaults (10 per 60 s)", async () => {
     const { limiter, calls } = limiterAnswering(() => Promise.resolve({ allowed: true, count: 1, retryAfterSeconds: 60 }));
     const sut = new ProtectedPathThrottleGuard(new Reflector(), limiter, settings());
     await expect(sut.canActivate(contextOf('always', { ip: '192.0.2.7' }))).resolves.toBe(true);
@@ -42,7 +42,7 @@ describe(ProtectedPathThrottleGuard.name, () => {
     expect((refusal as DomainError).details.retryAfterSeconds).toBe(17);
   });
 
-  it('counts only what the route\'s filter selects, nothing on other routes or when turned off', async () => {
+  it("counts only what the route's filter selects, nothing on other routes or when turned off", async () => {
     const { limiter, calls } = limiterAnswering(() => Promise.resolve({ allowed: false, count: 11, retryAfterSeconds: 1 }));
     const sut = new ProtectedPathThrottleGuard(new Reflector(), limiter, settings());
     await expect(sut.canActivate(contextOf('passwordOnly', { ip: '192.0.2.7', body: { grant_type: 'refresh_token' } }))).resolves.toBe(true);
@@ -55,10 +55,14 @@ describe(ProtectedPathThrottleGuard.name, () => {
 
   it('lets the request through when Redis fails or does not answer', async () => {
     const failing = limiterAnswering(() => Promise.reject(new Error('connect ECONNREFUSED')));
-    await expect(new ProtectedPathThrottleGuard(new Reflector(), failing.limiter, settings()).canActivate(contextOf('always', { ip: '192.0.2.7' }))).resolves.toBe(true);
+    await expect(
+      new ProtectedPathThrottleGuard(new Reflector(), failing.limiter, settings()).canActivate(contextOf('always', { ip: '192.0.2.7' })),
+    ).resolves.toBe(true);
     const silent = limiterAnswering(() => new Promise<RateLimitVerdict>(() => undefined));
     const started = Date.now();
-    await expect(new ProtectedPathThrottleGuard(new Reflector(), silent.limiter, settings()).canActivate(contextOf('always', { ip: '192.0.2.7' }))).resolves.toBe(true);
+    await expect(
+      new ProtectedPathThrottleGuard(new Reflector(), silent.limiter, settings()).canActivate(contextOf('always', { ip: '192.0.2.7' })),
+    ).resolves.toBe(true);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

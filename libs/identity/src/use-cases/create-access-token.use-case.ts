@@ -64,7 +64,15 @@ export class CreateAccessTokenUseCase {
         type: IDENTITY_EVENTS.ACCESS_TOKEN_CREATE,
         actor: command.actorId,
         target: { type: 'access_token', id: inserted.id, title: inserted.name },
-        data: { token_id: inserted.id, user_id: user.id, name: inserted.name, scopes: inserted.scopes, resource_type: inserted.resourceType, resource_id: inserted.resourceId, impersonation: inserted.impersonation },
+        data: {
+          token_id: inserted.id,
+          user_id: user.id,
+          name: inserted.name,
+          scopes: inserted.scopes,
+          resource_type: inserted.resourceType,
+          resource_id: inserted.resourceId,
+          impersonation: inserted.impersonation,
+        },
       });
       return inserted;
     };

@@ -13,7 +13,12 @@ export const EPIC_EVENTS = {
 export type EpicEventType = (typeof EPIC_EVENTS)[keyof typeof EPIC_EVENTS];
 
 /** The event of an epic change (group-level: no project; events cannot be linked to epics in the API). */
-export function epicEvent(type: EpicEventType, actorId: number, epic: EpicEntity, data: Omit<DomainEventData<EpicEventType>, 'epic'> = {}): NewDomainEvent<EpicEventType> {
+export function epicEvent(
+  type: EpicEventType,
+  actorId: number,
+  epic: EpicEntity,
+  data: Omit<DomainEventData<EpicEventType>, 'epic'> = {},
+): NewDomainEvent<EpicEventType> {
   return {
     type,
     actor: actorId,

@@ -93,7 +93,11 @@ export class IssuablesPresenter {
   }
 
   async mergeRequests(mrs: MergeRequestEntity[], projects: Map<number, ProjectWithNamespace>): Promise<Record<string, unknown>[]> {
-    const [related, git, unapproved] = await Promise.all([this.load(mrs), this.gitStatuses(mrs, projects), this.approvals?.unapproved(mrs) ?? new Set<number>()]);
+    const [related, git, unapproved] = await Promise.all([
+      this.load(mrs),
+      this.gitStatuses(mrs, projects),
+      this.approvals?.unapproved(mrs) ?? new Set<number>(),
+    ]);
     return mrs.map((mr) => {
       const project = projects.get(mr.projectId)!;
       const status = git.get(mr.id);
@@ -193,7 +197,11 @@ export class IssuablesPresenter {
       if (row.milestoneId) milestoneIds.add(row.milestoneId);
       if ('iterationId' in row && row.iterationId) iterationIds.add(row.iterationId);
     }
-    const [users, milestones, iterations] = await Promise.all([this.users.mapByIds([...userIds]), this.milestones.findByIds(milestoneIds), this.iterations.findByIds(iterationIds)]);
+    const [users, milestones, iterations] = await Promise.all([
+      this.users.mapByIds([...userIds]),
+      this.milestones.findByIds(milestoneIds),
+      this.iterations.findByIds(iterationIds),
+    ]);
     return {
       users: new Map([...users.values()].map((u) => [u.id, presentUserSummary(u, this.externalUrl)])),
       milestones: new Map(milestones.map((m) => [m.id, m])),

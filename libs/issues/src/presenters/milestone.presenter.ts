@@ -6,7 +6,11 @@ import { MilestoneSnapshot, milestoneSnapshot } from '../events/issues.events';
 export const milestoneExpired = (dueDate: string | null, today = new Date().toISOString().slice(0, 10)): boolean => !!dueDate && dueDate < today;
 
 /** GitLab's milestone entity; the project (or the group's full path) gives its `web_url`. */
-export function presentMilestone(milestone: MilestoneEntity, externalUrl: string, owner?: ProjectWithNamespace | { groupFullPath: string }): Record<string, unknown> {
+export function presentMilestone(
+  milestone: MilestoneEntity,
+  externalUrl: string,
+  owner?: ProjectWithNamespace | { groupFullPath: string },
+): Record<string, unknown> {
   const webPath = !owner ? undefined : 'groupFullPath' in owner ? `groups/${owner.groupFullPath}` : `${owner.namespace.fullPath}/${owner.path}`;
   return presentMilestoneSnapshot(milestoneSnapshot(milestone)!, externalUrl, webPath);
 }

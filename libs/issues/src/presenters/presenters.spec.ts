@@ -12,13 +12,26 @@ describe(iterationStateName.name, () => {
     expect(iterationStateName(start, due, '2026-06-10')).toBe(expected);
   });
 
-  it('is shown as GitLab\'s integer state', () => {
-    const view = presentIterationSnapshot({ id: 1, iid: 2, group_id: 3, title: null, description: null, start_date: '2000-01-01', due_date: '2000-01-02', created_at: 'c', updated_at: 'u' }, 'https://x');
+  it("is shown as GitLab's integer state", () => {
+    const view = presentIterationSnapshot(
+      { id: 1, iid: 2, group_id: 3, title: null, description: null, start_date: '2000-01-01', due_date: '2000-01-02', created_at: 'c', updated_at: 'u' },
+      'https://x',
+    );
     expect(view).toMatchObject({ id: 1, iid: 2, sequence: 2, group_id: 3, state: ITERATION_STATES.closed });
   });
 
   it('links to the iteration under its group path, as GitLab', () => {
-    const snapshot = { id: 7, iid: 2, group_id: 3, title: null, description: null, start_date: '2000-01-01', due_date: '2000-01-02', created_at: 'c', updated_at: 'u' };
+    const snapshot = {
+      id: 7,
+      iid: 2,
+      group_id: 3,
+      title: null,
+      description: null,
+      start_date: '2000-01-01',
+      due_date: '2000-01-02',
+      created_at: 'c',
+      updated_at: 'u',
+    };
     expect(presentIterationSnapshot(snapshot, 'https://x', new Map([[3, 'ops/platform']])).web_url).toBe('https://x/groups/ops/platform/-/iterations/7');
   });
 });
@@ -32,7 +45,19 @@ describe(milestoneExpired.name, () => {
 });
 
 describe(presentMilestoneSnapshot.name, () => {
-  const snapshot = { id: 5, iid: 2, project_id: null, group_id: 7, title: 'Q3', description: null, state: 'active', created_at: 'c', updated_at: 'u', due_date: null, start_date: null };
+  const snapshot = {
+    id: 5,
+    iid: 2,
+    project_id: null,
+    group_id: 7,
+    title: 'Q3',
+    description: null,
+    state: 'active',
+    created_at: 'c',
+    updated_at: 'u',
+    due_date: null,
+    start_date: null,
+  };
   it('shows group milestones without project_id and with the group web_url', () => {
     const view = presentMilestoneSnapshot(snapshot, 'https://x', 'groups/ops');
     expect(view).not.toHaveProperty('project_id');

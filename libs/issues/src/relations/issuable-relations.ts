@@ -7,14 +7,14 @@ import { MilestoneEntity } from '../entities/milestone.entity';
 import { Change, milestoneSnapshot } from '../events/issues.events';
 
 /** Group ids whose milestones and iterations a project's issues may use: the groups above it. */
-export const projectAncestorGroupIds = (project: ProjectWithNamespace): number[] =>
-  project.namespace.kind === 'group' ? project.namespace.traversalIds : [];
+export const projectAncestorGroupIds = (project: ProjectWithNamespace): number[] => (project.namespace.kind === 'group' ? project.namespace.traversalIds : []);
 
 /** The milestone `id` of the project or one of its groups; 0/null mean "none". 404 otherwise. */
 export async function resolveMilestone(tx: EntityManager, project: ProjectWithNamespace, id: number | null): Promise<MilestoneEntity | null> {
   if (!id) return null;
   const milestone = await tx.findOneBy(MilestoneEntity, { id });
-  const belongs = milestone && (milestone.projectId === project.id || (milestone.groupId !== null && projectAncestorGroupIds(project).includes(milestone.groupId)));
+  const belongs =
+    milestone && (milestone.projectId === project.id || (milestone.groupId !== null && projectAncestorGroupIds(project).includes(milestone.groupId)));
   if (!belongs) throw DomainError.notFound('Milestone');
   return milestone;
 }

@@ -21,6 +21,12 @@ export class InternalIdsRepository {
 
   /** Sets a counter to `lastValue` (an import's highest iid), creating it when missing. */
   async setImported(tx: EntityManager, scopeType: 'project' | 'group', scopeId: number, usage: IidUsage, lastValue: number): Promise<void> {
-    await tx.createQueryBuilder().insert().into(InternalIdEntity).values({ scopeType, scopeId, usage, lastValue }).orUpdate(['last_value'], ['scope_type', 'scope_id', 'usage']).execute();
+    await tx
+      .createQueryBuilder()
+      .insert()
+      .into(InternalIdEntity)
+      .values({ scopeType, scopeId, usage, lastValue })
+      .orUpdate(['last_value'], ['scope_type', 'scope_id', 'usage'])
+      .execute();
   }
 }

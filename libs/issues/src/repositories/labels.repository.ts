@@ -18,7 +18,11 @@ export class LabelsRepository {
 
   /** The labels of a group and of its ancestors (`groupIds`), by title. */
   groupListQuery(groupIds: number[]): SelectQueryBuilder<LabelEntity> {
-    return this.dataSource.manager.createQueryBuilder(LabelEntity, 'l').where('l.group_id IN (:...ancestors)', { ancestors: groupIds }).orderBy('l.title', 'ASC').addOrderBy('l.id', 'ASC');
+    return this.dataSource.manager
+      .createQueryBuilder(LabelEntity, 'l')
+      .where('l.group_id IN (:...ancestors)', { ancestors: groupIds })
+      .orderBy('l.title', 'ASC')
+      .addOrderBy('l.id', 'ASC');
   }
 
   /**
@@ -73,7 +77,8 @@ export class LabelsRepository {
     const next = `ARRAY(SELECT x FROM unnest(${to === null ? 'array_remove(t.labels, $1)' : 'array_replace(t.labels, $1, $3)'}) WITH ORDINALITY AS u(x, n) GROUP BY x ORDER BY min(n))`;
     const parameters = to === null ? [from, label.projectId ?? label.groupId] : [from, label.projectId ?? label.groupId, to];
     if (label.projectId !== null) {
-      for (const table of ['issues', 'merge_requests']) await tx.query(`UPDATE ${table} t SET labels = ${next} WHERE t.project_id = $2 AND $1 = ANY(t.labels)`, parameters);
+      for (const table of ['issues', 'merge_requests'])
+        await tx.query(`UPDATE ${table} t SET labels = ${next} WHERE t.project_id = $2 AND $1 = ANY(t.labels)`, parameters);
       return;
     }
     const projects = `SELECT p.id FROM projects p JOIN namespaces ns ON ns.id = p.namespace_id WHERE $2 = ANY(ns.traversal_ids)`;
@@ -81,7 +86,10 @@ export class LabelsRepository {
     for (const table of ['issues', 'merge_requests']) {
       await tx.query(`UPDATE ${table} t SET labels = ${next} WHERE t.project_id IN (${projects}) AND $1 = ANY(t.labels) AND NOT ${shadowed}`, parameters);
     }
-    await tx.query(`UPDATE epics t SET labels = ${next} WHERE t.group_id IN (SELECT ns.id FROM namespaces ns WHERE $2 = ANY(ns.traversal_ids)) AND $1 = ANY(t.labels)`, parameters);
+    await tx.query(
+      `UPDATE epics t SET labels = ${next} WHERE t.group_id IN (SELECT ns.id FROM namespaces ns WHERE $2 = ANY(ns.traversal_ids)) AND $1 = ANY(t.labels)`,
+      parameters,
+    );
   }
 
   /** Stores a new label; 409 when its title is taken in the same project or group. */

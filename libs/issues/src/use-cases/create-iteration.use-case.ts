@@ -31,7 +31,11 @@ export class CreateIterationUseCase {
       const iid = await this.iids.next(tx, 'group', command.groupId, IID_USAGES.ITERATIONS);
       const overlapping = await tx
         .createQueryBuilder(IterationEntity, 'i')
-        .where('i.group_id = :groupId AND i.start_date <= :due AND i.due_date >= :start', { groupId: command.groupId, start: command.startDate, due: command.dueDate })
+        .where('i.group_id = :groupId AND i.start_date <= :due AND i.due_date >= :start', {
+          groupId: command.groupId,
+          start: command.startDate,
+          due: command.dueDate,
+        })
         .getExists();
       if (overlapping) throw DomainError.invalid({ base: ['Dates cannot overlap with other existing Iterations within this iterations cadence'] });
       const iteration = await tx.save(

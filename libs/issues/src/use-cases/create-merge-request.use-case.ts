@@ -44,7 +44,7 @@ export class CreateMergeRequestUseCase {
 
   async execute(command: CreateMergeRequestCommand): Promise<MergeRequestEntity> {
     const { project } = command;
-    if (command.sourceBranch === command.targetBranch) throw DomainError.invalid({ base: ['You can\'t use same project/branch for source and target'] });
+    if (command.sourceBranch === command.targetBranch) throw DomainError.invalid({ base: ["You can't use same project/branch for source and target"] });
     if (this.git) {
       const missing = await this.git.missingBranches(project, [command.sourceBranch, command.targetBranch]);
       const errors: Record<string, string[]> = {};
@@ -55,7 +55,12 @@ export class CreateMergeRequestUseCase {
     return this.dataSource.transaction(async (tx) => {
       const milestone = await resolveMilestone(tx, project, command.milestoneId ?? null);
       const iid = await this.iids.next(tx, 'project', project.id, IID_USAGES.MERGE_REQUESTS);
-      const duplicate = await tx.existsBy(MergeRequestEntity, { projectId: project.id, sourceBranch: command.sourceBranch, targetBranch: command.targetBranch, state: 'opened' });
+      const duplicate = await tx.existsBy(MergeRequestEntity, {
+        projectId: project.id,
+        sourceBranch: command.sourceBranch,
+        targetBranch: command.targetBranch,
+        state: 'opened',
+      });
       if (duplicate) throw DomainError.conflict(mergeRequestExists(command.sourceBranch, command.targetBranch));
       const mr = await tx.save(
         tx.create(MergeRequestEntity, {
@@ -75,7 +80,10 @@ export class CreateMergeRequestUseCase {
       // The approval rules of the project that apply to the target branch are copied in the same transaction.
       await this.approvals?.targetChanged(tx, mr);
       const groupId = project.namespace.kind === 'group' ? project.namespace.id : null;
-      await this.outbox.append(tx, mergeRequestEvent(ISSUES_EVENTS.MERGE_REQUEST_OPENED, command.actorId, mr, groupId, { milestone: milestoneSnapshot(milestone) }));
+      await this.outbox.append(
+        tx,
+        mergeRequestEvent(ISSUES_EVENTS.MERGE_REQUEST_OPENED, command.actorId, mr, groupId, { milestone: milestoneSnapshot(milestone) }),
+      );
       return mr;
     });
   }

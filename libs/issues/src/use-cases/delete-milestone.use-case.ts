@@ -17,7 +17,10 @@ export class DeleteMilestoneUseCase {
 
   execute(command: { actorId: number; projectId: number; milestoneId: number }): Promise<void> {
     return this.dataSource.transaction(async (tx) => {
-      const milestone = await tx.findOne(MilestoneEntity, { where: { id: command.milestoneId, projectId: command.projectId }, lock: { mode: 'pessimistic_write' } });
+      const milestone = await tx.findOne(MilestoneEntity, {
+        where: { id: command.milestoneId, projectId: command.projectId },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!milestone) throw DomainError.notFound('Milestone');
       await tx.update(IssueEntity, { milestoneId: milestone.id }, { milestoneId: null });
       await tx.update(MergeRequestEntity, { milestoneId: milestone.id }, { milestoneId: null });

@@ -13,7 +13,10 @@ import { InternalIdsRepository } from '../repositories/internal-ids.repository';
 const dateOf = (...values: Array<string | null | undefined>): string | null | undefined => values.find((v) => v !== undefined);
 
 function checkDates(start: string | null, due: string | null): void {
-  for (const [name, value] of [['start_date', start], ['due_date', due]] as const) {
+  for (const [name, value] of [
+    ['start_date', start],
+    ['due_date', due],
+  ] as const) {
     if (value !== null && Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw DomainError.invalid({ [name]: ['is invalid'] });
   }
   if (start && due && start > due) throw DomainError.invalid({ start_date: ['must be before due date'] });

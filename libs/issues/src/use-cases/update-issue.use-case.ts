@@ -89,7 +89,13 @@ export class UpdateIssueUseCase {
     return saved;
   }
 
-  private async changeIteration(tx: EntityManager, issue: IssueEntity, project: ProjectWithNamespace, id: number | null, changes: Record<string, Change<unknown>>): Promise<void> {
+  private async changeIteration(
+    tx: EntityManager,
+    issue: IssueEntity,
+    project: ProjectWithNamespace,
+    id: number | null,
+    changes: Record<string, Change<unknown>>,
+  ): Promise<void> {
     const next = await resolveIteration(tx, project, id);
     if ((next?.id ?? null) === issue.iterationId) return;
     const previous = issue.iterationId ? await tx.findOneBy(IterationEntity, { id: issue.iterationId }) : null;

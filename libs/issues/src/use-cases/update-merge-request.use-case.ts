@@ -55,7 +55,7 @@ export class UpdateMergeRequestUseCase {
       if (command.labels !== undefined) set('labels', 'labels', normalizeLabels(command.labels));
       if (command.assigneeIds !== undefined) set('assigneeIds', 'assignee_ids', await existingUserIds(tx, command.assigneeIds));
       if (command.milestoneId !== undefined) await changeMilestone(tx, mr, project, command.milestoneId, changes);
-      if (mr.targetBranch === mr.sourceBranch) throw DomainError.invalid({ base: ['You can\'t use same project/branch for source and target'] });
+      if (mr.targetBranch === mr.sourceBranch) throw DomainError.invalid({ base: ["You can't use same project/branch for source and target"] });
       const transition = applyStateEvent(mr, command.stateEvent, command.actorId);
       const stateType = transition && (transition === 'closed' ? ISSUES_EVENTS.MERGE_REQUEST_CLOSED : ISSUES_EVENTS.MERGE_REQUEST_REOPENED);
       if (Object.keys(changes).length === 0 && !stateType) return mr;

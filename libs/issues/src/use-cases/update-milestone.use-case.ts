@@ -27,7 +27,10 @@ export class UpdateMilestoneUseCase {
 
   execute(command: UpdateMilestoneCommand): Promise<MilestoneEntity> {
     return this.dataSource.transaction(async (tx) => {
-      const milestone = await tx.findOne(MilestoneEntity, { where: { id: command.milestoneId, projectId: command.projectId }, lock: { mode: 'pessimistic_write' } });
+      const milestone = await tx.findOne(MilestoneEntity, {
+        where: { id: command.milestoneId, projectId: command.projectId },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!milestone) throw DomainError.notFound('Milestone');
       const changes: Record<string, { previous: unknown; current: unknown }> = {};
       const set = <K extends 'title' | 'description' | 'dueDate' | 'startDate'>(key: K, attribute: string, value: MilestoneEntity[K] | undefined): void => {

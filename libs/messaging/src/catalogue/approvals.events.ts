@@ -3,7 +3,10 @@ import { AnyObject, Data, defineEvents, Id } from './event-part';
 
 const ApprovalData = Data({
   merge_request: AnyObject,
-  action: Type.String({ description: "the merge request hook action: `approved` (no approvals left) or `approval` for an approval, `unapproved` (no longer approved) or `unapproval` for a withdrawal" }),
+  action: Type.String({
+    description:
+      'the merge request hook action: `approved` (no approvals left) or `approval` for an approval, `unapproved` (no longer approved) or `unapproval` for a withdrawal',
+  }),
   approvals_left: Type.Integer({ minimum: 0 }),
   approver_id: Id,
 });

@@ -95,7 +95,8 @@ export const isDomainEventType = (type: string): type is DomainEventType => TYPE
 export const isCataloguedEvent = (event: DomainEvent): event is CataloguedEvent => TYPES.has(event.type);
 
 /** The types of one part (a consumer that ignores all of a library's events says so with these). */
-export const typesOf = <TPart extends EventPart>(part: TPart): Array<keyof TPart & DomainEventType> => Object.keys(part) as Array<keyof TPart & DomainEventType>;
+export const typesOf = <TPart extends EventPart>(part: TPart): Array<keyof TPart & DomainEventType> =>
+  Object.keys(part) as Array<keyof TPart & DomainEventType>;
 
 /** `'ignored'` for every type of a part: in a consumer's exhaustive table, "none of this library's events". */
 export const ignoring = <TPart extends EventPart>(part: TPart): { readonly [K in keyof TPart]: 'ignored' } =>

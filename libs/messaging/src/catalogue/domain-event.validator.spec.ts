@@ -118,10 +118,27 @@ describe(eventDataProblems.name, () => {
   });
 
   it('names what does not match the schema of the type', () => {
-    expect(eventDataProblems(buildDomainEvent({ type: 'badge.created', data: { ...data, badge_id: 'one' } }))).toEqual([expect.stringMatching(/^data\.badge_id /)]);
+    expect(eventDataProblems(buildDomainEvent({ type: 'badge.created', data: { ...data, badge_id: 'one' } }))).toEqual([
+      expect.stringMatching(/^data\.badge_id /),
+    ]);
     expect(eventDataProblems(buildDomainEvent({ type: 'badge.created', data: {} })).length).toBeGreaterThan(1);
-    const note = { id: 1, body: 'b', attachment: null, author: null, created_at: '2026-11-25T00:00:00.000Z', updated_at: '2026-11-25T00:00:00Z', system: false, noteable_id: 2, noteable_type: 'Issue', noteable_iid: 1, confidential: false, internal: false };
+    const note = {
+      id: 1,
+      body: 'b',
+      attachment: null,
+      author: null,
+      created_at: '2026-11-25T00:00:00.000Z',
+      updated_at: '2026-11-25T00:00:00Z',
+      system: false,
+      noteable_id: 2,
+      noteable_type: 'Issue',
+      noteable_iid: 1,
+      confidential: false,
+      internal: false,
+    };
     expect(eventDataProblems(buildDomainEvent({ type: 'note.created', data: { note } }))).toEqual([]);
-    expect(eventDataProblems(buildDomainEvent({ type: 'note.created', data: { note: { ...note, created_at: 'yesterday' } } }))).toEqual([expect.stringMatching(/^data\.note\.created_at .*date-time/)]);
+    expect(eventDataProblems(buildDomainEvent({ type: 'note.created', data: { note: { ...note, created_at: 'yesterday' } } }))).toEqual([
+      expect.stringMatching(/^data\.note\.created_at .*date-time/),
+    ]);
   });
 });

@@ -11,8 +11,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 const MAX_TYPE_LENGTH = 255;
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
@@ -129,4 +128,5 @@ export function eventDataProblems(event: DomainEvent): string[] {
 }
 
 /** Whether a valid envelope is a catalogued event whose `data` matches its schema: then handlers may read it typed. */
-export const isValidCataloguedEvent = (event: DomainEvent): event is CataloguedEvent => isDomainEventType(event.type) && dataCheckOf(event.type).Check(event.data);
+export const isValidCataloguedEvent = (event: DomainEvent): event is CataloguedEvent =>
+  isDomainEventType(event.type) && dataCheckOf(event.type).Check(event.data);

@@ -24,4 +24,6 @@ export const DateTime = Type.String({ format: 'date-time' });
 /** A JSON object the schema does not detail. */
 export const AnyObject = Type.Record(Type.String(), Type.Unknown());
 /** `{previous, current}` of changed attributes, by attribute name. */
-export const Changes = Type.Record(Type.String(), Type.Object({ previous: Type.Unknown(), current: Type.Unknown() }), { description: '`{previous, current}` of each changed attribute' });
+export const Changes = Type.Record(Type.String(), Type.Object({ previous: Type.Unknown(), current: Type.Unknown() }), {
+  description: '`{previous, current}` of each changed attribute',
+});

@@ -9,7 +9,10 @@ const UserData = Data({ user_id: Id, name: Type.String(), username: Type.String(
  * publish one, its entry moves to that library's part.
  */
 export const OTHER_SERVICES_EVENT_PART = defineEvents({
-  project_transfer: { description: 'A project moved to another namespace (system hook payload).', data: Data({ project_id: Id, path_with_namespace: Type.String(), old_path_with_namespace: Type.String() }) },
+  project_transfer: {
+    description: 'A project moved to another namespace (system hook payload).',
+    data: Data({ project_id: Id, path_with_namespace: Type.String(), old_path_with_namespace: Type.String() }),
+  },
   user_rename: { description: 'A username changed (`old_username`).', data: Data({ ...UserData.properties, old_username: Type.String() }) },
   user_failed_login: { description: 'A blocked user tried to sign in (`state`).', data: Data({ ...UserData.properties, state: Type.String() }) },
   key_create: { description: 'An SSH key was added (system hook payload).', data: Data({ id: Id, key: Type.String(), username: Type.String() }) },

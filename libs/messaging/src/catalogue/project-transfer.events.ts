@@ -21,7 +21,13 @@ export const PROJECT_TRANSFER_EVENT_PART = defineEvents({
   },
   'project_import.finished': {
     description: 'A project import finished: every relation it could take is visible at once (`counts`, `skipped_relations`, `failed_relations`: how many).',
-    data: Data({ ...ImportData.properties, counts: Counts, skipped_relations: Counts, failed_relations: Type.Integer({ minimum: 0 }), replaced_project_id: Type.Union([Id, Type.Null()]) }),
+    data: Data({
+      ...ImportData.properties,
+      counts: Counts,
+      skipped_relations: Counts,
+      failed_relations: Type.Integer({ minimum: 0 }),
+      replaced_project_id: Type.Union([Id, Type.Null()]),
+    }),
   },
   'project_import.failed': {
     description: 'A project import failed (`import_error`); nothing of it was imported.',

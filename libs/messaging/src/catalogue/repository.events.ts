@@ -44,7 +44,10 @@ export const REPOSITORY_EVENT_PART = defineEvents({
       refs: Type.Array(Type.String()),
     }),
   },
-  'protected_branch.created': { description: 'A branch protection rule was created (`protected_branch`: the rule as the API shows it).', data: ProtectedBranchData },
+  'protected_branch.created': {
+    description: 'A branch protection rule was created (`protected_branch`: the rule as the API shows it).',
+    data: ProtectedBranchData,
+  },
   'protected_branch.updated': { description: 'A branch protection rule was changed.', data: ProtectedBranchData },
   'protected_branch.destroyed': { description: 'A branch protection rule was deleted.', data: ProtectedBranchData },
 });

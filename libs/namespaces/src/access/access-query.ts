@@ -12,7 +12,12 @@ import { activeMembershipSql, groupVisibilitySql, projectAccessLevelSql, project
 const VIEWER_PARAM = 'accessViewerId';
 
 /** Keeps the projects `project` (in namespace `namespace`) that `viewer` can see; administrators see every project. */
-export function restrictToVisibleProjects<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, project: string, namespace: string, viewer: AccessUser | null): SelectQueryBuilder<T> {
+export function restrictToVisibleProjects<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  project: string,
+  namespace: string,
+  viewer: AccessUser | null,
+): SelectQueryBuilder<T> {
   const visible = projectVisibilitySql(project, namespace, viewer, `:${VIEWER_PARAM}`);
   if (visible) qb.andWhere(visible).setParameter(VIEWER_PARAM, viewer?.id ?? 0);
   return qb;
@@ -44,7 +49,12 @@ export function whereProjectAccessLevel<T extends ObjectLiteral>(
 }
 
 /** Keeps the users whose id is `userId` (an SQL column, e.g. `u.id`) with access to project `project` (namespace `namespace`): a membership or the personal namespace. */
-export function restrictToProjectUsers<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, project: string, namespace: string, userId: string): SelectQueryBuilder<T> {
+export function restrictToProjectUsers<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  project: string,
+  namespace: string,
+  userId: string,
+): SelectQueryBuilder<T> {
   return qb.andWhere(`${projectAccessLevelSql(project, namespace, userId)} > 0`);
 }
 

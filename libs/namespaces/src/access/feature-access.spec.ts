@@ -3,7 +3,12 @@ import { projectFeatureOfRoute, projectFeatureReadable } from './feature-access'
 
 const { NO_ACCESS, GUEST, REPORTER, ADMIN } = ACCESS_LEVELS;
 type Visibility = 'private' | 'internal' | 'public';
-const project = (visibility: Visibility, settings: Record<string, unknown> = {}, mergeRequestsEnabled = true) => ({ visibility, settings, issuesEnabled: true, mergeRequestsEnabled });
+const project = (visibility: Visibility, settings: Record<string, unknown> = {}, mergeRequestsEnabled = true) => ({
+  visibility,
+  settings,
+  issuesEnabled: true,
+  mergeRequestsEnabled,
+});
 
 describe('projectFeatureReadable', () => {
   it('private project: merge requests and code take Reporter, pipelines Guest while public_jobs is on', () => {

@@ -148,7 +148,13 @@ export function groupEvent(
   };
 }
 
-export function groupMemberEvent(type: GroupMemberEventType, actorId: number | null, group: NamespaceEntity, member: MemberEntity, user: UserRef): NewDomainEvent<GroupMemberEventType> {
+export function groupMemberEvent(
+  type: GroupMemberEventType,
+  actorId: number | null,
+  group: NamespaceEntity,
+  member: MemberEntity,
+  user: UserRef,
+): NewDomainEvent<GroupMemberEventType> {
   return {
     type,
     actor: actorId,

@@ -45,7 +45,12 @@ export class ProjectViewsService {
   async present(projects: ProjectWithNamespace[], viewer: AccessUser | null, request: ProjectViewRequest): Promise<Record<string, unknown>[]> {
     if (request.view === 'simple') return projects.map((p) => presentProject(p, p.namespace, this.options(request)));
     const ownerById = await this.users.mapByIds(projects.filter((p) => p.namespace.kind === 'user').map((p) => p.namespace.ownerId!));
-    const levels = viewer ? await this.access.projectPermissionsMany(projects.map((p) => p.id), viewer.id) : new Map();
+    const levels = viewer
+      ? await this.access.projectPermissionsMany(
+          projects.map((p) => p.id),
+          viewer.id,
+        )
+      : new Map();
     const effectiveLevel = (projectId: number) => (viewer?.isAdmin ? ACCESS_LEVELS.ADMIN : (levels.get(projectId)?.accessLevel ?? 0));
     // Statistics are shown to reporters and above, on request.
     const withStatistics = request.statistics ? projects.filter((p) => effectiveLevel(p.id) >= ACCESS_LEVELS.REPORTER).map((p) => p.id) : [];

@@ -5,14 +5,47 @@ import { presentProject } from './project.presenter';
 
 const at = new Date('2024-03-01T10:20:30.000Z');
 const userNamespace = Object.assign(new NamespaceEntity(), {
-  id: 3, name: 'alice', path: 'alice', fullPath: 'alice', fullName: 'Alice', kind: 'user', parentId: null, ownerId: 7, traversalIds: [3],
+  id: 3,
+  name: 'alice',
+  path: 'alice',
+  fullPath: 'alice',
+  fullName: 'Alice',
+  kind: 'user',
+  parentId: null,
+  ownerId: 7,
+  traversalIds: [3],
 }) as NamespaceEntity;
 const project = Object.assign(new ProjectEntity(), {
-  id: 11, name: 'Alerts', path: 'alerts', namespaceId: 3, description: null, visibility: 'private', creatorId: 7, defaultBranch: 'main', archived: false,
-  topics: ['ops'], issuesEnabled: true, mergeRequestsEnabled: false, mergeMethod: 'merge', settings: { jobs_access_level: 'disabled' }, starCount: 2, forksCount: 0,
-  openIssuesCount: 0, lastActivityAt: at, markedForDeletionOn: null, createdAt: at, updatedAt: at,
+  id: 11,
+  name: 'Alerts',
+  path: 'alerts',
+  namespaceId: 3,
+  description: null,
+  visibility: 'private',
+  creatorId: 7,
+  defaultBranch: 'main',
+  archived: false,
+  topics: ['ops'],
+  issuesEnabled: true,
+  mergeRequestsEnabled: false,
+  mergeMethod: 'merge',
+  settings: { jobs_access_level: 'disabled' },
+  starCount: 2,
+  forksCount: 0,
+  openIssuesCount: 0,
+  lastActivityAt: at,
+  markedForDeletionOn: null,
+  createdAt: at,
+  updatedAt: at,
 }) as ProjectEntity;
-const owner = Object.assign(new UserEntity(), { id: 7, username: 'alice', name: 'Alice', email: 'a@example.com', state: 'active', createdAt: at }) as UserEntity;
+const owner = Object.assign(new UserEntity(), {
+  id: 7,
+  username: 'alice',
+  name: 'Alice',
+  email: 'a@example.com',
+  state: 'active',
+  createdAt: at,
+}) as UserEntity;
 const base = { externalUrl: 'https://git.example.com', tier: 'free' as const };
 
 describe(presentProject.name, () => {

@@ -77,14 +77,24 @@ export class GroupsRepository {
   }
 
   /** Visibilities of the direct subgroups and of the projects anywhere below the group. */
-  async childVisibilities(group: NamespaceEntity, manager: EntityManager = this.dataSource.manager): Promise<{ subgroups: Visibility[]; projects: Visibility[] }> {
+  async childVisibilities(
+    group: NamespaceEntity,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ subgroups: Visibility[]; projects: Visibility[] }> {
     const subgroups = (await manager.query('SELECT DISTINCT visibility FROM namespaces WHERE parent_id = $1', [group.id])) as { visibility: Visibility }[];
-    const projects = (await manager.query('SELECT DISTINCT p.visibility FROM projects p WHERE p.namespace_id = $1', [group.id])) as { visibility: Visibility }[];
+    const projects = (await manager.query('SELECT DISTINCT p.visibility FROM projects p WHERE p.namespace_id = $1', [group.id])) as {
+      visibility: Visibility;
+    }[];
     return { subgroups: subgroups.map((r) => r.visibility), projects: projects.map((r) => r.visibility) };
   }
 
   /** `full_path` (case-insensitive) is taken by a namespace, or by a project when `parent` is given. */
-  async pathTaken(fullPath: string, parent: NamespaceEntity | null, excludeId: number | null, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+  async pathTaken(
+    fullPath: string,
+    parent: NamespaceEntity | null,
+    excludeId: number | null,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
     const params: unknown[] = [fullPath, excludeId ?? 0];
     let sql = 'SELECT 1 FROM namespaces WHERE lower(full_path) = lower($1) AND id <> $2';
     if (parent) {
@@ -99,7 +109,12 @@ export class GroupsRepository {
    * Carries a group's new full path and full name (`old` → `now`) into the full path and full
    * name of every subgroup below it.
    */
-  async renameDescendants(tx: EntityManager, groupId: number, old: { fullPath: string; fullName: string }, now: { fullPath: string; fullName: string }): Promise<void> {
+  async renameDescendants(
+    tx: EntityManager,
+    groupId: number,
+    old: { fullPath: string; fullName: string },
+    now: { fullPath: string; fullName: string },
+  ): Promise<void> {
     await tx.query(
       `UPDATE namespaces SET full_path = $2 || substr(full_path, length($3) + 1), full_name = $4 || substr(full_name, length($5) + 1), updated_at = now()
        WHERE $1 = ANY(traversal_ids) AND id <> $1`,

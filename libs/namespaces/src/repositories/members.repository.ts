@@ -14,9 +14,7 @@ export interface MemberLevels {
 }
 
 /** What members belong to: a project (in its namespace) or a group. */
-export type MemberSource =
-  | { kind: 'project'; project: ProjectEntity; namespace: NamespaceEntity }
-  | { kind: 'group'; group: NamespaceEntity };
+export type MemberSource = { kind: 'project'; project: ProjectEntity; namespace: NamespaceEntity } | { kind: 'group'; group: NamespaceEntity };
 
 export interface MemberListFilter {
   /** Name or username contains. */
@@ -41,7 +39,12 @@ export class MembersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** A user's highest active membership level in a project itself and in its group's ancestry (null: none). */
-  async projectMemberLevels(userId: number, projectId: number, groupTraversalIds: number[], manager: EntityManager = this.dataSource.manager): Promise<MemberLevels> {
+  async projectMemberLevels(
+    userId: number,
+    projectId: number,
+    groupTraversalIds: number[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<MemberLevels> {
     const [row] = (await manager.query(
       `SELECT
          (SELECT max(m.access_level) FROM members m WHERE m.user_id = $1 AND m.source_type = 'project' AND m.source_id = $2 AND ${activeMembershipSql('m')}) AS project_level,
@@ -55,7 +58,11 @@ export class MembersRepository {
    * For many projects at once: the user's own levels in each project and its group's ancestry,
    * and the Owner level of a personal namespace's owner (0 otherwise), keyed by project id.
    */
-  async projectMemberLevelsMany(userId: number, projectIds: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, MemberLevels & { ownerLevel: number }>> {
+  async projectMemberLevelsMany(
+    userId: number,
+    projectIds: number[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<number, MemberLevels & { ownerLevel: number }>> {
     const rows = (await manager.query(
       `SELECT p.id,
          (SELECT max(m.access_level) FROM members m WHERE m.user_id = $1 AND m.source_type = 'project' AND m.source_id = p.id AND ${activeMembershipSql('m')}) AS project_level,
@@ -134,7 +141,11 @@ export class MembersRepository {
   }
 
   /** The user's highest active membership in an ancestor group of the source, or null. */
-  async findInherited(source: MemberSource, userId: number, manager: EntityManager = this.dataSource.manager): Promise<(MemberEntity & { groupName: string }) | null> {
+  async findInherited(
+    source: MemberSource,
+    userId: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<(MemberEntity & { groupName: string }) | null> {
     const ancestors = ancestorGroupIds(source);
     if (ancestors.length === 0) return null;
     const member = await manager
@@ -170,7 +181,9 @@ export class MembersRepository {
 
   private filtered(qb: SelectQueryBuilder<MemberEntity>, filter: MemberListFilter): SelectQueryBuilder<MemberEntity> {
     if (filter.query) {
-      qb.andWhere('EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND (mu.username ILIKE :mq OR mu.name ILIKE :mq))', { mq: likePattern(filter.query) });
+      qb.andWhere('EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND (mu.username ILIKE :mq OR mu.name ILIKE :mq))', {
+        mq: likePattern(filter.query),
+      });
     }
     if (filter.userIds?.length) qb.andWhere('m.user_id = ANY(:userIds)', { userIds: filter.userIds });
     if (filter.skipUsers?.length) qb.andWhere('NOT (m.user_id = ANY(:skipUsers))', { skipUsers: filter.skipUsers });
@@ -178,7 +191,10 @@ export class MembersRepository {
   }
 
   /** Stores a project membership read from a project export, in the import's transaction. */
-  insertImported(tx: EntityManager, member: Pick<MemberEntity, 'sourceType' | 'sourceId' | 'userId' | 'accessLevel' | 'createdById' | 'expiresAt'>): Promise<MemberEntity> {
+  insertImported(
+    tx: EntityManager,
+    member: Pick<MemberEntity, 'sourceType' | 'sourceId' | 'userId' | 'accessLevel' | 'createdById' | 'expiresAt'>,
+  ): Promise<MemberEntity> {
     return tx.save(tx.create(MemberEntity, member));
   }
 }

@@ -20,7 +20,10 @@ export class ProjectStarsRepository {
 
   /** Removes the star; false when there was none. */
   async remove(userId: number, projectId: number, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
-    const [rows] = (await manager.query('DELETE FROM project_stars WHERE user_id = $1 AND project_id = $2 RETURNING project_id', [userId, projectId])) as [unknown[], number];
+    const [rows] = (await manager.query('DELETE FROM project_stars WHERE user_id = $1 AND project_id = $2 RETURNING project_id', [userId, projectId])) as [
+      unknown[],
+      number,
+    ];
     return rows.length > 0;
   }
 

@@ -50,10 +50,15 @@ export class ProjectStatisticsRepository {
 
   async forProjects(projectIds: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, ProjectStatisticsValues>> {
     if (projectIds.length === 0) return new Map();
-    const rows = (await manager.query(`SELECT project_id, ${STATISTICS_KEYS.join(', ')} FROM project_statistics WHERE project_id = ANY($1)`, [projectIds])) as Array<
-      Record<string, string | number>
-    >;
-    return new Map(rows.map((row) => [Number(row.project_id), Object.fromEntries(STATISTICS_KEYS.map((key) => [key, Number(row[key])])) as unknown as ProjectStatisticsValues]));
+    const rows = (await manager.query(`SELECT project_id, ${STATISTICS_KEYS.join(', ')} FROM project_statistics WHERE project_id = ANY($1)`, [
+      projectIds,
+    ])) as Array<Record<string, string | number>>;
+    return new Map(
+      rows.map((row) => [
+        Number(row.project_id),
+        Object.fromEntries(STATISTICS_KEYS.map((key) => [key, Number(row[key])])) as unknown as ProjectStatisticsValues,
+      ]),
+    );
   }
 
   /** Sets some values of a project's statistics (creating the row); the others keep their value. */

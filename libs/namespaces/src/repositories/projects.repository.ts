@@ -117,7 +117,7 @@ export function effectiveProjectOrder(orderBy: ProjectOrderBy | undefined, searc
  */
 const SIMILARITY_SQL =
   '(CASE WHEN lower(p.path) = lower(:similarTo) OR lower(p.name) = lower(:similarTo) THEN 1 ELSE 0 END' +
-  ' + similarity(p.path, :similarTo) + 0.7 * similarity(p.name, :similarTo) + 0.2 * similarity(COALESCE(p.description, \'\'), :similarTo))';
+  " + similarity(p.path, :similarTo) + 0.7 * similarity(p.name, :similarTo) + 0.2 * similarity(COALESCE(p.description, ''), :similarTo))";
 
 @Injectable()
 export class ProjectsRepository {
@@ -125,7 +125,9 @@ export class ProjectsRepository {
 
   /** The sealed runners token of a project (null when none was kept). */
   async encryptedRunnersToken(projectId: number): Promise<string | null> {
-    const [row] = (await this.dataSource.query('SELECT encrypted_runners_token FROM projects WHERE id = $1', [projectId])) as Array<{ encrypted_runners_token: string | null }>;
+    const [row] = (await this.dataSource.query('SELECT encrypted_runners_token FROM projects WHERE id = $1', [projectId])) as Array<{
+      encrypted_runners_token: string | null;
+    }>;
     return row?.encrypted_runners_token ?? null;
   }
 
@@ -180,7 +182,9 @@ export class ProjectsRepository {
       qb.andWhere('(SELECT array_agg(lower(t)) FROM unnest(p.topics) t) @> CAST(:topics AS text[])', { topics: filter.topics.map((t) => t.toLowerCase()) });
     }
     if (filter.topicId !== undefined) {
-      qb.andWhere('EXISTS (SELECT 1 FROM topics tp WHERE tp.id = :topicId AND lower(tp.name) IN (SELECT lower(t) FROM unnest(p.topics) t))', { topicId: filter.topicId });
+      qb.andWhere('EXISTS (SELECT 1 FROM topics tp WHERE tp.id = :topicId AND lower(tp.name) IN (SELECT lower(t) FROM unnest(p.topics) t))', {
+        topicId: filter.topicId,
+      });
     }
     if (filter.withProgrammingLanguage !== undefined) {
       qb.andWhere(
@@ -239,7 +243,11 @@ export class ProjectsRepository {
     const messages: ValidationMessages = {};
     const exclude = excludeProjectId ?? 0;
     if (naming.name !== undefined) {
-      const [row] = await manager.query('SELECT 1 FROM projects WHERE namespace_id = $1 AND lower(name) = lower($2) AND id <> $3 LIMIT 1', [namespace.id, naming.name, exclude]);
+      const [row] = await manager.query('SELECT 1 FROM projects WHERE namespace_id = $1 AND lower(name) = lower($2) AND id <> $3 LIMIT 1', [
+        namespace.id,
+        naming.name,
+        exclude,
+      ]);
       if (row) messages.name = [NAMING_MESSAGES.taken];
     }
     if (naming.path !== undefined) {
@@ -275,7 +283,13 @@ export class ProjectsRepository {
   }
 
   /** Sets attributes of a project being imported (from its archive), in the import's transaction. */
-  async updateImported(tx: EntityManager, projectId: number, changes: Partial<Pick<ProjectEntity, 'description' | 'visibility' | 'archived' | 'mergeMethod' | 'topics' | 'issuesEnabled' | 'mergeRequestsEnabled' | 'openIssuesCount'>>): Promise<void> {
+  async updateImported(
+    tx: EntityManager,
+    projectId: number,
+    changes: Partial<
+      Pick<ProjectEntity, 'description' | 'visibility' | 'archived' | 'mergeMethod' | 'topics' | 'issuesEnabled' | 'mergeRequestsEnabled' | 'openIssuesCount'>
+    >,
+  ): Promise<void> {
     await tx.update(ProjectEntity, { id: projectId }, changes);
   }
 }

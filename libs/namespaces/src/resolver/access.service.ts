@@ -58,7 +58,8 @@ export class AccessService implements AccessResolver {
   async groupAccess(group: NamespaceEntity, user: AccessUser | null, manager?: EntityManager): Promise<GroupAccess> {
     const accessLevel = await this.groupAccessLevel(group, user, manager);
     let visible = canSee(group.visibility, user, accessLevel);
-    if (!visible && user) visible = canSee(group.visibility, user, accessLevel, { hasDescendantAccess: await this.hasDescendantAccess(group, user.id, manager) });
+    if (!visible && user)
+      visible = canSee(group.visibility, user, accessLevel, { hasDescendantAccess: await this.hasDescendantAccess(group, user.id, manager) });
     return { resource: group, accessLevel, visible };
   }
 
@@ -89,13 +90,21 @@ export class AccessService implements AccessResolver {
    * For many projects at once: the user's own memberships (`permissions`) and effective level
    * (administrators excluded), keyed by project id.
    */
-  async projectPermissionsMany(projectIds: number[], userId: number, manager?: EntityManager): Promise<Map<number, ProjectPermissions & { accessLevel: number }>> {
+  async projectPermissionsMany(
+    projectIds: number[],
+    userId: number,
+    manager?: EntityManager,
+  ): Promise<Map<number, ProjectPermissions & { accessLevel: number }>> {
     if (projectIds.length === 0) return new Map();
     const levels = await this.members.projectMemberLevelsMany(userId, projectIds, manager);
     return new Map(
       [...levels].map(([id, level]) => [
         id,
-        { projectAccess: level.projectLevel, groupAccess: level.groupLevel, accessLevel: Math.max(level.projectLevel ?? 0, level.groupLevel ?? 0, level.ownerLevel) },
+        {
+          projectAccess: level.projectLevel,
+          groupAccess: level.groupLevel,
+          accessLevel: Math.max(level.projectLevel ?? 0, level.groupLevel ?? 0, level.ownerLevel),
+        },
       ]),
     );
   }

@@ -5,7 +5,11 @@ import type { AccessUser } from '../access/access-policy';
 
 /** The request's principal as the access rules see it. */
 /** The access identity of a signed-in principal. */
-export const accessUserOf = (principal: Principal): AccessUser => ({ id: principal.user.id, isAdmin: principal.user.isAdmin, external: principal.user.external });
+export const accessUserOf = (principal: Principal): AccessUser => ({
+  id: principal.user.id,
+  isAdmin: principal.user.isAdmin,
+  external: principal.user.external,
+});
 
 export const toAccessUser = (principal: Principal | null | undefined): AccessUser | null => (principal ? accessUserOf(principal) : null);
 

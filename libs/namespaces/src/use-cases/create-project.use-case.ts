@@ -97,7 +97,12 @@ export class CreateProjectUseCase {
     }
   }
 
-  private async create(tx: EntityManager, command: CreateProjectCommand, naming: { name: string; path: string }, runnersToken: string): Promise<ProjectWithNamespace> {
+  private async create(
+    tx: EntityManager,
+    command: CreateProjectCommand,
+    naming: { name: string; path: string },
+    runnersToken: string,
+  ): Promise<ProjectWithNamespace> {
     const { actor } = command;
     const namespace = await this.authorizedNamespace(tx, command);
     const owner = namespace.kind === 'user' ? await tx.findOneByOrFail(UserEntity, { id: namespace.ownerId! }) : null;

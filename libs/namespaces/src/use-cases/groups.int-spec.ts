@@ -27,18 +27,44 @@ describe('group use cases (PostgreSQL)', () => {
   describe('CreateGroupUseCase', () => {
     it('creates the group with its creator as Owner and records both events in the same transaction', async () => {
       const mark = await fx.outboxMark();
-      const group = await fx.createGroup.execute({ actor: owner.actor, name: 'Platform Team', path: 'platform', description: 'runs things', settings: { request_access_enabled: false } });
+      const group = await fx.createGroup.execute({
+        actor: owner.actor,
+        name: 'Platform Team',
+        path: 'platform',
+        description: 'runs things',
+        settings: { request_access_enabled: false },
+      });
 
       const row = await fx.dataSource.manager.findOneByOrFail(NamespaceEntity, { id: group.id });
-      expect(row).toMatchObject({ kind: 'group', fullPath: 'platform', fullName: 'Platform Team', parentId: null, traversalIds: [group.id], visibility: 'private', description: 'runs things' });
+      expect(row).toMatchObject({
+        kind: 'group',
+        fullPath: 'platform',
+        fullName: 'Platform Team',
+        parentId: null,
+        traversalIds: [group.id],
+        visibility: 'private',
+        description: 'runs things',
+      });
       expect(row.settings).toEqual({ request_access_enabled: false });
       const members = await fx.dataSource.manager.findBy(MemberEntity, { sourceType: 'namespace', sourceId: group.id });
       expect(members).toEqual([expect.objectContaining({ userId: owner.id, accessLevel: ACCESS_LEVELS.OWNER, createdById: owner.id })]);
 
       const events = await fx.eventsSince(mark);
       expect(events.map((e) => e.type)).toEqual(['group_create', 'user_add_to_group']);
-      expect(events[0]).toMatchObject({ actor: owner.id, group_id: group.id, project_id: null, target: { type: 'group', id: group.id }, data: { name: 'Platform Team', path: 'platform', full_path: 'platform', group_id: group.id } });
-      expect(events[1].data).toMatchObject({ group_access: 'Owner', user_id: owner.id, user_username: 'owner', user_email: 'owner@example.com', group_path: 'platform' });
+      expect(events[0]).toMatchObject({
+        actor: owner.id,
+        group_id: group.id,
+        project_id: null,
+        target: { type: 'group', id: group.id },
+        data: { name: 'Platform Team', path: 'platform', full_path: 'platform', group_id: group.id },
+      });
+      expect(events[1].data).toMatchObject({
+        group_access: 'Owner',
+        user_id: owner.id,
+        user_username: 'owner',
+        user_email: 'owner@example.com',
+        group_path: 'platform',
+      });
     });
 
     it('refuses top-level groups to users who may not create groups, writing nothing', async () => {
@@ -49,9 +75,17 @@ describe('group use cases (PostgreSQL)', () => {
 
     it('refuses a path already taken (case-insensitively) and reserved names', async () => {
       await fx.factory.group(owner.actor, { path: 'taken' });
-      const error = await rejectsWithoutEvents(fx, () => fx.createGroup.execute({ actor: owner.actor, name: 'Other', path: 'TAKEN' }), ErrorCode.VALIDATION_FAILED);
+      const error = await rejectsWithoutEvents(
+        fx,
+        () => fx.createGroup.execute({ actor: owner.actor, name: 'Other', path: 'TAKEN' }),
+        ErrorCode.VALIDATION_FAILED,
+      );
       expect(error.details.validation).toEqual({ path: ['has already been taken'] });
-      const reserved = await rejectsWithoutEvents(fx, () => fx.createGroup.execute({ actor: owner.actor, name: 'Api', path: 'api' }), ErrorCode.VALIDATION_FAILED);
+      const reserved = await rejectsWithoutEvents(
+        fx,
+        () => fx.createGroup.execute({ actor: owner.actor, name: 'Api', path: 'api' }),
+        ErrorCode.VALIDATION_FAILED,
+      );
       expect(reserved.details.validation).toEqual({ path: ['api is a reserved name'] });
     });
 
@@ -73,10 +107,18 @@ describe('group use cases (PostgreSQL)', () => {
       });
 
       it('refuses developers, and maintainers when the parent allows owners only', async () => {
-        await rejectsWithoutEvents(fx, () => fx.createGroup.execute({ actor: developer.actor, name: 'D', path: 'dev-sub', parentId: parent.id }), ErrorCode.FORBIDDEN);
+        await rejectsWithoutEvents(
+          fx,
+          () => fx.createGroup.execute({ actor: developer.actor, name: 'D', path: 'dev-sub', parentId: parent.id }),
+          ErrorCode.FORBIDDEN,
+        );
         const strict = await fx.factory.group(owner.actor, { path: 'strict', settings: { subgroup_creation_level: 'owner' } });
         await fx.factory.membership({ namespace: strict.id }, maintainer.id, ACCESS_LEVELS.MAINTAINER);
-        await rejectsWithoutEvents(fx, () => fx.createGroup.execute({ actor: maintainer.actor, name: 'M', path: 'm', parentId: strict.id }), ErrorCode.FORBIDDEN);
+        await rejectsWithoutEvents(
+          fx,
+          () => fx.createGroup.execute({ actor: maintainer.actor, name: 'M', path: 'm', parentId: strict.id }),
+          ErrorCode.FORBIDDEN,
+        );
       });
 
       it('answers 404 for a private parent the caller cannot see, 403 for a visible one', async () => {
@@ -96,7 +138,11 @@ describe('group use cases (PostgreSQL)', () => {
       });
 
       it('refuses a sibling with the same name', async () => {
-        const error = await rejectsWithoutEvents(fx, () => fx.createGroup.execute({ actor: owner.actor, name: 'child', path: 'child-2', parentId: parent.id }), ErrorCode.VALIDATION_FAILED);
+        const error = await rejectsWithoutEvents(
+          fx,
+          () => fx.createGroup.execute({ actor: owner.actor, name: 'child', path: 'child-2', parentId: parent.id }),
+          ErrorCode.VALIDATION_FAILED,
+        );
         expect(error.details.validation).toEqual({ name: ['has already been taken'] });
       });
     });
@@ -123,13 +169,23 @@ describe('group use cases (PostgreSQL)', () => {
     it('refuses to make a group less visible than its subgroups or projects', async () => {
       const top = await fx.factory.group(owner.actor, { path: 'visible-top', visibility: 'public' });
       await fx.factory.group(owner.actor, { path: 'visible-sub', parentId: top.id, visibility: 'internal' });
-      const error = await rejectsWithoutEvents(fx, () => fx.updateGroup.execute({ actor: owner.actor, groupId: top.id, visibility: 'private' }), ErrorCode.VALIDATION_FAILED);
+      const error = await rejectsWithoutEvents(
+        fx,
+        () => fx.updateGroup.execute({ actor: owner.actor, groupId: top.id, visibility: 'private' }),
+        ErrorCode.VALIDATION_FAILED,
+      );
       expect(error.details.validation).toEqual({ visibility_level: ['private is not allowed since there are sub-groups with higher visibility.'] });
 
       const withProject = await fx.factory.group(owner.actor, { path: 'with-project', visibility: 'public' });
       await fx.factory.project(owner.actor, { name: 'Site', namespaceRef: 'with-project', visibility: 'public' });
-      const projectError = await rejectsWithoutEvents(fx, () => fx.updateGroup.execute({ actor: owner.actor, groupId: withProject.id, visibility: 'internal' }), ErrorCode.VALIDATION_FAILED);
-      expect(projectError.details.validation).toEqual({ visibility_level: ['internal is not allowed since this group contains projects with higher visibility.'] });
+      const projectError = await rejectsWithoutEvents(
+        fx,
+        () => fx.updateGroup.execute({ actor: owner.actor, groupId: withProject.id, visibility: 'internal' }),
+        ErrorCode.VALIDATION_FAILED,
+      );
+      expect(projectError.details.validation).toEqual({
+        visibility_level: ['internal is not allowed since this group contains projects with higher visibility.'],
+      });
     });
   });
 
@@ -150,7 +206,10 @@ describe('group use cases (PostgreSQL)', () => {
       await expect(fx.dataSource.manager.countBy(ProjectEntity, { namespaceId: sub.id })).resolves.toBe(0);
       const [{ n }] = await fx.dataSource.query(
         `SELECT count(*)::int AS n FROM members WHERE (source_type = 'project' AND source_id = ANY($1)) OR (source_type = 'namespace' AND source_id = ANY($2))`,
-        [[p1.id, p2.id], [top.id, sub.id]],
+        [
+          [p1.id, p2.id],
+          [top.id, sub.id],
+        ],
       );
       expect(n).toBe(0);
 
@@ -161,7 +220,11 @@ describe('group use cases (PostgreSQL)', () => {
         ['group_destroy', sub.id],
         ['group_destroy', top.id],
       ]);
-      expect(events[1]).toMatchObject({ project_id: p2.id, group_id: sub.id, data: { path_with_namespace: 'doomed/sub/two', owner_name: 'Sub', owners: [{ name: 'Owner', email: 'owner@example.com' }] } });
+      expect(events[1]).toMatchObject({
+        project_id: p2.id,
+        group_id: sub.id,
+        data: { path_with_namespace: 'doomed/sub/two', owner_name: 'Sub', owners: [{ name: 'Owner', email: 'owner@example.com' }] },
+      });
     });
 
     it('answers 404 for a group that does not exist, writing nothing', async () => {

@@ -36,44 +36,107 @@ describe('member use cases (PostgreSQL)', () => {
       const grace = await fx.factory.user({ username: 'grace' });
       const mark = await fx.outboxMark();
       const { member, user } = await fx.addMember.execute({
-        actor: maintainer.actor, actorAccessLevel: 40, source: projectSource, user: { username: 'GRACE' }, accessLevel: 30, expiresAt: dayOffset(30),
+        actor: maintainer.actor,
+        actorAccessLevel: 40,
+        source: projectSource,
+        user: { username: 'GRACE' },
+        accessLevel: 30,
+        expiresAt: dayOffset(30),
       });
       expect(user.id).toBe(grace.id);
-      expect(member).toMatchObject({ sourceType: 'project', sourceId: project.id, userId: grace.id, accessLevel: 30, createdById: maintainer.id, expiresAt: dayOffset(30) });
+      expect(member).toMatchObject({
+        sourceType: 'project',
+        sourceId: project.id,
+        userId: grace.id,
+        accessLevel: 30,
+        createdById: maintainer.id,
+        expiresAt: dayOffset(30),
+      });
       const events = await fx.eventsSince(mark);
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({
-        type: 'user_add_to_team', actor: maintainer.id, project_id: project.id, group_id: group.id,
-        data: { access_level: 'Developer', project_id: project.id, project_path_with_namespace: 'team/service', user_id: grace.id, user_username: 'grace', user_email: 'grace@example.com', expires_at: dayOffset(30) },
+        type: 'user_add_to_team',
+        actor: maintainer.id,
+        project_id: project.id,
+        group_id: group.id,
+        data: {
+          access_level: 'Developer',
+          project_id: project.id,
+          project_path_with_namespace: 'team/service',
+          user_id: grace.id,
+          user_username: 'grace',
+          user_email: 'grace@example.com',
+          expires_at: dayOffset(30),
+        },
       });
     });
 
     it('answers 409 for an existing member and 404 for an unknown user, writing nothing', async () => {
-      const conflict = await rejectsWithoutEvents(fx, () => fx.addMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, user: { id: maintainer.id }, accessLevel: 30 }), ErrorCode.CONFLICT);
+      const conflict = await rejectsWithoutEvents(
+        fx,
+        () => fx.addMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, user: { id: maintainer.id }, accessLevel: 30 }),
+        ErrorCode.CONFLICT,
+      );
       expect(conflict.message).toBe('Member already exists');
-      await rejectsWithoutEvents(fx, () => fx.addMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, user: { id: 424242 }, accessLevel: 30 }), ErrorCode.NOT_FOUND);
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.addMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, user: { id: 424242 }, accessLevel: 30 }),
+        ErrorCode.NOT_FOUND,
+      );
     });
 
     it('needs Owner to grant Owner, and refuses levels the source does not have', async () => {
       const henry = await fx.factory.user();
-      await rejectsWithoutEvents(fx, () => fx.addMember.execute({ actor: maintainer.actor, actorAccessLevel: 40, source: projectSource, user: { id: henry.id }, accessLevel: 50 }), ErrorCode.FORBIDDEN);
-      await rejectsWithoutEvents(fx, () => fx.addMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, user: { id: henry.id }, accessLevel: 5 }), ErrorCode.VALIDATION_FAILED);
-      await rejectsWithoutEvents(fx, () => fx.addMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, user: { id: henry.id }, accessLevel: 30, expiresAt: dayOffset(-1) }), ErrorCode.VALIDATION_FAILED);
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.addMember.execute({ actor: maintainer.actor, actorAccessLevel: 40, source: projectSource, user: { id: henry.id }, accessLevel: 50 }),
+        ErrorCode.FORBIDDEN,
+      );
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.addMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, user: { id: henry.id }, accessLevel: 5 }),
+        ErrorCode.VALIDATION_FAILED,
+      );
+      await rejectsWithoutEvents(
+        fx,
+        () =>
+          fx.addMember.execute({
+            actor: owner.actor,
+            actorAccessLevel: 50,
+            source: projectSource,
+            user: { id: henry.id },
+            accessLevel: 30,
+            expiresAt: dayOffset(-1),
+          }),
+        ErrorCode.VALIDATION_FAILED,
+      );
       await expect(direct(projectSource, henry.id)).resolves.toBeNull();
     });
 
     it('refuses a project level below the membership inherited from the group', async () => {
       const ivy = await fx.factory.user({ username: 'ivy' });
       await fx.factory.membership({ namespace: group.id }, ivy.id, ACCESS_LEVELS.DEVELOPER);
-      const error = await rejectsWithoutEvents(fx, () => fx.addMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, user: { id: ivy.id }, accessLevel: 20 }), ErrorCode.VALIDATION_FAILED);
+      const error = await rejectsWithoutEvents(
+        fx,
+        () => fx.addMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, user: { id: ivy.id }, accessLevel: 20 }),
+        ErrorCode.VALIDATION_FAILED,
+      );
       expect(error.details.validation).toEqual({ access_level: ['should be greater than or equal to Developer inherited membership from group Team'] });
-      await expect(fx.addMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, user: { id: ivy.id }, accessLevel: 40 })).resolves.toMatchObject({ member: { accessLevel: 40 } });
+      await expect(
+        fx.addMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, user: { id: ivy.id }, accessLevel: 40 }),
+      ).resolves.toMatchObject({ member: { accessLevel: 40 } });
     });
 
     it('replaces an expired membership instead of reporting a conflict', async () => {
       const jack = await fx.factory.user();
       const expired = await fx.factory.membership({ project: project.id }, jack.id, ACCESS_LEVELS.GUEST, dayOffset(-3));
-      const { member } = await fx.addMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, user: { id: jack.id }, accessLevel: 20 });
+      const { member } = await fx.addMember.execute({
+        actor: owner.actor,
+        actorAccessLevel: 50,
+        source: projectSource,
+        user: { id: jack.id },
+        accessLevel: 20,
+      });
       expect(member.id).not.toBe(expired.id);
       await expect(fx.dataSource.manager.countBy(MemberEntity, { sourceType: 'project', sourceId: project.id, userId: jack.id })).resolves.toBe(1);
     });
@@ -84,7 +147,14 @@ describe('member use cases (PostgreSQL)', () => {
       const kim = await fx.factory.user();
       await fx.factory.membership({ project: project.id }, kim.id, ACCESS_LEVELS.REPORTER, dayOffset(10));
       const mark = await fx.outboxMark();
-      const { member } = await fx.updateMember.execute({ actor: maintainer.actor, actorAccessLevel: 40, source: projectSource, userId: kim.id, accessLevel: 30, expiresAt: null });
+      const { member } = await fx.updateMember.execute({
+        actor: maintainer.actor,
+        actorAccessLevel: 40,
+        source: projectSource,
+        userId: kim.id,
+        accessLevel: 30,
+        expiresAt: null,
+      });
       expect(member).toMatchObject({ accessLevel: 30, expiresAt: null });
       const events = await fx.eventsSince(mark);
       expect(events.map((e) => [e.type, e.data.access_level])).toEqual([['user_update_for_team', 'Developer']]);
@@ -92,13 +162,25 @@ describe('member use cases (PostgreSQL)', () => {
 
     it('answers 404 for a non-member and 403 when a maintainer touches an owner', async () => {
       const lee = await fx.factory.user();
-      await rejectsWithoutEvents(fx, () => fx.updateMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, userId: lee.id, accessLevel: 30 }), ErrorCode.NOT_FOUND);
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.updateMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, userId: lee.id, accessLevel: 30 }),
+        ErrorCode.NOT_FOUND,
+      );
       await fx.factory.membership({ project: project.id }, lee.id, ACCESS_LEVELS.OWNER);
-      await rejectsWithoutEvents(fx, () => fx.updateMember.execute({ actor: maintainer.actor, actorAccessLevel: 40, source: projectSource, userId: lee.id, accessLevel: 30 }), ErrorCode.FORBIDDEN);
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.updateMember.execute({ actor: maintainer.actor, actorAccessLevel: 40, source: projectSource, userId: lee.id, accessLevel: 30 }),
+        ErrorCode.FORBIDDEN,
+      );
     });
 
     it("keeps a group's last owner, and lets an owner be demoted once another owner exists", async () => {
-      await rejectsWithoutEvents(fx, () => fx.updateMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: groupSource, userId: owner.id, accessLevel: 40 }), ErrorCode.FORBIDDEN);
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.updateMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: groupSource, userId: owner.id, accessLevel: 40 }),
+        ErrorCode.FORBIDDEN,
+      );
       const second = await fx.factory.user();
       await fx.addMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: groupSource, user: { id: second.id }, accessLevel: 50 });
       const mark = await fx.outboxMark();
@@ -117,7 +199,9 @@ describe('member use cases (PostgreSQL)', () => {
       await fx.removeMember.execute({ actor: maintainer.actor, actorAccessLevel: 40, source: projectSource, userId: max.id });
       await expect(direct(projectSource, max.id)).resolves.toBeNull();
       const events = await fx.eventsSince(mark);
-      expect(events).toEqual([expect.objectContaining({ type: 'user_remove_from_team', data: expect.objectContaining({ user_username: 'max', access_level: 'Developer' }) })]);
+      expect(events).toEqual([
+        expect.objectContaining({ type: 'user_remove_from_team', data: expect.objectContaining({ user_username: 'max', access_level: 'Developer' }) }),
+      ]);
     });
 
     it('lets any member leave but not remove others', async () => {
@@ -125,7 +209,11 @@ describe('member use cases (PostgreSQL)', () => {
       const olga = await fx.factory.user();
       await fx.factory.membership({ project: project.id }, ned.id, ACCESS_LEVELS.DEVELOPER);
       await fx.factory.membership({ project: project.id }, olga.id, ACCESS_LEVELS.GUEST);
-      await rejectsWithoutEvents(fx, () => fx.removeMember.execute({ actor: ned.actor, actorAccessLevel: 30, source: projectSource, userId: olga.id }), ErrorCode.FORBIDDEN);
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.removeMember.execute({ actor: ned.actor, actorAccessLevel: 30, source: projectSource, userId: olga.id }),
+        ErrorCode.FORBIDDEN,
+      );
       await fx.removeMember.execute({ actor: ned.actor, actorAccessLevel: 30, source: projectSource, userId: ned.id });
       await expect(direct(projectSource, ned.id)).resolves.toBeNull();
     });
@@ -134,16 +222,28 @@ describe('member use cases (PostgreSQL)', () => {
       const personal = await fx.factory.project(owner.actor, { name: 'Mine' });
       const personalSource: MemberSource = { kind: 'project', project: personal, namespace: personal.namespace };
       const admin = await fx.factory.user({ admin: true });
-      await rejectsWithoutEvents(fx, () => fx.removeMember.execute({ actor: admin.actor, actorAccessLevel: 60, source: personalSource, userId: owner.id }), ErrorCode.FORBIDDEN);
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.removeMember.execute({ actor: admin.actor, actorAccessLevel: 60, source: personalSource, userId: owner.id }),
+        ErrorCode.FORBIDDEN,
+      );
 
       const solo = await fx.factory.group(maintainer.actor, { path: 'solo' });
       const soloSource: MemberSource = { kind: 'group', group: solo };
-      await rejectsWithoutEvents(fx, () => fx.removeMember.execute({ actor: maintainer.actor, actorAccessLevel: 50, source: soloSource, userId: maintainer.id }), ErrorCode.FORBIDDEN);
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.removeMember.execute({ actor: maintainer.actor, actorAccessLevel: 50, source: soloSource, userId: maintainer.id }),
+        ErrorCode.FORBIDDEN,
+      );
       await expect(direct(soloSource, maintainer.id)).resolves.not.toBeNull();
     });
 
     it('answers 404 for a user who is not a direct member', async () => {
-      await rejectsWithoutEvents(fx, () => fx.removeMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, userId: 9_999_999 }), ErrorCode.NOT_FOUND);
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.removeMember.execute({ actor: owner.actor, actorAccessLevel: 50, source: projectSource, userId: 9_999_999 }),
+        ErrorCode.NOT_FOUND,
+      );
     });
   });
 

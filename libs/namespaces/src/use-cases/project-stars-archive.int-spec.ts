@@ -19,7 +19,12 @@ describe('stars, statistics, archive and project activity (PostgreSQL)', () => {
   let archive: ArchiveProjectUseCase;
 
   const row = async (id: number) =>
-    (await fx.dataSource.query('SELECT star_count, archived, last_activity_at, (SELECT count(*)::int FROM project_stars WHERE project_id = $1) AS stars FROM projects WHERE id = $1', [id]))[0];
+    (
+      await fx.dataSource.query(
+        'SELECT star_count, archived, last_activity_at, (SELECT count(*)::int FROM project_stars WHERE project_id = $1) AS stars FROM projects WHERE id = $1',
+        [id],
+      )
+    )[0];
 
   beforeAll(async () => {
     fx = await createNamespacesFixture('ns_stars', ENTITIES);
@@ -40,8 +45,14 @@ describe('stars, statistics, archive and project activity (PostgreSQL)', () => {
       expect(Math.max(...results.map((r) => r.project.starCount))).toBe(5);
       await expect(row(project.id)).resolves.toMatchObject({ star_count: 5, stars: 5 });
 
-      await expect(stars.execute({ userId: users[0].id, projectId: project.id, star: false })).resolves.toMatchObject({ changed: true, project: { starCount: 4 } });
-      await expect(stars.execute({ userId: users[0].id, projectId: project.id, star: false })).resolves.toMatchObject({ changed: false, project: { starCount: 4 } });
+      await expect(stars.execute({ userId: users[0].id, projectId: project.id, star: false })).resolves.toMatchObject({
+        changed: true,
+        project: { starCount: 4 },
+      });
+      await expect(stars.execute({ userId: users[0].id, projectId: project.id, star: false })).resolves.toMatchObject({
+        changed: false,
+        project: { starCount: 4 },
+      });
       await fx.dataSource.query('DELETE FROM users WHERE id = $1', [users[1].id]);
       await expect(row(project.id)).resolves.toMatchObject({ star_count: 3, stars: 3 });
     });

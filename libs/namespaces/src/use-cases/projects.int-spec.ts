@@ -17,11 +17,16 @@ describe('project use cases (PostgreSQL)', () => {
   let reporter: User;
   let group: NamespaceEntity;
 
-  const membersOf = (projectId: number) => fx.dataSource.manager.find(MemberEntity, { where: { sourceType: 'project', sourceId: projectId }, order: { id: 'ASC' } });
+  const membersOf = (projectId: number) =>
+    fx.dataSource.manager.find(MemberEntity, { where: { sourceType: 'project', sourceId: projectId }, order: { id: 'ASC' } });
 
   beforeAll(async () => {
     fx = await createNamespacesFixture('ns_projects', ENTITIES);
-    [alice, dev, reporter] = await Promise.all([fx.factory.user({ username: 'alice' }), fx.factory.user({ username: 'dev' }), fx.factory.user({ username: 'rep' })]);
+    [alice, dev, reporter] = await Promise.all([
+      fx.factory.user({ username: 'alice' }),
+      fx.factory.user({ username: 'dev' }),
+      fx.factory.user({ username: 'rep' }),
+    ]);
     group = await fx.factory.group(alice.actor, { name: 'Platform', path: 'platform', visibility: 'internal' });
     await fx.factory.membership({ namespace: group.id }, dev.id, ACCESS_LEVELS.DEVELOPER);
     await fx.factory.membership({ namespace: group.id }, reporter.id, ACCESS_LEVELS.REPORTER);
@@ -39,7 +44,14 @@ describe('project use cases (PostgreSQL)', () => {
         topics: ['ops', 'alerts'],
         attributes: { jobs_enabled: false, merge_method: 'ff', only_allow_merge_if_pipeline_succeeds: true },
       });
-      expect(project).toMatchObject({ name: 'Alert Router', path: 'alert-router', visibility: 'private', creatorId: alice.id, topics: ['ops', 'alerts'], mergeMethod: 'ff' });
+      expect(project).toMatchObject({
+        name: 'Alert Router',
+        path: 'alert-router',
+        visibility: 'private',
+        creatorId: alice.id,
+        topics: ['ops', 'alerts'],
+        mergeMethod: 'ff',
+      });
       expect(project.namespace).toMatchObject({ kind: 'user', ownerId: alice.id });
       expect(featureAccessLevel(project, 'builds')).toBe('disabled');
       expect(projectSetting(project, 'only_allow_merge_if_pipeline_succeeds')).toBe(true);
@@ -53,7 +65,14 @@ describe('project use cases (PostgreSQL)', () => {
       expect(events[0]).toMatchObject({
         project_id: project.id,
         group_id: null,
-        data: { name: 'Alert Router', path: 'alert-router', path_with_namespace: 'alice/alert-router', owner_name: 'Alice', owner_email: 'alice@example.com', project_visibility: 'private' },
+        data: {
+          name: 'Alert Router',
+          path: 'alert-router',
+          path_with_namespace: 'alice/alert-router',
+          owner_name: 'Alice',
+          owner_email: 'alice@example.com',
+          project_visibility: 'private',
+        },
       });
       expect(events[1].data).toMatchObject({ access_level: 'Owner', user_id: alice.id, project_path_with_namespace: 'alice/alert-router' });
     });
@@ -68,14 +87,25 @@ describe('project use cases (PostgreSQL)', () => {
       await expect(membersOf(owned.id)).resolves.toEqual([]);
       const events = await fx.eventsSince(mark);
       expect(events.map((e) => e.type)).toEqual(['project_create']);
-      expect(events[0]).toMatchObject({ group_id: group.id, data: { owner_name: 'Platform', owner_email: '', owners: [{ name: 'Alice', email: 'alice@example.com' }] } });
+      expect(events[0]).toMatchObject({
+        group_id: group.id,
+        data: { owner_name: 'Platform', owner_email: '', owners: [{ name: 'Alice', email: 'alice@example.com' }] },
+      });
     });
 
     it("refuses namespaces the caller may not create projects in: GitLab's namespace is not valid", async () => {
-      const error = await rejectsWithoutEvents(fx, () => fx.createProject.execute({ actor: reporter.actor, name: 'Nope', namespaceRef: 'platform' }), ErrorCode.VALIDATION_FAILED);
+      const error = await rejectsWithoutEvents(
+        fx,
+        () => fx.createProject.execute({ actor: reporter.actor, name: 'Nope', namespaceRef: 'platform' }),
+        ErrorCode.VALIDATION_FAILED,
+      );
       expect(error.details.validation).toEqual({ namespace: ['is not valid'] });
       await rejectsWithoutEvents(fx, () => fx.createProject.execute({ actor: dev.actor, name: 'Nope', namespaceRef: 'alice' }), ErrorCode.VALIDATION_FAILED);
-      await rejectsWithoutEvents(fx, () => fx.createProject.execute({ actor: dev.actor, name: 'Nope', namespaceRef: 'no-such-group' }), ErrorCode.VALIDATION_FAILED);
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.createProject.execute({ actor: dev.actor, name: 'Nope', namespaceRef: 'no-such-group' }),
+        ErrorCode.VALIDATION_FAILED,
+      );
       await expect(fx.dataSource.manager.countBy(ProjectEntity, { name: 'Nope' })).resolves.toBe(0);
     });
 
@@ -83,12 +113,20 @@ describe('project use cases (PostgreSQL)', () => {
       await fx.createProject.execute({ actor: alice.actor, name: 'Dup', path: 'dup' });
       const both = await rejectsWithoutEvents(fx, () => fx.createProject.execute({ actor: alice.actor, name: 'DUP' }), ErrorCode.VALIDATION_FAILED);
       expect(both.details.validation).toEqual({ name: ['has already been taken'], path: ['has already been taken'] });
-      const pathOnly = await rejectsWithoutEvents(fx, () => fx.createProject.execute({ actor: alice.actor, name: 'Different', path: 'Dup' }), ErrorCode.VALIDATION_FAILED);
+      const pathOnly = await rejectsWithoutEvents(
+        fx,
+        () => fx.createProject.execute({ actor: alice.actor, name: 'Different', path: 'Dup' }),
+        ErrorCode.VALIDATION_FAILED,
+      );
       expect(pathOnly.details.validation).toEqual({ path: ['has already been taken'] });
     });
 
     it('refuses a project more visible than its group, and a missing name and path', async () => {
-      const error = await rejectsWithoutEvents(fx, () => fx.createProject.execute({ actor: alice.actor, name: 'Loud', namespaceRef: 'platform', visibility: 'public' }), ErrorCode.VALIDATION_FAILED);
+      const error = await rejectsWithoutEvents(
+        fx,
+        () => fx.createProject.execute({ actor: alice.actor, name: 'Loud', namespaceRef: 'platform', visibility: 'public' }),
+        ErrorCode.VALIDATION_FAILED,
+      );
       expect(error.details.validation).toEqual({ visibility_level: ['public is not allowed in a internal group.'] });
       const missing = await rejectsWithoutEvents(fx, () => fx.createProject.execute({ actor: alice.actor }), ErrorCode.BAD_REQUEST);
       expect(missing.details.errorKey).toBe(true);
@@ -109,7 +147,14 @@ describe('project use cases (PostgreSQL)', () => {
     it('renames the path and records project_rename with the old path, then project_update', async () => {
       const { project } = await fx.createProject.execute({ actor: dev.actor, name: 'Old Name', namespaceRef: 'platform' });
       const mark = await fx.outboxMark();
-      const updated = await fx.updateProject.execute({ actor: dev.actor, actorAccessLevel: 40, projectId: project.id, path: 'new-path', description: 'new', attributes: { wiki_enabled: false } });
+      const updated = await fx.updateProject.execute({
+        actor: dev.actor,
+        actorAccessLevel: 40,
+        projectId: project.id,
+        path: 'new-path',
+        description: 'new',
+        attributes: { wiki_enabled: false },
+      });
       expect(updated).toMatchObject({ path: 'new-path', name: 'Old Name', description: 'new' });
       expect(featureAccessLevel(updated, 'wiki')).toBe('disabled');
       const events = await fx.eventsSince(mark);
@@ -119,18 +164,40 @@ describe('project use cases (PostgreSQL)', () => {
 
     it('needs Owner to change the name or the visibility', async () => {
       const { project } = await fx.createProject.execute({ actor: dev.actor, name: 'Guarded', namespaceRef: 'platform' });
-      await rejectsWithoutEvents(fx, () => fx.updateProject.execute({ actor: dev.actor, actorAccessLevel: 40, projectId: project.id, name: 'Renamed' }), ErrorCode.FORBIDDEN);
-      await rejectsWithoutEvents(fx, () => fx.updateProject.execute({ actor: dev.actor, actorAccessLevel: 40, projectId: project.id, visibility: 'internal' }), ErrorCode.FORBIDDEN);
-      const updated = await fx.updateProject.execute({ actor: alice.actor, actorAccessLevel: 50, projectId: project.id, name: 'Renamed', visibility: 'internal' });
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.updateProject.execute({ actor: dev.actor, actorAccessLevel: 40, projectId: project.id, name: 'Renamed' }),
+        ErrorCode.FORBIDDEN,
+      );
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.updateProject.execute({ actor: dev.actor, actorAccessLevel: 40, projectId: project.id, visibility: 'internal' }),
+        ErrorCode.FORBIDDEN,
+      );
+      const updated = await fx.updateProject.execute({
+        actor: alice.actor,
+        actorAccessLevel: 50,
+        projectId: project.id,
+        name: 'Renamed',
+        visibility: 'internal',
+      });
       expect(updated).toMatchObject({ name: 'Renamed', visibility: 'internal' });
     });
 
     it('refuses a path taken by a sibling and an update without attributes', async () => {
       const { project } = await fx.createProject.execute({ actor: alice.actor, name: 'Sibling A' });
       await fx.createProject.execute({ actor: alice.actor, name: 'Sibling B' });
-      const error = await rejectsWithoutEvents(fx, () => fx.updateProject.execute({ actor: alice.actor, actorAccessLevel: 50, projectId: project.id, path: 'sibling-b' }), ErrorCode.VALIDATION_FAILED);
+      const error = await rejectsWithoutEvents(
+        fx,
+        () => fx.updateProject.execute({ actor: alice.actor, actorAccessLevel: 50, projectId: project.id, path: 'sibling-b' }),
+        ErrorCode.VALIDATION_FAILED,
+      );
       expect(error.details.validation).toEqual({ path: ['has already been taken'] });
-      await rejectsWithoutEvents(fx, () => fx.updateProject.execute({ actor: alice.actor, actorAccessLevel: 50, projectId: project.id }), ErrorCode.BAD_REQUEST);
+      await rejectsWithoutEvents(
+        fx,
+        () => fx.updateProject.execute({ actor: alice.actor, actorAccessLevel: 50, projectId: project.id }),
+        ErrorCode.BAD_REQUEST,
+      );
     });
   });
 
@@ -143,7 +210,13 @@ describe('project use cases (PostgreSQL)', () => {
       await expect(fx.dataSource.manager.countBy(ProjectEntity, { id: project.id })).resolves.toBe(0);
       await expect(membersOf(project.id)).resolves.toEqual([]);
       const events = await fx.eventsSince(mark);
-      expect(events).toEqual([expect.objectContaining({ type: 'project_destroy', project_id: project.id, data: expect.objectContaining({ path_with_namespace: 'alice/short-lived', owner_email: 'alice@example.com' }) })]);
+      expect(events).toEqual([
+        expect.objectContaining({
+          type: 'project_destroy',
+          project_id: project.id,
+          data: expect.objectContaining({ path_with_namespace: 'alice/short-lived', owner_email: 'alice@example.com' }),
+        }),
+      ]);
     });
   });
 });

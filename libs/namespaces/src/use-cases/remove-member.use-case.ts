@@ -37,7 +37,11 @@ export class RemoveMemberUseCase {
       if (!leaving && command.actorAccessLevel < MANAGE_MEMBERS_LEVEL[source.kind]) throw DomainError.forbidden();
       if (!leaving && !canManageMemberLevel(command.actorAccessLevel, member.accessLevel, null)) throw DomainError.forbidden();
       if (source.kind === 'project' && source.namespace.kind === 'user' && source.namespace.ownerId === member.userId) throw DomainError.forbidden();
-      if (source.kind === 'group' && member.accessLevel >= ACCESS_LEVELS.OWNER && (await this.members.countOtherOwners(source.group, member.userId, tx)) === 0) {
+      if (
+        source.kind === 'group' &&
+        member.accessLevel >= ACCESS_LEVELS.OWNER &&
+        (await this.members.countOtherOwners(source.group, member.userId, tx)) === 0
+      ) {
         throw DomainError.forbidden();
       }
       const user = await tx.findOneByOrFail(UserEntity, { id: member.userId });

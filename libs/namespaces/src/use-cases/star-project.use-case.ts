@@ -32,7 +32,9 @@ export class StarProjectUseCase {
 
   async execute(command: StarProjectCommand): Promise<StarProjectResult> {
     return this.dataSource.transaction(async (tx) => {
-      const changed = command.star ? await this.stars.add(command.userId, command.projectId, tx) : await this.stars.remove(command.userId, command.projectId, tx);
+      const changed = command.star
+        ? await this.stars.add(command.userId, command.projectId, tx)
+        : await this.stars.remove(command.userId, command.projectId, tx);
       const project = await this.projects.findById(command.projectId, tx);
       if (!project) throw DomainError.notFound('Project');
       return { changed, project };

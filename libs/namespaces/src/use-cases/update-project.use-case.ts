@@ -90,7 +90,8 @@ export class UpdateProjectUseCase {
     const updated = (await this.projects.findById(project.id, tx))!;
     const context = await this.projects.hookContext(updated, namespace, tx);
     const events: NewDomainEvent[] = [];
-    if (naming.path !== undefined) events.push(projectEvent(NAMESPACE_EVENTS.PROJECT_RENAME, command.actor.id, context, { old_path_with_namespace: oldPathWithNamespace }));
+    if (naming.path !== undefined)
+      events.push(projectEvent(NAMESPACE_EVENTS.PROJECT_RENAME, command.actor.id, context, { old_path_with_namespace: oldPathWithNamespace }));
     events.push(projectEvent(NAMESPACE_EVENTS.PROJECT_UPDATE, command.actor.id, context));
     await this.outbox.append(tx, events);
     return updated;

@@ -35,7 +35,8 @@ export class CreateResourceAccessTokenUseCase {
 
   async execute(command: CreateResourceAccessTokenCommand): Promise<{ token: AccessTokenEntity; secret: string }> {
     if (command.scopes.includes('sudo')) throw DomainError.invalid({ scopes: ['sudo is not allowed for resource access tokens'] });
-    if (command.accessLevel > command.actorAccessLevel) throw DomainError.badRequest(`access_level cannot be higher than your own (${command.actorAccessLevel})`);
+    if (command.accessLevel > command.actorAccessLevel)
+      throw DomainError.badRequest(`access_level cannot be higher than your own (${command.actorAccessLevel})`);
     const host = new URL(this.config.http.externalUrl).hostname;
     const suffix = randomBytes(4).toString('hex');
     const username = `${command.resourceType}_${command.resourceId}_bot_${suffix}`;

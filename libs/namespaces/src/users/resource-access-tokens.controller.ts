@@ -1,5 +1,25 @@
-import { CurrentGroup, CurrentPrincipal, CurrentProject, dbIntOrNull, DomainError, GroupAccess, LastModified, paginateOffset, Principal, ProjectAccess, ResourceAccess, rowChangedAt } from '@app/api';
-import { AccessTokenEntity, AccessTokensRepository, CreateResourceAccessTokenDto, ListAccessTokensDto, presentAccessToken, RevokeAccessTokenUseCase } from '@app/identity';
+import {
+  CurrentGroup,
+  CurrentPrincipal,
+  CurrentProject,
+  dbIntOrNull,
+  DomainError,
+  GroupAccess,
+  LastModified,
+  paginateOffset,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+  rowChangedAt,
+} from '@app/api';
+import {
+  AccessTokenEntity,
+  AccessTokensRepository,
+  CreateResourceAccessTokenDto,
+  ListAccessTokensDto,
+  presentAccessToken,
+  RevokeAccessTokenUseCase,
+} from '@app/identity';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -21,7 +41,12 @@ export class ResourceAccessTokensController {
 
   @Get('projects/:id/access_tokens')
   @ProjectAccess(ACCESS_LEVELS.MAINTAINER)
-  listProject(@CurrentProject() project: ResourceAccess, @Query() filter: ListAccessTokensDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  listProject(
+    @CurrentProject() project: ResourceAccess,
+    @Query() filter: ListAccessTokensDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.list('project', idOf(project), filter, req, reply);
   }
 
@@ -48,7 +73,12 @@ export class ResourceAccessTokensController {
 
   @Get('groups/:id/access_tokens')
   @GroupAccess(ACCESS_LEVELS.OWNER)
-  listGroup(@CurrentGroup() group: ResourceAccess, @Query() filter: ListAccessTokensDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  listGroup(
+    @CurrentGroup() group: ResourceAccess,
+    @Query() filter: ListAccessTokensDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     return this.list('group', idOf(group), filter, req, reply);
   }
 
@@ -74,7 +104,9 @@ export class ResourceAccessTokensController {
   }
 
   private async list(kind: Kind, resourceId: number, filter: ListAccessTokensDto, req: FastifyRequest, reply: FastifyReply) {
-    const rows = await paginateOffset(this.tokens.listQuery({ resourceType: kind, resourceId }, filter), req, reply, { externalUrl: this.config.http.externalUrl });
+    const rows = await paginateOffset(this.tokens.listQuery({ resourceType: kind, resourceId }, filter), req, reply, {
+      externalUrl: this.config.http.externalUrl,
+    });
     return rows.map((t) => presentAccessToken(t));
   }
 

@@ -35,10 +35,7 @@ export class RootUserBootstrap implements OnApplicationBootstrap {
       const userCreated = !root;
       let passwordSet = false;
       if (!root) {
-        root = await this.createUser.execute(
-          { username: 'root', name: 'Administrator', email: 'admin@example.com', admin: true, actorId: null, password },
-          tx,
-        );
+        root = await this.createUser.execute({ username: 'root', name: 'Administrator', email: 'admin@example.com', admin: true, actorId: null, password }, tx);
         // Without INITIAL_ROOT_PASSWORD, root has no password (a later start may set one).
         if (!password) await this.rootUser.setPasswordDigest(tx, root.id, null);
         passwordSet = Boolean(password);

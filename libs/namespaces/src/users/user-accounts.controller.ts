@@ -52,5 +52,4 @@ export class UserAccountsController {
   async remove(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.deleteUser.execute({ userId: idParam(id, 'User'), actorId: principal.user.id });
   }
-
 }

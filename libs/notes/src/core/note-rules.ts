@@ -32,7 +32,8 @@ export const mayWriteInternal = (actor: NoteActor): boolean => actor.isAdmin || 
 export const maySetCreatedAt = (actor: NoteActor): boolean => actor.isAdmin || actor.accessLevel >= ACCESS_LEVELS.OWNER;
 
 /** System notes cannot be edited; user notes by their author or an administrator. */
-export const mayEditNote = (note: Pick<NoteEntity, 'system' | 'authorId'>, actor: NoteActor): boolean => !note.system && (note.authorId === actor.id || actor.isAdmin);
+export const mayEditNote = (note: Pick<NoteEntity, 'system' | 'authorId'>, actor: NoteActor): boolean =>
+  !note.system && (note.authorId === actor.id || actor.isAdmin);
 
 /** System notes cannot be removed; user notes by their author, Maintainers and above, administrators. */
 export const mayDeleteNote = (note: Pick<NoteEntity, 'system' | 'authorId'>, actor: NoteActor): boolean =>

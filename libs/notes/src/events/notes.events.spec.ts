@@ -5,7 +5,15 @@ import type { Noteable } from '../core/noteable';
 import { NOTE_EVENTS, noteEvent } from './notes.events';
 
 const noteable: Noteable = { type: 'Issue', id: 11, iid: 3, title: 'Disk full', projectId: 5, groupId: 2, authorId: 1, confidential: false };
-const note = Object.assign(new NoteEntity(), { id: 42, body: 'hello', system: false, internal: true, authorId: 7, createdAt: new Date('2024-01-01T00:00:00Z'), updatedAt: new Date('2024-01-02T00:00:00Z') });
+const note = Object.assign(new NoteEntity(), {
+  id: 42,
+  body: 'hello',
+  system: false,
+  internal: true,
+  authorId: 7,
+  createdAt: new Date('2024-01-01T00:00:00Z'),
+  updatedAt: new Date('2024-01-02T00:00:00Z'),
+});
 
 describe(noteEvent.name, () => {
   it('targets the note, titled by its noteable, with the note object of contribution events', () => {

@@ -39,7 +39,13 @@ export function noteSnapshot(note: NoteEntity, noteable: Noteable, author: Recor
  * noteable's title: GitLab's `target_title` of a comment); `project_id` is the noteable's
  * project (null for epic notes), `group_id` its group.
  */
-export function noteEvent(type: NoteEventType, actorId: number, note: NoteEntity, noteable: Noteable, author: Record<string, unknown> | null): NewDomainEvent<NoteEventType> {
+export function noteEvent(
+  type: NoteEventType,
+  actorId: number,
+  note: NoteEntity,
+  noteable: Noteable,
+  author: Record<string, unknown> | null,
+): NewDomainEvent<NoteEventType> {
   return {
     type,
     actor: actorId,

@@ -17,8 +17,7 @@ const groupOfProject = (project: ProjectWithNamespace): number | null => (projec
 
 /** A project's issue or merge request, found by `iid`, with the record itself. */
 export type ProjectNoteable =
-  | { noteable: Noteable; kind: 'issue'; issue: IssueEntity }
-  | { noteable: Noteable; kind: 'merge_request'; mergeRequest: MergeRequestEntity };
+  { noteable: Noteable; kind: 'issue'; issue: IssueEntity } | { noteable: Noteable; kind: 'merge_request'; mergeRequest: MergeRequestEntity };
 
 /** A group's epic and its notes' noteable: epic notes take `/close`, `/reopen` and the label commands. */
 export interface EpicNoteable {
@@ -121,10 +120,13 @@ export class NoteablesService {
     return issueNoteable(issue, project);
   }
 
-  async mergeRequest(project: ProjectWithNamespace, iid: number, viewer: NoteableViewer | null, accessLevel: number): Promise<ProjectNoteable & { kind: 'merge_request' }> {
-    const mr = featureReadable(project, 'merge_requests', accessLevel, Boolean(viewer?.isAdmin))
-      ? await this.mergeRequests.findByIid(project.id, iid)
-      : null;
+  async mergeRequest(
+    project: ProjectWithNamespace,
+    iid: number,
+    viewer: NoteableViewer | null,
+    accessLevel: number,
+  ): Promise<ProjectNoteable & { kind: 'merge_request' }> {
+    const mr = featureReadable(project, 'merge_requests', accessLevel, Boolean(viewer?.isAdmin)) ? await this.mergeRequests.findByIid(project.id, iid) : null;
     if (!mr) throw DomainError.notFound('Merge Request');
     return { kind: 'merge_request', mergeRequest: mr, noteable: mergeRequestNoteable(mr, project) };
   }

@@ -18,7 +18,8 @@ export interface NoteViewer {
 }
 
 /** GitLab's `resolvable?`: the notes of a merge request thread (not individual notes, not system notes). */
-export const isResolvable = (note: Pick<NoteEntity, 'type' | 'system'>, noteable: Noteable): boolean => noteable.type === 'MergeRequest' && note.type === 'DiscussionNote' && !note.system;
+export const isResolvable = (note: Pick<NoteEntity, 'type' | 'system'>, noteable: Noteable): boolean =>
+  noteable.type === 'MergeRequest' && note.type === 'DiscussionNote' && !note.system;
 
 /** Notes and award emoji in GitLab's shapes, their users loaded in one query. */
 @Injectable()
@@ -44,7 +45,9 @@ export class NotePresenter {
   async notes(notes: NoteEntity[], noteable: Noteable, viewer: NoteViewer | null, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>[]> {
     const users = await this.users(notes.flatMap((note) => (note.resolvedById ? [note.authorId, note.resolvedById] : [note.authorId])));
     const authors = this.authorsOf(viewer);
-    return notes.map((note) => this.present(note, authors(users.get(note.authorId)), note.resolvedById ? authors(users.get(note.resolvedById)) : null, noteable, extra));
+    return notes.map((note) =>
+      this.present(note, authors(users.get(note.authorId)), note.resolvedById ? authors(users.get(note.resolvedById)) : null, noteable, extra),
+    );
   }
 
   /** A list page as `NotesRepository.listPage` reads it (authors joined): the same JSON as `notes`. */
@@ -67,7 +70,13 @@ export class NotePresenter {
     };
   }
 
-  private present(note: PresentedNote, author: Record<string, unknown> | null, resolvedBy: Record<string, unknown> | null, noteable: Noteable, extra: Record<string, unknown>): Record<string, unknown> {
+  private present(
+    note: PresentedNote,
+    author: Record<string, unknown> | null,
+    resolvedBy: Record<string, unknown> | null,
+    noteable: Noteable,
+    extra: Record<string, unknown>,
+  ): Record<string, unknown> {
     const resolvable = isResolvable(note, noteable);
     return {
       id: note.id,

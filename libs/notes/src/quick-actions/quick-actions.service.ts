@@ -8,7 +8,15 @@ import { MergeMergeRequestUseCase } from '@app/repository';
 import type { Noteable, NoteActor } from '../core/noteable';
 import type { EpicNoteable, ProjectNoteable } from '../noteables/noteables.service';
 import { QuickActionLookupsRepository } from './quick-action-lookups.repository';
-import { parseIterationReference, parseLabelReferences, parseMilestoneReference, parseUserReferences, parseWeight, QuickAction, QuickActionName } from './quick-actions';
+import {
+  parseIterationReference,
+  parseLabelReferences,
+  parseMilestoneReference,
+  parseUserReferences,
+  parseWeight,
+  QuickAction,
+  QuickActionName,
+} from './quick-actions';
 
 /** What a body's quick actions did: GitLab's `commands_changes` and the messages of `summary`. */
 export interface QuickActionsOutcome {
@@ -31,7 +39,9 @@ export interface QuickActionsRun {
 
 const METADATA: readonly QuickActionName[] = ['assign', 'unassign', 'milestone', 'remove_milestone', 'weight', 'iteration', 'label', 'unlabel', 'relabel'];
 const noun = (target: QuickActionTarget): string => (target.kind === 'issue' ? 'issue' : target.kind === 'epic' ? 'epic' : 'merge request');
-const recordOf = (target: QuickActionTarget): { iid: number; state: string; authorId: number; labels: string[]; assigneeIds: number[]; milestoneId: number | null } =>
+const recordOf = (
+  target: QuickActionTarget,
+): { iid: number; state: string; authorId: number; labels: string[]; assigneeIds: number[]; milestoneId: number | null } =>
   target.kind === 'issue' ? target.issue : target.kind === 'merge_request' ? target.mergeRequest : { ...target.epic, assigneeIds: [], milestoneId: null };
 const labelRefs = (labels: LabelEntity[]): string => labels.map((l) => (/^[\w-]+$/.test(l.title) ? `~${l.title}` : `~"${l.title}"`)).join(' ');
 const labelNoun = (labels: LabelEntity[]): string => (labels.length > 1 ? 'labels' : 'label');
@@ -65,7 +75,8 @@ export class QuickActionsService {
     return (name) => {
       if (name === 'close') return canUpdate && record.state === 'opened';
       if (name === 'reopen') return canUpdate && record.state === 'closed';
-      if (name === 'merge') return target.kind === 'merge_request' && record.state === 'opened' && (actor.isAdmin || actor.accessLevel >= ACCESS_LEVELS.DEVELOPER);
+      if (name === 'merge')
+        return target.kind === 'merge_request' && record.state === 'opened' && (actor.isAdmin || actor.accessLevel >= ACCESS_LEVELS.DEVELOPER);
       if ((name === 'weight' || name === 'iteration') && !premium) return false;
       // `/unlabel` and `/relabel` need labels to take away, as GitLab.
       if ((name === 'unlabel' || name === 'relabel') && record.labels.length === 0) return false;
@@ -77,7 +88,14 @@ export class QuickActionsService {
     const { target, project, actor } = run;
     const record = recordOf(target);
     const outcome: QuickActionsOutcome = { changes: {}, messages: [], failures: [] };
-    const update: { stateEvent?: 'close' | 'reopen'; assigneeIds?: number[]; milestoneId?: number | null; iterationId?: number | null; weight?: number | null; labels?: string[] } = {};
+    const update: {
+      stateEvent?: 'close' | 'reopen';
+      assigneeIds?: number[];
+      milestoneId?: number | null;
+      iterationId?: number | null;
+      weight?: number | null;
+      labels?: string[];
+    } = {};
     let assignees = [...record.assigneeIds];
     let merge = false;
 
@@ -221,7 +239,13 @@ export class QuickActionsService {
     }
     if (merge && target.kind === 'merge_request' && project) {
       try {
-        await this.merge.execute({ project, user: { id: actor.id, isAdmin: actor.isAdmin }, accessLevel: actor.accessLevel, iid: record.iid, sha: run.diffHeadSha });
+        await this.merge.execute({
+          project,
+          user: { id: actor.id, isAdmin: actor.isAdmin },
+          accessLevel: actor.accessLevel,
+          iid: record.iid,
+          sha: run.diffHeadSha,
+        });
         outcome.changes.merge = run.diffHeadSha;
         outcome.messages.push('Merged this merge request.');
       } catch {

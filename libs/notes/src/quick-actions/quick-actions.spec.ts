@@ -1,4 +1,12 @@
-import { awardEmojiOf, extractQuickActions, parseIterationReference, parseLabelReferences, parseMilestoneReference, parseUserReferences, parseWeight } from './quick-actions';
+import {
+  awardEmojiOf,
+  extractQuickActions,
+  parseIterationReference,
+  parseLabelReferences,
+  parseMilestoneReference,
+  parseUserReferences,
+  parseWeight,
+} from './quick-actions';
 
 describe(extractQuickActions.name, () => {
   it('takes command lines out of the body and keeps the text', () => {
@@ -18,7 +26,10 @@ describe(extractQuickActions.name, () => {
   });
 
   it('leaves commands the caller may not run in the body', () => {
-    expect(extractQuickActions('/close\n/label ~bug', 'Issue', (name) => name !== 'label')).toEqual({ body: '/label ~bug', actions: [{ name: 'close', argument: '' }] });
+    expect(extractQuickActions('/close\n/label ~bug', 'Issue', (name) => name !== 'label')).toEqual({
+      body: '/label ~bug',
+      actions: [{ name: 'close', argument: '' }],
+    });
   });
 
   it('gives an empty body for a body of commands only, and reads aliases', () => {

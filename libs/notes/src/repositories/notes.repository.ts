@@ -101,7 +101,14 @@ const listedNoteOf = (row: ListedRow): ListedNote => ({
 const userOf = (row: ListedRow, prefix: 'a' | 'r'): ListedUser | null =>
   row[`${prefix}_id`] === null
     ? null
-    : { id: row[`${prefix}_id`]!, username: row[`${prefix}_username`], name: row[`${prefix}_name`], state: row[`${prefix}_state`], email: row[`${prefix}_email`], createdAt: row[`${prefix}_created_at`] };
+    : {
+        id: row[`${prefix}_id`]!,
+        username: row[`${prefix}_username`],
+        name: row[`${prefix}_name`],
+        state: row[`${prefix}_state`],
+        email: row[`${prefix}_email`],
+        createdAt: row[`${prefix}_created_at`],
+      };
 
 @Injectable()
 export class NotesRepository {
@@ -119,7 +126,12 @@ export class NotesRepository {
    * cap), so that no page costs a second round trip. Named prepared statements: each pooled
    * connection parses and plans each variant once.
    */
-  async listPage(noteable: Noteable, viewer: NoteListViewer, order: NoteListOrder, page: NotePageRequest): Promise<{ notes: ListedNote[]; total: number | null | undefined }> {
+  async listPage(
+    noteable: Noteable,
+    viewer: NoteListViewer,
+    order: NoteListOrder,
+    page: NotePageRequest,
+  ): Promise<{ notes: ListedNote[]; total: number | null | undefined }> {
     const values: unknown[] = [noteable.type, noteable.id];
     const { text, count } = this.pageStatement(values, viewer, order, page, '$2');
     const rows = await this.run(count ? text.replace(' FROM (SELECT n.id,', `, ${count('$2')} AS total FROM (SELECT n.id,`) : text, values);
@@ -149,7 +161,14 @@ export class NotesRepository {
     const rows = await this.run(text, values);
     if (rows.length === 0) return null;
     const first = rows[0];
-    const issue: ListedIssue = { id: first.i_id!, iid: first.i_iid!, title: first.i_title!, authorId: first.i_author_id!, confidential: first.i_confidential!, assigneeIds: first.i_assignee_ids ?? [] };
+    const issue: ListedIssue = {
+      id: first.i_id!,
+      iid: first.i_iid!,
+      title: first.i_title!,
+      authorId: first.i_author_id!,
+      confidential: first.i_confidential!,
+      assigneeIds: first.i_assignee_ids ?? [],
+    };
     // An empty page is one row of the issue with null note columns.
     const notes = rows.filter((row) => row.id !== null).map(listedNoteOf);
     return { issue, notes, total: await this.totalOf(first.total, page, 'Issue', issue.id, viewer) };
@@ -215,14 +234,23 @@ export class NotesRepository {
   }
 
   /** The total of an offset page: as its statement counted it, or counted apart for an empty page past the end; undefined for keyset pages. */
-  private async totalOf(counted: number | null | undefined, page: NotePageRequest, type: string, id: number, viewer: NoteListViewer): Promise<number | null | undefined> {
+  private async totalOf(
+    counted: number | null | undefined,
+    page: NotePageRequest,
+    type: string,
+    id: number,
+    viewer: NoteListViewer,
+  ): Promise<number | null | undefined> {
     if (page.kind === 'keyset') return undefined;
     if (counted !== undefined && counted !== null) return counted > page.countCap ? null : counted;
     if (page.offset === 0) return 0;
     const values: unknown[] = [type, id];
     const filter = `n.noteable_type = $1 AND n.noteable_id = $2${this.visibility(values, viewer)}`;
     const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    const { rows } = await pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM (SELECT 1 FROM notes n WHERE ${filter} LIMIT ${page.countCap + 1}) capped`, values);
+    const { rows } = await pool.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM (SELECT 1 FROM notes n WHERE ${filter} LIMIT ${page.countCap + 1}) capped`,
+      values,
+    );
     return rows[0].total > page.countCap ? null : rows[0].total;
   }
 
@@ -230,7 +258,11 @@ export class NotesRepository {
    * The notes of a noteable the viewer may read: internal notes only with `readsAllInternal`
    * or when `viewerId` wrote them. Ordered by the caller (offset) or the keyset helper.
    */
-  listQuery(noteable: Noteable, viewer: { readsAllInternal: boolean; id: number | null }, order: { orderBy: 'created_at' | 'updated_at'; sort: 'asc' | 'desc' }): SelectQueryBuilder<NoteEntity> {
+  listQuery(
+    noteable: Noteable,
+    viewer: { readsAllInternal: boolean; id: number | null },
+    order: { orderBy: 'created_at' | 'updated_at'; sort: 'asc' | 'desc' },
+  ): SelectQueryBuilder<NoteEntity> {
     const qb = this.dataSource.manager
       .createQueryBuilder(NoteEntity, 'n')
       .where('n.noteable_type = :type AND n.noteable_id = :noteableId', { type: noteable.type, noteableId: noteable.id });
@@ -247,13 +279,17 @@ export class NotesRepository {
    * first as GitLab lists them: a page of this query is a page of discussions.
    */
   discussionsQuery(noteable: Noteable, viewer: { readsAllInternal: boolean; id: number | null }): SelectQueryBuilder<NoteEntity> {
-    return this.listQuery(noteable, viewer, { orderBy: 'created_at', sort: 'asc' }).andWhere('NOT EXISTS (SELECT 1 FROM notes p WHERE p.discussion_id = n.discussion_id AND p.id < n.id)');
+    return this.listQuery(noteable, viewer, { orderBy: 'created_at', sort: 'asc' }).andWhere(
+      'NOT EXISTS (SELECT 1 FROM notes p WHERE p.discussion_id = n.discussion_id AND p.id < n.id)',
+    );
   }
 
   /** The notes of these discussions of the noteable that the viewer may read, oldest first. */
   discussionNotes(noteable: Noteable, discussionIds: string[], viewer: { readsAllInternal: boolean; id: number | null }): Promise<NoteEntity[]> {
     if (discussionIds.length === 0) return Promise.resolve([]);
-    return this.listQuery(noteable, viewer, { orderBy: 'created_at', sort: 'asc' }).andWhere('n.discussion_id IN (:...discussionIds)', { discussionIds }).getMany();
+    return this.listQuery(noteable, viewer, { orderBy: 'created_at', sort: 'asc' })
+      .andWhere('n.discussion_id IN (:...discussionIds)', { discussionIds })
+      .getMany();
   }
 
   find(noteable: Noteable, id: number, manager: EntityManager = this.dataSource.manager): Promise<NoteEntity | null> {
@@ -289,7 +325,12 @@ export class NotesRepository {
   }
 
   /** Awards `name` from `userId` once; an award already given is returned as it is. */
-  async award(manager: EntityManager, noteable: Pick<Noteable, 'id'> & { type: string }, name: string, userId: number): Promise<{ award: AwardEmojiEntity; created: boolean }> {
+  async award(
+    manager: EntityManager,
+    noteable: Pick<Noteable, 'id'> & { type: string },
+    name: string,
+    userId: number,
+  ): Promise<{ award: AwardEmojiEntity; created: boolean }> {
     const inserted = (await manager.query(
       `INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id) VALUES ($1, $2, $3, $4)
        ON CONFLICT (awardable_type, awardable_id, name, user_id) DO NOTHING RETURNING id`,

@@ -31,10 +31,23 @@ describe(planSystemNotes.name, () => {
     const push = buildDomainEvent({
       type: 'push',
       projectId: 5,
-      data: { ref: 'refs/heads/fix', total_commits_count: 2, commits: [{ id: 'a'.repeat(40), title: 'first <b>' }, { id: 'b'.repeat(40), message: 'second\nbody' }] },
+      data: {
+        ref: 'refs/heads/fix',
+        total_commits_count: 2,
+        commits: [
+          { id: 'a'.repeat(40), title: 'first <b>' },
+          { id: 'b'.repeat(40), message: 'second\nbody' },
+        ],
+      },
     });
     expect(planSystemNotes(push)).toEqual([
-      { action: 'commit', noteableType: 'MergeRequest', noteableId: 0, sourceBranch: 'fix', body: 'added 2 commits\n\n<ul><li>bbbbbbbb - second</li><li>aaaaaaaa - first &lt;b&gt;</li></ul>' },
+      {
+        action: 'commit',
+        noteableType: 'MergeRequest',
+        noteableId: 0,
+        sourceBranch: 'fix',
+        body: 'added 2 commits\n\n<ul><li>bbbbbbbb - second</li><li>aaaaaaaa - first &lt;b&gt;</li></ul>',
+      },
     ]);
     expect(planSystemNotes(buildDomainEvent({ type: 'push', data: { ref: 'refs/tags/v1', total_commits_count: 1, commits: [] } }))).toEqual([]);
   });
@@ -49,7 +62,10 @@ describe(planSystemNotes.name, () => {
 describe(commitMentions.name, () => {
   it('finds the issues (#n) and merge requests (!n) a commit message mentions, once per commit, not inside words or paths', () => {
     const sha = 'a'.repeat(40);
-    const notes = commitMentions([{ id: sha, message: 'Fix #12 and #12, see !3\n\nnot a#4, not group/p#5, not #x', author: { email: 'a@example.com' } }, { message: '#9 without id' }]);
+    const notes = commitMentions([
+      { id: sha, message: 'Fix #12 and #12, see !3\n\nnot a#4, not group/p#5, not #x', author: { email: 'a@example.com' } },
+      { message: '#9 without id' },
+    ]);
     expect(notes.map((n) => [n.noteableType, n.mention?.iid, n.body, n.mention?.authorEmail])).toEqual([
       ['Issue', 12, `mentioned in commit ${sha}`, 'a@example.com'],
       ['MergeRequest', 3, `mentioned in commit ${sha}`, 'a@example.com'],

@@ -28,7 +28,9 @@ const ids = (value: unknown): number[] => (Array.isArray(value) ? value.filter((
 
 /** The commits part of a push to a merge request's source branch, as GitLab writes it. */
 export function commitsNoteBody(commits: Array<{ id: string; title: string }>, total: number): string {
-  const items = commits.map((c) => `<li>${c.id.slice(0, 8)} - ${c.title.replace(/[<>&]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[ch]!)}</li>`).join('');
+  const items = commits
+    .map((c) => `<li>${c.id.slice(0, 8)} - ${c.title.replace(/[<>&]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[ch]!)}</li>`)
+    .join('');
   return `added ${total} commit${total === 1 ? '' : 's'}\n\n<ul>${items}</ul>`;
 }
 
@@ -53,14 +55,29 @@ export function planSystemNotes(event: DomainEvent): PlannedSystemNote[] {
       if (added.length + removed.length > 0) notes.push({ action: 'assignee', noteableType, noteableId: targetId, body: '', assignees: { added, removed } });
     }
     if (isObject(changes.title) && typeof changes.title.previous === 'string' && typeof changes.title.current === 'string') {
-      notes.push({ action: 'title', noteableType, noteableId: targetId, body: `changed title from **${changes.title.previous}** to **${changes.title.current}**` });
+      notes.push({
+        action: 'title',
+        noteableType,
+        noteableId: targetId,
+        body: `changed title from **${changes.title.previous}** to **${changes.title.current}**`,
+      });
     }
     if (isObject(changes.description)) notes.push({ action: 'description', noteableType, noteableId: targetId, body: 'changed the description' });
     if (isObject(changes.confidential)) {
-      notes.push({ action: 'confidential', noteableType, noteableId: targetId, body: changes.confidential.current ? `made the ${noun} confidential` : `made the ${noun} visible to everyone` });
+      notes.push({
+        action: 'confidential',
+        noteableType,
+        noteableId: targetId,
+        body: changes.confidential.current ? `made the ${noun} confidential` : `made the ${noun} visible to everyone`,
+      });
     }
     if (isObject(changes.target_branch)) {
-      notes.push({ action: 'target_branch', noteableType, noteableId: targetId, body: `changed target branch from \`${String(changes.target_branch.previous)}\` to \`${String(changes.target_branch.current)}\`` });
+      notes.push({
+        action: 'target_branch',
+        noteableType,
+        noteableId: targetId,
+        body: `changed target branch from \`${String(changes.target_branch.previous)}\` to \`${String(changes.target_branch.current)}\``,
+      });
     }
     return notes;
   }
@@ -69,7 +86,16 @@ export function planSystemNotes(event: DomainEvent): PlannedSystemNote[] {
     const total = typeof data.total_commits_count === 'number' ? data.total_commits_count : commits.length;
     if (total === 0) return [];
     const listed = commits.map((c) => ({ id: String(c.id ?? ''), title: String(c.title ?? String(c.message ?? '').split('\n')[0]) })).reverse();
-    return [{ action: 'commit', noteableType: 'MergeRequest', noteableId: 0, body: commitsNoteBody(listed, total), sourceBranch: data.ref.slice('refs/heads/'.length) }, ...commitMentions(commits)];
+    return [
+      {
+        action: 'commit',
+        noteableType: 'MergeRequest',
+        noteableId: 0,
+        body: commitsNoteBody(listed, total),
+        sourceBranch: data.ref.slice('refs/heads/'.length),
+      },
+      ...commitMentions(commits),
+    ];
   }
   return [];
 }
@@ -95,7 +121,13 @@ export function commitMentions(commits: Json[]): PlannedSystemNote[] {
       const key = `${noteableType}:${match[2]}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      notes.push({ action: 'cross_reference', noteableType, noteableId: 0, body: `mentioned in commit ${sha}`, mention: { iid: Number(match[2]), commit: sha, authorEmail } });
+      notes.push({
+        action: 'cross_reference',
+        noteableType,
+        noteableId: 0,
+        body: `mentioned in commit ${sha}`,
+        mention: { iid: Number(match[2]), commit: sha, authorEmail },
+      });
     }
   }
   return notes;

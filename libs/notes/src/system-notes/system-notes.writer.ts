@@ -58,7 +58,14 @@ export class SystemNotesWriter extends DomainEventSubscriber {
       if (note.mention) {
         // The mentioned issue or merge request of the pushed project, if it exists; once per commit (GitLab's `cross_reference_exists?`).
         const found = await this.systemNotes.mentionTarget(note.noteableType, event.project_id, note.mention.iid, note.mention.authorEmail ?? '', note.body);
-        if (found) rows.push({ ...base, author_id: found.author_id ?? event.actor, noteable_id: found.id, body: note.body, system_note_action: `xref:${note.noteableType === 'Issue' ? 'I' : 'M'}${found.id}:${note.mention.commit.slice(0, 12)}` });
+        if (found)
+          rows.push({
+            ...base,
+            author_id: found.author_id ?? event.actor,
+            noteable_id: found.id,
+            body: note.body,
+            system_note_action: `xref:${note.noteableType === 'Issue' ? 'I' : 'M'}${found.id}:${note.mention.commit.slice(0, 12)}`,
+          });
         continue;
       }
       let body = note.body;

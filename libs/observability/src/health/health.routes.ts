@@ -14,12 +14,20 @@ export const READINESS_PATH = '/-/readiness';
  */
 export function registerHealthRoutes(fastify: FastifyInstance, health: HealthService): void {
   const doc = (summary: string) => ({ config: { openapi: { summary, tag: 'Health', security: [] } } });
-  fastify.get(LIVENESS_PATH, doc('Liveness: 200 while the process serves; {"status":"ok"}, or "degraded" naming Kafka while it is away'), async (_request, reply) => reply.header('cache-control', 'no-store').send(health.liveness()));
-  fastify.get(READINESS_PATH, doc('Readiness: 200 (ok, or degraded while only Kafka is away), 503 naming PostgreSQL, the migrations or Redis when one does not answer'), async (_request, reply) => {
-    const report = await health.readiness();
-    return reply
-      .code(report.status === 'failed' ? 503 : 200)
-      .header('cache-control', 'no-store')
-      .send(report);
-  });
+  fastify.get(
+    LIVENESS_PATH,
+    doc('Liveness: 200 while the process serves; {"status":"ok"}, or "degraded" naming Kafka while it is away'),
+    async (_request, reply) => reply.header('cache-control', 'no-store').send(health.liveness()),
+  );
+  fastify.get(
+    READINESS_PATH,
+    doc('Readiness: 200 (ok, or degraded while only Kafka is away), 503 naming PostgreSQL, the migrations or Redis when one does not answer'),
+    async (_request, reply) => {
+      const report = await health.readiness();
+      return reply
+        .code(report.status === 'failed' ? 503 : 200)
+        .header('cache-control', 'no-store')
+        .send(report);
+    },
+  );
 }

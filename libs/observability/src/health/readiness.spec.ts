@@ -32,7 +32,10 @@ describe(runReadinessChecks.name, () => {
     });
     // A required one down as well: failed.
     const redis = check('redis', async () => Promise.reject(new Error('refused')));
-    await expect(runReadinessChecks([redis, kafka])).resolves.toMatchObject({ status: 'failed', checks: { redis: { status: 'down' }, kafka: { status: 'degraded' } } });
+    await expect(runReadinessChecks([redis, kafka])).resolves.toMatchObject({
+      status: 'failed',
+      checks: { redis: { status: 'down' }, kafka: { status: 'degraded' } },
+    });
   });
 
   it('counts a check that throws synchronously as down', async () => {

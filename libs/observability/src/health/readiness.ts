@@ -55,7 +55,10 @@ const reasonOf = (error: unknown): string => {
 /** Runs one check bounded by `timeoutMs`: `up`, or `down` (`degraded` when the check is optional) with the reason. */
 export async function runCheck(c: ReadinessCheck, timeoutMs = READINESS_CHECK_TIMEOUT_MS): Promise<CheckResult> {
   try {
-    await withTimeout(Promise.resolve().then(() => c.check()), timeoutMs);
+    await withTimeout(
+      Promise.resolve().then(() => c.check()),
+      timeoutMs,
+    );
     return { status: 'up' };
   } catch (error) {
     return { status: c.optional ? 'degraded' : 'down', error: reasonOf(error) };

@@ -69,7 +69,10 @@ function crashThrough(path: string, requestId: string): Promise<Crash> {
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
-      const lines = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
+      const lines = stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, any>);
       void (answered ?? Promise.resolve(0)).then((answer) => resolvePromise({ code, lines, answer }));
     });
   });
@@ -82,13 +85,25 @@ describe(installCrashHandlers.name, () => {
     expect(code).toBe(CRASH_EXIT_CODE);
     expect(code).not.toBe(0);
     expect(lines).toEqual([
-      expect.objectContaining({ level: 'fatal', msg: 'unhandled rejection', reqId: 'req-crash-rejection', err: expect.objectContaining({ type: 'Error', message: 'a promise nobody awaited', stack: expect.any(String) }) }),
+      expect.objectContaining({
+        level: 'fatal',
+        msg: 'unhandled rejection',
+        reqId: 'req-crash-rejection',
+        err: expect.objectContaining({ type: 'Error', message: 'a promise nobody awaited', stack: expect.any(String) }),
+      }),
     ]);
   });
 
   it('logs an uncaught exception at fatal with the request id of its context, then exits non-zero', async () => {
     const { code, lines } = await crashThrough('/throw', 'req-crash-exception');
     expect(code).toBe(CRASH_EXIT_CODE);
-    expect(lines).toEqual([expect.objectContaining({ level: 'fatal', msg: 'uncaught exception', reqId: 'req-crash-exception', err: expect.objectContaining({ message: 'thrown from a timer' }) })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'fatal',
+        msg: 'uncaught exception',
+        reqId: 'req-crash-exception',
+        err: expect.objectContaining({ message: 'thrown from a timer' }),
+      }),
+    ]);
   });
 });

@@ -22,14 +22,7 @@ const MAX_DEPTH = 10;
  */
 export function isSecretKey(key: string): boolean {
   const k = key.toLowerCase();
-  return (
-    SECRET_HEADERS.has(k) ||
-    k === 'token' ||
-    k.endsWith('_token') ||
-    k.endsWith('_key') ||
-    k.includes('password') ||
-    k.includes('secret')
-  );
+  return SECRET_HEADERS.has(k) || k === 'token' || k.endsWith('_token') || k.endsWith('_key') || k.includes('password') || k.includes('secret');
 }
 
 const QUERY_PARAMETER = /([?&])([^=&#\s]+)=([^&#\s]*)/g;
@@ -49,10 +42,7 @@ export function redactText(text: string): string {
 }
 
 const isPassThrough = (value: object): boolean =>
-  value instanceof Error ||
-  value instanceof Date ||
-  ArrayBuffer.isView(value) ||
-  typeof (value as { toJSON?: unknown }).toJSON === 'function';
+  value instanceof Error || value instanceof Date || ArrayBuffer.isView(value) || typeof (value as { toJSON?: unknown }).toJSON === 'function';
 
 /**
  * A copy of `value` safe to log: secret keys (see `isSecretKey`) get `[REDACTED]` at any

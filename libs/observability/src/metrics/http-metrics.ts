@@ -25,10 +25,7 @@ export function registerHttpMetrics(fastify: FastifyInstance, metrics: MetricsSe
     HTTP_DURATION_BUCKETS,
   );
   fastify.addHook('onResponse', (request, reply, done) => {
-    duration.observe(
-      { method: request.method, route: routeLabel(request), status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    duration.observe({ method: request.method, route: routeLabel(request), status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
     done();
   });
 }

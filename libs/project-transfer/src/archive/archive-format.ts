@@ -11,7 +11,17 @@ export const RELATIONS_DIR = 'tree/project';
 export const BUNDLE_FILE = 'project.bundle';
 
 /** The relations this service writes and reads, in the order an import needs them. */
-export const RELATIONS = ['project_members', 'labels', 'milestones', 'issues', 'merge_requests', 'protected_branches', 'project_badges', 'snippets', 'ci_pipelines'] as const;
+export const RELATIONS = [
+  'project_members',
+  'labels',
+  'milestones',
+  'issues',
+  'merge_requests',
+  'protected_branches',
+  'project_badges',
+  'snippets',
+  'ci_pipelines',
+] as const;
 export type RelationName = (typeof RELATIONS)[number];
 
 export const relationFile = (relation: string): string => `${RELATIONS_DIR}/${relation}.ndjson`;

@@ -10,7 +10,8 @@ import type { EntryLimit } from './tar-archive';
  */
 export function importEntryLimits(name: string): EntryLimit | null {
   if (name === PROJECT_JSON) return { maxBytes: MAX_LINE_BYTES, error: jsonTooLargeMessage(name, MAX_LINE_BYTES) };
-  if (name.startsWith(`${RELATIONS_DIR}/`) && name.endsWith('.ndjson')) return { maxLineBytes: MAX_LINE_BYTES, error: jsonTooLargeMessage(name, MAX_LINE_BYTES) };
+  if (name.startsWith(`${RELATIONS_DIR}/`) && name.endsWith('.ndjson'))
+    return { maxLineBytes: MAX_LINE_BYTES, error: jsonTooLargeMessage(name, MAX_LINE_BYTES) };
   if (name === VERSION_FILE) return { maxBytes: 1024, error: 'The archive has a VERSION file larger than 1 KB: it is not a GitLab project export' };
   return null;
 }

@@ -58,7 +58,13 @@ describe('project archive extraction', () => {
 
   it('still refuses ./.. , absolute paths and links after a ./ prefix', async () => {
     const cases: Array<[Parameters<typeof archive>[0], RegExp]> = [
-      [[{ name: './', type: 'directory' }, { name: './../evil', content: 'x' }], /outside the import directory/],
+      [
+        [
+          { name: './', type: 'directory' },
+          { name: './../evil', content: 'x' },
+        ],
+        /outside the import directory/,
+      ],
       [[{ name: './tree/../../evil', content: 'x' }], /outside the import directory/],
       [[{ name: '/etc/evil', content: 'x' }], /outside the import directory/],
       [[{ name: './tree/project/issues.ndjson', type: 'symlink' }], /not a regular file/],
@@ -74,8 +80,13 @@ describe('project archive extraction', () => {
 
   it('refuses an entry whose announced size passes the decompressed limit before writing any of it', async () => {
     const dir = target();
-    const file = await archive([{ name: 'VERSION', content: '0.2.4' }, { name: 'tree/project/big.ndjson', size: 2 * 1024 * 1024 }]);
-    await expect(extractArchive(Readable.from(file), dir, { maxBytes: 1024 * 1024, maxEntries: 10 })).rejects.toThrow(new ArchiveError('The archive is larger than 1048576 bytes once decompressed'));
+    const file = await archive([
+      { name: 'VERSION', content: '0.2.4' },
+      { name: 'tree/project/big.ndjson', size: 2 * 1024 * 1024 },
+    ]);
+    await expect(extractArchive(Readable.from(file), dir, { maxBytes: 1024 * 1024, maxEntries: 10 })).rejects.toThrow(
+      new ArchiveError('The archive is larger than 1048576 bytes once decompressed'),
+    );
     expect(existsSync(join(dir, 'tree', 'project', 'big.ndjson'))).toBe(false);
   });
 
@@ -92,14 +103,18 @@ describe('project archive extraction', () => {
       pack.finalize();
     })();
     const dir = target();
-    await expect(extractArchive(gz, dir, { maxBytes: 1024 ** 3, maxEntries: 10, entryLimits: importEntryLimits })).rejects.toThrow(new ArchiveError('JSON exceeds 64 MB limit in issues.ndjson'));
+    await expect(extractArchive(gz, dir, { maxBytes: 1024 ** 3, maxEntries: 10, entryLimits: importEntryLimits })).rejects.toThrow(
+      new ArchiveError('JSON exceeds 64 MB limit in issues.ndjson'),
+    );
     // Written up to the limit at most (and one chunk), never the whole line.
     const written = join(dir, 'tree', 'project', 'issues.ndjson');
     expect(existsSync(written) ? statSync(written).size : 0).toBeLessThanOrEqual(64 * 1024 * 1024 + 1024 * 1024);
 
     const big = await archive([{ name: 'tree/project.json', size: 64 * 1024 * 1024 + 1 }]);
     const jsonDir = target();
-    await expect(extractArchive(Readable.from(big), jsonDir, { ...LIMITS, maxBytes: 1024 ** 3, entryLimits: importEntryLimits })).rejects.toThrow('JSON exceeds 64 MB limit in project.json');
+    await expect(extractArchive(Readable.from(big), jsonDir, { ...LIMITS, maxBytes: 1024 ** 3, entryLimits: importEntryLimits })).rejects.toThrow(
+      'JSON exceeds 64 MB limit in project.json',
+    );
     expect(existsSync(join(jsonDir, 'tree', 'project.json'))).toBe(false);
   });
 

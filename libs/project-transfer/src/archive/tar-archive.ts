@@ -145,10 +145,14 @@ export async function extractArchive(input: Readable, dir: string, limits: Extra
     if (target === null) return fail(`The archive has an entry outside the import directory: ${JSON.stringify(header.name.slice(0, 200))}`);
     if (header.type === 'directory') {
       stream.resume();
-      mkdir(target, { recursive: true }).then(() => next(), (error: Error) => extract.destroy(error));
+      mkdir(target, { recursive: true }).then(
+        () => next(),
+        (error: Error) => extract.destroy(error),
+      );
       return;
     }
-    if (header.type !== 'file' && header.type !== 'contiguous-file') return fail(`The archive has an entry that is not a regular file: ${JSON.stringify(header.name.slice(0, 200))} (${header.type})`);
+    if (header.type !== 'file' && header.type !== 'contiguous-file')
+      return fail(`The archive has an entry that is not a regular file: ${JSON.stringify(header.name.slice(0, 200))} (${header.type})`);
     const name = relative(dir, target).split(sep).join('/');
     names.push(name);
     // The header announces the size: a file past a limit is refused before any of it is written.
@@ -165,7 +169,10 @@ export async function extractArchive(input: Readable, dir: string, limits: Extra
     const lines = limit?.maxLineBytes !== undefined ? lineLengthLimit(limit.maxLineBytes, limit.error) : new PassThrough();
     mkdir(dirname(target), { recursive: true })
       .then(() => pipeline(stream, counter, lines, createWriteStream(target, { flags: 'wx', mode: 0o600 })))
-      .then(() => next(), (error: Error) => extract.destroy(error instanceof ArchiveError ? error : new ArchiveError(`The archive could not be extracted: ${error.message}`)));
+      .then(
+        () => next(),
+        (error: Error) => extract.destroy(error instanceof ArchiveError ? error : new ArchiveError(`The archive could not be extracted: ${error.message}`)),
+      );
   });
   try {
     await pipeline(input, createGunzip(), extract);

@@ -79,4 +79,5 @@ export class RemoteImportS3Dto {
 }
 
 export const UPLOAD_METHODS = ['PUT', 'POST'] as const;
-export const isUploadMethod = (value: unknown): value is (typeof UPLOAD_METHODS)[number] => IsIn !== undefined && (UPLOAD_METHODS as readonly unknown[]).includes(value);
+export const isUploadMethod = (value: unknown): value is (typeof UPLOAD_METHODS)[number] =>
+  IsIn !== undefined && (UPLOAD_METHODS as readonly unknown[]).includes(value);

@@ -7,7 +7,8 @@ import { MultipartError, readImportMultipart, TRUNCATED } from './multipart-impo
 const BOUNDARY = 'xBOUNDARYx';
 const headers = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
 const field = (name: string, value: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-const fileHead = (name: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="export.tar.gz"\r\nContent-Type: application/gzip\r\n\r\n`;
+const fileHead = (name: string) =>
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="export.tar.gz"\r\nContent-Type: application/gzip\r\n\r\n`;
 
 describe(readImportMultipart.name, () => {
   let root: string;
@@ -24,7 +25,11 @@ describe(readImportMultipart.name, () => {
   });
 
   it('refuses a body that ends before its closing boundary, in a field or in the file', async () => {
-    for (const text of [`${field('path', 'p')}${fileHead('file')}0123`, `${field('path', 'p')}--${BOUNDARY}\r\nContent-Disp`, `${fileHead('file')}${'x'.repeat(200_000)}`]) {
+    for (const text of [
+      `${field('path', 'p')}${fileHead('file')}0123`,
+      `${field('path', 'p')}--${BOUNDARY}\r\nContent-Disp`,
+      `${fileHead('file')}${'x'.repeat(200_000)}`,
+    ]) {
       const body = new PassThrough();
       const read = readImportMultipart(headers, body, dir(), 0);
       body.end(text);

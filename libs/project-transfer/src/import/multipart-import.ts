@@ -73,7 +73,11 @@ export async function readImportMultipart(headers: IncomingHttpHeaders, body: Re
       counter.on('data', (chunk: Buffer) => (fileBytes! += chunk.length));
       writes.push(
         pipeline(stream, counter, createWriteStream(join(dir, 'archive.tar.gz'), { flags: 'wx', mode: 0o600 })).catch((error: unknown) =>
-          abandon(error instanceof ArchiveError ? new MultipartError(413, '413 Request Entity Too Large') : new MultipartError(400, truncated(error) ? TRUNCATED : 'file could not be stored')),
+          abandon(
+            error instanceof ArchiveError
+              ? new MultipartError(413, '413 Request Entity Too Large')
+              : new MultipartError(400, truncated(error) ? TRUNCATED : 'file could not be stored'),
+          ),
         ),
       );
     });

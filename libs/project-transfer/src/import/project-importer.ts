@@ -168,7 +168,12 @@ class ImportRun implements RelationImportContext {
   /** Takes a batch in one savepoint; if the database refuses it, record by record to find the ones it refuses. */
   private async batch(relation: TransferRelation, batch: Array<{ line: number; record: Row }>): Promise<void> {
     try {
-      await this.savepoint(() => relation.import(this, batch.map((b) => b.record)));
+      await this.savepoint(() =>
+        relation.import(
+          this,
+          batch.map((b) => b.record),
+        ),
+      );
     } catch (error) {
       if (batch.length === 1) return this.fail(relation.name, batch[0].line, error as Error, 'process_relation_item!');
       for (const item of batch) {
@@ -232,7 +237,8 @@ class ImportRun implements RelationImportContext {
       this.moreFailures += 1;
       return;
     }
-    const exceptionClass = error instanceof SyntaxError ? 'JSON::ParserError' : error.name === 'QueryFailedError' ? 'ActiveRecord::StatementInvalid' : error.name || 'StandardError';
+    const exceptionClass =
+      error instanceof SyntaxError ? 'JSON::ParserError' : error.name === 'QueryFailedError' ? 'ActiveRecord::StatementInvalid' : error.name || 'StandardError';
     this.failures.push({ relationName, lineNumber, exceptionClass: exceptionClass.slice(0, 255), exceptionMessage: error.message.slice(0, 1000), source });
   }
 

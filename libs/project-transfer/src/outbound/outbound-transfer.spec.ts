@@ -11,7 +11,11 @@ describe(OutboundTransfer.name, () => {
   let server: Server;
   let dir: string;
   let url: string;
-  const sut = new OutboundTransfer(new StaticSettingsReader(ApplicationSettings.defaults({ host: 'localhost', sessionExpireDelayMinutes: 10 }, { allow_local_requests_from_web_hooks_and_services: true })));
+  const sut = new OutboundTransfer(
+    new StaticSettingsReader(
+      ApplicationSettings.defaults({ host: 'localhost', sessionExpireDelayMinutes: 10 }, { allow_local_requests_from_web_hooks_and_services: true }),
+    ),
+  );
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'outbound-spec-'));
@@ -53,7 +57,10 @@ describe('outbound transfer rules', () => {
   });
 
   it('refuses local addresses unless the settings allow them', async () => {
-    const settings = (allow: boolean) => new StaticSettingsReader(ApplicationSettings.defaults({ host: 'localhost', sessionExpireDelayMinutes: 10 }, { allow_local_requests_from_web_hooks_and_services: allow }));
+    const settings = (allow: boolean) =>
+      new StaticSettingsReader(
+        ApplicationSettings.defaults({ host: 'localhost', sessionExpireDelayMinutes: 10 }, { allow_local_requests_from_web_hooks_and_services: allow }),
+      );
     const refusing = new OutboundTransfer(settings(false));
     refusing.resolver = async () => [{ address: '10.0.0.7', family: 4 }];
     await expect(refusing.check('http://internal.example.test/upload')).rejects.toThrow(OutboundTransferError);

@@ -119,7 +119,11 @@ export class OutboundTransfer implements OnApplicationShutdown {
         response.body.destroy();
         throw error;
       }
-      await pipeline(response.body, byteLimit(length, 'The remote file is longer than its Content-Length'), createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+      await pipeline(
+        response.body,
+        byteLimit(length, 'The remote file is longer than its Content-Length'),
+        createWriteStream(file, { flags: 'wx', mode: 0o600 }),
+      );
       return length;
     } finally {
       await this.release(dispatcher);
@@ -133,7 +137,10 @@ export class OutboundTransfer implements OnApplicationShutdown {
   private dispatcher(pinned: ResolvedAddress | null): Agent {
     const lookup: LookupFunction | undefined = pinned
       ? (_hostname, options, callback) => {
-          if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: pinned.address, family: pinned.family }]);
+          if ((options as { all?: boolean }).all)
+            (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
+              { address: pinned.address, family: pinned.family },
+            ]);
           else callback(null, pinned.address, pinned.family);
         }
       : undefined;
@@ -159,8 +166,12 @@ function discard(body: Readable): void {
 
 /** The announced length of a remote archive, or why its headers are refused (GitLab's remote file validation). */
 export function validateRemoteHeaders(headers: Record<string, string | string[] | undefined>, maxBytes: number): number {
-  const type = String(headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (!REMOTE_IMPORT_CONTENT_TYPES.includes(type)) throw new OutboundTransferError(`Content type '${type}' not allowed. (Allowed: ${REMOTE_IMPORT_CONTENT_TYPES.join(', ')})`);
+  const type = String(headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
+  if (!REMOTE_IMPORT_CONTENT_TYPES.includes(type))
+    throw new OutboundTransferError(`Content type '${type}' not allowed. (Allowed: ${REMOTE_IMPORT_CONTENT_TYPES.join(', ')})`);
   const raw = String(headers['content-length'] ?? '');
   if (!/^\d{1,15}$/.test(raw) || Number(raw) === 0) throw new OutboundTransferError('Missing content-length header');
   const length = Number(raw);

@@ -38,7 +38,11 @@ export class S3ArchiveSource {
         body.on('error', () => undefined).destroy();
         throw new OutboundTransferError('Content length is too big');
       }
-      await pipeline(body, byteLimit(maxBytes > 0 ? maxBytes : MAX_REMOTE_IMPORT_BYTES, 'Content length is too big'), createWriteStream(join(dir, 'archive.tar.gz'), { flags: 'wx', mode: 0o600 }));
+      await pipeline(
+        body,
+        byteLimit(maxBytes > 0 ? maxBytes : MAX_REMOTE_IMPORT_BYTES, 'Content length is too big'),
+        createWriteStream(join(dir, 'archive.tar.gz'), { flags: 'wx', mode: 0o600 }),
+      );
       return length;
     } finally {
       client.destroy();

@@ -12,7 +12,11 @@ export interface ImportProjectPayload {
   projectId: number;
 }
 
-export const PROJECT_TRANSFER = defineQueue<{ 'export-project': ExportProjectPayload; 'import-project': ImportProjectPayload; 'prune-exports': Record<string, never> }>()('project-transfer', {
+export const PROJECT_TRANSFER = defineQueue<{
+  'export-project': ExportProjectPayload;
+  'import-project': ImportProjectPayload;
+  'prune-exports': Record<string, never>;
+}>()('project-transfer', {
   EXPORT_PROJECT: 'export-project',
   IMPORT_PROJECT: 'import-project',
   /** Removes export archives older than 24 hours; every 15 minutes. */

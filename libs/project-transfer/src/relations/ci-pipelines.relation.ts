@@ -60,7 +60,13 @@ export class CiPipelinesRelation implements TransferRelation {
             stages: stagesOf(
               stages.filter((st) => st.pipelineId === p.id),
               own,
-            ).map((st) => ({ name: st.name, position: st.position, status: st.status, project_id: projectId, statuses: own.filter((j) => j.stage === st.name).map((j) => jobRecord(j, projectId)) })),
+            ).map((st) => ({
+              name: st.name,
+              position: st.position,
+              status: st.status,
+              project_id: projectId,
+              statuses: own.filter((j) => j.stage === st.name).map((j) => jobRecord(j, projectId)),
+            })),
           });
         }
       },
@@ -102,7 +108,8 @@ export class CiPipelinesRelation implements TransferRelation {
     for (const [index, record] of records.entries()) {
       await this.importStages(ctx, record, ids[index], rows[index]);
       // Pipeline notes, external pull requests, …: not kept here.
-      for (const [key, value] of Object.entries(record)) if (key !== 'stages' && Array.isArray(value) && value.length > 0) ctx.skip(`ci_pipelines.${key}`, value.length);
+      for (const [key, value] of Object.entries(record))
+        if (key !== 'stages' && Array.isArray(value) && value.length > 0) ctx.skip(`ci_pipelines.${key}`, value.length);
     }
   }
 
@@ -128,7 +135,8 @@ export class CiPipelinesRelation implements TransferRelation {
         const jobName = str(status.name, 255);
         if (!jobName) throw new InvalidRecord("Validation failed: Name can't be blank");
         const options = (typeof status.options === 'object' && status.options !== null ? status.options : {}) as Row;
-        const lines = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every((line) => typeof line === 'string') ? (value as string[]) : undefined);
+        const lines = (value: unknown): string[] | undefined =>
+          Array.isArray(value) && value.every((line) => typeof line === 'string') ? (value as string[]) : undefined;
         const created = date(status.created_at) ?? pipeline.createdAt;
         const variables = Array.isArray(status.yaml_variables) ? array(status.yaml_variables) : [];
         jobs.push({
@@ -151,7 +159,10 @@ export class CiPipelinesRelation implements TransferRelation {
           protected: bool(status.protected, pipeline.protected),
           retried: bool(status.retried),
           failureReason: str(status.failure_reason, 60),
-          coverage: typeof status.coverage === 'number' && Number.isFinite(status.coverage) && status.coverage >= 0 && status.coverage <= 100 ? status.coverage.toFixed(2) : null,
+          coverage:
+            typeof status.coverage === 'number' && Number.isFinite(status.coverage) && status.coverage >= 0 && status.coverage <= 100
+              ? status.coverage.toFixed(2)
+              : null,
           userId: ctx.user(status.user_id),
           createdAt: created,
           updatedAt: date(status.updated_at) ?? created,

@@ -15,7 +15,17 @@ import { orderedRelations, TRANSFER_RELATIONS, type TransferRelation } from './t
 export * from './transfer-relation';
 
 /** One class per relation file of the archive. */
-const RELATION_CLASSES = [ProjectMembersRelation, LabelsRelation, MilestonesRelation, IssuesRelation, MergeRequestsRelation, ProtectedBranchesRelation, ProjectBadgesRelation, SnippetsRelation, CiPipelinesRelation];
+const RELATION_CLASSES = [
+  ProjectMembersRelation,
+  LabelsRelation,
+  MilestonesRelation,
+  IssuesRelation,
+  MergeRequestsRelation,
+  ProtectedBranchesRelation,
+  ProjectBadgesRelation,
+  SnippetsRelation,
+  CiPipelinesRelation,
+];
 
 /** The providers of the relations and of `TRANSFER_RELATIONS`. */
 export const RELATION_PROVIDERS: Provider[] = [

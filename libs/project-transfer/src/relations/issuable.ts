@@ -21,11 +21,25 @@ export class IssuableRecords {
   ) {}
 
   /** The nested records of one page of issues or merge requests, and what to write each with. */
-  async exportPage(manager: EntityManager, type: 'Issue' | 'MergeRequest', rows: Array<{ id: number; milestoneId: number | null; labels: string[] }>, labels: Map<string, LabelEntity>) {
-    const nested = await this.notes.export(manager, type, rows.map((r) => r.id));
-    const milestones = await byId(manager, MilestoneEntity, rows.map((r) => r.milestoneId));
+  async exportPage(
+    manager: EntityManager,
+    type: 'Issue' | 'MergeRequest',
+    rows: Array<{ id: number; milestoneId: number | null; labels: string[] }>,
+    labels: Map<string, LabelEntity>,
+  ) {
+    const nested = await this.notes.export(
+      manager,
+      type,
+      rows.map((r) => r.id),
+    );
+    const milestones = await byId(
+      manager,
+      MilestoneEntity,
+      rows.map((r) => r.milestoneId),
+    );
     return {
-      milestone: (row: { milestoneId: number | null }) => (row.milestoneId && milestones.get(row.milestoneId) ? milestoneRecord(milestones.get(row.milestoneId)!) : null),
+      milestone: (row: { milestoneId: number | null }) =>
+        row.milestoneId && milestones.get(row.milestoneId) ? milestoneRecord(milestones.get(row.milestoneId)!) : null,
       labelLinks: (row: { labels: string[] }) => labelLinks(row.labels, labels, type),
       notes: (row: { id: number }) => nested.notes.get(row.id) ?? [],
       awards: (row: { id: number }) => nested.awards.get(row.id) ?? [],
@@ -55,7 +69,8 @@ export class IssuableRecords {
       createdAt: created,
       updatedAt: date(record.updated_at) ?? created,
     };
-    for (const [key, value] of Object.entries(record)) if (Array.isArray(value) && value.length > 0 && !NESTED_HANDLED.has(key)) ctx.skip(`${relation}.${key}`, value.length);
+    for (const [key, value] of Object.entries(record))
+      if (Array.isArray(value) && value.length > 0 && !NESTED_HANDLED.has(key)) ctx.skip(`${relation}.${key}`, value.length);
     return common;
   }
 

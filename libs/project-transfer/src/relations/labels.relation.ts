@@ -19,7 +19,19 @@ export class LabelsRelation implements TransferRelation {
   export(ctx: RelationExportContext, writer: NdjsonWriter): Promise<void> {
     const projectId = ctx.project.id;
     return eachPage(ctx.manager, LabelEntity, { projectId }, async (labels) => {
-      for (const l of labels) await writer.write({ id: l.id, title: l.title, color: l.color, project_id: projectId, created_at: iso(l.createdAt), updated_at: iso(l.updatedAt), template: false, description: l.description, type: 'ProjectLabel', priorities: [] });
+      for (const l of labels)
+        await writer.write({
+          id: l.id,
+          title: l.title,
+          color: l.color,
+          project_id: projectId,
+          created_at: iso(l.createdAt),
+          updated_at: iso(l.updatedAt),
+          template: false,
+          description: l.description,
+          type: 'ProjectLabel',
+          priorities: [],
+        });
     });
   }
 
@@ -35,7 +47,15 @@ export class LabelsRelation implements TransferRelation {
     if (known !== undefined) return known;
     const color = typeof record.color === 'string' && /^#[0-9a-fA-F]{6}$/.test(record.color) ? record.color : '#6699cc';
     const created = date(record.created_at) ?? undefined;
-    const id = await this.labels.insertImported(ctx.tx, { projectId: ctx.project.id, groupId: null, title, color, description: str(record.description), createdAt: created, updatedAt: date(record.updated_at) ?? created });
+    const id = await this.labels.insertImported(ctx.tx, {
+      projectId: ctx.project.id,
+      groupId: null,
+      title,
+      color,
+      description: str(record.description),
+      createdAt: created,
+      updatedAt: date(record.updated_at) ?? created,
+    });
     ctx.labels.set(title, id);
     ctx.count('labels');
     return id;
@@ -52,6 +72,9 @@ export async function labelsByTitle(manager: EntityManager, projectId: number): 
 export function labelLinks(titles: string[], labels: Map<string, LabelEntity>, targetType: string): Record<string, unknown>[] {
   return titles.map((title) => {
     const label = labels.get(title);
-    return { target_type: targetType, label: { title, color: label?.color ?? '#6699cc', description: label?.description ?? null, type: 'ProjectLabel', project_id: label?.projectId ?? null } };
+    return {
+      target_type: targetType,
+      label: { title, color: label?.color ?? '#6699cc', description: label?.description ?? null, type: 'ProjectLabel', project_id: label?.projectId ?? null },
+    };
   });
 }

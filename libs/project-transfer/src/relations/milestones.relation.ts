@@ -53,5 +53,16 @@ export class MilestonesRelation implements TransferRelation {
 }
 
 export function milestoneRecord(m: MilestoneEntity): Record<string, unknown> {
-  return { id: m.id, iid: m.iid, title: m.title, description: m.description, state: m.state, due_date: m.dueDate, start_date: m.startDate, project_id: m.projectId, created_at: iso(m.createdAt), updated_at: iso(m.updatedAt) };
+  return {
+    id: m.id,
+    iid: m.iid,
+    title: m.title,
+    description: m.description,
+    state: m.state,
+    due_date: m.dueDate,
+    start_date: m.startDate,
+    project_id: m.projectId,
+    created_at: iso(m.createdAt),
+    updated_at: iso(m.updatedAt),
+  };
 }

@@ -24,10 +24,22 @@ export class NestedNotes {
     const awards = new Map<number, unknown[]>();
     if (ids.length === 0) return { notes, awards };
     const noteRows = await manager.find(NoteEntity, { where: { noteableType: type, noteableId: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const authors = await byId(manager, UserEntity, noteRows.map((n) => n.authorId));
-    const noteAwards = noteRows.length ? await manager.find(AwardEmojiEntity, { where: { awardableType: 'Note', awardableId: In(noteRows.map((n) => n.id)) }, order: { id: 'ASC' } }) : [];
+    const authors = await byId(
+      manager,
+      UserEntity,
+      noteRows.map((n) => n.authorId),
+    );
+    const noteAwards = noteRows.length
+      ? await manager.find(AwardEmojiEntity, { where: { awardableType: 'Note', awardableId: In(noteRows.map((n) => n.id)) }, order: { id: 'ASC' } })
+      : [];
     const ownAwards = await manager.find(AwardEmojiEntity, { where: { awardableType: type, awardableId: In(ids) }, order: { id: 'ASC' } });
-    const awardRecord = (a: AwardEmojiEntity) => ({ name: a.name, user_id: a.userId, awardable_type: a.awardableType, created_at: iso(a.createdAt), updated_at: iso(a.updatedAt) });
+    const awardRecord = (a: AwardEmojiEntity) => ({
+      name: a.name,
+      user_id: a.userId,
+      awardable_type: a.awardableType,
+      created_at: iso(a.createdAt),
+      updated_at: iso(a.updatedAt),
+    });
     for (const a of ownAwards) push(awards, a.awardableId, awardRecord(a));
     for (const n of noteRows) {
       push(notes, n.noteableId, {

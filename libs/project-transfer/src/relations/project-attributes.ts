@@ -23,7 +23,9 @@ export function projectAttributes(project: ProjectWithNamespace, description: st
   };
 }
 
-export type ImportedProjectChanges = Partial<Pick<ProjectEntity, 'description' | 'visibility' | 'archived' | 'mergeMethod' | 'topics' | 'issuesEnabled' | 'mergeRequestsEnabled'>>;
+export type ImportedProjectChanges = Partial<
+  Pick<ProjectEntity, 'description' | 'visibility' | 'archived' | 'mergeMethod' | 'topics' | 'issuesEnabled' | 'mergeRequestsEnabled'>
+>;
 
 /** The project's attributes from `tree/project.json`; `override_params` given with the request win (they were applied at creation). */
 export function importedProjectChanges(json: Row, overrides: Record<string, unknown>, project: ProjectWithNamespace): ImportedProjectChanges {
@@ -37,10 +39,12 @@ export function importedProjectChanges(json: Row, overrides: Record<string, unkn
     update.visibility = (VISIBILITY_LEVEL[visibility] <= VISIBILITY_LEVEL[parent] ? visibility : parent) as Visibility;
   }
   if (takes('archived')) update.archived = bool(json.archived);
-  if (!('merge_method' in overrides)) update.mergeMethod = json.merge_requests_ff_only_enabled === true ? 'ff' : json.merge_requests_rebase_enabled === true ? 'rebase_merge' : 'merge';
+  if (!('merge_method' in overrides))
+    update.mergeMethod = json.merge_requests_ff_only_enabled === true ? 'ff' : json.merge_requests_rebase_enabled === true ? 'rebase_merge' : 'merge';
   if (takes('topics') && Array.isArray(json.topics)) update.topics = json.topics.filter((t): t is string => typeof t === 'string').slice(0, 50);
   const feature = (json.project_feature ?? {}) as Row;
   if (!('issues_enabled' in overrides) && typeof feature.issues_access_level === 'number') update.issuesEnabled = feature.issues_access_level > 0;
-  if (!('merge_requests_enabled' in overrides) && typeof feature.merge_requests_access_level === 'number') update.mergeRequestsEnabled = feature.merge_requests_access_level > 0;
+  if (!('merge_requests_enabled' in overrides) && typeof feature.merge_requests_access_level === 'number')
+    update.mergeRequestsEnabled = feature.merge_requests_access_level > 0;
   return update;
 }

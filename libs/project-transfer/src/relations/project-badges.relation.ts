@@ -15,7 +15,18 @@ export class ProjectBadgesRelation implements TransferRelation {
   export(ctx: RelationExportContext, writer: NdjsonWriter): Promise<void> {
     const projectId = ctx.project.id;
     return eachPage(ctx.manager, BadgeEntity, { projectId }, async (badges) => {
-      for (const b of badges) await writer.write({ id: b.id, link_url: b.linkUrl, image_url: b.imageUrl, project_id: projectId, group_id: null, created_at: iso(b.createdAt), updated_at: iso(b.updatedAt), type: 'ProjectBadge', name: b.name });
+      for (const b of badges)
+        await writer.write({
+          id: b.id,
+          link_url: b.linkUrl,
+          image_url: b.imageUrl,
+          project_id: projectId,
+          group_id: null,
+          created_at: iso(b.createdAt),
+          updated_at: iso(b.updatedAt),
+          type: 'ProjectBadge',
+          name: b.name,
+        });
     });
   }
 

@@ -22,7 +22,11 @@ export class ProjectMembersRelation implements TransferRelation {
   export(ctx: RelationExportContext, writer: NdjsonWriter): Promise<void> {
     const projectId = ctx.project.id;
     return eachPage(ctx.manager, MemberEntity, { sourceType: 'project', sourceId: projectId }, async (members) => {
-      const users = await byId(ctx.manager, UserEntity, members.map((m) => m.userId));
+      const users = await byId(
+        ctx.manager,
+        UserEntity,
+        members.map((m) => m.userId),
+      );
       for (const m of members) {
         const user = users.get(m.userId);
         await writer.write({
@@ -36,7 +40,9 @@ export class ProjectMembersRelation implements TransferRelation {
           updated_at: iso(m.updatedAt),
           created_by_id: m.createdById,
           expires_at: m.expiresAt,
-          user: user ? { id: user.id, public_email: user.publicEmail || null, username: user.username, ...(ctx.exporterIsAdmin && { email: user.email }) } : null,
+          user: user
+            ? { id: user.id, public_email: user.publicEmail || null, username: user.username, ...(ctx.exporterIsAdmin && { email: user.email }) }
+            : null,
         });
       }
     });
@@ -68,7 +74,14 @@ export class ProjectMembersRelation implements TransferRelation {
       if (level === null || !MEMBER_ACCESS_LEVELS.includes(level)) throw new InvalidRecord('Validation failed: Access level is not included in the list');
       const existing = await tx.findOneBy(MemberEntity, { sourceType: 'project', sourceId: projectId, userId: found.id });
       if (existing) continue;
-      const member = await this.members.insertImported(tx, { sourceType: 'project', sourceId: projectId, userId: found.id, accessLevel: level, createdById: ctx.importer.id, expiresAt: day(record.expires_at) });
+      const member = await this.members.insertImported(tx, {
+        sourceType: 'project',
+        sourceId: projectId,
+        userId: found.id,
+        accessLevel: level,
+        createdById: ctx.importer.id,
+        expiresAt: day(record.expires_at),
+      });
       ctx.event(projectMemberEvent(NAMESPACE_EVENTS.USER_ADD_TO_TEAM, ctx.importer.id, ctx.project, ctx.project.namespace, member, found));
       ctx.count('project_members');
     }

@@ -22,9 +22,14 @@ export class ProtectedBranchesRelation implements TransferRelation {
   export(ctx: RelationExportContext, writer: NdjsonWriter): Promise<void> {
     const projectId = ctx.project.id;
     return eachPage(ctx.manager, ProtectedBranchEntity, { projectId }, async (branches) => {
-      const levels = branches.length ? await ctx.manager.find(ProtectedBranchAccessLevelEntity, { where: { protectedBranchId: In(branches.map((b) => b.id)) }, order: { id: 'ASC' } }) : [];
+      const levels = branches.length
+        ? await ctx.manager.find(ProtectedBranchAccessLevelEntity, { where: { protectedBranchId: In(branches.map((b) => b.id)) }, order: { id: 'ASC' } })
+        : [];
       for (const b of branches) {
-        const of = (action: string) => levels.filter((l) => l.protectedBranchId === b.id && l.action === action).map((l) => ({ access_level: l.accessLevel, user_id: l.userId, group_id: l.groupId }));
+        const of = (action: string) =>
+          levels
+            .filter((l) => l.protectedBranchId === b.id && l.action === action)
+            .map((l) => ({ access_level: l.accessLevel, user_id: l.userId, group_id: l.groupId }));
         await writer.write({
           id: b.id,
           project_id: projectId,
@@ -58,11 +63,21 @@ export class ProtectedBranchesRelation implements TransferRelation {
             continue;
           }
           const accessLevel = userId === null ? int(level.access_level) : null;
-          if (userId === null && (accessLevel === null || ![0, 30, 40, 60].includes(accessLevel))) throw new InvalidRecord('Validation failed: Access level is not included in the list');
+          if (userId === null && (accessLevel === null || ![0, 30, 40, 60].includes(accessLevel)))
+            throw new InvalidRecord('Validation failed: Access level is not included in the list');
           grants.push({ action, accessLevel, userId, groupId: null });
         }
       }
-      await this.protectedBranches.insertImported(ctx.tx, { projectId: ctx.project.id, name, allowForcePush: bool(record.allow_force_push), codeOwnerApprovalRequired: bool(record.code_owner_approval_required) }, grants);
+      await this.protectedBranches.insertImported(
+        ctx.tx,
+        {
+          projectId: ctx.project.id,
+          name,
+          allowForcePush: bool(record.allow_force_push),
+          codeOwnerApprovalRequired: bool(record.code_owner_approval_required),
+        },
+        grants,
+      );
       ctx.count('protected_branches');
     }
   }

@@ -21,8 +21,14 @@ export class SnippetsRelation implements TransferRelation {
   export(ctx: RelationExportContext, writer: NdjsonWriter): Promise<void> {
     const projectId = ctx.project.id;
     return eachPage(ctx.manager, SnippetEntity, { projectId }, async (snippets) => {
-      const files = snippets.length ? await ctx.manager.find(SnippetFileEntity, { where: { snippetId: In(snippets.map((s) => s.id)) }, order: { position: 'ASC' } }) : [];
-      const nested = await this.notes.export(ctx.manager, 'Snippet', snippets.map((s) => s.id));
+      const files = snippets.length
+        ? await ctx.manager.find(SnippetFileEntity, { where: { snippetId: In(snippets.map((s) => s.id)) }, order: { position: 'ASC' } })
+        : [];
+      const nested = await this.notes.export(
+        ctx.manager,
+        'Snippet',
+        snippets.map((s) => s.id),
+      );
       for (const s of snippets) {
         const own = files.filter((f) => f.snippetId === s.id);
         await writer.write({

@@ -1,7 +1,8 @@
 import { RELATIONS } from '../archive/archive-format';
 import { orderedRelations, type TransferRelation } from './transfer-relation';
 
-const relation = (name: string): TransferRelation => ({ name, export: () => Promise.resolve(), import: () => Promise.resolve() }) as unknown as TransferRelation;
+const relation = (name: string): TransferRelation =>
+  ({ name, export: () => Promise.resolve(), import: () => Promise.resolve() }) as unknown as TransferRelation;
 
 describe(orderedRelations.name, () => {
   it('puts the relations in RELATIONS order, whatever order they are given in', () => {

@@ -70,6 +70,12 @@ export function orderedRelations(relations: TransferRelation[]): TransferRelatio
     if (found.length !== 1) throw new Error(`Project transfer: ${found.length} handlers for the relation ${name}`);
     return found[0];
   });
-  if (ordered.length !== relations.length) throw new Error(`Project transfer: handlers for relations not in RELATIONS: ${relations.filter((r) => !ordered.includes(r)).map((r) => r.name).join(', ')}`);
+  if (ordered.length !== relations.length)
+    throw new Error(
+      `Project transfer: handlers for relations not in RELATIONS: ${relations
+        .filter((r) => !ordered.includes(r))
+        .map((r) => r.name)
+        .join(', ')}`,
+    );
   return ordered;
 }

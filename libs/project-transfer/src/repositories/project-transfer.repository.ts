@@ -46,12 +46,19 @@ export class ProjectTransferRepository {
     if (failures.length === 0) return;
     const existing = await manager.count(ProjectImportFailureEntity, { where: { projectId } });
     const room = Math.max(0, MAX_FAILED_RELATIONS - existing);
-    if (room > 0) await manager.insert(ProjectImportFailureEntity, failures.slice(0, room).map((f) => ({ ...f, projectId })));
+    if (room > 0)
+      await manager.insert(
+        ProjectImportFailureEntity,
+        failures.slice(0, room).map((f) => ({ ...f, projectId })),
+      );
   }
 
   /** Exports and imports waiting or running, last changed before `before`: their jobs are checked against Redis. */
   pendingExports(before: Date): Promise<ProjectExportEntity[]> {
-    return this.dataSource.manager.find(ProjectExportEntity, { where: { status: In(['queued', 'started', 'regeneration_in_progress']), updatedAt: LessThan(before) }, take: 1000 });
+    return this.dataSource.manager.find(ProjectExportEntity, {
+      where: { status: In(['queued', 'started', 'regeneration_in_progress']), updatedAt: LessThan(before) },
+      take: 1000,
+    });
   }
 
   pendingImports(before: Date): Promise<ProjectImportStateEntity[]> {

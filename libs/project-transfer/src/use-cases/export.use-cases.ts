@@ -77,7 +77,11 @@ export class RequestExportUseCase {
 }
 
 export const enqueueExport = (queue: Queue, projectId: number, generation: number) =>
-  queue.add(PROJECT_TRANSFER.jobs.EXPORT_PROJECT, { projectId, generation }, { jobId: exportJobId(projectId, generation), attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, removeOnComplete: 1000, removeOnFail: 1000 });
+  queue.add(
+    PROJECT_TRANSFER.jobs.EXPORT_PROJECT,
+    { projectId, generation },
+    { jobId: exportJobId(projectId, generation), attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, removeOnComplete: 1000, removeOnFail: 1000 },
+  );
 
 /**
  * The export job: writes the tree, packs it (streamed, gzip) to a new archive, bounds it by
@@ -125,7 +129,14 @@ export class RunExportUseCase {
         await tx.update(
           ProjectExportEntity,
           { projectId },
-          { status: 'finished', fileKey: join(target!.key, name), fileName: name, fileSize: String(size), expiresAt: new Date(Date.now() + EXPORT_TTL_MS), error: null },
+          {
+            status: 'finished',
+            fileKey: join(target!.key, name),
+            fileName: name,
+            fileSize: String(size),
+            expiresAt: new Date(Date.now() + EXPORT_TTL_MS),
+            error: null,
+          },
         );
         await this.outbox.append(
           tx,
@@ -157,7 +168,15 @@ export class RunExportUseCase {
         const failed = await tx.update(ProjectExportEntity, { projectId, generation }, { status: 'failed', error: message });
         // Only when this request is still the current one (a newer request has its own outcome).
         if (failed.affected) {
-          await this.outbox.append(tx, projectTransferEvent(PROJECT_TRANSFER_EVENTS.EXPORT_FAILED, row.userId, project, { project_id: projectId, generation, correlation_id: row.correlationId, error: message }));
+          await this.outbox.append(
+            tx,
+            projectTransferEvent(PROJECT_TRANSFER_EVENTS.EXPORT_FAILED, row.userId, project, {
+              project_id: projectId,
+              generation,
+              correlation_id: row.correlationId,
+              error: message,
+            }),
+          );
         }
       });
       return { status: 'failed' };
@@ -181,7 +200,11 @@ export class PruneExportsUseCase {
     for (const row of expired) {
       if (row.fileKey) await this.files.remove(row.fileKey.split('/').slice(0, 2).join('/'));
       const finished = row.status === 'finished' ? { status: 'none' as const } : {};
-      await this.dataSource.manager.update(ProjectExportEntity, { projectId: row.projectId, generation: row.generation }, { fileKey: null, fileName: null, fileSize: null, expiresAt: null, ...finished });
+      await this.dataSource.manager.update(
+        ProjectExportEntity,
+        { projectId: row.projectId, generation: row.generation },
+        { fileKey: null, fileName: null, fileSize: null, expiresAt: null, ...finished },
+      );
     }
     return expired.length;
   }

@@ -4,7 +4,19 @@ import { DomainError } from '@app/api';
 import { AppConfig } from '@app/config';
 import { UserEntity } from '@app/identity';
 import { OutboxService } from '@app/messaging';
-import { AccessService, ACCESS_LEVELS, CreateProjectUseCase, GroupsRepository, MemberEntity, NAMESPACE_EVENTS, ProjectEntity, projectEvent, ProjectsRepository, ProjectWithNamespace, Visibility } from '@app/namespaces';
+import {
+  AccessService,
+  ACCESS_LEVELS,
+  CreateProjectUseCase,
+  GroupsRepository,
+  MemberEntity,
+  NAMESPACE_EVENTS,
+  ProjectEntity,
+  projectEvent,
+  ProjectsRepository,
+  ProjectWithNamespace,
+  Visibility,
+} from '@app/namespaces';
 import { RepositoryStorage, runGit } from '@app/repository';
 import type { Queue } from 'bullmq';
 import { createReadStream, existsSync } from 'node:fs';
@@ -68,7 +80,8 @@ export class RequestImportUseCase {
   async execute(command: RequestImportCommand): Promise<ProjectWithNamespace> {
     const overrides = pickOverrides(command.overrideParams);
     try {
-      const namespace = command.namespace !== undefined ? await this.groups.findNamespaceByRef(command.namespace) : await this.groups.personalNamespace(command.actor.id);
+      const namespace =
+        command.namespace !== undefined ? await this.groups.findNamespaceByRef(command.namespace) : await this.groups.personalNamespace(command.actor.id);
       if (!namespace) throw DomainError.notFound('Namespace');
       const existing = await this.projects.findByRef(`${namespace.fullPath}/${command.path}`);
       let replaces: ProjectWithNamespace | null = null;
@@ -118,7 +131,11 @@ export function pickOverrides(params: Record<string, unknown>): Record<string, u
   for (const key of OVERRIDABLE) if (params[key] !== undefined) picked[key] = params[key];
   if (typeof picked.archived === 'string') picked.archived = picked.archived === 'true';
   for (const key of ['issues_enabled', 'merge_requests_enabled'] as const) if (typeof picked[key] === 'string') picked[key] = picked[key] === 'true';
-  if (typeof picked.topics === 'string') picked.topics = picked.topics.split(',').map((t) => t.trim()).filter(Boolean);
+  if (typeof picked.topics === 'string')
+    picked.topics = picked.topics
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
   return picked;
 }
 
@@ -226,23 +243,35 @@ export class RunImportUseCase {
           await tx.update(ProjectEntity, { id: projectId }, { path: state.finalPath!, name: state.finalName! });
         }
         await this.outbox.append(tx, result.events);
-        await tx.update(ProjectImportStateEntity, { projectId }, { status: 'finished', error: null, fileKey: null, workKey: null, skippedRelations: result.skipped });
+        await tx.update(
+          ProjectImportStateEntity,
+          { projectId },
+          { status: 'finished', error: null, fileKey: null, workKey: null, skippedRelations: result.skipped },
+        );
         await this.outbox.append(
           tx,
-          projectTransferEvent(PROJECT_TRANSFER_EVENTS.IMPORT_FINISHED, state.userId, state.replacesProjectId ? { ...project, path: state.finalPath!, name: state.finalName! } : project, {
-            project_id: projectId,
-            import_type: state.importType,
-            correlation_id: state.correlationId,
-            counts: result.counts,
-            skipped_relations: result.skipped,
-            failed_relations: result.failures.length + result.moreFailures,
-            replaced_project_id: state.replacesProjectId,
-          }),
+          projectTransferEvent(
+            PROJECT_TRANSFER_EVENTS.IMPORT_FINISHED,
+            state.userId,
+            state.replacesProjectId ? { ...project, path: state.finalPath!, name: state.finalName! } : project,
+            {
+              project_id: projectId,
+              import_type: state.importType,
+              correlation_id: state.correlationId,
+              counts: result.counts,
+              skipped_relations: result.skipped,
+              failed_relations: result.failures.length + result.moreFailures,
+              replaced_project_id: state.replacesProjectId,
+            },
+          ),
         );
         return result;
       });
       if (removedRepository !== null) await this.storage.remove(removedRepository).catch(() => undefined);
-      this.logger.log({ projectId, counts: outcome.counts, skipped: outcome.skipped, failed: outcome.failures.length + outcome.moreFailures }, 'project imported');
+      this.logger.log(
+        { projectId, counts: outcome.counts, skipped: outcome.skipped, failed: outcome.failures.length + outcome.moreFailures },
+        'project imported',
+      );
       return { status: 'finished' };
     } catch (error) {
       const message = error instanceof ArchiveError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
@@ -265,7 +294,12 @@ export class RunImportUseCase {
       await tx.update(ProjectImportStateEntity, { projectId }, { status: 'failed', error: message.slice(0, 2000), fileKey: null, workKey: null });
       await this.outbox.append(
         tx,
-        projectTransferEvent(PROJECT_TRANSFER_EVENTS.IMPORT_FAILED, state.userId, project, { project_id: projectId, import_type: state.importType, correlation_id: state.correlationId, import_error: message.slice(0, 2000) }),
+        projectTransferEvent(PROJECT_TRANSFER_EVENTS.IMPORT_FAILED, state.userId, project, {
+          project_id: projectId,
+          import_type: state.importType,
+          correlation_id: state.correlationId,
+          import_error: message.slice(0, 2000),
+        }),
       );
     });
   }
@@ -283,7 +317,14 @@ export class RunImportUseCase {
     const branches = await repository.branches();
     const head = await repository.headBranch();
     if (branches.size > 0 && (!head || !branches.has(head))) {
-      const chosen = project.defaultBranch && branches.has(project.defaultBranch) ? project.defaultBranch : branches.has('main') ? 'main' : branches.has('master') ? 'master' : [...branches.keys()][0];
+      const chosen =
+        project.defaultBranch && branches.has(project.defaultBranch)
+          ? project.defaultBranch
+          : branches.has('main')
+            ? 'main'
+            : branches.has('master')
+              ? 'master'
+              : [...branches.keys()][0];
       await repository.setHeadBranch(chosen);
       await this.dataSource.manager.update(ProjectEntity, { id: project.id }, { defaultBranch: chosen });
     }

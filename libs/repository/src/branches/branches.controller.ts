@@ -11,7 +11,6 @@ import { BranchCaller, BranchesService } from './branches.service';
 import { CreateBranchUseCase } from './use-cases/create-branch.use-case';
 import { DeleteBranchUseCase, DeleteMergedBranchesUseCase } from './use-cases/delete-branch.use-case';
 
-
 const callerOf = (principal: Principal | null, access: ResourceAccess): BranchCaller => ({
   user: principal ? { id: principal.user.id, isAdmin: principal.user.isAdmin } : null,
   accessLevel: access.accessLevel,
@@ -47,7 +46,11 @@ export class BranchesController {
 
   @Get('projects/:id/repository/branches/:branch')
   @ProjectAccess(ACCESS_LEVELS.NO_ACCESS, { optional: true })
-  async get(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal | null, @Param('branch') branch: string): Promise<Record<string, unknown>> {
+  async get(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal | null,
+    @Param('branch') branch: string,
+  ): Promise<Record<string, unknown>> {
     const project = projectOf(access);
     const repository = await this.branches.repository(project);
     const sha = (await isValidBranchName(branch)) ? await repository.resolveCommit(`refs/heads/${branch}`) : null;
@@ -58,7 +61,11 @@ export class BranchesController {
 
   @Post('projects/:id/repository/branches')
   @ProjectAccess(ACCESS_LEVELS.DEVELOPER)
-  async create(@CurrentProject() access: ResourceAccess, @CurrentPrincipal() principal: Principal, @Body() dto: CreateBranchDto): Promise<Record<string, unknown>> {
+  async create(
+    @CurrentProject() access: ResourceAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: CreateBranchDto,
+  ): Promise<Record<string, unknown>> {
     const project = writableProject(access);
     const repository = await this.branches.repository(project);
     const caller = { ...callerOf(principal, access), user: { id: principal.user.id, isAdmin: principal.user.isAdmin } };

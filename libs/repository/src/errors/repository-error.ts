@@ -21,6 +21,9 @@ export class RepositoryError extends Error {
 export class RepositoryErrorFilter implements ExceptionFilter<RepositoryError> {
   catch(error: RepositoryError, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    void reply.status(error.status).header('Content-Type', JSON_CONTENT_TYPE).send(JSON.stringify({ message: error.message }));
+    void reply
+      .status(error.status)
+      .header('Content-Type', JSON_CONTENT_TYPE)
+      .send(JSON.stringify({ message: error.message }));
   }
 }

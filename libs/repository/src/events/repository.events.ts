@@ -68,7 +68,13 @@ const isBranch = (ref: string): boolean => ref.startsWith('refs/heads/');
  * records it: `push` per branch, `tag_push` per tag, then one `repository_update`. Reads the
  * repository after the refs moved; commits of a new branch are those no other ref had.
  */
-export async function buildPushEvents(repository: GitRepository, project: Project, pusher: Pusher, updates: RefUpdate[], externalUrl: string): Promise<NewDomainEvent[]> {
+export async function buildPushEvents(
+  repository: GitRepository,
+  project: Project,
+  pusher: Pusher,
+  updates: RefUpdate[],
+  externalUrl: string,
+): Promise<NewDomainEvent[]> {
   const relevant = updates.filter((u) => isBranch(u.ref) || isTag(u.ref));
   if (relevant.length === 0) return [];
   const projectPayload = pushProjectPayload(project, externalUrl);
@@ -125,7 +131,12 @@ export async function buildPushEvents(repository: GitRepository, project: Projec
 }
 
 /** The last 20 commits of a branch update, oldest first, and how many there were in all. */
-async function pushCommits(repository: GitRepository, update: RefUpdate, updatedRefs: string[], webUrl: string): Promise<{ list: Record<string, unknown>[]; total: number }> {
+async function pushCommits(
+  repository: GitRepository,
+  update: RefUpdate,
+  updatedRefs: string[],
+  webUrl: string,
+): Promise<{ list: Record<string, unknown>[]; total: number }> {
   const created = update.before === ZERO_SHA;
   const { shas, total } = created
     ? await repository.revList(update.after, [], { limit: PUSH_COMMITS_LIMIT, excludeAllRefsBut: updatedRefs })

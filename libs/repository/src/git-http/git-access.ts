@@ -24,8 +24,9 @@ export interface GitAccess {
   accessLevel: number;
 }
 
-const NOT_FOUND = 'The project you were looking for could not be found or you don\'t have permission to view it.';
-const UNAUTHORIZED = 'HTTP Basic: Access denied. If a password was provided for Git authentication, the password was incorrect or you\'re required to use a token instead of a password.';
+const NOT_FOUND = "The project you were looking for could not be found or you don't have permission to view it.";
+const UNAUTHORIZED =
+  "HTTP Basic: Access denied. If a password was provided for Git authentication, the password was incorrect or you're required to use a token instead of a password.";
 
 /** Token scopes that allow each service (a session has none; tokens need one of these). */
 const SCOPES: Record<GitService, string[]> = {

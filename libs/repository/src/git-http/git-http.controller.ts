@@ -34,7 +34,12 @@ export class GitHttpController {
 
   @Get(GIT_INFO_REFS_ROUTES)
   @SkipAuth()
-  async infoRefs(@Param() params: Record<string, string>, @Query('service') service: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async infoRefs(
+    @Param() params: Record<string, string>,
+    @Query('service') service: unknown,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     if (typeof service !== 'string' || !SERVICES.includes(service as GitService)) {
       return this.plain(reply, 403, 'Only the smart HTTP protocol is supported: use a recent git client.');
     }
@@ -43,7 +48,11 @@ export class GitHttpController {
     const repository = await this.storage.open(granted.project);
     if (granted.project.defaultBranch) await repository.setHeadBranch(granted.project.defaultBranch);
     const protocol = service === 'git-upload-pack' ? gitProtocolOf(request) : undefined;
-    const child = spawnGit([...serviceConfig(service as GitService), service.slice(4), '--stateless-rpc', '--advertise-refs', repository.path], protocol ? { GIT_PROTOCOL: protocol } : {}, repository.path);
+    const child = spawnGit(
+      [...serviceConfig(service as GitService), service.slice(4), '--stateless-rpc', '--advertise-refs', repository.path],
+      protocol ? { GIT_PROTOCOL: protocol } : {},
+      repository.path,
+    );
     const raw = this.start(reply, 200, `application/x-${service}-advertisement`);
     // Protocol v2 starts with its own capability advertisement, without the service line.
     if (!protocol?.includes('version=2')) raw.write(pktLine(`# service=${service}\n`) + '0000');
@@ -59,7 +68,11 @@ export class GitHttpController {
     if (!granted) return;
     const repository = await this.storage.open(granted.project);
     const protocol = gitProtocolOf(request);
-    const child = spawnGit([...serviceConfig('git-upload-pack'), 'upload-pack', '--stateless-rpc', repository.path], protocol ? { GIT_PROTOCOL: protocol } : {}, repository.path);
+    const child = spawnGit(
+      [...serviceConfig('git-upload-pack'), 'upload-pack', '--stateless-rpc', repository.path],
+      protocol ? { GIT_PROTOCOL: protocol } : {},
+      repository.path,
+    );
     this.pipeIn(request, child, reply);
     this.pipeOut(child, this.start(reply, 200, 'application/x-git-upload-pack-result'), 'git-upload-pack');
   }
@@ -72,8 +85,14 @@ export class GitHttpController {
     if (!granted) return;
     const repository = await this.storage.open(granted.project);
     const user = granted.principal!.user;
-    const hook = this.hooks.register(this.policy.handlerFor({ project: granted.project, repository, user: { id: user.id, isAdmin: user.isAdmin }, accessLevel: granted.accessLevel }));
-    const child = spawnGit([...hook.configArgs, ...serviceConfig('git-receive-pack'), 'receive-pack', '--stateless-rpc', repository.path], hook.env, repository.path);
+    const hook = this.hooks.register(
+      this.policy.handlerFor({ project: granted.project, repository, user: { id: user.id, isAdmin: user.isAdmin }, accessLevel: granted.accessLevel }),
+    );
+    const child = spawnGit(
+      [...hook.configArgs, ...serviceConfig('git-receive-pack'), 'receive-pack', '--stateless-rpc', repository.path],
+      hook.env,
+      repository.path,
+    );
     child.on('close', hook.release);
     child.on('error', hook.release);
     this.pipeIn(request, child, reply);
@@ -99,7 +118,13 @@ export class GitHttpController {
   private start(reply: FastifyReply, status: number, contentType: string): ServerResponse {
     const headers = { ...reply.getHeaders() } as Record<string, string>;
     reply.hijack();
-    reply.raw.writeHead(status, { ...headers, 'Content-Type': contentType, 'Cache-Control': 'no-cache, max-age=0, must-revalidate', Expires: 'Fri, 01 Jan 1980 00:00:00 GMT', Pragma: 'no-cache' });
+    reply.raw.writeHead(status, {
+      ...headers,
+      'Content-Type': contentType,
+      'Cache-Control': 'no-cache, max-age=0, must-revalidate',
+      Expires: 'Fri, 01 Jan 1980 00:00:00 GMT',
+      Pragma: 'no-cache',
+    });
     return reply.raw;
   }
 
@@ -142,7 +167,9 @@ export class GitHttpController {
 
 /** Configuration of each service for this server (never read from the repository's own config files). */
 function serviceConfig(service: GitService): string[] {
-  return service === 'git-upload-pack' ? ['-c', 'uploadpack.allowFilter=true', '-c', 'uploadpack.allowAnySHA1InWant=false'] : ['-c', 'receive.advertisePushOptions=false'];
+  return service === 'git-upload-pack'
+    ? ['-c', 'uploadpack.allowFilter=true', '-c', 'uploadpack.allowAnySHA1InWant=false']
+    : ['-c', 'receive.advertisePushOptions=false'];
 }
 
 /** The `Git-Protocol` header (protocol v2 negotiation), when well formed. */

@@ -142,7 +142,21 @@ describe(GitRepository.name, () => {
 
   it('validates branch names as git and GitLab do', async () => {
     for (const name of ['main', 'feature/x', 'release-1.0', 'a_b']) expect(await isValidBranchName(name)).toBe(true);
-    for (const name of ['', 'a..b', 'a b', '-x', 'HEAD', 'x.lock', 'a/', 'refs/heads/x', 'x~1', 'x^', 'a:b', 'a\\b', '0123456789012345678901234567890123456789']) {
+    for (const name of [
+      '',
+      'a..b',
+      'a b',
+      '-x',
+      'HEAD',
+      'x.lock',
+      'a/',
+      'refs/heads/x',
+      'x~1',
+      'x^',
+      'a:b',
+      'a\\b',
+      '0123456789012345678901234567890123456789',
+    ]) {
       expect(await isValidBranchName(name)).toBe(false);
     }
   });

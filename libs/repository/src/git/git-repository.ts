@@ -137,7 +137,10 @@ export class GitRepository {
   /** The commit a revision names, or null (unknown, or not a commit). */
   async resolveCommit(revision: string, options: GitRunOptions = {}): Promise<string | null> {
     assertRevision(revision);
-    const { stdout, exitCode } = await this.git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`], { ...options, okExitCodes: [1, 128] });
+    const { stdout, exitCode } = await this.git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`], {
+      ...options,
+      okExitCodes: [1, 128],
+    });
     return exitCode === 0 ? stdout.toString('utf8').trim() : null;
   }
 
@@ -244,10 +247,7 @@ export class GitRepository {
    */
   async revList(include: string, exclude: string[], options: { limit: number; excludeAllRefsBut?: string[] }): Promise<{ shas: string[]; total: number }> {
     const range = revListRange(include, exclude, options.excludeAllRefsBut);
-    const [list, count] = await Promise.all([
-      this.text(['rev-list', `--max-count=${options.limit}`, ...range]),
-      this.text(['rev-list', '--count', ...range]),
-    ]);
+    const [list, count] = await Promise.all([this.text(['rev-list', `--max-count=${options.limit}`, ...range]), this.text(['rev-list', '--count', ...range])]);
     return { shas: list.split('\n').filter(Boolean), total: Number(count.trim()) || 0 };
   }
 
@@ -299,7 +299,12 @@ export class GitRepository {
     if ((await this.objectType(sha, options)) !== 'tag') return null;
     const raw = (await this.git(['cat-file', 'tag', sha], options)).stdout.toString('utf8');
     const blank = raw.indexOf('\n\n');
-    return blank === -1 ? '' : raw.slice(blank + 2).replace(/\n-----BEGIN PGP SIGNATURE-----[\s\S]*$/, '').replace(/\n$/, '');
+    return blank === -1
+      ? ''
+      : raw
+          .slice(blank + 2)
+          .replace(/\n-----BEGIN PGP SIGNATURE-----[\s\S]*$/, '')
+          .replace(/\n$/, '');
   }
 
   /** Atomically moves `ref` from `expected` (ZERO_SHA: must not exist) to `sha`. */

@@ -14,7 +14,35 @@ interface LanguageData {
  * Ties between languages sharing an extension (`.h`: C, C++, Objective-C) go to the first
  * of this list, then to the language whose primary extension it is, then alphabetically.
  */
-const PREFERRED = ['C', 'C++', 'JavaScript', 'TypeScript', 'Python', 'Ruby', 'PHP', 'Java', 'Go', 'Rust', 'Shell', 'HTML', 'CSS', 'Perl', 'Objective-C', 'SQL', 'XML', 'YAML', 'JSON', 'Markdown', 'Text', 'reStructuredText', 'Makefile', 'Dockerfile', 'Visual Basic .NET', 'Fortran', 'Prolog'];
+const PREFERRED = [
+  'C',
+  'C++',
+  'JavaScript',
+  'TypeScript',
+  'Python',
+  'Ruby',
+  'PHP',
+  'Java',
+  'Go',
+  'Rust',
+  'Shell',
+  'HTML',
+  'CSS',
+  'Perl',
+  'Objective-C',
+  'SQL',
+  'XML',
+  'YAML',
+  'JSON',
+  'Markdown',
+  'Text',
+  'reStructuredText',
+  'Makefile',
+  'Dockerfile',
+  'Visual Basic .NET',
+  'Fortran',
+  'Prolog',
+];
 
 /** Paths that are not the project's own code: vendored, documentation, generated (Linguist's spirit, simplified). */
 const EXCLUDED_PATHS = [

@@ -78,7 +78,13 @@ export class MergeMergeRequestUseCase {
     if (command.squash) {
       const [author] = await repository.commits([source]);
       const message = command.squashCommitMessage ?? `${mr.title}\n`;
-      squashSha = await repository.commitTree(await repository.treeOf(source), [base], message, author ? { name: author.authorName, email: author.authorEmail } : identity, identity);
+      squashSha = await repository.commitTree(
+        await repository.treeOf(source),
+        [base],
+        message,
+        author ? { name: author.authorName, email: author.authorEmail } : identity,
+        identity,
+      );
       head = squashSha;
     }
 
@@ -127,7 +133,11 @@ export class MergeMergeRequestUseCase {
         const groupId = project.namespace.kind === 'group' ? project.namespace.id : null;
         await this.outbox.append(
           tx,
-          mergeRequestEvent(ISSUES_EVENTS.MERGE_REQUEST_MERGED, user.id, merged, groupId, { state: 'merged', merge_commit_sha: newTarget, squash_commit_sha: squashSha }),
+          mergeRequestEvent(ISSUES_EVENTS.MERGE_REQUEST_MERGED, user.id, merged, groupId, {
+            state: 'merged',
+            merge_commit_sha: newTarget,
+            squash_commit_sha: squashSha,
+          }),
         );
       },
     );

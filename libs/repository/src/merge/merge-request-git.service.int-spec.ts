@@ -56,8 +56,20 @@ describe(MergeRequestGitService.name, () => {
     const first = await sut.statuses(project(), pairs);
     expect(first).toEqual([
       // diff_refs: the merge base, the target's head, the source's head.
-      { sha: clean, mergeStatus: 'can_be_merged', detailedMergeStatus: 'mergeable', hasConflicts: false, diffRefs: { baseSha: root, startSha: mainHead, headSha: clean } },
-      { sha: clash, mergeStatus: 'cannot_be_merged', detailedMergeStatus: 'conflict', hasConflicts: true, diffRefs: { baseSha: root, startSha: mainHead, headSha: clash } },
+      {
+        sha: clean,
+        mergeStatus: 'can_be_merged',
+        detailedMergeStatus: 'mergeable',
+        hasConflicts: false,
+        diffRefs: { baseSha: root, startSha: mainHead, headSha: clean },
+      },
+      {
+        sha: clash,
+        mergeStatus: 'cannot_be_merged',
+        detailedMergeStatus: 'conflict',
+        hasConflicts: true,
+        diffRefs: { baseSha: root, startSha: mainHead, headSha: clash },
+      },
       { sha: null, mergeStatus: 'cannot_be_merged', detailedMergeStatus: 'broken_status', hasConflicts: false, diffRefs: null },
     ]);
     expect(mergeTree).toHaveBeenCalledTimes(2);

@@ -58,8 +58,10 @@ export class MergeRequestGitService implements MergeRequestGit {
     const pending = (async (): Promise<Mergeability> => {
       const repository = await this.storage.open(project);
       const baseSha = await repository.mergeBase(target, source);
-      if ((await repository.mergeTree(target, source)) === null) return { mergeStatus: 'cannot_be_merged', detailedMergeStatus: 'conflict', hasConflicts: true, baseSha };
-      if (needsFastForward && !(await repository.isAncestor(target, source))) return { mergeStatus: 'can_be_merged', detailedMergeStatus: 'need_rebase', hasConflicts: false, baseSha };
+      if ((await repository.mergeTree(target, source)) === null)
+        return { mergeStatus: 'cannot_be_merged', detailedMergeStatus: 'conflict', hasConflicts: true, baseSha };
+      if (needsFastForward && !(await repository.isAncestor(target, source)))
+        return { mergeStatus: 'can_be_merged', detailedMergeStatus: 'need_rebase', hasConflicts: false, baseSha };
       return { mergeStatus: 'can_be_merged', detailedMergeStatus: 'mergeable', hasConflicts: false, baseSha };
     })();
     pending.catch(() => this.cache.delete(key));

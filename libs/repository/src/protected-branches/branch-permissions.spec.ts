@@ -1,4 +1,14 @@
-import { accessLevelDescription, branchPermissions, BranchUser, canUnprotectRule, codeOwnerApprovalRequired, defaultBranchRule, matchesBranch, ProtectedBranchGrant, ProtectedBranchRule } from './branch-permissions';
+import {
+  accessLevelDescription,
+  branchPermissions,
+  BranchUser,
+  canUnprotectRule,
+  codeOwnerApprovalRequired,
+  defaultBranchRule,
+  matchesBranch,
+  ProtectedBranchGrant,
+  ProtectedBranchRule,
+} from './branch-permissions';
 
 let nextId = 1;
 const role = (accessLevel: number): ProtectedBranchGrant => ({ id: nextId++, accessLevel, userId: null, groupId: null });
@@ -62,8 +72,20 @@ describe(branchPermissions.name, () => {
 
   it('applies the default rule (maintainers) to a protected branch', () => {
     const rules = [rule('main')];
-    expect(branchPermissions(rules, 'main', user, 30)).toMatchObject({ protected: true, canPush: false, canMerge: false, canForcePush: false, canUnprotect: false });
-    expect(branchPermissions(rules, 'main', user, 40)).toMatchObject({ protected: true, canPush: true, canMerge: true, canForcePush: false, canUnprotect: true });
+    expect(branchPermissions(rules, 'main', user, 30)).toMatchObject({
+      protected: true,
+      canPush: false,
+      canMerge: false,
+      canForcePush: false,
+      canUnprotect: false,
+    });
+    expect(branchPermissions(rules, 'main', user, 40)).toMatchObject({
+      protected: true,
+      canPush: true,
+      canMerge: true,
+      canForcePush: false,
+      canUnprotect: true,
+    });
     expect(branchPermissions(rules, 'main', user, 50)).toMatchObject({ canPush: true });
   });
 

@@ -92,7 +92,8 @@ export function matchesBranch(pattern: string, branch: string): boolean {
 }
 
 /** The rules that cover a branch (exact and wildcard). */
-export const matchingRules = (rules: readonly ProtectedBranchRule[], branch: string): ProtectedBranchRule[] => rules.filter((rule) => matchesBranch(rule.name, branch));
+export const matchingRules = (rules: readonly ProtectedBranchRule[], branch: string): ProtectedBranchRule[] =>
+  rules.filter((rule) => matchesBranch(rule.name, branch));
 
 /**
  * Whether one entry grants the caller (`accessLevel` is the caller's effective level on the
@@ -119,7 +120,13 @@ const grantsOf = (rule: ProtectedBranchRule, action: ProtectedBranchAction): Pro
   action === 'push' ? rule.pushAccessLevels : action === 'merge' ? rule.mergeAccessLevels : rule.unprotectAccessLevels;
 
 /** Whether some entry of some rule allows the action (the most permissive rule wins). */
-export function anyRuleAllows(rules: readonly ProtectedBranchRule[], user: BranchUser | null, accessLevel: number, action: ProtectedBranchAction, options: BranchPermissionOptions = {}): boolean {
+export function anyRuleAllows(
+  rules: readonly ProtectedBranchRule[],
+  user: BranchUser | null,
+  accessLevel: number,
+  action: ProtectedBranchAction,
+  options: BranchPermissionOptions = {},
+): boolean {
   return rules.some((rule) => grantsOf(rule, action).some((grant) => grantAllows(grant, user, accessLevel, options)));
 }
 
@@ -145,7 +152,13 @@ export function canUnprotectRule(rule: ProtectedBranchRule, user: BranchUser | n
  * - `developersCanPush`/`developersCanMerge` are GitLab's branch flags: true when a matching
  *   rule has a `Developers + Maintainers` entry (false for an unprotected branch, as GitLab).
  */
-export function branchPermissions(rules: readonly ProtectedBranchRule[], branch: string, user: BranchUser | null, accessLevel: number, options: BranchPermissionOptions = {}): BranchPermissions {
+export function branchPermissions(
+  rules: readonly ProtectedBranchRule[],
+  branch: string,
+  user: BranchUser | null,
+  accessLevel: number,
+  options: BranchPermissionOptions = {},
+): BranchPermissions {
   const matching = matchingRules(rules, branch);
   const developer = !!user && accessLevel >= ACCESS_LEVELS.DEVELOPER;
   if (matching.length === 0) {
@@ -160,7 +173,8 @@ export function branchPermissions(rules: readonly ProtectedBranchRule[], branch:
     };
   }
   const canPush = developer && anyRuleAllows(matching, user, accessLevel, 'push', options);
-  const hasDeveloperEntry = (action: ProtectedBranchAction): boolean => matching.some((rule) => grantsOf(rule, action).some((grant) => grant.accessLevel === ACCESS_LEVELS.DEVELOPER));
+  const hasDeveloperEntry = (action: ProtectedBranchAction): boolean =>
+    matching.some((rule) => grantsOf(rule, action).some((grant) => grant.accessLevel === ACCESS_LEVELS.DEVELOPER));
   return {
     protected: true,
     canPush,
@@ -173,7 +187,8 @@ export function branchPermissions(rules: readonly ProtectedBranchRule[], branch:
 }
 
 /** Whether any matching rule requires code owner approval (the most restrictive rule wins here, as GitLab). */
-export const codeOwnerApprovalRequired = (rules: readonly ProtectedBranchRule[], branch: string): boolean => matchingRules(rules, branch).some((rule) => rule.codeOwnerApprovalRequired);
+export const codeOwnerApprovalRequired = (rules: readonly ProtectedBranchRule[], branch: string): boolean =>
+  matchingRules(rules, branch).some((rule) => rule.codeOwnerApprovalRequired);
 
 /** The rule GitLab creates for a new default branch at a `default_branch_protection` level (null: none). */
 export function defaultBranchRule(level: number): { pushAccessLevel: number; mergeAccessLevel: number } | null {

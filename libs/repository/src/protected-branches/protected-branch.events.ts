@@ -11,7 +11,12 @@ export const PROTECTED_BRANCH_EVENTS = {
 export type ProtectedBranchEventType = (typeof PROTECTED_BRANCH_EVENTS)[keyof typeof PROTECTED_BRANCH_EVENTS];
 
 /** The event of a rule change; `data` is the rule as the API shows it (full detail). */
-export function protectedBranchEvent(type: ProtectedBranchEventType, actorId: number, project: { id: number; groupId: number | null }, rule: ProtectedBranchView): NewDomainEvent<ProtectedBranchEventType> {
+export function protectedBranchEvent(
+  type: ProtectedBranchEventType,
+  actorId: number,
+  project: { id: number; groupId: number | null },
+  rule: ProtectedBranchView,
+): NewDomainEvent<ProtectedBranchEventType> {
   return {
     type,
     actor: actorId,

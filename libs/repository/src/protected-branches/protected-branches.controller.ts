@@ -1,4 +1,15 @@
-import { Auth, CurrentPrincipal, CurrentProject, LastModified, paginateArray, Principal, ProjectAccess, ResourceAccess, rowChangedAt, tierAtLeast } from '@app/api';
+import {
+  Auth,
+  CurrentPrincipal,
+  CurrentProject,
+  LastModified,
+  paginateArray,
+  Principal,
+  ProjectAccess,
+  ResourceAccess,
+  rowChangedAt,
+  tierAtLeast,
+} from '@app/api';
 import { ProtectedBranchEntity } from './entities/protected-branch.entity';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { AppConfig } from '@app/config';
@@ -41,7 +52,12 @@ export class ProtectedBranchesController {
 
   @Get()
   @ProjectAccess(READ_PROTECTED_BRANCHES_LEVEL)
-  async list(@CurrentProject() access: ResourceAccess, @Query() dto: ListProtectedBranchesDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ProtectedBranchView[]> {
+  async list(
+    @CurrentProject() access: ResourceAccess,
+    @Query() dto: ListProtectedBranchesDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ProtectedBranchView[]> {
     const rules = await this.repository.list(projectOf(access).id, { search: dto.search });
     return paginateArray(rules, req, reply, { externalUrl: this.config.http.externalUrl }).map((rule) => this.present(rule));
   }
@@ -56,14 +72,25 @@ export class ProtectedBranchesController {
 
   @Post()
   @ProjectAccess(MANAGE_PROTECTED_BRANCHES_LEVEL)
-  async create(@CurrentProject() access: ResourceAccess, @Body() dto: CreateProtectedBranchDto, @CurrentPrincipal() principal: Principal): Promise<ProtectedBranchView> {
+  async create(
+    @CurrentProject() access: ResourceAccess,
+    @Body() dto: CreateProtectedBranchDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ProtectedBranchView> {
     return this.present(await this.createRule.execute({ project: projectOf(access), attributes: dto, actorId: principal.user.id }));
   }
 
   @Patch(':name')
   @Auth({ project: { param: 'id', minAccessLevel: MANAGE_PROTECTED_BRANCHES_LEVEL }, tier: 'premium' })
-  async update(@CurrentProject() access: ResourceAccess, @Param('name') name: string, @Body() dto: UpdateProtectedBranchDto, @CurrentPrincipal() principal: Principal): Promise<ProtectedBranchView> {
-    return this.present(await this.updateRule.execute({ project: projectOf(access), name, attributes: dto, actor: actorOf(principal), accessLevel: access.accessLevel }));
+  async update(
+    @CurrentProject() access: ResourceAccess,
+    @Param('name') name: string,
+    @Body() dto: UpdateProtectedBranchDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ProtectedBranchView> {
+    return this.present(
+      await this.updateRule.execute({ project: projectOf(access), name, attributes: dto, actor: actorOf(principal), accessLevel: access.accessLevel }),
+    );
   }
 
   @Delete(':name')

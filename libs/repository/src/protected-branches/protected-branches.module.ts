@@ -14,7 +14,14 @@ import { UpdateProtectedBranchUseCase } from './use-cases/update-protected-branc
  */
 @Module({
   controllers: [ProtectedBranchesController],
-  providers: [ProtectedBranchesRepository, ProtectedBranchesService, GrantMembershipChecker, CreateProtectedBranchUseCase, UpdateProtectedBranchUseCase, DeleteProtectedBranchUseCase],
+  providers: [
+    ProtectedBranchesRepository,
+    ProtectedBranchesService,
+    GrantMembershipChecker,
+    CreateProtectedBranchUseCase,
+    UpdateProtectedBranchUseCase,
+    DeleteProtectedBranchUseCase,
+  ],
   exports: [ProtectedBranchesService, ProtectedBranchesRepository],
 })
 export class ProtectedBranchesModule {}

@@ -90,7 +90,14 @@ export class ProtectedBranchesRepository {
         rules.set(row.id, rule);
       }
       if (row.level_id === null) continue;
-      const grant: ProtectedBranchGrantRecord = { id: row.level_id, accessLevel: row.access_level, userId: row.user_id, groupId: row.group_id, userName: row.user_name, groupName: row.group_name };
+      const grant: ProtectedBranchGrantRecord = {
+        id: row.level_id,
+        accessLevel: row.access_level,
+        userId: row.user_id,
+        groupId: row.group_id,
+        userName: row.user_name,
+        groupName: row.group_name,
+      };
       if (row.action === 'push') rule.pushAccessLevels.push(grant);
       else if (row.action === 'merge') rule.mergeAccessLevels.push(grant);
       else rule.unprotectAccessLevels.push(grant);
@@ -104,7 +111,11 @@ export class ProtectedBranchesRepository {
   }
 
   /** Inserts a rule and its entries; null when the name is already protected. */
-  async insert(manager: EntityManager, rule: { projectId: number; name: string; allowForcePush: boolean; codeOwnerApprovalRequired: boolean }, grants: NewGrant[]): Promise<number | null> {
+  async insert(
+    manager: EntityManager,
+    rule: { projectId: number; name: string; allowForcePush: boolean; codeOwnerApprovalRequired: boolean },
+    grants: NewGrant[],
+  ): Promise<number | null> {
     const inserted = (await manager.query(
       `INSERT INTO protected_branches (project_id, name, allow_force_push, code_owner_approval_required)
        VALUES ($1, $2, $3, $4) ON CONFLICT (project_id, name) DO NOTHING RETURNING id`,
@@ -126,7 +137,11 @@ export class ProtectedBranchesRepository {
     await manager.query('DELETE FROM protected_branch_access_levels WHERE protected_branch_id = $1 AND id = ANY($2)', [protectedBranchId, grantIds]);
   }
 
-  async update(manager: EntityManager, id: number, changes: Partial<Pick<ProtectedBranchEntity, 'allowForcePush' | 'codeOwnerApprovalRequired'>>): Promise<void> {
+  async update(
+    manager: EntityManager,
+    id: number,
+    changes: Partial<Pick<ProtectedBranchEntity, 'allowForcePush' | 'codeOwnerApprovalRequired'>>,
+  ): Promise<void> {
     if (Object.keys(changes).length === 0) return;
     await manager.getRepository(ProtectedBranchEntity).update({ id }, changes);
   }
@@ -139,9 +154,17 @@ export class ProtectedBranchesRepository {
   /** Among `groupIds`, the groups the user is an active member of (directly or through an ancestor). */
   async memberGroupIds(userId: number, groupIds: number[], manager?: EntityManager): Promise<number[]> {
     if (groupIds.length === 0) return [];
-    const qb = (manager ?? this.dataSource.manager).createQueryBuilder().select('g.id', 'id').from('namespaces', 'g').where('g.id = ANY(:groupIds)', { groupIds });
+    const qb = (manager ?? this.dataSource.manager)
+      .createQueryBuilder()
+      .select('g.id', 'id')
+      .from('namespaces', 'g')
+      .where('g.id = ANY(:groupIds)', { groupIds });
     const membership = restrictToActiveMemberships(
-      qb.subQuery().select('1').from('members', 'm').where(`m.user_id = :userId AND m.source_type = 'namespace' AND m.source_id = ANY(g.traversal_ids)`, { userId }),
+      qb
+        .subQuery()
+        .select('1')
+        .from('members', 'm')
+        .where(`m.user_id = :userId AND m.source_type = 'namespace' AND m.source_id = ANY(g.traversal_ids)`, { userId }),
       'm',
     );
     const rows = await qb.andWhere(`EXISTS ${membership.getQuery()}`).getRawMany<{ id: number }>();
@@ -166,10 +189,18 @@ export class ProtectedBranchesRepository {
    * Stores a rule read from a project export and its entries, in the import's transaction (a name
    * already protected is an error here: the import records it as a failed relation); its id.
    */
-  async insertImported(tx: EntityManager, rule: { projectId: number; name: string; allowForcePush: boolean; codeOwnerApprovalRequired: boolean }, grants: NewGrant[]): Promise<number> {
+  async insertImported(
+    tx: EntityManager,
+    rule: { projectId: number; name: string; allowForcePush: boolean; codeOwnerApprovalRequired: boolean },
+    grants: NewGrant[],
+  ): Promise<number> {
     const inserted = await tx.insert(ProtectedBranchEntity, rule);
     const id = inserted.identifiers[0].id as number;
-    if (grants.length) await tx.insert(ProtectedBranchAccessLevelEntity, grants.map((grant) => ({ ...grant, protectedBranchId: id })));
+    if (grants.length)
+      await tx.insert(
+        ProtectedBranchAccessLevelEntity,
+        grants.map((grant) => ({ ...grant, protectedBranchId: id })),
+      );
     return id;
   }
 }

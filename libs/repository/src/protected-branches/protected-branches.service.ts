@@ -6,7 +6,15 @@ import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { SettingsReader } from '@app/settings';
 import { EntityManager } from 'typeorm';
-import { BranchPermissionOptions, BranchPermissions, BranchUser, branchPermissions, defaultBranchRule, matchingRules, ProtectedBranchRule } from './branch-permissions';
+import {
+  BranchPermissionOptions,
+  BranchPermissions,
+  BranchUser,
+  branchPermissions,
+  defaultBranchRule,
+  matchingRules,
+  ProtectedBranchRule,
+} from './branch-permissions';
 import { ProtectedBranchesRepository } from './protected-branches.repository';
 import { PROTECTED_BRANCH_EVENTS, protectedBranchEvent } from './protected-branch.events';
 import { presentProtectedBranch } from './protected-branch.presenter';
@@ -59,7 +67,13 @@ export class ProtectedBranchesService {
    * For many branches at once (branch lists): the permissions of each branch, from one load of
    * the rules.
    */
-  async permissionsForMany(projectId: number, branches: readonly string[], user: BranchCaller | null, accessLevel: number, manager?: EntityManager): Promise<Map<string, BranchPermissions>> {
+  async permissionsForMany(
+    projectId: number,
+    branches: readonly string[],
+    user: BranchCaller | null,
+    accessLevel: number,
+    manager?: EntityManager,
+  ): Promise<Map<string, BranchPermissions>> {
     const rules = await this.rulesFor(projectId, manager);
     const branchUser = await this.branchUser(rules, branches, user, manager);
     const options = this.options;
@@ -67,12 +81,18 @@ export class ProtectedBranchesService {
   }
 
   /** The caller with the groups (named by the rules covering `branches`) they belong to. */
-  async branchUser(rules: readonly ProtectedBranchRule[], branches: readonly string[], user: BranchCaller | null, manager?: EntityManager): Promise<BranchUser | null> {
+  async branchUser(
+    rules: readonly ProtectedBranchRule[],
+    branches: readonly string[],
+    user: BranchCaller | null,
+    manager?: EntityManager,
+  ): Promise<BranchUser | null> {
     if (!user) return null;
     const groupIds = new Set<number>();
     for (const branch of branches) {
       for (const rule of matchingRules(rules, branch)) {
-        for (const grant of [...rule.pushAccessLevels, ...rule.mergeAccessLevels, ...rule.unprotectAccessLevels]) if (grant.groupId !== null) groupIds.add(grant.groupId);
+        for (const grant of [...rule.pushAccessLevels, ...rule.mergeAccessLevels, ...rule.unprotectAccessLevels])
+          if (grant.groupId !== null) groupIds.add(grant.groupId);
       }
     }
     return { id: user.id, isAdmin: user.isAdmin, groupIds: await this.repository.memberGroupIds(user.id, [...groupIds], manager) };
@@ -97,7 +117,12 @@ export class ProtectedBranchesService {
    * `protected_branch.created` by `actorId` (the user who created the branch), like one made
    * through the API. Returns whether a rule was created.
    */
-  async protectDefaultBranch(manager: EntityManager, project: Pick<ProjectWithNamespace, 'id' | 'namespace'>, branch: string, actorId?: number): Promise<boolean> {
+  async protectDefaultBranch(
+    manager: EntityManager,
+    project: Pick<ProjectWithNamespace, 'id' | 'namespace'>,
+    branch: string,
+    actorId?: number,
+  ): Promise<boolean> {
     const rule = defaultBranchRule(await this.defaultBranchProtection(project));
     if (!rule) return false;
     const rules = await this.rulesFor(project.id, manager);

@@ -50,7 +50,9 @@ export class RecordPushUseCase {
     else await this.dataSource.transaction(run);
     project.defaultBranch = defaultBranch;
     if (defaultBranch && updates.some((u) => u.ref === `refs/heads/${defaultBranch}`)) {
-      void this.languages.refresh(project, repository).catch((error: unknown) => this.logger.warn({ err: error, projectId: project.id }, 'language statistics not refreshed'));
+      void this.languages
+        .refresh(project, repository)
+        .catch((error: unknown) => this.logger.warn({ err: error, projectId: project.id }, 'language statistics not refreshed'));
     }
   }
 
@@ -96,4 +98,5 @@ export class RecordPushUseCase {
 }
 
 /** Whether `updates` create `refs/heads/<branch>`. */
-const createsBranch = (updates: readonly RefUpdate[], branch: string): boolean => updates.some((u) => u.ref === `refs/heads/${branch}` && u.before === ZERO_SHA && u.after !== ZERO_SHA);
+const createsBranch = (updates: readonly RefUpdate[], branch: string): boolean =>
+  updates.some((u) => u.ref === `refs/heads/${branch}` && u.before === ZERO_SHA && u.after !== ZERO_SHA);

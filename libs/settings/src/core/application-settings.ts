@@ -24,7 +24,11 @@ export class ApplicationSettings {
       if (definition.secret) continue;
       const stored = row.values[name];
       values[name] =
-        stored !== undefined ? (stored as SettingValue) : typeof definition.default === 'function' ? definition.default(context) : structuredClone(definition.default);
+        stored !== undefined
+          ? (stored as SettingValue)
+          : typeof definition.default === 'function'
+            ? definition.default(context)
+            : structuredClone(definition.default);
     }
     const secretsSet = new Set(Object.keys(row.encryptedSecrets).filter((name) => definitionOf(name)?.secret));
     return new ApplicationSettings(row.id, row.createdAt, row.updatedAt, values, secretsSet);

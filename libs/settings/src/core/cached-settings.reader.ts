@@ -80,7 +80,9 @@ export class CachedSettingsReader extends SettingsReader implements OnModuleInit
     try {
       await this.redis.publish(this.channel, String(Date.now()));
     } catch (error) {
-      this.logger.warn(`cannot announce a settings change (other processes catch up within ${this.config.settings.cacheTtlSeconds}s): ${(error as Error).message}`);
+      this.logger.warn(
+        `cannot announce a settings change (other processes catch up within ${this.config.settings.cacheTtlSeconds}s): ${(error as Error).message}`,
+      );
     }
   }
 

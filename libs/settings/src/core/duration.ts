@@ -17,7 +17,11 @@ export const ONE_DAY_SECONDS = 86_400;
 
 /** Seconds in `text`, or null when it is not a duration. */
 export function parseDuration(text: string): number | null {
-  const normalized = text.trim().toLowerCase().replace(/,/g, ' ').replace(/\band\b/g, ' ');
+  const normalized = text
+    .trim()
+    .toLowerCase()
+    .replace(/,/g, ' ')
+    .replace(/\band\b/g, ' ');
   if (normalized === '') return null;
   if (/^\d+(\.\d+)?$/.test(normalized)) return Math.round(Number(normalized));
   const parts = normalized.match(/(\d+(?:\.\d+)?)\s*([a-z]+)/g);

@@ -7,16 +7,7 @@
 export type SettingType = 'boolean' | 'integer' | 'float' | 'string' | 'string_array' | 'integer_array' | 'weights';
 
 export type SettingFormat =
-  | 'email'
-  | 'url'
-  | 'url_list'
-  | 'hostname'
-  | 'duration'
-  | 'duration_or_never'
-  | 'token_prefix'
-  | 'branch_name'
-  | 'ip_list'
-  | 'domain_list';
+  'email' | 'url' | 'url_list' | 'hostname' | 'duration' | 'duration_or_never' | 'token_prefix' | 'branch_name' | 'ip_list' | 'domain_list';
 
 export type SettingValue = boolean | number | string | string[] | number[] | Record<string, number> | null;
 

@@ -11,13 +11,25 @@ const current = (overrides: Record<string, unknown> = {}, secrets: string[] = []
 describe(validateSettingsUpdate.name, () => {
   it('coerces query and form strings to their types', () => {
     const sut = validateSettingsUpdate(
-      { signup_enabled: 'false', default_projects_limit: '12', polling_interval_multiplier: '1.5', import_sources: 'git,github', searchengine_project_ids: '4,5' },
+      {
+        signup_enabled: 'false',
+        default_projects_limit: '12',
+        polling_interval_multiplier: '1.5',
+        import_sources: 'git,github',
+        searchengine_project_ids: '4,5',
+      },
       current(),
       options,
     );
     expect(sut).toEqual({
       ok: true,
-      changes: { signup_enabled: false, default_projects_limit: 12, polling_interval_multiplier: 1.5, import_sources: ['git', 'github'], searchengine_project_ids: [4, 5] },
+      changes: {
+        signup_enabled: false,
+        default_projects_limit: 12,
+        polling_interval_multiplier: 1.5,
+        import_sources: ['git', 'github'],
+        searchengine_project_ids: [4, 5],
+      },
     });
   });
 
@@ -27,13 +39,19 @@ describe(validateSettingsUpdate.name, () => {
   });
 
   it('maps deprecated names to their replacements and refuses both with different values', () => {
-    expect(validateSettingsUpdate({ admin_notification_email: 'a@example.com' }, current(), options)).toEqual({ ok: true, changes: { abuse_notification_email: 'a@example.com' } });
+    expect(validateSettingsUpdate({ admin_notification_email: 'a@example.com' }, current(), options)).toEqual({
+      ok: true,
+      changes: { abuse_notification_email: 'a@example.com' },
+    });
     expect(validateSettingsUpdate({ admin_notification_email: 'a@example.com', abuse_notification_email: 'a@example.com' }, current(), options).ok).toBe(true);
     expect(validateSettingsUpdate({ admin_notification_email: 'a@example.com', abuse_notification_email: 'b@example.com' }, current(), options).ok).toBe(false);
   });
 
   it('always keeps the instance host in the asset proxy allowlist', () => {
-    expect(validateSettingsUpdate({ asset_proxy_whitelist: 'cdn.test' }, current(), options)).toEqual({ ok: true, changes: { asset_proxy_allowlist: ['cdn.test', 'git.example.com'] } });
+    expect(validateSettingsUpdate({ asset_proxy_whitelist: 'cdn.test' }, current(), options)).toEqual({
+      ok: true,
+      changes: { asset_proxy_allowlist: ['cdn.test', 'git.example.com'] },
+    });
   });
 
   it('requires companions in the same request when a flag is turned on', () => {
@@ -47,7 +65,10 @@ describe(validateSettingsUpdate.name, () => {
   });
 
   it('refuses blanking a companion while its flag is on', () => {
-    expect(validateSettingsUpdate({ terms: '' }, current({ enforce_terms: true, terms: 'x' }), options)).toEqual({ ok: false, errors: { terms: ["can't be blank"] } });
+    expect(validateSettingsUpdate({ terms: '' }, current({ enforce_terms: true, terms: 'x' }), options)).toEqual({
+      ok: false,
+      errors: { terms: ["can't be blank"] },
+    });
     expect(validateSettingsUpdate({ spamcheck_api_key: '' }, current({ spamcheck_enabled: true }, ['spamcheck_api_key']), options)).toEqual({
       ok: false,
       errors: { spamcheck_api_key: ["can't be blank"] },
@@ -55,7 +76,10 @@ describe(validateSettingsUpdate.name, () => {
   });
 
   it('turns delayed deletion off with a period of 0 and keeps project deletion under group deletion', () => {
-    expect(validateSettingsUpdate({ deletion_adjourned_period: 0 }, current(), options)).toEqual({ ok: true, changes: { delayed_project_deletion: false, delayed_group_deletion: false } });
+    expect(validateSettingsUpdate({ deletion_adjourned_period: 0 }, current(), options)).toEqual({
+      ok: true,
+      changes: { delayed_project_deletion: false, delayed_group_deletion: false },
+    });
     expect(validateSettingsUpdate({ delayed_group_deletion: false }, current({ delayed_project_deletion: true }), options)).toEqual({
       ok: true,
       changes: { delayed_group_deletion: false, delayed_project_deletion: false },

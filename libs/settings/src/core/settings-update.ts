@@ -22,9 +22,7 @@ export interface CurrentSettings {
   secretsSet: ReadonlySet<string>;
 }
 
-export type SettingsUpdateResult =
-  | { ok: true; changes: Partial<Record<SettingName, SettingValue>> }
-  | { ok: false; errors: ValidationMessages };
+export type SettingsUpdateResult = { ok: true; changes: Partial<Record<SettingName, SettingValue>> } | { ok: false; errors: ValidationMessages };
 
 export interface SettingsUpdateOptions {
   /** Whether PREMIUM settings exist on this instance (otherwise their parameters are ignored). */
@@ -120,7 +118,11 @@ function checkFormat(definition: SettingDefinition, value: string): string {
       checkUrl(value);
       return value;
     case 'url_list':
-      value.split(',').map((url) => url.trim()).filter(Boolean).forEach(checkUrl);
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean)
+        .forEach(checkUrl);
       return value;
     case 'hostname':
       if (!HOSTNAME.test(value)) fail();
@@ -142,7 +144,10 @@ function checkFormat(definition: SettingDefinition, value: string): string {
       if (!validBranchName(value)) fail();
       return value;
     case 'ip_list': {
-      const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+      const entries = value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
       if (entries.length === 0 || !entries.every(isIpOrCidr)) fail('must be a comma-separated list of IP addresses or CIDR ranges');
       return value;
     }
@@ -211,7 +216,15 @@ export function parseSettingValue(name: string, definition: SettingDefinition, r
       return items;
     }
     case 'integer_array': {
-      const items = typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : Array.isArray(raw) ? raw : fail();
+      const items =
+        typeof raw === 'string'
+          ? raw
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : Array.isArray(raw)
+            ? raw
+            : fail();
       return (items as unknown[]).map((item) => {
         const value = toInteger(item);
         if (value < 1) fail();
@@ -315,7 +328,11 @@ export function validateSettingsUpdate(params: Record<string, unknown>, current:
 
   const n = (name: SettingName): number => resulting[name] as number;
   if (!errors.housekeeping_full_repack_period && n('housekeeping_full_repack_period') < n('housekeeping_incremental_repack_period')) {
-    add(errors, 'housekeeping_full_repack_period', `must be greater than or equal to housekeeping_incremental_repack_period (${n('housekeeping_incremental_repack_period')})`);
+    add(
+      errors,
+      'housekeeping_full_repack_period',
+      `must be greater than or equal to housekeeping_incremental_repack_period (${n('housekeeping_incremental_repack_period')})`,
+    );
   }
   if (!errors.housekeeping_gc_period && n('housekeeping_gc_period') < n('housekeeping_full_repack_period')) {
     add(errors, 'housekeeping_gc_period', `must be greater than or equal to housekeeping_full_repack_period (${n('housekeeping_full_repack_period')})`);

@@ -18,7 +18,12 @@ export class SettingsRepository {
   /** The row locked until the end of the caller's transaction: concurrent updates apply one after the other. */
   async loadForUpdate(tx: EntityManager): Promise<ApplicationSettingsEntity> {
     await this.load(tx);
-    return tx.getRepository(ApplicationSettingsEntity).createQueryBuilder('s').setLock('pessimistic_write').where('s.id = :id', { id: APPLICATION_SETTINGS_ID }).getOneOrFail();
+    return tx
+      .getRepository(ApplicationSettingsEntity)
+      .createQueryBuilder('s')
+      .setLock('pessimistic_write')
+      .where('s.id = :id', { id: APPLICATION_SETTINGS_ID })
+      .getOneOrFail();
   }
 
   async save(tx: EntityManager, values: Record<string, unknown>, encryptedSecrets: Record<string, string>): Promise<ApplicationSettingsEntity> {

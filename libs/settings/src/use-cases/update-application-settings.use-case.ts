@@ -13,7 +13,6 @@ import { validateSettingsUpdate } from '../core/settings-update';
 import { SETTINGS_EVENTS } from '../core/settings.events';
 import { SettingsRepository } from '../core/settings.repository';
 
-
 /** What the audit event shows in place of a secret value. */
 export const REDACTED = '[REDACTED]';
 

@@ -8,7 +8,11 @@ export interface SnippetViewer {
 }
 
 /** The snippets feature is open to the caller (who sees the project): `private` means members only. */
-export function snippetsFeatureOpen(project: Pick<ProjectEntity, 'settings' | 'issuesEnabled' | 'mergeRequestsEnabled'>, viewer: SnippetViewer | null, accessLevel: number): boolean {
+export function snippetsFeatureOpen(
+  project: Pick<ProjectEntity, 'settings' | 'issuesEnabled' | 'mergeRequestsEnabled'>,
+  viewer: SnippetViewer | null,
+  accessLevel: number,
+): boolean {
   const level = featureAccessLevel(project, 'snippets');
   if (level === 'disabled') return false;
   if (level === 'private') return Boolean(viewer?.isAdmin) || accessLevel >= ACCESS_LEVELS.GUEST;

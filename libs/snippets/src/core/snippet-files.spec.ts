@@ -20,7 +20,15 @@ describe(humanSize.name, () => {
 describe(checkSnippetSize.name, () => {
   it('counts the UTF-8 bytes of every file together', () => {
     expect(() => checkSnippetSize([{ path: 'a', content: 'é'.repeat(5) }], 10)).not.toThrow();
-    expect(() => checkSnippetSize([{ path: 'a', content: 'é'.repeat(5) }, { path: 'b', content: 'x' }], 10)).toThrow(DomainError);
+    expect(() =>
+      checkSnippetSize(
+        [
+          { path: 'a', content: 'é'.repeat(5) },
+          { path: 'b', content: 'x' },
+        ],
+        10,
+      ),
+    ).toThrow(DomainError);
     expect(() => checkSnippetSize([{ path: 'a', content: 'x'.repeat(2048) }], 1024)).toThrow(
       expect.objectContaining({ details: { validation: { content: ['is too long (2 KB). The maximum size is 1 KB.'] } } }),
     );

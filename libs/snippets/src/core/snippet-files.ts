@@ -22,7 +22,8 @@ export function filesOfCreate(input: { files?: SnippetFileDto[]; file_name?: str
     if (input.files.some((f) => f.content === undefined)) throw DomainError.invalid({ files: ['content is missing'] });
     return checkPaths(input.files.map((f) => ({ path: f.file_path, content: f.content! })));
   }
-  if (input.content === undefined) throw new DomainError(ErrorCode.BAD_REQUEST, 'files, content are missing, exactly one parameter must be provided', { errorKey: true });
+  if (input.content === undefined)
+    throw new DomainError(ErrorCode.BAD_REQUEST, 'files, content are missing, exactly one parameter must be provided', { errorKey: true });
   return checkPaths([{ path: input.file_name ?? 'snippetfile1.txt', content: input.content }]);
 }
 

@@ -28,7 +28,11 @@ export class SnippetsRepository {
   async files(snippetIds: number[]): Promise<Map<number, SnippetFileEntity[]>> {
     const result = new Map<number, SnippetFileEntity[]>(snippetIds.map((id) => [id, []]));
     if (snippetIds.length === 0) return result;
-    const rows = await this.dataSource.manager.createQueryBuilder(SnippetFileEntity, 'f').where('f.snippet_id IN (:...ids)', { ids: snippetIds }).orderBy('f.position', 'ASC').getMany();
+    const rows = await this.dataSource.manager
+      .createQueryBuilder(SnippetFileEntity, 'f')
+      .where('f.snippet_id IN (:...ids)', { ids: snippetIds })
+      .orderBy('f.position', 'ASC')
+      .getMany();
     for (const row of rows) result.get(row.snippetId)!.push(row);
     return result;
   }
@@ -38,7 +42,9 @@ export class SnippetsRepository {
     const { files: _files, ...columns } = snippet;
     const saved = await tx.getRepository(SnippetEntity).save(Object.assign(new SnippetEntity(), columns));
     await tx.delete(SnippetFileEntity, { snippetId: saved.id });
-    saved.files = await tx.getRepository(SnippetFileEntity).save(files.map((file, position) => Object.assign(new SnippetFileEntity(), { snippetId: saved.id, position, path: file.path, content: file.content })));
+    saved.files = await tx
+      .getRepository(SnippetFileEntity)
+      .save(files.map((file, position) => Object.assign(new SnippetFileEntity(), { snippetId: saved.id, position, path: file.path, content: file.content })));
     return saved;
   }
 
@@ -48,10 +54,18 @@ export class SnippetsRepository {
   }
 
   /** Stores a snippet read from a project export and its files, in the import's transaction; its id. */
-  async insertImported(tx: EntityManager, snippet: QueryDeepPartialEntity<SnippetEntity>, files: Array<{ position: number; path: string; content: string }>): Promise<number> {
+  async insertImported(
+    tx: EntityManager,
+    snippet: QueryDeepPartialEntity<SnippetEntity>,
+    files: Array<{ position: number; path: string; content: string }>,
+  ): Promise<number> {
     const inserted = await tx.insert(SnippetEntity, snippet);
     const id = inserted.identifiers[0].id as number;
-    if (files.length) await tx.insert(SnippetFileEntity, files.map((file) => ({ ...file, snippetId: id })));
+    if (files.length)
+      await tx.insert(
+        SnippetFileEntity,
+        files.map((file) => ({ ...file, snippetId: id })),
+      );
     return id;
   }
 }

@@ -32,5 +32,10 @@ export class UpdateSnippetDto {
   @IsOptionalNotNull() @IsIn(VISIBILITIES) visibility?: Visibility;
   @IsOptionalNotNull() @IsString() @MaxLength(255) file_name?: string;
   @IsOptionalNotNull() @IsString() content?: string;
-  @IsOptionalNotNull() @IsArray() @ArrayMaxSize(SNIPPET_FILES_MAX) @ValidateNested({ each: true }) @Type(() => SnippetFileActionDto) files?: SnippetFileActionDto[];
+  @IsOptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(SNIPPET_FILES_MAX)
+  @ValidateNested({ each: true })
+  @Type(() => SnippetFileActionDto)
+  files?: SnippetFileActionDto[];
 }

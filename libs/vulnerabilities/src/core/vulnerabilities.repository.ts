@@ -13,7 +13,8 @@ const chunks = <T>(items: readonly T[], size = BATCH): T[][] => {
 };
 
 /** The rows of a statement with RETURNING (TypeORM gives `[rows, count]` for UPDATE and DELETE). */
-const returnedRows = <T>(result: unknown): T[] => (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number' ? (result[0] as T[]) : (result as T[]));
+const returnedRows = <T>(result: unknown): T[] =>
+  Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number' ? (result[0] as T[]) : (result as T[]);
 
 export interface UpsertedFinding {
   id: number;
@@ -43,7 +44,12 @@ export class VulnerabilitiesRepository {
     return manager.findOne(VulnerabilityEntity, { where: { id }, lock: options.lock ? { mode: 'pessimistic_write' } : undefined });
   }
 
-  findFinding(projectId: number, id: number, manager: EntityManager = this.dataSource.manager, options: { lock?: boolean } = {}): Promise<VulnerabilityFindingEntity | null> {
+  findFinding(
+    projectId: number,
+    id: number,
+    manager: EntityManager = this.dataSource.manager,
+    options: { lock?: boolean } = {},
+  ): Promise<VulnerabilityFindingEntity | null> {
     return manager.findOne(VulnerabilityFindingEntity, { where: { id, projectId }, lock: options.lock ? { mode: 'pessimistic_write' } : undefined });
   }
 
@@ -54,7 +60,10 @@ export class VulnerabilitiesRepository {
   }
 
   /** A project's findings, most severe first (then newest), filtered; `hideDismissed` leaves out those of dismissed vulnerabilities. */
-  findingsQuery(projectId: number, filter: { reportTypes?: string[]; severities?: string[]; confidences?: string[]; hideDismissed: boolean }): SelectQueryBuilder<VulnerabilityFindingEntity> {
+  findingsQuery(
+    projectId: number,
+    filter: { reportTypes?: string[]; severities?: string[]; confidences?: string[]; hideDismissed: boolean },
+  ): SelectQueryBuilder<VulnerabilityFindingEntity> {
     const qb = this.dataSource.getRepository(VulnerabilityFindingEntity).createQueryBuilder('f').where('f.project_id = :projectId', { projectId });
     if (filter.reportTypes?.length) qb.andWhere('f.report_type IN (:...reportTypes)', { reportTypes: filter.reportTypes });
     if (filter.severities?.length) qb.andWhere('f.severity IN (:...severities)', { severities: filter.severities });
@@ -81,7 +90,10 @@ export class VulnerabilitiesRepository {
     const byId = new Map(identifierRows.map((row) => [row.id, row]));
     const identifiers = new Map<number, VulnerabilityIdentifierEntity[]>();
     for (const finding of findings) {
-      const own = links.filter((l) => l.finding_id === finding.id).map((l) => byId.get(l.identifier_id)!).filter(Boolean);
+      const own = links
+        .filter((l) => l.finding_id === finding.id)
+        .map((l) => byId.get(l.identifier_id)!)
+        .filter(Boolean);
       own.sort((a, b) => (a.id === finding.primaryIdentifierId ? -1 : b.id === finding.primaryIdentifierId ? 1 : a.id - b.id));
       identifiers.set(finding.id, own);
     }
@@ -103,7 +115,13 @@ export class VulnerabilitiesRepository {
         ORDER BY a.job_id, a.file_type`,
       [pipelineId, types],
     );
-    return rows.map((row) => ({ jobId: row.job_id, fileType: row.file_type, fileFormat: row.file_format, storageKey: row.storage_key, size: Number(row.size) }));
+    return rows.map((row) => ({
+      jobId: row.job_id,
+      fileType: row.file_type,
+      fileFormat: row.file_format,
+      storageKey: row.storage_key,
+      size: Number(row.size),
+    }));
   }
 
   /** Serializes the ingestions of one project (the outbox relay and the consumers may run anywhere). */
@@ -113,7 +131,10 @@ export class VulnerabilitiesRepository {
 
   /** The newest pipeline of the project whose reports were ingested, this one aside. */
   async newestIngestedPipeline(tx: EntityManager, projectId: number, exceptPipelineId: number): Promise<number | null> {
-    const [row] = await tx.query(`SELECT max(pipeline_id) AS id FROM security_scans WHERE project_id = $1 AND pipeline_id <> $2`, [projectId, exceptPipelineId]);
+    const [row] = await tx.query(`SELECT max(pipeline_id) AS id FROM security_scans WHERE project_id = $1 AND pipeline_id <> $2`, [
+      projectId,
+      exceptPipelineId,
+    ]);
     return row?.id ?? null;
   }
 
@@ -150,7 +171,12 @@ export class VulnerabilitiesRepository {
            FROM jsonb_to_recordset($2::jsonb) AS x(fingerprint text, external_type text, external_id text, name text, url text)
          ON CONFLICT (project_id, fingerprint) DO UPDATE SET name = EXCLUDED.name, url = EXCLUDED.url, updated_at = now()
          RETURNING id, fingerprint`,
-        [projectId, JSON.stringify(batch.map((i) => ({ fingerprint: i.fingerprint, external_type: i.externalType, external_id: i.externalId, name: i.name, url: i.url })))],
+        [
+          projectId,
+          JSON.stringify(
+            batch.map((i) => ({ fingerprint: i.fingerprint, external_type: i.externalType, external_id: i.externalId, name: i.name, url: i.url })),
+          ),
+        ],
       );
       for (const row of rows) ids.set(row.fingerprint, row.id);
     }
@@ -227,21 +253,32 @@ export class VulnerabilitiesRepository {
    * report types this pipeline scanned successfully: false when the pipeline reported the
    * finding, true when it did not. Returns the vulnerabilities that changed.
    */
-  async markResolvedOnDefaultBranch(tx: EntityManager, projectId: number, scannedTypes: string[], reportedUuids: string[]): Promise<Array<{ id: number; resolved: boolean }>> {
+  async markResolvedOnDefaultBranch(
+    tx: EntityManager,
+    projectId: number,
+    scannedTypes: string[],
+    reportedUuids: string[],
+  ): Promise<Array<{ id: number; resolved: boolean }>> {
     if (scannedTypes.length === 0) return [];
-    const rows = returnedRows<{ id: number; resolved_on_default_branch: boolean }>(await tx.query(
-      `UPDATE vulnerabilities v SET resolved_on_default_branch = NOT (f.uuid = ANY($3::uuid[])), updated_at = now()
+    const rows = returnedRows<{ id: number; resolved_on_default_branch: boolean }>(
+      await tx.query(
+        `UPDATE vulnerabilities v SET resolved_on_default_branch = NOT (f.uuid = ANY($3::uuid[])), updated_at = now()
          FROM vulnerability_findings f
         WHERE f.vulnerability_id = v.id AND v.project_id = $1 AND f.report_type = ANY($2)
           AND v.resolved_on_default_branch IS DISTINCT FROM NOT (f.uuid = ANY($3::uuid[]))
         RETURNING v.id, v.resolved_on_default_branch`,
-      [projectId, scannedTypes, reportedUuids],
-    ));
+        [projectId, scannedTypes, reportedUuids],
+      ),
+    );
     return rows.map((row) => ({ id: row.id, resolved: row.resolved_on_default_branch }));
   }
 
   /** Resolved vulnerabilities whose findings this pipeline reported again (to be set back to `detected`). */
-  async resolvedAmong(tx: EntityManager, projectId: number, reportedUuids: string[]): Promise<Array<{ vulnerability: VulnerabilityEntity; findingId: number }>> {
+  async resolvedAmong(
+    tx: EntityManager,
+    projectId: number,
+    reportedUuids: string[],
+  ): Promise<Array<{ vulnerability: VulnerabilityEntity; findingId: number }>> {
     if (reportedUuids.length === 0) return [];
     const rows: Array<{ id: number; finding_id: number }> = await tx.query(
       `SELECT v.id, f.id AS finding_id FROM vulnerabilities v JOIN vulnerability_findings f ON f.vulnerability_id = v.id
@@ -260,7 +297,10 @@ export class VulnerabilitiesRepository {
 
   /** Attaches a finding to its vulnerability; false when another vulnerability took it meanwhile. */
   async attachFinding(tx: EntityManager, findingId: number, vulnerabilityId: number): Promise<boolean> {
-    const result = await tx.query(`UPDATE vulnerability_findings SET vulnerability_id = $2, updated_at = now() WHERE id = $1 AND vulnerability_id IS NULL RETURNING id`, [findingId, vulnerabilityId]);
+    const result = await tx.query(
+      `UPDATE vulnerability_findings SET vulnerability_id = $2, updated_at = now() WHERE id = $1 AND vulnerability_id IS NULL RETURNING id`,
+      [findingId, vulnerabilityId],
+    );
     return returnedRows(result).length > 0;
   }
 }

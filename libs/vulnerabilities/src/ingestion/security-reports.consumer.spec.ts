@@ -2,7 +2,17 @@ import type { CataloguedEvent } from '@app/messaging';
 import { finishedPipelineOf } from './security-reports.consumer';
 
 const event = (type: 'pipeline.status_changed', data: Record<string, unknown>): CataloguedEvent<'pipeline.status_changed'> =>
-  ({ id: '00000000-0000-4000-8000-000000000000', type, version: 1, occurred_at: '2026-11-25T00:00:00Z', actor: 1, project_id: 1, group_id: null, target: null, data }) as unknown as CataloguedEvent<'pipeline.status_changed'>;
+  ({
+    id: '00000000-0000-4000-8000-000000000000',
+    type,
+    version: 1,
+    occurred_at: '2026-11-25T00:00:00Z',
+    actor: 1,
+    project_id: 1,
+    group_id: null,
+    target: null,
+    data,
+  }) as unknown as CataloguedEvent<'pipeline.status_changed'>;
 
 describe(finishedPipelineOf.name, () => {
   it.each(['success', 'failed', 'canceled', 'skipped'])('asks to ingest a pipeline that became %s', (to) => {

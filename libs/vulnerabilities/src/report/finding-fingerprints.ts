@@ -24,7 +24,8 @@ export const confidenceOf = (value: unknown): ConfidenceLevel => {
 export const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
 
 /** Ruby's `"#{value}"`: nil (and anything absent) interpolates as the empty string. */
-const interpolated = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+const interpolated = (value: unknown): string =>
+  value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
 const objectAt = (value: unknown, key: string): Record<string, unknown> => {
   const inner = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
@@ -67,7 +68,8 @@ export function fingerprintPath(reportType: SecurityReportType, location: Record
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-export const locationFingerprint = (reportType: SecurityReportType, location: Record<string, unknown>): string => sha1(locationFingerprintData(reportType, location));
+export const locationFingerprint = (reportType: SecurityReportType, location: Record<string, unknown>): string =>
+  sha1(locationFingerprintData(reportType, location));
 
 /** An identifier's fingerprint: SHA-1 of `<type>:<value>` (GitLab's `Identifier#fingerprint`). */
 export const identifierFingerprint = (externalType: string, externalId: string): string => sha1(`${externalType}:${externalId}`);
@@ -91,5 +93,9 @@ export function uuidV5(name: string, namespace: string = FINDING_UUID_NAMESPACE)
  * fingerprint>-<project id>` as a v5 UUID, as GitLab computes it. The same finding in the next
  * pipeline gets the same UUID, so it is updated rather than duplicated.
  */
-export const findingUuid = (reportType: SecurityReportType, primaryIdentifierFingerprint: string, locationFingerprintValue: string, projectId: number): string =>
-  uuidV5(`${reportType}-${primaryIdentifierFingerprint}-${locationFingerprintValue}-${projectId}`);
+export const findingUuid = (
+  reportType: SecurityReportType,
+  primaryIdentifierFingerprint: string,
+  locationFingerprintValue: string,
+  projectId: number,
+): string => uuidV5(`${reportType}-${primaryIdentifierFingerprint}-${locationFingerprintValue}-${projectId}`);

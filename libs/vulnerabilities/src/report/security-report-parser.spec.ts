@@ -1,5 +1,13 @@
 import { Readable } from 'node:stream';
-import { dockerImageNameWithoutTag, findingUuid, identifierFingerprint, locationFingerprint, locationFingerprintData, sha1, uuidV5 } from './finding-fingerprints';
+import {
+  dockerImageNameWithoutTag,
+  findingUuid,
+  identifierFingerprint,
+  locationFingerprint,
+  locationFingerprintData,
+  sha1,
+  uuidV5,
+} from './finding-fingerprints';
 import { parseSecurityReport, SecurityReportParseError } from './security-report-parser';
 
 const sastReport = {
@@ -27,15 +35,24 @@ const sastReport = {
     },
   ],
   dependency_files: [{ path: 'package-lock.json', dependencies: [{ package: { name: 'x' }, version: '1' }] }],
-  scan: { type: 'sast', status: 'success', scanner: { id: 'semgrep', name: 'Semgrep', version: '1.0', vendor: { name: 'GitLab' } }, analyzer: { id: 'semgrep', name: 'Semgrep', version: '1', vendor: { name: 'GitLab' } } },
+  scan: {
+    type: 'sast',
+    status: 'success',
+    scanner: { id: 'semgrep', name: 'Semgrep', version: '1.0', vendor: { name: 'GitLab' } },
+    analyzer: { id: 'semgrep', name: 'Semgrep', version: '1', vendor: { name: 'GitLab' } },
+  },
 };
 
 /** A stream that hands the text over in small chunks, as a file read would. */
-const streamOf = (text: string, chunk = 7): Readable => Readable.from((function* () {
-  for (let i = 0; i < text.length; i += chunk) yield Buffer.from(text.slice(i, i + chunk));
-})());
+const streamOf = (text: string, chunk = 7): Readable =>
+  Readable.from(
+    (function* () {
+      for (let i = 0; i < text.length; i += chunk) yield Buffer.from(text.slice(i, i + chunk));
+    })(),
+  );
 
-const parse = (text: string, limits?: { maxFindingChars: number; maxFindings: number; maxTotalChars?: number }) => parseSecurityReport(streamOf(text), { reportType: 'sast', projectId: 7 }, limits);
+const parse = (text: string, limits?: { maxFindingChars: number; maxFindings: number; maxTotalChars?: number }) =>
+  parseSecurityReport(streamOf(text), { reportType: 'sast', projectId: 7 }, limits);
 
 describe('finding fingerprints', () => {
   it('computes v5 UUIDs as RFC 4122 does', () => {
@@ -46,9 +63,15 @@ describe('finding fingerprints', () => {
   it('tracks each report type by its own location text', () => {
     expect(locationFingerprintData('sast', { file: 'a.js', start_line: 3 })).toBe('a.js:3:');
     expect(locationFingerprintData('secret_detection', { file: 'a.env', start_line: 1, end_line: 1 })).toBe('a.env:1:1');
-    expect(locationFingerprintData('dependency_scanning', { file: 'yarn.lock', dependency: { package: { name: 'lodash' }, version: '4.17.20' } })).toBe('yarn.lock:lodash');
-    expect(locationFingerprintData('container_scanning', { image: 'registry/app:3.1.0', dependency: { package: { name: 'openssl' } } })).toBe('registry/app:3.1.0:openssl');
-    expect(locationFingerprintData('container_scanning', { image: 'registry/app:main', dependency: { package: { name: 'openssl' } } })).toBe('registry/app:openssl');
+    expect(locationFingerprintData('dependency_scanning', { file: 'yarn.lock', dependency: { package: { name: 'lodash' }, version: '4.17.20' } })).toBe(
+      'yarn.lock:lodash',
+    );
+    expect(locationFingerprintData('container_scanning', { image: 'registry/app:3.1.0', dependency: { package: { name: 'openssl' } } })).toBe(
+      'registry/app:3.1.0:openssl',
+    );
+    expect(locationFingerprintData('container_scanning', { image: 'registry/app:main', dependency: { package: { name: 'openssl' } } })).toBe(
+      'registry/app:openssl',
+    );
     expect(locationFingerprintData('dast', { hostname: 'http://x', path: '/login', method: 'POST', param: 'user' })).toBe('/login:POST:user');
     expect(dockerImageNameWithoutTag(`app:${'a'.repeat(40)}`)).toBe('app');
     expect(locationFingerprint('sast', { file: 'a.js', start_line: 3 })).toBe(sha1('a.js:3:'));
@@ -82,7 +105,12 @@ describe(parseSecurityReport.name, () => {
     ]);
     expect(JSON.parse(first.rawMetadata)).toEqual(sastReport.vulnerabilities[0]);
     // A finding's own scanner wins; no message nor name: "<identifier> in <file>"; no confidence: unknown.
-    expect(second).toMatchObject({ name: 'CWE-89 in src/db.js', severity: 'critical', confidence: 'unknown', scanner: { externalId: 'own', name: 'Own scanner', vendor: null } });
+    expect(second).toMatchObject({
+      name: 'CWE-89 in src/db.js',
+      severity: 'critical',
+      confidence: 'unknown',
+      scanner: { externalId: 'own', name: 'Own scanner', vendor: null },
+    });
   });
 
   it('gives the same finding the same UUID in every pipeline, and another project another UUID', async () => {
@@ -95,7 +123,11 @@ describe(parseSecurityReport.name, () => {
 
   it('reads the scanner from a scan written after the vulnerabilities, and skips invalid findings with a warning', async () => {
     const text = JSON.stringify({
-      vulnerabilities: [{ severity: 'high', identifiers: [], location: {} }, 'oops', { name: 'x', identifiers: [{ type: 'cve', name: 'CVE-1', value: 'CVE-1' }], location: { file: 'f' } }],
+      vulnerabilities: [
+        { severity: 'high', identifiers: [], location: {} },
+        'oops',
+        { name: 'x', identifiers: [{ type: 'cve', name: 'CVE-1', value: 'CVE-1' }], location: { file: 'f' } },
+      ],
       version: 15,
       scan: { scanner: { id: 'gitleaks', name: 'Gitleaks' } },
     });
@@ -161,7 +193,7 @@ describe(parseSecurityReport.name, () => {
     expect(report.version).toBe('15\uFFFD');
   });
 
-  it('refuses JSON nested deeper than 100 levels (in a finding or in skipped parts) as GitLab\'s parser does, never overflowing the stack', async () => {
+  it("refuses JSON nested deeper than 100 levels (in a finding or in skipped parts) as GitLab's parser does, never overflowing the stack", async () => {
     const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
     const inFinding = `{"vulnerabilities":[{"identifiers":[{"type":"a","name":"a","value":"a"}],"location":{"file":"f"},"details":${deep(100_000)}}]}`;
     await expect(parse(inFinding)).rejects.toThrow(new SecurityReportParseError('JSON parsing failed: nested deeper than 100 levels'));
@@ -175,12 +207,18 @@ describe(parseSecurityReport.name, () => {
   it('bounds the characters of all the findings kept, not only of each one', async () => {
     const one = { description: 'x'.repeat(400), scanner: { id: 's', name: 'S' }, identifiers: [{ type: 'a', name: 'a', value: 'a' }], location: { file: 'f' } };
     const text = JSON.stringify({ vulnerabilities: Array.from({ length: 20 }, (_, i) => ({ ...one, location: { file: `f${i}` } })) });
-    await expect(parse(text, { maxFindingChars: 1000, maxFindings: 100, maxTotalChars: 5000 })).rejects.toThrow("the report's vulnerabilities are larger than 5000 characters");
+    await expect(parse(text, { maxFindingChars: 1000, maxFindings: 100, maxTotalChars: 5000 })).rejects.toThrow(
+      "the report's vulnerabilities are larger than 5000 characters",
+    );
     expect((await parse(text, { maxFindingChars: 1000, maxFindings: 100, maxTotalChars: 20_000 })).findings).toHaveLength(20);
   });
 
   it('fails as a parse error when the source stream fails', async () => {
-    const failing = new Readable({ read() { this.destroy(new Error('disk gone')); } });
+    const failing = new Readable({
+      read() {
+        this.destroy(new Error('disk gone'));
+      },
+    });
     await expect(parseSecurityReport(failing, { reportType: 'sast', projectId: 1 })).rejects.toThrow(SecurityReportParseError);
   });
 });

@@ -278,7 +278,8 @@ class ReportTokenReader {
       return;
     }
     if (depth === 2 && this.frames[1] === 'vulnerabilities') {
-      if (this.rawFindings.length >= this.limits.maxFindings) throw new SecurityReportParseError(`the report has more than ${this.limits.maxFindings} vulnerabilities`);
+      if (this.rawFindings.length >= this.limits.maxFindings)
+        throw new SecurityReportParseError(`the report has more than ${this.limits.maxFindings} vulnerabilities`);
       return this.begin('finding', token, this.limits.maxFindingChars);
     }
     // Skipped: containers are followed only to know the depth; scalars need nothing.
@@ -317,7 +318,12 @@ function scannerOf(value: unknown): ParsedScanner | null {
   const name = text(value.name);
   if (externalId === null || name === null) return null;
   const vendor = isObject(value.vendor) ? text(value.vendor.name) : null;
-  return { externalId: externalId.slice(0, 255), name: name.slice(0, 255), vendor: vendor?.slice(0, 255) ?? null, version: text(value.version)?.slice(0, 255) ?? null };
+  return {
+    externalId: externalId.slice(0, 255),
+    name: name.slice(0, 255),
+    vendor: vendor?.slice(0, 255) ?? null,
+    version: text(value.version)?.slice(0, 255) ?? null,
+  };
 }
 
 function identifiersOf(value: unknown): ParsedIdentifier[] {

@@ -79,8 +79,16 @@ export class IngestSecurityReportsUseCase {
       );
       // One finding per UUID across the pipeline's reports (two jobs may report the same one).
       const findings = [...new Map(scans.flatMap((scan) => scan.findings).map((f) => [f.uuid, f])).values()];
-      const scannerIds = await this.repository.upsertScanners(tx, project.id, findings.map((f) => f.scanner));
-      const identifierIds = await this.repository.upsertIdentifiers(tx, project.id, findings.flatMap((f) => f.identifiers));
+      const scannerIds = await this.repository.upsertScanners(
+        tx,
+        project.id,
+        findings.map((f) => f.scanner),
+      );
+      const identifierIds = await this.repository.upsertIdentifiers(
+        tx,
+        project.id,
+        findings.flatMap((f) => f.identifiers),
+      );
       const upserted = await this.repository.upsertFindings(tx, project.id, pipeline.id, findings, scannerIds, identifierIds);
       const uuids = findings.map((f) => f.uuid);
 
@@ -113,7 +121,13 @@ export class IngestSecurityReportsUseCase {
         data: {
           pipeline_id: pipeline.id,
           ref: pipeline.ref,
-          scans: scans.map((scan) => ({ job_id: scan.jobId, scan_type: scan.scanType, status: scan.status, findings_count: scan.findings.length, errors: scan.errors })),
+          scans: scans.map((scan) => ({
+            job_id: scan.jobId,
+            scan_type: scan.scanType,
+            status: scan.status,
+            findings_count: scan.findings.length,
+            errors: scan.errors,
+          })),
           findings_created: findingsCreated,
           findings_updated: findingsUpdated,
           resolved_on_default_branch: resolved,
@@ -128,7 +142,13 @@ export class IngestSecurityReportsUseCase {
   /** Streams one report artifact through the parser; every failure becomes the scan's error, never an exception. */
   private async parseArtifact(projectId: number, artifact: SecurityReportArtifact, scanType: SecurityReportType): Promise<ScanOutcome> {
     const base = { jobId: artifact.jobId, scanType };
-    const failed = (message: string): ScanOutcome => ({ ...base, status: 'report_error', errors: [{ type: 'ParsingError', message }], warnings: [], findings: [] });
+    const failed = (message: string): ScanOutcome => ({
+      ...base,
+      status: 'report_error',
+      errors: [{ type: 'ParsingError', message }],
+      warnings: [],
+      findings: [],
+    });
     if (artifact.fileFormat === 'zip') return failed(`${scanType} report artifact is a zip archive; security reports are raw or gzip JSON`);
     let object: { stream: Readable; size: number } | null;
     try {
@@ -146,7 +166,13 @@ export class IngestSecurityReportsUseCase {
     }
     try {
       const report = await parseSecurityReport(source, { reportType: scanType, projectId });
-      return { ...base, status: 'succeeded', errors: [], warnings: report.warnings.map((message) => ({ type: 'Warning', message })), findings: report.findings };
+      return {
+        ...base,
+        status: 'succeeded',
+        errors: [],
+        warnings: report.warnings.map((message) => ({ type: 'Warning', message })),
+        findings: report.findings,
+      };
     } catch (error) {
       if (error instanceof SecurityReportParseError) return failed(error.message);
       throw error;

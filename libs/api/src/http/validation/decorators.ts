@@ -11,8 +11,7 @@ import { NOT_NULL_CONSTRAINT } from './validation-errors';
 export const Required = (): PropertyDecorator => IsDefined();
 
 /** An optional embedded object (or array of them) validated with its own class. */
-export const Embedded = (type: () => new () => object): PropertyDecorator =>
-  applyDecorators(IsOptional(), ValidateNested(), Type(type));
+export const Embedded = (type: () => new () => object): PropertyDecorator => applyDecorators(IsOptional(), ValidateNested(), Type(type));
 
 /**
  * An optional attribute that cannot be null: like `@IsOptional()`, an absent attribute is not

@@ -1,6 +1,21 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Length, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, validateSync } from 'class-validator';
+import {
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateBy,
+  ValidateNested,
+  validateSync,
+} from 'class-validator';
 import { ErrorCode } from '../../errors/error-code';
 import { IsOptionalNotNull, Required } from './decorators';
 import { findMissingAttribute, toValidationDomainError, toValidationMessages } from './validation-errors';

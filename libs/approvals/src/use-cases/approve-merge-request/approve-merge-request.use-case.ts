@@ -44,7 +44,13 @@ export class ApproveMergeRequestUseCase {
       }
       await this.repository.insertApproval(tx, mr.id, actor.id);
       const after = (await this.contexts.execute([mr], tx)).get(mr.id)!;
-      await this.outbox.append(tx, approvalEvent(APPROVALS_EVENTS.APPROVED, actor.id, mr, groupIdOf(project), { action: after.state.approved ? 'approved' : 'approval', approvalsLeft: after.state.approvalsLeft }));
+      await this.outbox.append(
+        tx,
+        approvalEvent(APPROVALS_EVENTS.APPROVED, actor.id, mr, groupIdOf(project), {
+          action: after.state.approved ? 'approved' : 'approval',
+          approvalsLeft: after.state.approvalsLeft,
+        }),
+      );
       return mr;
     });
   }

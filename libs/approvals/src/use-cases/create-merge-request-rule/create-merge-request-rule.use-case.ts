@@ -19,16 +19,24 @@ export class CreateMergeRequestRuleUseCase {
     private readonly repository: ApprovalRulesRepository,
   ) {}
 
-  execute(project: ProjectWithNamespace, iid: number, actor: ApprovalActor, dto: CreateMergeRequestRuleDto): Promise<{ mr: MergeRequestEntity; rule: ApprovalMergeRequestRuleEntity }> {
+  execute(
+    project: ProjectWithNamespace,
+    iid: number,
+    actor: ApprovalActor,
+    dto: CreateMergeRequestRuleDto,
+  ): Promise<{ mr: MergeRequestEntity; rule: ApprovalMergeRequestRuleEntity }> {
     checkRule(dto.name, dto.approvals_required);
     return this.dataSource.transaction(async (tx) => {
       await this.repository.lockProjectRules(tx, project.id, 'shared');
       const mr = await requireMergeRequest(this.repository, tx, project.id, iid, true);
       await authorizeApproversUpdate(this.repository, tx, mr, actor);
-      const source = dto.approval_project_rule_id !== undefined ? await this.repository.findProjectRule(project.id, dto.approval_project_rule_id, {}, tx) : null;
+      const source =
+        dto.approval_project_rule_id !== undefined ? await this.repository.findProjectRule(project.id, dto.approval_project_rule_id, {}, tx) : null;
       const name = source?.name ?? dto.name;
       if (await this.repository.mergeRequestRuleNameTaken(tx, mr.id, name)) throw duplicateName();
-      const approvers = source ? { userIds: [...source.userIds], groupIds: [...source.groupIds] } : await ruleApprovers(this.repository, tx, project.id, viewerOf(actor), dto);
+      const approvers = source
+        ? { userIds: [...source.userIds], groupIds: [...source.groupIds] }
+        : await ruleApprovers(this.repository, tx, project.id, viewerOf(actor), dto);
       const rule = await this.repository.insertMergeRequestRule(tx, {
         mergeRequestId: mr.id,
         name,

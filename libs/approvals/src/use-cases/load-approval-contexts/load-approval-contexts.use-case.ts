@@ -27,10 +27,17 @@ export class LoadApprovalContextsUseCase {
   async execute(mrs: MergeRequestEntity[], manager?: EntityManager): Promise<Map<number, MergeRequestApprovalContext>> {
     const result = new Map<number, MergeRequestApprovalContext>();
     if (mrs.length === 0) return result;
-    const { rules, approvals, states } = await this.repository.stateRows(mrs.map((mr) => mr.id), manager);
+    const { rules, approvals, states } = await this.repository.stateRows(
+      mrs.map((mr) => mr.id),
+      manager,
+    );
     const settings = new Map<number, ApprovalProjectSettingsEntity>();
     for (const projectId of new Set(mrs.map((mr) => mr.projectId))) settings.set(projectId, await this.repository.settingsOf(projectId, manager));
-    const members = await this.repository.groupMembers(rules.flatMap((rule) => rule.groupIds), APPROVER_MIN_LEVEL, manager);
+    const members = await this.repository.groupMembers(
+      rules.flatMap((rule) => rule.groupIds),
+      APPROVER_MIN_LEVEL,
+      manager,
+    );
     for (const mr of mrs) {
       const own = rules.filter((rule) => rule.mergeRequestId === mr.id);
       const eligible = new Map(own.map((rule) => [rule.id, new Set([...rule.userIds, ...rule.groupIds.flatMap((id) => [...(members.get(id) ?? [])])])]));
@@ -38,7 +45,12 @@ export class LoadApprovalContextsUseCase {
       const state = states.find((row) => row.mergeRequestId === mr.id);
       const projectSettings = settings.get(mr.projectId)!;
       const floor = state?.approvalsBeforeMerge ?? projectSettings.approvalsBeforeMerge;
-      const stateRules: StateRule[] = own.map((rule) => ({ id: rule.id, ruleType: rule.ruleType, approvalsRequired: rule.approvalsRequired, eligible: eligible.get(rule.id)! }));
+      const stateRules: StateRule[] = own.map((rule) => ({
+        id: rule.id,
+        ruleType: rule.ruleType,
+        approvalsRequired: rule.approvalsRequired,
+        eligible: eligible.get(rule.id)!,
+      }));
       const excluded = projectSettings.mergeRequestsAuthorApproval ? new Set<number>() : new Set([mr.authorId]);
       result.set(mr.id, {
         mr,
@@ -48,7 +60,12 @@ export class LoadApprovalContextsUseCase {
         approvals: mine,
         overwritten: state?.rulesOverwritten ?? false,
         floor,
-        state: computeApprovalState(stateRules, mine.map((approval) => approval.userId), floor, excluded),
+        state: computeApprovalState(
+          stateRules,
+          mine.map((approval) => approval.userId),
+          floor,
+          excluded,
+        ),
       });
     }
     return result;

@@ -25,7 +25,10 @@ export class UnapproveMergeRequestUseCase {
       if (!(await this.repository.deleteApproval(tx, mr.id, actor.id))) throw notFound();
       const after = (await this.contexts.execute([mr], tx)).get(mr.id)!;
       const action = before.state.approved && !after.state.approved ? 'unapproved' : 'unapproval';
-      await this.outbox.append(tx, approvalEvent(APPROVALS_EVENTS.UNAPPROVED, actor.id, mr, groupIdOf(project), { action, approvalsLeft: after.state.approvalsLeft }));
+      await this.outbox.append(
+        tx,
+        approvalEvent(APPROVALS_EVENTS.UNAPPROVED, actor.id, mr, groupIdOf(project), { action, approvalsLeft: after.state.approvalsLeft }),
+      );
       return mr;
     });
   }

@@ -6,7 +6,16 @@ import { DataSource } from 'typeorm';
 import { ApprovalRulesRepository } from '../../core/approval-rules.repository';
 import { UpdateMergeRequestRuleDto } from '../../dto/approvals.dto';
 import { ApprovalMergeRequestRuleEntity } from '../../entities';
-import { ApprovalActor, authorizeApproversUpdate, checkRule, duplicateName, requireMergeRequest, ruleApprovers, ruleNotFound, viewerOf } from '../approval-commands';
+import {
+  ApprovalActor,
+  authorizeApproversUpdate,
+  checkRule,
+  duplicateName,
+  requireMergeRequest,
+  ruleApprovers,
+  ruleNotFound,
+  viewerOf,
+} from '../approval-commands';
 
 /** `PUT …/merge_requests/:iid/approval_rules/:id` (`update_approvers`): 403 for system generated rules. Marks the rules as overwritten. */
 @Injectable()
@@ -16,7 +25,13 @@ export class UpdateMergeRequestRuleUseCase {
     private readonly repository: ApprovalRulesRepository,
   ) {}
 
-  execute(project: ProjectWithNamespace, iid: number, ruleId: number, actor: ApprovalActor, dto: UpdateMergeRequestRuleDto): Promise<{ mr: MergeRequestEntity; rule: ApprovalMergeRequestRuleEntity }> {
+  execute(
+    project: ProjectWithNamespace,
+    iid: number,
+    ruleId: number,
+    actor: ApprovalActor,
+    dto: UpdateMergeRequestRuleDto,
+  ): Promise<{ mr: MergeRequestEntity; rule: ApprovalMergeRequestRuleEntity }> {
     checkRule(dto.name, dto.approvals_required);
     return this.dataSource.transaction(async (tx) => {
       await this.repository.lockProjectRules(tx, project.id, 'shared');

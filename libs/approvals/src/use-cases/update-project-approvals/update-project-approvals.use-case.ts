@@ -20,9 +20,11 @@ export class UpdateProjectApprovalsUseCase {
         settings.approvalsBeforeMerge = dto.approvals_before_merge;
       }
       if (dto.reset_approvals_on_push !== undefined) settings.resetApprovalsOnPush = dto.reset_approvals_on_push;
-      if (dto.disable_overriding_approvers_per_merge_request !== undefined) settings.disableOverridingApproversPerMergeRequest = dto.disable_overriding_approvers_per_merge_request;
+      if (dto.disable_overriding_approvers_per_merge_request !== undefined)
+        settings.disableOverridingApproversPerMergeRequest = dto.disable_overriding_approvers_per_merge_request;
       if (dto.merge_requests_author_approval !== undefined) settings.mergeRequestsAuthorApproval = dto.merge_requests_author_approval;
-      if (dto.merge_requests_disable_committers_approval !== undefined) settings.mergeRequestsDisableCommittersApproval = dto.merge_requests_disable_committers_approval;
+      if (dto.merge_requests_disable_committers_approval !== undefined)
+        settings.mergeRequestsDisableCommittersApproval = dto.merge_requests_disable_committers_approval;
       if (dto.require_password_to_approve !== undefined) settings.requirePasswordToApprove = dto.require_password_to_approve;
       return this.repository.saveSettings(tx, settings);
     });

@@ -30,7 +30,8 @@ export class UpdateProjectRuleUseCase {
       }
       if (dto.approvals_required !== undefined) rule.approvalsRequired = dto.approvals_required;
       if (rule.ruleType !== 'any_approver') Object.assign(rule, await ruleApprovers(this.repository, tx, projectId, viewer, dto, rule));
-      if (dto.protected_branch_ids !== undefined) rule.protectedBranchIds = await protectedBranchIds(this.protectedBranches, tx, projectId, dto.protected_branch_ids);
+      if (dto.protected_branch_ids !== undefined)
+        rule.protectedBranchIds = await protectedBranchIds(this.protectedBranches, tx, projectId, dto.protected_branch_ids);
       const saved = await this.repository.saveProjectRule(tx, rule);
       await this.syncRuleCopies.execute(tx, { projectId });
       return saved;

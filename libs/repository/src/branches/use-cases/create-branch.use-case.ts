@@ -42,7 +42,8 @@ export class CreateBranchUseCase {
     if (!sha) throw new RepositoryError(400, `Invalid reference name: ${ref}`);
     if (await repository.refTarget(`refs/heads/${branch}`)) throw new RepositoryError(400, 'Branch already exists');
     const permissions = await this.protectedBranches.permissionsFor(project.id, branch, caller.user, caller.accessLevel);
-    if (!permissions.canPush) throw new RepositoryError(403, permissions.protected ? 'You are not allowed to create protected branches on this project.' : '403 Forbidden');
+    if (!permissions.canPush)
+      throw new RepositoryError(403, permissions.protected ? 'You are not allowed to create protected branches on this project.' : '403 Forbidden');
     const branchRef = `refs/heads/${branch}`;
     await this.pushes.applyAndRecord(
       project,

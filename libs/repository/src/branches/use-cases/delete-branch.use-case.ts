@@ -35,7 +35,8 @@ export class DeleteBranchUseCase {
     if (!sha) throw DomainError.notFound('Branch');
     if (branch === project.defaultBranch) throw new RepositoryError(405, 'Cannot remove HEAD branch');
     const permissions = await this.protectedBranches.permissionsFor(project.id, branch, caller.user, caller.accessLevel);
-    if (permissions.protected && !(permissions.canPush && caller.accessLevel >= ACCESS_LEVELS.MAINTAINER)) throw new RepositoryError(405, 'Protected branch cant be removed');
+    if (permissions.protected && !(permissions.canPush && caller.accessLevel >= ACCESS_LEVELS.MAINTAINER))
+      throw new RepositoryError(405, 'Protected branch cant be removed');
     if (!permissions.canPush) throw DomainError.forbidden();
     const ref = `refs/heads/${branch}`;
     await this.pushes.applyAndRecord(

@@ -20,7 +20,13 @@ export class GrantItemDto {
 }
 
 const Grants = (): PropertyDecorator =>
-  applyDecorators(IsOptional(), IsArray(), ArrayMaxSize(MAX_GRANTS_PER_ACTION), ValidateNested({ each: true }), Type(() => GrantItemDto));
+  applyDecorators(
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(MAX_GRANTS_PER_ACTION),
+    ValidateNested({ each: true }),
+    Type(() => GrantItemDto),
+  );
 
 /** Attributes shared by POST and PATCH. */
 class ProtectedBranchFlagsDto {

@@ -6,7 +6,11 @@ import type { ProtectedBranchAction } from '../branch-permissions';
 import type { GrantItemDto } from '../dto/protected-branch.dto';
 import { type NewGrant, ProtectedBranchesRepository } from '../protected-branches.repository';
 
-const ATTRIBUTE_NAMES: Record<ProtectedBranchAction, string> = { push: 'Push access levels', merge: 'Merge access levels', unprotect: 'Unprotect access levels' };
+const ATTRIBUTE_NAMES: Record<ProtectedBranchAction, string> = {
+  push: 'Push access levels',
+  merge: 'Merge access levels',
+  unprotect: 'Unprotect access levels',
+};
 
 /** `allowed_to_<action>` item with exactly one of `access_level`, `user_id`, `group_id`. */
 export function grantOfItem(action: ProtectedBranchAction, item: GrantItemDto): NewGrant {
@@ -15,7 +19,8 @@ export function grantOfItem(action: ProtectedBranchAction, item: GrantItemDto): 
   return { action, accessLevel: item.access_level ?? null, userId: item.user_id ?? null, groupId: item.group_id ?? null };
 }
 
-const sameGrant = (a: NewGrant, b: NewGrant): boolean => a.action === b.action && a.accessLevel === b.accessLevel && a.userId === b.userId && a.groupId === b.groupId;
+const sameGrant = (a: NewGrant, b: NewGrant): boolean =>
+  a.action === b.action && a.accessLevel === b.accessLevel && a.userId === b.userId && a.groupId === b.groupId;
 
 /** Drops repeated entries (same action and same role, user or group). */
 export function uniqueGrants(grants: NewGrant[]): NewGrant[] {
