@@ -9,11 +9,10 @@
 //   core/ system-notes/ dto/ entities/         noteables, actors and note rules; system notes; the core
 //
 // Check: `node scripts/folder-cycles.mjs notes`.
-export * from './entities';
-export * from './presenters/note.presenter';
-export * from './core/noteable';
-export * from './events/notes.events';
-export * from './notes.module';
-export * from './repositories/notes.repository';
-export * from './system-notes/system-notes.module';
-export * from './system-notes/system-notes.writer';
+//
+// Other libs, the apps and the tests use these names only.
+export { AwardEmojiEntity, NoteEntity, NOTES_ENTITIES } from './entities';
+export { NotesModule } from './notes.module';
+export { NotesRepository } from './repositories/notes.repository';
+export { SystemNotesModule } from './system-notes/system-notes.module';
+export { SystemNotesWriter } from './system-notes/system-notes.writer';

@@ -9,14 +9,11 @@
 //   archive/ events/ queues/ files/ dto/ entities/   the archive format, the core
 //
 // Check: `node scripts/folder-cycles.mjs project-transfer`.
-export * from './archive/archive-format';
-export * from './archive/tar-archive';
-export * from './entities';
-export * from './outbound/outbound-transfer';
-export * from './outbound/s3-archive-source';
-export * from './queues/project-transfer.jobs';
-export * from './project-transfer.module';
-export * from './project-transfer.processor';
-export * from './repositories/project-transfer.repository';
-export * from './files/transfer-files';
-export * from './events/project-transfer.events';
+//
+// Other libs, the apps and the tests use these names only.
+export { PROJECT_TRANSFER_ENTITIES, ProjectExportEntity, ProjectImportStateEntity } from './entities';
+export { S3ArchiveSource } from './outbound/s3-archive-source';
+export { exportJobId, importJobId, PROJECT_TRANSFER } from './queues/project-transfer.jobs';
+export { ProjectTransferModule } from './project-transfer.module';
+export { ProjectTransferRecovery } from './project-transfer.processor';
+export { TransferFiles } from './files/transfer-files';

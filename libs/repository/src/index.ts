@@ -8,15 +8,28 @@
 //   events/ storage/ errors/ dto/ entities/ git/   push events, repositories on disk, the core
 //
 // Check: `node scripts/folder-cycles.mjs repository`.
-export * from './entities';
-export * from './git/git-cli';
-export * from './git/git-repository';
+//
+// Other libs, the apps and the tests use these names only.
+export { REPOSITORY_ENTITIES } from './entities';
+export { runGit } from './git/git-cli';
+export { OBJECT_ID_PATTERN, ZERO_SHA } from './git/git-repository';
+export type { GitCommit } from './git/git-repository';
 export { presentCommit } from './branches/branches.service';
-export * from './git-http/git-http-routes';
-export * from './events/repository.events';
-export * from './push/record-push.use-case';
-export * from './storage/repository-storage';
-export * from './repository.module';
-export * from './merge/merge-merge-request.use-case';
-export * from './errors/repository-error';
-export * from './protected-branches';
+export { GIT_HTTP_ROUTES } from './git-http/git-http-routes';
+export { pushOf } from './events/repository.events';
+export type { Push } from './events/repository.events';
+export { RepositoryStorage } from './storage/repository-storage';
+export { RepositoryModule } from './repository.module';
+export { MergeMergeRequestUseCase } from './merge/merge-merge-request.use-case';
+export { RepositoryErrorFilter } from './errors/repository-error';
+export {
+  matchesBranch,
+  presentProtectedBranch,
+  PROTECTED_BRANCH_ENTITIES,
+  ProtectedBranchAccessLevelEntity,
+  ProtectedBranchEntity,
+  ProtectedBranchesModule,
+  ProtectedBranchesRepository,
+  ProtectedBranchesService,
+} from './protected-branches';
+export type { NewGrant } from './protected-branches';
