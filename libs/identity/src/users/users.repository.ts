@@ -1,6 +1,6 @@
 import { isDbInt, type KeysetListing, parseIdOrName } from '@app/api';
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { ListUsersDto } from '../dto/list-users.dto';
 import { UserEntity } from '../entities/user.entity';
 
@@ -123,5 +123,10 @@ export class UsersRepository {
     qb.orderBy(column, sort);
     if (orderBy !== 'id') qb.addOrderBy('u.id', sort);
     return qb;
+  }
+
+  /** The ids among `ids` of users that exist (unordered), in the caller's transaction. */
+  async existingIds(tx: EntityManager, ids: number[]): Promise<number[]> {
+    return (await tx.findBy(UserEntity, { id: In(ids) })).map((u) => u.id);
   }
 }
