@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { tierAtLeast } from '@app/api';
+import { UsersRepository } from '@app/identity';
 import { AppConfig } from '@app/config';
 import { OutboxService } from '@app/messaging';
 import { ACCESS_LEVELS } from '@app/namespaces';
@@ -7,7 +8,6 @@ import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { IssueEntity, IssueSeverity, IssueType } from '../entities/issue.entity';
-import { UsersRepository } from '@app/identity';
 import { InternalIdsRepository } from '../repositories/internal-ids.repository';
 import { IssuesRepository } from '../repositories/issues.repository';
 import { IterationsRepository } from '../repositories/iterations.repository';

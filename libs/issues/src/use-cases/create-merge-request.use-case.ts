@@ -1,11 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@app/api';
+import { UsersRepository } from '@app/identity';
 import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
-import { UsersRepository } from '@app/identity';
 import { InternalIdsRepository } from '../repositories/internal-ids.repository';
 import { MergeRequestsRepository } from '../repositories/merge-requests.repository';
 import { MilestonesRepository } from '../repositories/milestones.repository';

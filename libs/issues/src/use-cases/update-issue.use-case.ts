@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, tierAtLeast } from '@app/api';
+import { UsersRepository } from '@app/identity';
 import { AppConfig } from '@app/config';
 import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
 import { IssueEntity, IssueType } from '../entities/issue.entity';
-import { UsersRepository } from '@app/identity';
 import { IssuesRepository } from '../repositories/issues.repository';
 import { IterationsRepository } from '../repositories/iterations.repository';
 import { MilestonesRepository } from '../repositories/milestones.repository';

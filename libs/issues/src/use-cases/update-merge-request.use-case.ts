@@ -1,10 +1,10 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@app/api';
+import { UsersRepository } from '@app/identity';
 import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
-import { UsersRepository } from '@app/identity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { MergeRequestsRepository } from '../repositories/merge-requests.repository';
 import { MilestonesRepository } from '../repositories/milestones.repository';
