@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { AppConfig } from '@app/config';
 import { createDataSource, EntityList } from '@app/database';
-import { CreateUserAccountUseCase, UserEntity } from '@app/identity';
+import { CreateUserAccountUseCase, UserEntity, UsersRepository } from '@app/identity';
 import { DomainEvent, OutboxService } from '@app/messaging';
 import {
   AccessService,
@@ -90,13 +90,25 @@ export async function createNamespacesFixture(label: string, entities: EntityLis
   const projects = new ProjectsRepository(dataSource);
   const groups = new GroupsRepository(dataSource);
   const members = new MembersRepository(dataSource);
+  const users = new UsersRepository(dataSource);
   const access = new AccessService(members, projects, groups);
   const settings = new StaticSettingsReader(
     ApplicationSettings.defaults({ host: 'git.example.com', sessionExpireDelayMinutes: config.auth.sessionExpireDelayMinutes }),
   );
-  const createUser = new CreateUserUseCase(new CreateUserAccountUseCase(dataSource, outbox, settings));
-  const createGroup = new CreateGroupUseCase(dataSource, config, outbox, access, groups, settings);
-  const createProject = new CreateProjectUseCase(dataSource, config, outbox, access, groups, projects, settings, new SettingsEncryption(config));
+  const createUser = new CreateUserUseCase(new CreateUserAccountUseCase(dataSource, outbox, settings), groups);
+  const createGroup = new CreateGroupUseCase(dataSource, config, outbox, access, groups, settings, members, users);
+  const createProject = new CreateProjectUseCase(
+    dataSource,
+    config,
+    outbox,
+    access,
+    groups,
+    projects,
+    settings,
+    new SettingsEncryption(config),
+    members,
+    users,
+  );
 
   let sequence = 0;
   const factory: NamespacesFactory = {
@@ -161,13 +173,13 @@ export async function createNamespacesFixture(label: string, entities: EntityLis
     members,
     createGroup,
     updateGroup: new UpdateGroupUseCase(dataSource, config, outbox, groups),
-    deleteGroup: new DeleteGroupUseCase(dataSource, outbox, groups, projects),
+    deleteGroup: new DeleteGroupUseCase(dataSource, outbox, groups, projects, members),
     createProject,
     updateProject: new UpdateProjectUseCase(dataSource, config, outbox, projects),
-    deleteProject: new DeleteProjectUseCase(dataSource, outbox, projects),
-    addMember: new AddMemberUseCase(dataSource, outbox, members),
-    updateMember: new UpdateMemberUseCase(dataSource, outbox, members),
-    removeMember: new RemoveMemberUseCase(dataSource, outbox, members),
+    deleteProject: new DeleteProjectUseCase(dataSource, outbox, projects, members),
+    addMember: new AddMemberUseCase(dataSource, outbox, members, users),
+    updateMember: new UpdateMemberUseCase(dataSource, outbox, members, users),
+    removeMember: new RemoveMemberUseCase(dataSource, outbox, members, users),
     factory,
     async outboxMark() {
       const [row] = await dataSource.query('SELECT coalesce(max(seq), 0)::text AS seq FROM outbox_events');

@@ -1,6 +1,6 @@
 import { isDbInt, type KeysetListing, parseIdOrName } from '@app/api';
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { ListUsersDto } from '../dto/list-users.dto';
 import { UserEntity } from '../entities/user.entity';
 
@@ -123,5 +123,34 @@ export class UsersRepository {
     qb.orderBy(column, sort);
     if (orderBy !== 'id') qb.addOrderBy('u.id', sort);
     return qb;
+  }
+
+  /** The ids among `ids` of users that exist (unordered), in the caller's transaction. */
+  async existingIds(tx: EntityManager, ids: number[]): Promise<number[]> {
+    return (await tx.findBy(UserEntity, { id: In(ids) })).map((u) => u.id);
+  }
+
+  /** A user by id, in the caller's transaction. */
+  findByIdIn(tx: EntityManager, id: number): Promise<UserEntity | null> {
+    return tx.findOneBy(UserEntity, { id });
+  }
+
+  /** A user by id, in the caller's transaction (it must exist). */
+  getByIdIn(tx: EntityManager, id: number): Promise<UserEntity> {
+    return tx.findOneByOrFail(UserEntity, { id });
+  }
+
+  /** By case-insensitive username, in the caller's transaction. */
+  findByUsernameIn(tx: EntityManager, username: string): Promise<UserEntity | null> {
+    return tx.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.username) = lower(:name)', { name: username }).getOne();
+  }
+
+  /** A user by id, locked until commit (`FOR UPDATE`). */
+  lockById(tx: EntityManager, id: number): Promise<UserEntity | null> {
+    return tx.findOne(UserEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async delete(tx: EntityManager, id: number): Promise<void> {
+    await tx.delete(UserEntity, { id });
   }
 }

@@ -1,18 +1,33 @@
 import { DomainError } from '@app/api';
-import { UserEntity } from '@app/identity';
 import type { ProjectWithNamespace } from '@app/namespaces';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { IterationEntity } from '../entities/iteration.entity';
 import { MilestoneEntity } from '../entities/milestone.entity';
 import { Change, milestoneSnapshot } from '../events/issues.events';
+
+/** The reads of the helpers below, in the caller's transaction (MilestonesRepository, IterationsRepository and identity's UsersRepository). */
+export interface MilestoneReads {
+  findById(tx: EntityManager, id: number): Promise<MilestoneEntity | null>;
+}
+export interface IterationReads {
+  findById(tx: EntityManager, id: number): Promise<IterationEntity | null>;
+}
+export interface UserReads {
+  existingIds(tx: EntityManager, ids: number[]): Promise<number[]>;
+}
 
 /** Group ids whose milestones and iterations a project's issues may use: the groups above it. */
 export const projectAncestorGroupIds = (project: ProjectWithNamespace): number[] => (project.namespace.kind === 'group' ? project.namespace.traversalIds : []);
 
 /** The milestone `id` of the project or one of its groups; 0/null mean "none". 404 otherwise. */
-export async function resolveMilestone(tx: EntityManager, project: ProjectWithNamespace, id: number | null): Promise<MilestoneEntity | null> {
+export async function resolveMilestone(
+  milestones: MilestoneReads,
+  tx: EntityManager,
+  project: ProjectWithNamespace,
+  id: number | null,
+): Promise<MilestoneEntity | null> {
   if (!id) return null;
-  const milestone = await tx.findOneBy(MilestoneEntity, { id });
+  const milestone = await milestones.findById(tx, id);
   const belongs =
     milestone && (milestone.projectId === project.id || (milestone.groupId !== null && projectAncestorGroupIds(project).includes(milestone.groupId)));
   if (!belongs) throw DomainError.notFound('Milestone');
@@ -20,18 +35,23 @@ export async function resolveMilestone(tx: EntityManager, project: ProjectWithNa
 }
 
 /** The iteration `id` of one of the project's groups; 0/null mean "none". 404 otherwise. */
-export async function resolveIteration(tx: EntityManager, project: ProjectWithNamespace, id: number | null): Promise<IterationEntity | null> {
+export async function resolveIteration(
+  iterations: IterationReads,
+  tx: EntityManager,
+  project: ProjectWithNamespace,
+  id: number | null,
+): Promise<IterationEntity | null> {
   if (!id) return null;
-  const iteration = await tx.findOneBy(IterationEntity, { id });
+  const iteration = await iterations.findById(tx, id);
   if (!iteration || !projectAncestorGroupIds(project).includes(iteration.groupId)) throw DomainError.notFound('Iteration');
   return iteration;
 }
 
 /** Keeps the ids of existing users, in order, without repeats (GitLab drops unknown assignees). */
-export async function existingUserIds(tx: EntityManager, ids: number[]): Promise<number[]> {
+export async function existingUserIds(users: UserReads, tx: EntityManager, ids: number[]): Promise<number[]> {
   const unique = [...new Set(ids.filter((id) => id > 0))];
   if (unique.length === 0) return [];
-  const found = new Set((await tx.findBy(UserEntity, { id: In(unique) })).map((u) => u.id));
+  const found = new Set(await users.existingIds(tx, unique));
   return unique.filter((id) => found.has(id));
 }
 
@@ -64,15 +84,16 @@ interface Issuable {
  * before/after snapshots; nothing when it is already there.
  */
 export async function changeMilestone(
+  milestones: MilestoneReads,
   tx: EntityManager,
   target: Issuable,
   project: ProjectWithNamespace,
   id: number | null,
   changes: Record<string, Change<unknown>>,
 ): Promise<void> {
-  const next = await resolveMilestone(tx, project, id);
+  const next = await resolveMilestone(milestones, tx, project, id);
   if ((next?.id ?? null) === target.milestoneId) return;
-  const previous = target.milestoneId ? await tx.findOneBy(MilestoneEntity, { id: target.milestoneId }) : null;
+  const previous = target.milestoneId ? await milestones.findById(tx, target.milestoneId) : null;
   changes.milestone = { previous: milestoneSnapshot(previous), current: milestoneSnapshot(next) };
   target.milestoneId = next?.id ?? null;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UserEntity } from '@app/identity';
-import { DataSource, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { labelsFilterSql } from '../relations/issuable-relations';
 import type { ListEpicsDto } from '../dto/epic.dto';
 import { EpicEntity } from '../entities/epic.entity';
@@ -35,5 +35,26 @@ export class EpicsRepository {
     const direction = filter.sort === 'asc' ? 'ASC' : 'DESC';
     const column = filter.order_by === 'updated_at' ? 'e.updatedAt' : filter.order_by === 'title' ? 'e.title' : 'e.createdAt';
     return qb.orderBy(column, direction).addOrderBy('e.id', direction);
+  }
+
+  // --- statements of the use cases, in their transaction --------------------
+
+  /** The group's epic `iid`, locked until commit (`FOR UPDATE`). */
+  lockByIid(tx: EntityManager, groupId: number, iid: number): Promise<EpicEntity | null> {
+    return tx.findOne(EpicEntity, { where: { groupId, iid }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** The group's epic `iid`, in the transaction (no lock). */
+  findByIidIn(tx: EntityManager, groupId: number, iid: number): Promise<EpicEntity | null> {
+    return tx.findOneBy(EpicEntity, { groupId, iid });
+  }
+
+  /** Saves a new epic or a loaded epic's changes. */
+  save(tx: EntityManager, epic: EpicEntity): Promise<EpicEntity> {
+    return tx.save(epic);
+  }
+
+  delete(tx: EntityManager, id: number): Promise<unknown> {
+    return tx.delete(EpicEntity, { id });
   }
 }

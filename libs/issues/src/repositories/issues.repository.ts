@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AccessUser } from '@app/namespaces';
 import { ACCESS_LEVELS, restrictToVisibleProjects, whereProjectAccessLevel } from '@app/namespaces';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, DeepPartial, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { labelsFilterSql } from '../relations/issuable-relations';
 import { IssueEntity } from '../entities/issue.entity';
@@ -92,5 +92,31 @@ export class IssuesRepository {
   async insertImported(tx: EntityManager, issues: QueryDeepPartialEntity<IssueEntity>[]): Promise<number[]> {
     const result = await tx.insert(IssueEntity, issues);
     return result.identifiers.map((identifier) => identifier.id as number);
+  }
+
+  // --- statements of the use cases, in their transaction --------------------
+
+  /** The project's issue `iid`, locked until commit (`FOR UPDATE`). */
+  lockByIid(tx: EntityManager, projectId: number, iid: number): Promise<IssueEntity | null> {
+    return tx.findOne(IssueEntity, { where: { projectId, iid }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Stores a new issue; the saved row. */
+  insert(tx: EntityManager, fields: DeepPartial<IssueEntity>): Promise<IssueEntity> {
+    return tx.save(tx.create(IssueEntity, fields));
+  }
+
+  /** Saves a loaded issue's changes. */
+  save(tx: EntityManager, issue: IssueEntity): Promise<IssueEntity> {
+    return tx.save(issue);
+  }
+
+  delete(tx: EntityManager, id: number): Promise<unknown> {
+    return tx.delete(IssueEntity, { id });
+  }
+
+  /** Unsets a deleted milestone on its issues. */
+  unsetMilestone(tx: EntityManager, milestoneId: number): Promise<unknown> {
+    return tx.update(IssueEntity, { milestoneId }, { milestoneId: null });
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NamespaceEntity } from '@app/namespaces';
-import { DataSource, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, DeepPartial, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { ListIterationsDto } from '../dto/iteration.dto';
 import { IterationEntity } from '../entities/iteration.entity';
 
@@ -49,5 +49,25 @@ export class IterationsRepository {
     if (ids.length === 0) return new Map();
     const groups = await this.dataSource.manager.find(NamespaceEntity, { where: { id: In(ids) }, select: { id: true, fullPath: true } });
     return new Map(groups.map((group) => [group.id, group.fullPath]));
+  }
+
+  // --- statements of the use cases, in their transaction --------------------
+
+  /** An iteration by id, in the transaction. */
+  findById(tx: EntityManager, id: number): Promise<IterationEntity | null> {
+    return tx.findOneBy(IterationEntity, { id });
+  }
+
+  /** Whether an iteration of the group overlaps the dates `start`..`due` (both included). */
+  overlaps(tx: EntityManager, groupId: number, start: string, due: string): Promise<boolean> {
+    return tx
+      .createQueryBuilder(IterationEntity, 'i')
+      .where('i.group_id = :groupId AND i.start_date <= :due AND i.due_date >= :start', { groupId, start, due })
+      .getExists();
+  }
+
+  /** Stores a new iteration; the saved row. */
+  insert(tx: EntityManager, fields: DeepPartial<IterationEntity>): Promise<IterationEntity> {
+    return tx.save(tx.create(IterationEntity, fields));
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, DeepPartial, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ListMergeRequestsDto } from '../dto/merge-request.dto';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
@@ -34,5 +34,32 @@ export class MergeRequestsRepository {
   async insertImported(tx: EntityManager, mergeRequests: QueryDeepPartialEntity<MergeRequestEntity>[]): Promise<number[]> {
     const result = await tx.insert(MergeRequestEntity, mergeRequests);
     return result.identifiers.map((identifier) => identifier.id as number);
+  }
+
+  // --- statements of the use cases, in their transaction --------------------
+
+  /** Whether the project has an open merge request from `sourceBranch` into `targetBranch`. */
+  openExists(tx: EntityManager, projectId: number, sourceBranch: string, targetBranch: string): Promise<boolean> {
+    return tx.existsBy(MergeRequestEntity, { projectId, sourceBranch, targetBranch, state: 'opened' });
+  }
+
+  /** Stores a new merge request; the saved row. */
+  insert(tx: EntityManager, fields: DeepPartial<MergeRequestEntity>): Promise<MergeRequestEntity> {
+    return tx.save(tx.create(MergeRequestEntity, fields));
+  }
+
+  /** The project's merge request `iid`, locked until commit (`FOR UPDATE`). */
+  lockByIid(tx: EntityManager, projectId: number, iid: number): Promise<MergeRequestEntity | null> {
+    return tx.findOne(MergeRequestEntity, { where: { projectId, iid }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Saves a loaded merge request's changes. */
+  save(tx: EntityManager, mergeRequest: MergeRequestEntity): Promise<MergeRequestEntity> {
+    return tx.save(mergeRequest);
+  }
+
+  /** Unsets a deleted milestone on its merge requests. */
+  unsetMilestone(tx: EntityManager, milestoneId: number): Promise<unknown> {
+    return tx.update(MergeRequestEntity, { milestoneId }, { milestoneId: null });
   }
 }

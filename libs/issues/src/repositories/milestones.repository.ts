@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, DeepPartial, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ListMilestonesDto } from '../dto/milestone.dto';
 import { MilestoneEntity } from '../entities/milestone.entity';
@@ -36,5 +36,36 @@ export class MilestonesRepository {
   async insertImported(tx: EntityManager, milestone: QueryDeepPartialEntity<MilestoneEntity>): Promise<number> {
     const result = await tx.insert(MilestoneEntity, milestone);
     return result.identifiers[0].id as number;
+  }
+
+  // --- statements of the use cases, in their transaction --------------------
+
+  /** A milestone by id, in the transaction. */
+  findById(tx: EntityManager, id: number): Promise<MilestoneEntity | null> {
+    return tx.findOneBy(MilestoneEntity, { id });
+  }
+
+  /** The project's milestone `id`, locked until commit (`FOR UPDATE`). */
+  lockInProject(tx: EntityManager, projectId: number, id: number): Promise<MilestoneEntity | null> {
+    return tx.findOne(MilestoneEntity, { where: { id, projectId }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Whether the project or group already has a milestone titled `title`. */
+  titleTaken(tx: EntityManager, owner: { projectId: number } | { groupId: number }, title: string): Promise<boolean> {
+    return tx.existsBy(MilestoneEntity, 'projectId' in owner ? { projectId: owner.projectId, title } : { groupId: owner.groupId, title });
+  }
+
+  /** Stores a new milestone; the saved row. */
+  insert(tx: EntityManager, fields: DeepPartial<MilestoneEntity>): Promise<MilestoneEntity> {
+    return tx.save(tx.create(MilestoneEntity, fields));
+  }
+
+  /** Saves a loaded milestone's changes. */
+  save(tx: EntityManager, milestone: MilestoneEntity): Promise<MilestoneEntity> {
+    return tx.save(milestone);
+  }
+
+  delete(tx: EntityManager, id: number): Promise<unknown> {
+    return tx.delete(MilestoneEntity, { id });
   }
 }

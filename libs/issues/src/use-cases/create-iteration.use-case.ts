@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { IterationEntity } from '../entities/iteration.entity';
 import { InternalIdsRepository } from '../repositories/internal-ids.repository';
+import { IterationsRepository } from '../repositories/iterations.repository';
 import { ISSUES_EVENTS, iterationSnapshot } from '../events/issues.events';
 
 export interface CreateIterationCommand {
@@ -23,31 +24,23 @@ export class CreateIterationUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly iids: InternalIdsRepository,
+    private readonly iterations: IterationsRepository,
   ) {}
 
   execute(command: CreateIterationCommand): Promise<IterationEntity> {
     if (command.startDate > command.dueDate) throw DomainError.invalid({ due_date: ['must be greater than start date'] });
     return this.dataSource.transaction(async (tx) => {
       const iid = await this.iids.next(tx, 'group', command.groupId, IID_USAGES.ITERATIONS);
-      const overlapping = await tx
-        .createQueryBuilder(IterationEntity, 'i')
-        .where('i.group_id = :groupId AND i.start_date <= :due AND i.due_date >= :start', {
-          groupId: command.groupId,
-          start: command.startDate,
-          due: command.dueDate,
-        })
-        .getExists();
+      const overlapping = await this.iterations.overlaps(tx, command.groupId, command.startDate, command.dueDate);
       if (overlapping) throw DomainError.invalid({ base: ['Dates cannot overlap with other existing Iterations within this iterations cadence'] });
-      const iteration = await tx.save(
-        tx.create(IterationEntity, {
-          iid,
-          groupId: command.groupId,
-          title: command.title ?? null,
-          description: command.description ?? null,
-          startDate: command.startDate,
-          dueDate: command.dueDate,
-        }),
-      );
+      const iteration = await this.iterations.insert(tx, {
+        iid,
+        groupId: command.groupId,
+        title: command.title ?? null,
+        description: command.description ?? null,
+        startDate: command.startDate,
+        dueDate: command.dueDate,
+      });
       await this.outbox.append(tx, {
         type: ISSUES_EVENTS.ITERATION_CREATED,
         actor: command.actorId,

@@ -1,11 +1,14 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@app/api';
+import { UsersRepository } from '@app/identity';
 import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
 import { InternalIdsRepository } from '../repositories/internal-ids.repository';
+import { MergeRequestsRepository } from '../repositories/merge-requests.repository';
+import { MilestonesRepository } from '../repositories/milestones.repository';
 import { existingUserIds, normalizeLabels, resolveMilestone } from '../relations/issuable-relations';
 import { ISSUES_EVENTS, mergeRequestEvent, milestoneSnapshot } from '../events/issues.events';
 import { MERGE_REQUEST_APPROVALS, MergeRequestApprovals } from '../ports/merge-request-approvals';
@@ -38,6 +41,9 @@ export class CreateMergeRequestUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly iids: InternalIdsRepository,
+    private readonly mergeRequests: MergeRequestsRepository,
+    private readonly milestones: MilestonesRepository,
+    private readonly users: UsersRepository,
     @Optional() @Inject(MERGE_REQUEST_GIT) private readonly git?: MergeRequestGit,
     @Optional() @Inject(MERGE_REQUEST_APPROVALS) private readonly approvals?: MergeRequestApprovals,
   ) {}
@@ -53,30 +59,23 @@ export class CreateMergeRequestUseCase {
       if (Object.keys(errors).length) throw DomainError.invalid(errors);
     }
     return this.dataSource.transaction(async (tx) => {
-      const milestone = await resolveMilestone(tx, project, command.milestoneId ?? null);
+      const milestone = await resolveMilestone(this.milestones, tx, project, command.milestoneId ?? null);
       const iid = await this.iids.next(tx, 'project', project.id, IID_USAGES.MERGE_REQUESTS);
-      const duplicate = await tx.existsBy(MergeRequestEntity, {
+      const duplicate = await this.mergeRequests.openExists(tx, project.id, command.sourceBranch, command.targetBranch);
+      if (duplicate) throw DomainError.conflict(mergeRequestExists(command.sourceBranch, command.targetBranch));
+      const mr = await this.mergeRequests.insert(tx, {
+        iid,
         projectId: project.id,
+        title: command.title,
+        description: command.description ?? null,
+        state: 'opened',
         sourceBranch: command.sourceBranch,
         targetBranch: command.targetBranch,
-        state: 'opened',
+        authorId: command.actorId,
+        assigneeIds: await existingUserIds(this.users, tx, command.assigneeIds ?? []),
+        labels: normalizeLabels(command.labels ?? []),
+        milestoneId: milestone?.id ?? null,
       });
-      if (duplicate) throw DomainError.conflict(mergeRequestExists(command.sourceBranch, command.targetBranch));
-      const mr = await tx.save(
-        tx.create(MergeRequestEntity, {
-          iid,
-          projectId: project.id,
-          title: command.title,
-          description: command.description ?? null,
-          state: 'opened',
-          sourceBranch: command.sourceBranch,
-          targetBranch: command.targetBranch,
-          authorId: command.actorId,
-          assigneeIds: await existingUserIds(tx, command.assigneeIds ?? []),
-          labels: normalizeLabels(command.labels ?? []),
-          milestoneId: milestone?.id ?? null,
-        }),
-      );
       // The approval rules of the project that apply to the target branch are copied in the same transaction.
       await this.approvals?.targetChanged(tx, mr);
       const groupId = project.namespace.kind === 'group' ? project.namespace.id : null;

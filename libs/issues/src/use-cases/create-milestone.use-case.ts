@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { MilestoneEntity } from '../entities/milestone.entity';
 import { InternalIdsRepository } from '../repositories/internal-ids.repository';
+import { MilestonesRepository } from '../repositories/milestones.repository';
 import { ISSUES_EVENTS, milestoneEvent } from '../events/issues.events';
 
 export interface CreateMilestoneCommand {
@@ -26,6 +27,7 @@ export class CreateMilestoneUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly iids: InternalIdsRepository,
+    private readonly milestones: MilestonesRepository,
   ) {}
 
   execute(command: CreateMilestoneCommand): Promise<MilestoneEntity> {
@@ -37,20 +39,18 @@ export class CreateMilestoneUseCase {
     return this.dataSource.transaction(async (tx) => {
       // Locks the scope's iid counter until commit: creations in one scope are serialized, so the title check holds.
       const iid = await this.iids.next(tx, projectId !== null ? 'project' : 'group', (projectId ?? groupId)!, IID_USAGES.MILESTONES);
-      const taken = await tx.existsBy(MilestoneEntity, projectId !== null ? { projectId, title: command.title } : { groupId: groupId!, title: command.title });
+      const taken = await this.milestones.titleTaken(tx, projectId !== null ? { projectId } : { groupId: groupId! }, command.title);
       if (taken) throw DomainError.invalid({ title: [MILESTONE_TITLE_TAKEN] });
-      const milestone = await tx.save(
-        tx.create(MilestoneEntity, {
-          iid,
-          projectId,
-          groupId,
-          title: command.title,
-          description: command.description ?? null,
-          state: 'active',
-          dueDate: command.dueDate ?? null,
-          startDate: command.startDate ?? null,
-        }),
-      );
+      const milestone = await this.milestones.insert(tx, {
+        iid,
+        projectId,
+        groupId,
+        title: command.title,
+        description: command.description ?? null,
+        state: 'active',
+        dueDate: command.dueDate ?? null,
+        startDate: command.startDate ?? null,
+      });
       await this.outbox.append(tx, milestoneEvent(ISSUES_EVENTS.MILESTONE_CREATED, command.actorId, milestone));
       return milestone;
     });

@@ -8,6 +8,7 @@ import { EPIC_ID_START, EpicEntity } from '../entities/epic.entity';
 import { IID_USAGES } from '../entities/internal-id.entity';
 import { EPIC_EVENTS, epicEvent } from '../events/epics.events';
 import { normalizeLabels } from '../relations/issuable-relations';
+import { EpicsRepository } from '../repositories/epics.repository';
 import { InternalIdsRepository } from '../repositories/internal-ids.repository';
 
 const dateOf = (...values: Array<string | null | undefined>): string | null | undefined => values.find((v) => v !== undefined);
@@ -35,6 +36,7 @@ export class CreateEpicUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly iids: InternalIdsRepository,
+    private readonly epics: EpicsRepository,
   ) {}
 
   async execute({ groupId, actorId, attributes }: CreateEpicCommand): Promise<EpicEntity> {
@@ -58,7 +60,7 @@ export class CreateEpicUseCase {
         confidential: attributes.confidential ?? false,
         closedAt: null,
       });
-      const saved = await tx.save(epic);
+      const saved = await this.epics.save(tx, epic);
       await this.outbox.append(tx, epicEvent(EPIC_EVENTS.CREATED, actorId, saved));
       return saved;
     });
@@ -79,6 +81,7 @@ export class UpdateEpicUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
+    private readonly epics: EpicsRepository,
   ) {}
 
   execute(command: UpdateEpicCommand, manager?: EntityManager): Promise<EpicEntity> {
@@ -86,7 +89,7 @@ export class UpdateEpicUseCase {
   }
 
   private async update(tx: EntityManager, { groupId, iid, actorId, actorLevel, attributes }: UpdateEpicCommand): Promise<EpicEntity> {
-    const epic = await tx.findOne(EpicEntity, { where: { groupId, iid }, lock: { mode: 'pessimistic_write' } });
+    const epic = await this.epics.lockByIid(tx, groupId, iid);
     if (!epic || (epic.confidential && actorLevel < ACCESS_LEVELS.REPORTER)) throw DomainError.notFound('Epic');
     if (actorLevel < ACCESS_LEVELS.REPORTER) throw DomainError.forbidden();
     const changes: Record<string, { previous: unknown; current: unknown }> = {};
@@ -112,7 +115,7 @@ export class UpdateEpicUseCase {
       stateType = EPIC_EVENTS.REOPENED;
     }
     if (Object.keys(changes).length === 0 && !stateType) return epic;
-    const saved = await tx.save(epic);
+    const saved = await this.epics.save(tx, epic);
     const events = [];
     if (Object.keys(changes).length > 0) events.push(epicEvent(EPIC_EVENTS.UPDATED, actorId, saved, { changes }));
     if (stateType) events.push(epicEvent(stateType, actorId, saved, { state: saved.state }));
@@ -127,13 +130,14 @@ export class DeleteEpicUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
+    private readonly epics: EpicsRepository,
   ) {}
 
   async execute({ groupId, iid, actorId }: { groupId: number; iid: number; actorId: number }): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const epic = await tx.findOneBy(EpicEntity, { groupId, iid });
+      const epic = await this.epics.findByIidIn(tx, groupId, iid);
       if (!epic) throw DomainError.notFound('Epic');
-      await tx.delete(EpicEntity, { id: epic.id });
+      await this.epics.delete(tx, epic.id);
       await this.outbox.append(tx, epicEvent(EPIC_EVENTS.DESTROYED, actorId, epic));
     });
   }

@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, tierAtLeast } from '@app/api';
+import { UsersRepository } from '@app/identity';
 import { AppConfig } from '@app/config';
 import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource, EntityManager } from 'typeorm';
 import { IssueEntity, IssueType } from '../entities/issue.entity';
-import { IterationEntity } from '../entities/iteration.entity';
+import { IssuesRepository } from '../repositories/issues.repository';
+import { IterationsRepository } from '../repositories/iterations.repository';
+import { MilestonesRepository } from '../repositories/milestones.repository';
 import { applyStateEvent, changeMilestone, existingUserIds, normalizeLabels, resolveIteration } from '../relations/issuable-relations';
 import { Change, ISSUES_EVENTS, issueEvent, iterationSnapshot } from '../events/issues.events';
 
@@ -40,6 +43,10 @@ export class UpdateIssueUseCase {
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly outbox: OutboxService,
+    private readonly issues: IssuesRepository,
+    private readonly milestones: MilestonesRepository,
+    private readonly iterations: IterationsRepository,
+    private readonly users: UsersRepository,
   ) {}
 
   /** `manager`: run inside the caller's transaction (e.g. with the alert that closes it). */
@@ -49,7 +56,7 @@ export class UpdateIssueUseCase {
 
   private async update(tx: EntityManager, command: UpdateIssueCommand): Promise<IssueEntity> {
     const { project } = command;
-    const issue = await tx.findOne(IssueEntity, { where: { projectId: project.id, iid: command.iid }, lock: { mode: 'pessimistic_write' } });
+    const issue = await this.issues.lockByIid(tx, project.id, command.iid);
     if (!issue) throw DomainError.notFound('Issue');
     const canAdmin = command.actorLevel >= ACCESS_LEVELS.REPORTER;
     if (!canAdmin && issue.authorId !== command.actorId) throw DomainError.forbidden();
@@ -70,8 +77,8 @@ export class UpdateIssueUseCase {
     set('issueType', 'issue_type', command.issueType);
     if (canAdmin) {
       if (command.labels !== undefined) set('labels', 'labels', normalizeLabels(command.labels));
-      if (command.assigneeIds !== undefined) set('assigneeIds', 'assignee_ids', await existingUserIds(tx, command.assigneeIds));
-      if (command.milestoneId !== undefined) await changeMilestone(tx, issue, project, command.milestoneId, changes);
+      if (command.assigneeIds !== undefined) set('assigneeIds', 'assignee_ids', await existingUserIds(this.users, tx, command.assigneeIds));
+      if (command.milestoneId !== undefined) await changeMilestone(this.milestones, tx, issue, project, command.milestoneId, changes);
       if (premium && command.iterationId !== undefined) await this.changeIteration(tx, issue, project, command.iterationId, changes);
       if (premium) set('weight', 'weight', command.weight);
     }
@@ -80,7 +87,7 @@ export class UpdateIssueUseCase {
     const stateType = transition && (transition === 'closed' ? ISSUES_EVENTS.ISSUE_CLOSED : ISSUES_EVENTS.ISSUE_REOPENED);
     if (Object.keys(changes).length === 0 && !stateType) return issue;
 
-    const saved = await tx.save(issue);
+    const saved = await this.issues.save(tx, issue);
     const groupId = project.namespace.kind === 'group' ? project.namespace.id : null;
     const events: NewDomainEvent[] = [];
     if (Object.keys(changes).length > 0) events.push(issueEvent(ISSUES_EVENTS.ISSUE_UPDATED, command.actorId, saved, groupId, { changes }));
@@ -96,9 +103,9 @@ export class UpdateIssueUseCase {
     id: number | null,
     changes: Record<string, Change<unknown>>,
   ): Promise<void> {
-    const next = await resolveIteration(tx, project, id);
+    const next = await resolveIteration(this.iterations, tx, project, id);
     if ((next?.id ?? null) === issue.iterationId) return;
-    const previous = issue.iterationId ? await tx.findOneBy(IterationEntity, { id: issue.iterationId }) : null;
+    const previous = issue.iterationId ? await this.iterations.findById(tx, issue.iterationId) : null;
     changes.iteration = { previous: iterationSnapshot(previous), current: iterationSnapshot(next) };
     issue.iterationId = next?.id ?? null;
   }

@@ -1,10 +1,13 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@app/api';
+import { UsersRepository } from '@app/identity';
 import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { ACCESS_LEVELS } from '@app/namespaces';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { DataSource } from 'typeorm';
 import { MergeRequestEntity } from '../entities/merge-request.entity';
+import { MergeRequestsRepository } from '../repositories/merge-requests.repository';
+import { MilestonesRepository } from '../repositories/milestones.repository';
 import { applyStateEvent, changeMilestone, existingUserIds, normalizeLabels } from '../relations/issuable-relations';
 import { Change, ISSUES_EVENTS, mergeRequestEvent } from '../events/issues.events';
 import { MERGE_REQUEST_APPROVALS, MergeRequestApprovals } from '../ports/merge-request-approvals';
@@ -34,13 +37,16 @@ export class UpdateMergeRequestUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
+    private readonly mergeRequests: MergeRequestsRepository,
+    private readonly milestones: MilestonesRepository,
+    private readonly users: UsersRepository,
     @Optional() @Inject(MERGE_REQUEST_APPROVALS) private readonly approvals?: MergeRequestApprovals,
   ) {}
 
   execute(command: UpdateMergeRequestCommand): Promise<MergeRequestEntity> {
     const { project } = command;
     return this.dataSource.transaction(async (tx) => {
-      const mr = await tx.findOne(MergeRequestEntity, { where: { projectId: project.id, iid: command.iid }, lock: { mode: 'pessimistic_write' } });
+      const mr = await this.mergeRequests.lockByIid(tx, project.id, command.iid);
       if (!mr) throw DomainError.notFound('Merge Request');
       if (command.actorLevel < ACCESS_LEVELS.DEVELOPER && mr.authorId !== command.actorId) throw DomainError.forbidden();
       const changes: Record<string, Change<unknown>> = {};
@@ -53,13 +59,13 @@ export class UpdateMergeRequestUseCase {
       set('description', 'description', command.description);
       set('targetBranch', 'target_branch', command.targetBranch);
       if (command.labels !== undefined) set('labels', 'labels', normalizeLabels(command.labels));
-      if (command.assigneeIds !== undefined) set('assigneeIds', 'assignee_ids', await existingUserIds(tx, command.assigneeIds));
-      if (command.milestoneId !== undefined) await changeMilestone(tx, mr, project, command.milestoneId, changes);
+      if (command.assigneeIds !== undefined) set('assigneeIds', 'assignee_ids', await existingUserIds(this.users, tx, command.assigneeIds));
+      if (command.milestoneId !== undefined) await changeMilestone(this.milestones, tx, mr, project, command.milestoneId, changes);
       if (mr.targetBranch === mr.sourceBranch) throw DomainError.invalid({ base: ["You can't use same project/branch for source and target"] });
       const transition = applyStateEvent(mr, command.stateEvent, command.actorId);
       const stateType = transition && (transition === 'closed' ? ISSUES_EVENTS.MERGE_REQUEST_CLOSED : ISSUES_EVENTS.MERGE_REQUEST_REOPENED);
       if (Object.keys(changes).length === 0 && !stateType) return mr;
-      const saved = await tx.save(mr);
+      const saved = await this.mergeRequests.save(tx, mr);
       if (changes.target_branch) await this.approvals?.targetChanged(tx, saved);
       const groupId = project.namespace.kind === 'group' ? project.namespace.id : null;
       const events: NewDomainEvent[] = [];

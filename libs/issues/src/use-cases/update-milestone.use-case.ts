@@ -3,6 +3,7 @@ import { DomainError } from '@app/api';
 import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { MilestoneEntity } from '../entities/milestone.entity';
+import { MilestonesRepository } from '../repositories/milestones.repository';
 import { ISSUES_EVENTS, type IssuesEventType, milestoneEvent } from '../events/issues.events';
 import { MILESTONE_TITLE_TAKEN } from './create-milestone.use-case';
 
@@ -23,14 +24,12 @@ export class UpdateMilestoneUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
+    private readonly milestones: MilestonesRepository,
   ) {}
 
   execute(command: UpdateMilestoneCommand): Promise<MilestoneEntity> {
     return this.dataSource.transaction(async (tx) => {
-      const milestone = await tx.findOne(MilestoneEntity, {
-        where: { id: command.milestoneId, projectId: command.projectId },
-        lock: { mode: 'pessimistic_write' },
-      });
+      const milestone = await this.milestones.lockInProject(tx, command.projectId, command.milestoneId);
       if (!milestone) throw DomainError.notFound('Milestone');
       const changes: Record<string, { previous: unknown; current: unknown }> = {};
       const set = <K extends 'title' | 'description' | 'dueDate' | 'startDate'>(key: K, attribute: string, value: MilestoneEntity[K] | undefined): void => {
@@ -45,7 +44,7 @@ export class UpdateMilestoneUseCase {
       if (milestone.startDate && milestone.dueDate && milestone.startDate > milestone.dueDate) {
         throw DomainError.invalid({ due_date: ['must be greater than start date'] });
       }
-      if (changes.title && (await tx.existsBy(MilestoneEntity, { projectId: command.projectId, title: milestone.title }))) {
+      if (changes.title && (await this.milestones.titleTaken(tx, { projectId: command.projectId }, milestone.title))) {
         throw DomainError.invalid({ title: [MILESTONE_TITLE_TAKEN] });
       }
       let stateType: IssuesEventType | null = null;
@@ -57,7 +56,7 @@ export class UpdateMilestoneUseCase {
         stateType = ISSUES_EVENTS.MILESTONE_REOPENED;
       }
       if (Object.keys(changes).length === 0 && !stateType) return milestone;
-      const saved = await tx.save(milestone);
+      const saved = await this.milestones.save(tx, milestone);
       const events: NewDomainEvent[] = [];
       if (Object.keys(changes).length > 0) events.push(milestoneEvent(ISSUES_EVENTS.MILESTONE_UPDATED, command.actorId, saved, { changes }));
       if (stateType) events.push(milestoneEvent(stateType, command.actorId, saved));

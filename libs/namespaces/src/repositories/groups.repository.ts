@@ -1,6 +1,6 @@
 import type { KeysetListing } from '@app/api';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, DeepPartial, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { activeMembershipSql, groupAccessLevelSql, groupRelatedSql, groupVisibilitySql } from '../access/access-sql';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
@@ -166,5 +166,30 @@ export class GroupsRepository {
     }
     if (orderBy !== 'id') qb.addOrderBy('g.id', sort);
     return qb;
+  }
+
+  // --- statements of the use cases, in their transaction --------------------
+
+  /** A namespace by id (it must exist). */
+  getByIdIn(tx: EntityManager, id: number): Promise<NamespaceEntity> {
+    return tx.findOneByOrFail(NamespaceEntity, { id });
+  }
+
+  /** Stores a new namespace (built with `tx.create`) or a loaded one's changes; the saved entity. */
+  save(tx: EntityManager, namespace: NamespaceEntity): Promise<NamespaceEntity> {
+    return tx.save(namespace);
+  }
+
+  /** Stores a new namespace from its fields; the saved entity. */
+  add(tx: EntityManager, fields: DeepPartial<NamespaceEntity>): Promise<NamespaceEntity> {
+    return tx.save(tx.create(NamespaceEntity, fields));
+  }
+
+  async setTraversalIds(tx: EntityManager, id: number, traversalIds: number[]): Promise<void> {
+    await tx.update(NamespaceEntity, id, { traversalIds });
+  }
+
+  async delete(tx: EntityManager, id: number): Promise<void> {
+    await tx.delete(NamespaceEntity, { id });
   }
 }

@@ -197,4 +197,61 @@ export class MembersRepository {
   ): Promise<MemberEntity> {
     return tx.save(tx.create(MemberEntity, member));
   }
+
+  // --- statements of the use cases, in their transaction --------------------
+
+  /** A membership by id (it must exist). */
+  getByIdIn(tx: EntityManager, id: number): Promise<MemberEntity> {
+    return tx.findOneByOrFail(MemberEntity, { id });
+  }
+
+  /** Stores a new membership (`INSERT ... RETURNING`, then the saved row). */
+  add(
+    tx: EntityManager,
+    member: Pick<MemberEntity, 'sourceType' | 'sourceId' | 'userId' | 'accessLevel' | 'createdById' | 'expiresAt'>,
+  ): Promise<MemberEntity> {
+    return tx.save(tx.create(MemberEntity, member));
+  }
+
+  /** Inserts a membership row (one plain `INSERT`). */
+  async insert(
+    tx: EntityManager,
+    member: Pick<MemberEntity, 'sourceType' | 'sourceId' | 'userId' | 'accessLevel' | 'createdById' | 'expiresAt'>,
+  ): Promise<void> {
+    await tx.insert(MemberEntity, member);
+  }
+
+  /** Changes a membership's level and, when given, its expiry. */
+  async update(tx: EntityManager, id: number, changes: Partial<Pick<MemberEntity, 'accessLevel' | 'expiresAt'>>): Promise<void> {
+    await tx.update(MemberEntity, id, changes);
+  }
+
+  async delete(tx: EntityManager, id: number): Promise<void> {
+    await tx.delete(MemberEntity, { id });
+  }
+
+  /** Deletes the user's membership of the source (`key` from `sourceKey`), expired or not. */
+  async deleteOfUserIn(tx: EntityManager, key: { sourceType: 'project' | 'namespace'; sourceId: number }, userId: number): Promise<void> {
+    await tx.delete(MemberEntity, { ...key, userId });
+  }
+
+  /** Deletes every membership of the project. */
+  async deleteOfProject(tx: EntityManager, projectId: number): Promise<void> {
+    await tx.delete(MemberEntity, { sourceType: 'project', sourceId: projectId });
+  }
+
+  /** Deletes every membership of the projects `projectIds`. */
+  async deleteOfProjects(tx: EntityManager, projectIds: number[]): Promise<void> {
+    await tx.delete(MemberEntity, { sourceType: 'project', sourceId: In(projectIds) });
+  }
+
+  /** Deletes every membership of the groups `namespaceIds`. */
+  async deleteOfNamespaces(tx: EntityManager, namespaceIds: number[]): Promise<void> {
+    await tx.delete(MemberEntity, { sourceType: 'namespace', sourceId: In(namespaceIds) });
+  }
+
+  /** Deletes every membership of the user. */
+  async deleteOfUser(tx: EntityManager, userId: number): Promise<void> {
+    await tx.delete(MemberEntity, { userId });
+  }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ValidationMessages } from '@app/api';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
 import { activeMembershipSql, projectAccessLevelSql, projectVisibilitySql } from '../access/access-sql';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
@@ -291,5 +291,39 @@ export class ProjectsRepository {
     >,
   ): Promise<void> {
     await tx.update(ProjectEntity, { id: projectId }, changes);
+  }
+
+  // --- statements of the use cases, in their transaction --------------------
+
+  /** Stores a new project (built with `tx.create`); the saved entity. */
+  insert(tx: EntityManager, project: ProjectEntity): Promise<ProjectEntity> {
+    return tx.save(project);
+  }
+
+  /** Saves a loaded project's changes. */
+  async save(tx: EntityManager, project: ProjectEntity): Promise<void> {
+    await tx.save(ProjectEntity, project);
+  }
+
+  async setArchived(tx: EntityManager, projectId: number, archived: boolean): Promise<void> {
+    await tx.update(ProjectEntity, { id: projectId }, { archived });
+  }
+
+  /** The projects of the namespaces `namespaceIds`, by id. */
+  inNamespaces(tx: EntityManager, namespaceIds: number[]): Promise<ProjectEntity[]> {
+    return tx.find(ProjectEntity, { where: { namespaceId: In(namespaceIds) }, order: { id: 'ASC' } });
+  }
+
+  /** The projects of the namespace, by id. */
+  inNamespace(tx: EntityManager, namespaceId: number): Promise<ProjectEntity[]> {
+    return tx.find(ProjectEntity, { where: { namespaceId }, order: { id: 'ASC' } });
+  }
+
+  async delete(tx: EntityManager, projectId: number): Promise<void> {
+    await tx.delete(ProjectEntity, { id: projectId });
+  }
+
+  async deleteByIds(tx: EntityManager, projectIds: number[]): Promise<void> {
+    await tx.delete(ProjectEntity, { id: In(projectIds) });
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
-import { UserEntity } from '@app/identity';
+import { UserEntity, UsersRepository } from '@app/identity';
 import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { DataSource, EntityManager } from 'typeorm';
@@ -32,6 +32,7 @@ export class AddMemberUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly members: MembersRepository,
+    private readonly users: UsersRepository,
   ) {}
 
   async execute(command: AddMemberCommand): Promise<MemberWithUser> {
@@ -54,16 +55,14 @@ export class AddMemberUseCase {
 
     const key = sourceKey(command.source);
     // An expired membership is gone for every purpose; its row makes way for the new one.
-    await tx.delete(MemberEntity, { ...key, userId: user.id });
-    const member = await tx.save(
-      tx.create(MemberEntity, { ...key, userId: user.id, accessLevel: command.accessLevel, createdById: command.actor.id, expiresAt }),
-    );
+    await this.members.deleteOfUserIn(tx, key, user.id);
+    const member = await this.members.add(tx, { ...key, userId: user.id, accessLevel: command.accessLevel, createdById: command.actor.id, expiresAt });
     await this.outbox.append(tx, memberEvent('add', command.actor.id, command.source, member, user));
-    return { member: await tx.findOneByOrFail(MemberEntity, { id: member.id }), user };
+    return { member: await this.members.getByIdIn(tx, member.id), user };
   }
 
   private findUser(tx: EntityManager, ref: AddMemberCommand['user']): Promise<UserEntity | null> {
-    if ('id' in ref) return tx.findOneBy(UserEntity, { id: ref.id });
-    return tx.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.username) = lower(:name)', { name: ref.username }).getOne();
+    if ('id' in ref) return this.users.findByIdIn(tx, ref.id);
+    return this.users.findByUsernameIn(tx, ref.username);
   }
 }

@@ -3,7 +3,6 @@ import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
-import { ProjectEntity } from '../entities/project.entity';
 import { NAMESPACE_EVENTS, projectEvent } from '../events/namespaces.events';
 import { ProjectsRepository, ProjectWithNamespace } from '../repositories/projects.repository';
 
@@ -32,7 +31,7 @@ export class ArchiveProjectUseCase {
       const project = await this.projects.findById(command.projectId, tx, { lock: true });
       if (!project) throw DomainError.notFound('Project');
       if (project.archived === command.archived) return project;
-      await tx.update(ProjectEntity, { id: project.id }, { archived: command.archived });
+      await this.projects.setArchived(tx, project.id, command.archived);
       const updated = (await this.projects.findById(project.id, tx))!;
       const context = await this.projects.hookContext(updated, updated.namespace, tx);
       await this.outbox.append(tx, [projectEvent(NAMESPACE_EVENTS.PROJECT_UPDATE, command.actor.id, context)]);

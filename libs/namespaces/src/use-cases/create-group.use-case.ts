@@ -1,19 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, tierAtLeast } from '@app/api';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity';
+import { UsersRepository } from '@app/identity';
 import { uniqueViolation } from '@app/database';
 import { OutboxService } from '@app/messaging';
 import { defaultVisibilityWithin, SettingsReader } from '@app/settings';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessUser, subgroupCreationMinLevel, visibilityWithin } from '../access/access-policy';
 import { AccessService } from '../resolver/access.service';
-import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
+import { ACCESS_LEVELS } from '../entities/member.entity';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
 import { applyGroupSettings, groupSetting } from '../settings/group-settings';
 import { groupEvent, groupMemberEvent, NAMESPACE_EVENTS } from '../events/namespaces.events';
 import { NAMING_MESSAGES, validateGroupNaming } from '../naming/naming';
 import { GroupsRepository } from '../repositories/groups.repository';
+import { MembersRepository } from '../repositories/members.repository';
 
 export interface CreateGroupCommand {
   actor: AccessUser;
@@ -43,6 +44,8 @@ export class CreateGroupUseCase {
     private readonly access: AccessService,
     private readonly groups: GroupsRepository,
     private readonly settings: SettingsReader,
+    private readonly members: MembersRepository,
+    private readonly users: UsersRepository,
   ) {}
 
   async execute(command: CreateGroupCommand): Promise<NamespaceEntity> {
@@ -56,7 +59,7 @@ export class CreateGroupUseCase {
 
   private async create(tx: EntityManager, command: CreateGroupCommand): Promise<NamespaceEntity> {
     const { actor } = command;
-    const creator = await tx.findOneBy(UserEntity, { id: actor.id });
+    const creator = await this.users.findByIdIn(tx, actor.id);
     if (!creator) throw DomainError.unauthorized();
 
     const parent = command.parentId != null ? await this.authorizeSubgroup(tx, command.parentId, actor) : null;
@@ -90,20 +93,18 @@ export class CreateGroupUseCase {
       settings: {},
     });
     applyGroupSettings(group, command.settings ?? {}, { premium: tierAtLeast(this.config.tier, 'premium') });
-    const saved = await tx.save(group);
-    await tx.update(NamespaceEntity, saved.id, { traversalIds: [...(parent?.traversalIds ?? []), saved.id] });
-    const created = await tx.findOneByOrFail(NamespaceEntity, { id: saved.id });
+    const saved = await this.groups.save(tx, group);
+    await this.groups.setTraversalIds(tx, saved.id, [...(parent?.traversalIds ?? []), saved.id]);
+    const created = await this.groups.getByIdIn(tx, saved.id);
 
-    const membership = await tx.save(
-      tx.create(MemberEntity, {
-        sourceType: 'namespace',
-        sourceId: created.id,
-        userId: creator.id,
-        accessLevel: ACCESS_LEVELS.OWNER,
-        createdById: creator.id,
-        expiresAt: null,
-      }),
-    );
+    const membership = await this.members.add(tx, {
+      sourceType: 'namespace',
+      sourceId: created.id,
+      userId: creator.id,
+      accessLevel: ACCESS_LEVELS.OWNER,
+      createdById: creator.id,
+      expiresAt: null,
+    });
     await this.outbox.append(tx, [
       groupEvent(NAMESPACE_EVENTS.GROUP_CREATE, actor.id, created),
       groupMemberEvent(NAMESPACE_EVENTS.USER_ADD_TO_GROUP, actor.id, created, membership, creator),

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError, ErrorCode, tierAtLeast, ValidationMessages } from '@app/api';
 import { AppConfig } from '@app/config';
-import { digestToken, UserEntity } from '@app/identity';
+import { digestToken, UserEntity, UsersRepository } from '@app/identity';
 import { uniqueViolation } from '@app/database';
 import { NewDomainEvent, OutboxService } from '@app/messaging';
 import { SettingsEncryption } from '@app/secrets';
@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessUser, projectCreationMinLevel, visibilityWithin } from '../access/access-policy';
 import { AccessService } from '../resolver/access.service';
-import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
+import { ACCESS_LEVELS } from '../entities/member.entity';
 import { NamespaceEntity, Visibility } from '../entities/namespace.entity';
 import { ProjectEntity, RUNNERS_TOKEN_PURPOSE } from '../entities/project.entity';
 import { groupSetting } from '../settings/group-settings';
@@ -18,6 +18,7 @@ import { NAMESPACE_EVENTS, projectEvent, projectMemberEvent } from '../events/na
 import { deriveProjectNaming, NAMING_MESSAGES, validateProjectNaming } from '../naming/naming';
 import { applyProjectAttributes, normalizeTopics } from '../settings/project-attributes';
 import { GroupsRepository } from '../repositories/groups.repository';
+import { MembersRepository } from '../repositories/members.repository';
 import { ProjectsRepository, ProjectWithNamespace } from '../repositories/projects.repository';
 
 export interface CreateProjectCommand {
@@ -75,6 +76,8 @@ export class CreateProjectUseCase {
     private readonly projects: ProjectsRepository,
     private readonly settings: SettingsReader,
     private readonly encryption: SettingsEncryption,
+    private readonly members: MembersRepository,
+    private readonly users: UsersRepository,
     @Optional() @Inject(PROJECT_REPOSITORY_LIFECYCLE) private readonly repositories?: ProjectRepositoryLifecycle,
   ) {}
 
@@ -105,7 +108,7 @@ export class CreateProjectUseCase {
   ): Promise<ProjectWithNamespace> {
     const { actor } = command;
     const namespace = await this.authorizedNamespace(tx, command);
-    const owner = namespace.kind === 'user' ? await tx.findOneByOrFail(UserEntity, { id: namespace.ownerId! }) : null;
+    const owner = namespace.kind === 'user' ? await this.users.getByIdIn(tx, namespace.ownerId!) : null;
     if (owner) await this.checkProjectsLimit(tx, owner, namespace);
 
     const settings = await this.settings.get();
@@ -133,22 +136,20 @@ export class CreateProjectUseCase {
       encryptedRunnersToken: this.encryption.seal(RUNNERS_TOKEN_PURPOSE, runnersToken),
     });
     applyProjectAttributes(entity, command.attributes ?? {}, { premium: tierAtLeast(this.config.tier, 'premium') });
-    const { id } = await tx.save(entity);
+    const { id } = await this.projects.insert(tx, entity);
     const project = (await this.projects.findById(id, tx))!;
 
     const memberUser = owner ?? (await this.creatorToAdd(tx, actor, namespace));
     const events: NewDomainEvent[] = [projectEvent(NAMESPACE_EVENTS.PROJECT_CREATE, actor.id, await this.projects.hookContext(project, namespace, tx))];
     if (memberUser) {
-      const member = await tx.save(
-        tx.create(MemberEntity, {
-          sourceType: 'project',
-          sourceId: project.id,
-          userId: memberUser.id,
-          accessLevel: owner ? ACCESS_LEVELS.OWNER : ACCESS_LEVELS.MAINTAINER,
-          createdById: actor.id,
-          expiresAt: null,
-        }),
-      );
+      const member = await this.members.add(tx, {
+        sourceType: 'project',
+        sourceId: project.id,
+        userId: memberUser.id,
+        accessLevel: owner ? ACCESS_LEVELS.OWNER : ACCESS_LEVELS.MAINTAINER,
+        createdById: actor.id,
+        expiresAt: null,
+      });
       events.push(projectMemberEvent(NAMESPACE_EVENTS.USER_ADD_TO_TEAM, actor.id, project, namespace, member, memberUser));
     }
     await this.outbox.append(tx, events);
@@ -187,6 +188,6 @@ export class CreateProjectUseCase {
   private async creatorToAdd(tx: EntityManager, actor: AccessUser, namespace: NamespaceEntity): Promise<UserEntity | null> {
     const inherited = await this.access.groupAccessLevel(namespace, { ...actor, isAdmin: false }, tx);
     if (inherited >= ACCESS_LEVELS.OWNER) return null;
-    return tx.findOneByOrFail(UserEntity, { id: actor.id });
+    return this.users.getByIdIn(tx, actor.id);
   }
 }

@@ -1,13 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { assertNotModifiedAfter, DomainError } from '@app/api';
 import { NewDomainEvent, OutboxService } from '@app/messaging';
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
-import { MemberEntity } from '../entities/member.entity';
-import { NamespaceEntity } from '../entities/namespace.entity';
-import { ProjectEntity } from '../entities/project.entity';
 import { groupEvent, NAMESPACE_EVENTS, projectEvent } from '../events/namespaces.events';
 import { GroupsRepository } from '../repositories/groups.repository';
+import { MembersRepository } from '../repositories/members.repository';
 import { ProjectsRepository } from '../repositories/projects.repository';
 import { PROJECT_REPOSITORY_LIFECYCLE, ProjectRepositoryLifecycle } from './create-project.use-case';
 
@@ -31,6 +29,7 @@ export class DeleteGroupUseCase {
     private readonly outbox: OutboxService,
     private readonly groups: GroupsRepository,
     private readonly projects: ProjectsRepository,
+    private readonly members: MembersRepository,
     @Optional() @Inject(PROJECT_REPOSITORY_LIFECYCLE) private readonly repositories?: ProjectRepositoryLifecycle,
   ) {}
 
@@ -41,7 +40,7 @@ export class DeleteGroupUseCase {
       assertNotModifiedAfter(group.updatedAt, command.ifUnmodifiedSince);
       const namespaces = [...(await this.groups.descendants(group, tx)), group];
       const byId = new Map(namespaces.map((n) => [n.id, n]));
-      const projects = await tx.find(ProjectEntity, { where: { namespaceId: In([...byId.keys()]) }, order: { id: 'ASC' } });
+      const projects = await this.projects.inNamespaces(tx, [...byId.keys()]);
 
       const events: NewDomainEvent[] = [];
       for (const project of projects) {
@@ -51,11 +50,17 @@ export class DeleteGroupUseCase {
       for (const namespace of namespaces) events.push(groupEvent(NAMESPACE_EVENTS.GROUP_DESTROY, command.actor.id, namespace));
 
       if (projects.length > 0) {
-        await tx.delete(MemberEntity, { sourceType: 'project', sourceId: In(projects.map((p) => p.id)) });
-        await tx.delete(ProjectEntity, { id: In(projects.map((p) => p.id)) });
+        await this.members.deleteOfProjects(
+          tx,
+          projects.map((p) => p.id),
+        );
+        await this.projects.deleteByIds(
+          tx,
+          projects.map((p) => p.id),
+        );
       }
-      await tx.delete(MemberEntity, { sourceType: 'namespace', sourceId: In([...byId.keys()]) });
-      for (const namespace of namespaces) await tx.delete(NamespaceEntity, { id: namespace.id });
+      await this.members.deleteOfNamespaces(tx, [...byId.keys()]);
+      for (const namespace of namespaces) await this.groups.delete(tx, namespace.id);
       await this.outbox.append(tx, events);
       return projects.map((p) => p.id);
     });

@@ -3,9 +3,8 @@ import { assertNotModifiedAfter, DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { AccessUser } from '../access/access-policy';
-import { MemberEntity } from '../entities/member.entity';
-import { ProjectEntity } from '../entities/project.entity';
 import { NAMESPACE_EVENTS, projectEvent } from '../events/namespaces.events';
+import { MembersRepository } from '../repositories/members.repository';
 import { ProjectsRepository } from '../repositories/projects.repository';
 import { PROJECT_REPOSITORY_LIFECYCLE, ProjectRepositoryLifecycle } from './create-project.use-case';
 
@@ -23,6 +22,7 @@ export class DeleteProjectUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly projects: ProjectsRepository,
+    private readonly members: MembersRepository,
     @Optional() @Inject(PROJECT_REPOSITORY_LIFECYCLE) private readonly repositories?: ProjectRepositoryLifecycle,
   ) {}
 
@@ -32,8 +32,8 @@ export class DeleteProjectUseCase {
       if (!project) throw DomainError.notFound('Project');
       assertNotModifiedAfter(project.updatedAt, command.ifUnmodifiedSince);
       const context = await this.projects.hookContext(project, project.namespace, tx);
-      await tx.delete(MemberEntity, { sourceType: 'project', sourceId: project.id });
-      await tx.delete(ProjectEntity, { id: project.id });
+      await this.members.deleteOfProject(tx, project.id);
+      await this.projects.delete(tx, project.id);
       await this.outbox.append(tx, projectEvent(NAMESPACE_EVENTS.PROJECT_DESTROY, command.actor.id, context));
     });
     // The repository goes once the deletion is committed (its directory is keyed by the id).

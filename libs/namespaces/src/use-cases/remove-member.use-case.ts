@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
-import { UserEntity } from '@app/identity';
+import { UsersRepository } from '@app/identity';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { AccessUser, canManageMemberLevel } from '../access/access-policy';
-import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
+import { ACCESS_LEVELS } from '../entities/member.entity';
 import { MemberSource, MembersRepository } from '../repositories/members.repository';
 import { MANAGE_MEMBERS_LEVEL, memberEvent } from './member-rules';
 
@@ -26,6 +26,7 @@ export class RemoveMemberUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly members: MembersRepository,
+    private readonly users: UsersRepository,
   ) {}
 
   async execute(command: RemoveMemberCommand): Promise<void> {
@@ -44,8 +45,8 @@ export class RemoveMemberUseCase {
       ) {
         throw DomainError.forbidden();
       }
-      const user = await tx.findOneByOrFail(UserEntity, { id: member.userId });
-      await tx.delete(MemberEntity, { id: member.id });
+      const user = await this.users.getByIdIn(tx, member.userId);
+      await this.members.delete(tx, member.id);
       await this.outbox.append(tx, memberEvent('remove', command.actor.id, source, member, user));
     });
   }

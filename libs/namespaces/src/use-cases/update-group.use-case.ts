@@ -48,7 +48,7 @@ export class UpdateGroupUseCase {
   private async update(tx: EntityManager, command: UpdateGroupCommand): Promise<NamespaceEntity> {
     const group = await this.groups.findById(command.groupId, tx, { lock: true });
     if (!group) throw DomainError.notFound('Group');
-    const parent = group.parentId !== null ? await tx.findOneByOrFail(NamespaceEntity, { id: group.parentId }) : null;
+    const parent = group.parentId !== null ? await this.groups.getByIdIn(tx, group.parentId) : null;
 
     const naming = validateGroupNaming({ name: command.name, path: command.path }, parent === null);
     if (Object.keys(naming).length > 0) throw DomainError.invalid(naming);
@@ -72,12 +72,12 @@ export class UpdateGroupUseCase {
     group.fullName = parent ? `${parent.fullName} / ${group.name}` : group.name;
     if (command.description !== undefined) group.description = command.description;
     applyGroupSettings(group, command.settings ?? {}, { premium: tierAtLeast(this.config.tier, 'premium') });
-    await tx.save(group);
+    await this.groups.save(tx, group);
 
     if (group.fullPath !== old.fullPath || group.fullName !== old.fullName) {
       await this.groups.renameDescendants(tx, group.id, old, group);
     }
-    const updated = await tx.findOneByOrFail(NamespaceEntity, { id: group.id });
+    const updated = await this.groups.getByIdIn(tx, group.id);
     const events: NewDomainEvent[] = [groupEvent(NAMESPACE_EVENTS.GROUP_UPDATE, command.actor.id, updated)];
     if (renamed) events.push(groupEvent(NAMESPACE_EVENTS.GROUP_RENAME, command.actor.id, updated, { old_path: old.path, old_full_path: old.fullPath }));
     await this.outbox.append(tx, events);

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
-import { UserEntity } from '@app/identity';
+import { UsersRepository } from '@app/identity';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { AccessUser, canManageMemberLevel } from '../access/access-policy';
-import { ACCESS_LEVELS, MemberEntity } from '../entities/member.entity';
+import { ACCESS_LEVELS } from '../entities/member.entity';
 import { MemberSource, MembersRepository } from '../repositories/members.repository';
 import { MemberWithUser } from './add-member.use-case';
 import { checkAgainstInherited, checkMemberAccessLevel, memberEvent, parseExpiresAt } from './member-rules';
@@ -30,6 +30,7 @@ export class UpdateMemberUseCase {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly members: MembersRepository,
+    private readonly users: UsersRepository,
   ) {}
 
   async execute(command: UpdateMemberCommand): Promise<MemberWithUser> {
@@ -45,9 +46,9 @@ export class UpdateMemberUseCase {
       if (demoted && source.kind === 'group' && (await this.members.countOtherOwners(source.group, member.userId, tx)) === 0) throw DomainError.forbidden();
       checkAgainstInherited(command.accessLevel, await this.members.findInherited(source, member.userId, tx));
 
-      await tx.update(MemberEntity, member.id, { accessLevel: command.accessLevel, ...(expiresAt !== undefined ? { expiresAt } : {}) });
-      const updated = await tx.findOneByOrFail(MemberEntity, { id: member.id });
-      const user = await tx.findOneByOrFail(UserEntity, { id: member.userId });
+      await this.members.update(tx, member.id, { accessLevel: command.accessLevel, ...(expiresAt !== undefined ? { expiresAt } : {}) });
+      const updated = await this.members.getByIdIn(tx, member.id);
+      const user = await this.users.getByIdIn(tx, member.userId);
       await this.outbox.append(tx, memberEvent('update', command.actor.id, source, updated, user));
       return { member: updated, user };
     });

@@ -7,7 +7,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AccessUser, visibilityWithin } from '../access/access-policy';
 import { ACCESS_LEVELS } from '../entities/member.entity';
 import { Visibility } from '../entities/namespace.entity';
-import { ProjectEntity } from '../entities/project.entity';
 import { NAMESPACE_EVENTS, pathWithNamespace, projectEvent } from '../events/namespaces.events';
 import { NAMING_MESSAGES, validateProjectNaming } from '../naming/naming';
 import { applyProjectAttributes, normalizeTopics } from '../settings/project-attributes';
@@ -85,7 +84,7 @@ export class UpdateProjectUseCase {
     if (topics !== undefined) project.topics = topics;
     applyProjectAttributes(project, command.attributes ?? {}, { premium: tierAtLeast(this.config.tier, 'premium') });
     project.lastActivityAt = new Date();
-    await tx.save(ProjectEntity, project);
+    await this.projects.save(tx, project);
 
     const updated = (await this.projects.findById(project.id, tx))!;
     const context = await this.projects.hookContext(updated, namespace, tx);

@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AccessTokenEntity, CreateAccessTokenUseCase } from '@app/identity';
-import { MemberEntity } from '../entities/member.entity';
+import { MembersRepository } from '../repositories/members.repository';
 import { CreateUserUseCase } from './create-user.use-case';
 
 export interface CreateResourceAccessTokenCommand {
@@ -31,6 +31,7 @@ export class CreateResourceAccessTokenUseCase {
     private readonly config: AppConfig,
     private readonly createUser: CreateUserUseCase,
     private readonly createToken: CreateAccessTokenUseCase,
+    private readonly members: MembersRepository,
   ) {}
 
   async execute(command: CreateResourceAccessTokenCommand): Promise<{ token: AccessTokenEntity; secret: string }> {
@@ -53,7 +54,7 @@ export class CreateResourceAccessTokenUseCase {
         },
         tx,
       );
-      await tx.insert(MemberEntity, {
+      await this.members.insert(tx, {
         sourceType: command.resourceType === 'project' ? 'project' : 'namespace',
         sourceId: command.resourceId,
         userId: bot.id,

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { NewDomainEvent, OutboxService } from '@app/messaging';
-import { DataSource, In } from 'typeorm';
-import { IDENTITY_EVENTS, UserEntity } from '@app/identity';
-import { MemberEntity } from '../entities/member.entity';
-import { NamespaceEntity } from '../entities/namespace.entity';
-import { ProjectEntity } from '../entities/project.entity';
+import { DataSource } from 'typeorm';
+import { IDENTITY_EVENTS, UsersRepository } from '@app/identity';
 import { NAMESPACE_EVENTS, projectEvent } from '../events/namespaces.events';
+import { GroupsRepository } from '../repositories/groups.repository';
 import { MembersRepository } from '../repositories/members.repository';
 import { ProjectsRepository } from '../repositories/projects.repository';
 
@@ -22,32 +20,40 @@ export class DeleteUserUseCase {
     private readonly outbox: OutboxService,
     private readonly projects: ProjectsRepository,
     private readonly members: MembersRepository,
+    private readonly groups: GroupsRepository,
+    private readonly users: UsersRepository,
   ) {}
 
   async execute(command: { userId: number; actorId: number }): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const user = await tx.findOne(UserEntity, { where: { id: command.userId }, lock: { mode: 'pessimistic_write' } });
+      const user = await this.users.lockById(tx, command.userId);
       if (!user) throw DomainError.notFound('User');
       const soleOwned = await this.members.groupsSolelyOwnedBy(user.id, tx);
       if (soleOwned.length > 0) {
         throw DomainError.conflict(`User is the sole owner of ${soleOwned.join(', ')}: transfer ownership or delete those groups first`);
       }
 
-      const namespace = await tx.findOneBy(NamespaceEntity, { kind: 'user', ownerId: user.id });
+      const namespace = await this.groups.personalNamespace(user.id, tx);
       const events: NewDomainEvent[] = [];
       if (namespace) {
-        const projects = await tx.find(ProjectEntity, { where: { namespaceId: namespace.id }, order: { id: 'ASC' } });
+        const projects = await this.projects.inNamespace(tx, namespace.id);
         for (const project of projects) {
           events.push(projectEvent(NAMESPACE_EVENTS.PROJECT_DESTROY, command.actorId, await this.projects.hookContext(project, namespace, tx)));
         }
         if (projects.length > 0) {
-          await tx.delete(MemberEntity, { sourceType: 'project', sourceId: In(projects.map((p) => p.id)) });
-          await tx.delete(ProjectEntity, { id: In(projects.map((p) => p.id)) });
+          await this.members.deleteOfProjects(
+            tx,
+            projects.map((p) => p.id),
+          );
+          await this.projects.deleteByIds(
+            tx,
+            projects.map((p) => p.id),
+          );
         }
-        await tx.delete(NamespaceEntity, { id: namespace.id });
+        await this.groups.delete(tx, namespace.id);
       }
-      await tx.delete(MemberEntity, { userId: user.id });
-      await tx.delete(UserEntity, { id: user.id });
+      await this.members.deleteOfUser(tx, user.id);
+      await this.users.delete(tx, user.id);
       events.push({
         type: IDENTITY_EVENTS.USER_DESTROY,
         actor: command.actorId,
