@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { AppConfig } from '@app/config';
 import { createDataSource, EntityList } from '@app/database';
-import { CreateUserAccountUseCase, UserEntity } from '@app/identity';
+import { CreateUserAccountUseCase, UserEntity, UsersRepository } from '@app/identity';
 import { DomainEvent, OutboxService } from '@app/messaging';
 import {
   AccessService,
@@ -94,7 +94,7 @@ export async function createNamespacesFixture(label: string, entities: EntityLis
   const settings = new StaticSettingsReader(
     ApplicationSettings.defaults({ host: 'git.example.com', sessionExpireDelayMinutes: config.auth.sessionExpireDelayMinutes }),
   );
-  const createUser = new CreateUserUseCase(new CreateUserAccountUseCase(dataSource, outbox, settings));
+  const createUser = new CreateUserUseCase(new CreateUserAccountUseCase(dataSource, new UsersRepository(dataSource), outbox, settings));
   const createGroup = new CreateGroupUseCase(dataSource, config, outbox, access, groups, settings);
   const createProject = new CreateProjectUseCase(dataSource, config, outbox, access, groups, projects, settings, new SettingsEncryption(config));
 

@@ -1,8 +1,8 @@
 import { isDbInt, type KeysetListing, parseIdOrName } from '@app/api';
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { ListUsersDto } from '../dto/list-users.dto';
-import { UserEntity } from '../entities/user.entity';
+import { UserEntity, UserState } from '../entities/user.entity';
 
 /** Raw `UPDATE ... RETURNING` answers come as `[rows, count]` from the PostgreSQL driver. */
 const returnedRows = <T>(result: unknown): T[] =>
@@ -83,8 +83,9 @@ export class UsersRepository {
     return row ? { failedAttempts: row.failed_attempts, locked: row.locked } : null;
   }
 
-  findById(id: number): Promise<UserEntity | null> {
-    return this.dataSource.getRepository(UserEntity).findOneBy({ id });
+  /** By id, through `manager` when given (a transaction's), else the data source's. */
+  findById(id: number, manager: EntityManager = this.dataSource.manager): Promise<UserEntity | null> {
+    return manager.findOneBy(UserEntity, { id });
   }
 
   /** By case-insensitive username only (a numeric name is a name). */
@@ -123,5 +124,25 @@ export class UsersRepository {
     qb.orderBy(column, sort);
     if (orderBy !== 'id') qb.addOrderBy('u.id', sort);
     return qb;
+  }
+
+  /** Inserts a new user (the entity's column defaults apply) and returns the saved row. */
+  insert(tx: EntityManager, fields: Partial<UserEntity>): Promise<UserEntity> {
+    return tx.save(tx.create(UserEntity, fields));
+  }
+
+  /** The user with its row locked (`FOR UPDATE`) until the transaction ends. */
+  lockById(tx: EntityManager, id: number): Promise<UserEntity | null> {
+    return tx.findOne(UserEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Sets the user's state (active, blocked). */
+  async setState(tx: EntityManager, id: number, state: UserState): Promise<void> {
+    await tx.update(UserEntity, id, { state });
+  }
+
+  /** The user, failing with TypeORM's `EntityNotFoundError` when missing. */
+  findByIdOrFail(id: number, manager: EntityManager = this.dataSource.manager): Promise<UserEntity> {
+    return manager.findOneByOrFail(UserEntity, { id });
   }
 }
