@@ -197,4 +197,9 @@ export class MembersRepository {
   ): Promise<MemberEntity> {
     return tx.save(tx.create(MemberEntity, member));
   }
+
+  /** Removes every membership of a project replaced by an import, in the import's transaction. */
+  async removeAllOfImportReplaced(tx: EntityManager, projectId: number): Promise<void> {
+    await tx.delete(MemberEntity, { sourceType: 'project', sourceId: projectId });
+  }
 }

@@ -292,4 +292,19 @@ export class ProjectsRepository {
   ): Promise<void> {
     await tx.update(ProjectEntity, { id: projectId }, changes);
   }
+
+  /** Removes a project replaced by an import (its memberships are removed by `MembersRepository.removeAllOfImportReplaced`), in the import's transaction. */
+  async removeImportReplaced(tx: EntityManager, projectId: number): Promise<void> {
+    await tx.delete(ProjectEntity, { id: projectId });
+  }
+
+  /** Gives an imported project the path and name of the project it replaces, in the import's transaction. */
+  async renameImported(tx: EntityManager, projectId: number, path: string, name: string): Promise<void> {
+    await tx.update(ProjectEntity, { id: projectId }, { path, name });
+  }
+
+  /** Records the default branch an import chose from its repository bundle. */
+  async setImportedDefaultBranch(projectId: number, defaultBranch: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.update(ProjectEntity, { id: projectId }, { defaultBranch });
+  }
 }
