@@ -35,4 +35,14 @@ export class MergeRequestsRepository {
     const result = await tx.insert(MergeRequestEntity, mergeRequests);
     return result.identifiers.map((identifier) => identifier.id as number);
   }
+
+  /** The merge request with its row locked (`FOR UPDATE`) until the transaction ends (a merge). */
+  lockById(tx: EntityManager, id: number): Promise<MergeRequestEntity | null> {
+    return tx.findOne(MergeRequestEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Saves the changed columns of a merge request (its merge), in the caller's transaction. */
+  save(tx: EntityManager, mergeRequest: MergeRequestEntity): Promise<MergeRequestEntity> {
+    return tx.save(mergeRequest);
+  }
 }
