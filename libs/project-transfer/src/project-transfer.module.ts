@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { BadgesModule } from '@app/badges';
 import { CiModule } from '@app/ci';
+import { IdentityModule } from '@app/identity';
 import { IssuesModule } from '@app/issues';
 import { NamespacesModule } from '@app/namespaces';
 import { NotesModule } from '@app/notes';
@@ -29,6 +30,7 @@ import { ImportLimits, RequestImportUseCase, RunImportUseCase } from './use-case
   // The lib of each relation: its repository writes the imported records.
   imports: [
     BullModule.registerQueue({ name: PROJECT_TRANSFER.name }),
+    IdentityModule,
     NamespacesModule,
     IssuesModule,
     NotesModule,

@@ -95,7 +95,7 @@ export async function createNamespacesFixture(label: string, entities: EntityLis
   const settings = new StaticSettingsReader(
     ApplicationSettings.defaults({ host: 'git.example.com', sessionExpireDelayMinutes: config.auth.sessionExpireDelayMinutes }),
   );
-  const createUser = new CreateUserUseCase(new CreateUserAccountUseCase(dataSource, outbox, settings), groups);
+  const createUser = new CreateUserUseCase(new CreateUserAccountUseCase(dataSource, users, outbox, settings), groups);
   const createGroup = new CreateGroupUseCase(dataSource, config, outbox, access, groups, settings, members, users);
   const createProject = new CreateProjectUseCase(
     dataSource,

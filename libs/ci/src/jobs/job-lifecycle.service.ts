@@ -103,7 +103,7 @@ export class JobLifecycleService {
     // A retried attempt is out of its pipeline's processing: nothing is left for it to see.
     job.processed = true;
     await this.jobs.save(tx, job);
-    const next = tx.getRepository(CiJobEntity).create({
+    const saved = await this.jobs.insertJob(tx, {
       projectId: job.projectId,
       pipelineId: job.pipelineId,
       type: job.type,
@@ -126,7 +126,6 @@ export class JobLifecycleService {
       timeout: job.timeout,
       queuedAt: status === 'pending' ? new Date() : null,
     });
-    const saved = await this.jobs.save(tx, next);
     const scope = await this.scopeOf(tx, job.projectId);
     await this.outbox.append(tx, jobStatusEvent(actorId, saved, 'created', scope));
     if (status === 'pending') await this.jobQueue.notifyPending(tx);

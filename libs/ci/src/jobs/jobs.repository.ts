@@ -377,4 +377,10 @@ export class JobsRepository {
   async touchContact(tx: EntityManager, jobId: number, at: Date): Promise<void> {
     await tx.query('UPDATE ci_jobs SET last_contact_at = $2, updated_at = now() WHERE id = $1', [jobId, at]);
   }
+
+  /** Inserts a new job (a retry's next attempt) and returns the saved row. */
+  async insertJob(tx: EntityManager, fields: Partial<CiJobEntity>): Promise<CiJobEntity> {
+    const repository = tx.getRepository(CiJobEntity);
+    return repository.save(repository.create(fields));
+  }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { ListAccessTokensDto } from '../dto/create-access-token.dto';
 import { AccessTokenEntity } from '../entities/access-token.entity';
 import { OAuthTokenEntity } from '../entities/oauth-token.entity';
@@ -25,8 +25,9 @@ export interface AccessTokenCredentialRow {
 export class AccessTokensRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  findById(id: number): Promise<AccessTokenEntity | null> {
-    return this.dataSource.getRepository(AccessTokenEntity).findOneBy({ id });
+  /** By id, through `manager` when given (a transaction's), else the data source's. */
+  findById(id: number, manager: EntityManager = this.dataSource.manager): Promise<AccessTokenEntity | null> {
+    return manager.findOneBy(AccessTokenEntity, { id });
   }
 
   /** One lean statement per request: the token's and its user's columns that authentication reads, no entity hydration. */
@@ -66,5 +67,39 @@ export class AccessTokensRepository {
     if (filter.revoked !== undefined) qb.andWhere('t.revoked = :revoked', { revoked: filter.revoked === 'true' });
     if (filter.search) qb.andWhere('t.name ILIKE :q', { q: `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
     return qb.orderBy('t.id', 'DESC');
+  }
+
+  /** Inserts a new access token and returns the saved row. */
+  insert(tx: EntityManager, fields: Partial<AccessTokenEntity>): Promise<AccessTokenEntity> {
+    return tx.save(tx.create(AccessTokenEntity, fields));
+  }
+
+  /** The token as stored (column defaults and generated values filled in), failing with TypeORM's `EntityNotFoundError` when missing. */
+  reload(id: number, manager: EntityManager = this.dataSource.manager): Promise<AccessTokenEntity> {
+    return manager.findOneByOrFail(AccessTokenEntity, { id });
+  }
+
+  /** Marks the token revoked. */
+  async revoke(tx: EntityManager, id: number): Promise<void> {
+    await tx.update(AccessTokenEntity, id, { revoked: true });
+  }
+
+  /** The OAuth token of a refresh token's digest, its row locked (`FOR UPDATE`) until the transaction ends. */
+  lockOAuthTokenByRefreshDigest(tx: EntityManager, refreshTokenDigest: string): Promise<OAuthTokenEntity | null> {
+    return tx.findOne(OAuthTokenEntity, { where: { refreshTokenDigest }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Revokes an OAuth token (its access and refresh token stop working). */
+  async revokeOAuthToken(tx: EntityManager, id: number): Promise<void> {
+    await tx.update(OAuthTokenEntity, id, { revokedAt: new Date() });
+  }
+
+  /** Inserts an OAuth token, through `manager` when given (a transaction's), else the data source's. */
+  insertOAuthToken(
+    fields: Pick<OAuthTokenEntity, 'userId' | 'tokenDigest' | 'refreshTokenDigest' | 'scopes' | 'expiresIn'>,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<OAuthTokenEntity> {
+    const repo = manager.getRepository(OAuthTokenEntity);
+    return repo.save(repo.create(fields));
   }
 }

@@ -4,7 +4,8 @@ import { OutboxService } from '@app/messaging';
 import { SettingsReader } from '@app/settings';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessTokenEntity } from '../entities/access-token.entity';
-import { UserEntity } from '../entities/user.entity';
+import { AccessTokensRepository } from '../access-tokens/access-tokens.repository';
+import { UsersRepository } from '../users/users.repository';
 import { digestToken, generateAccessToken } from '../tokens/token-digest';
 import { IDENTITY_EVENTS } from '../events/identity.events';
 
@@ -28,6 +29,8 @@ export interface CreateAccessTokenCommand {
 export class CreateAccessTokenUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly tokens: AccessTokensRepository,
     private readonly outbox: OutboxService,
     private readonly settings: SettingsReader,
   ) {}
@@ -44,22 +47,20 @@ export class CreateAccessTokenUseCase {
     // New tokens start with the instance's `personal_access_token_prefix`.
     const secret = command.secret ?? generateAccessToken((await this.settings.get()).string('personal_access_token_prefix') ?? undefined);
     const run = async (tx: EntityManager) => {
-      const user = await tx.findOneBy(UserEntity, { id: command.userId });
+      const user = await this.users.findById(command.userId, tx);
       if (!user) throw DomainError.notFound('User');
-      const inserted = await tx.save(
-        tx.create(AccessTokenEntity, {
-          userId: command.userId,
-          name: command.name,
-          description: command.description ?? null,
-          tokenDigest: digestToken(secret),
-          scopes: [...new Set(command.scopes)],
-          expiresAt: command.expiresAt ? command.expiresAt.slice(0, 10) : null,
-          impersonation: command.impersonation ?? false,
-          resourceType: command.resourceType ?? 'personal',
-          resourceId: command.resourceId ?? null,
-          accessLevel: command.accessLevel ?? null,
-        }),
-      );
+      const inserted = await this.tokens.insert(tx, {
+        userId: command.userId,
+        name: command.name,
+        description: command.description ?? null,
+        tokenDigest: digestToken(secret),
+        scopes: [...new Set(command.scopes)],
+        expiresAt: command.expiresAt ? command.expiresAt.slice(0, 10) : null,
+        impersonation: command.impersonation ?? false,
+        resourceType: command.resourceType ?? 'personal',
+        resourceId: command.resourceId ?? null,
+        accessLevel: command.accessLevel ?? null,
+      });
       await this.outbox.append(tx, {
         type: IDENTITY_EVENTS.ACCESS_TOKEN_CREATE,
         actor: command.actorId,
@@ -77,7 +78,7 @@ export class CreateAccessTokenUseCase {
       return inserted;
     };
     const token = manager ? await run(manager) : await this.dataSource.transaction(run);
-    const reloaded = await (manager ?? this.dataSource.manager).findOneByOrFail(AccessTokenEntity, { id: token.id });
+    const reloaded = await this.tokens.reload(token.id, manager);
     return { token: reloaded, secret };
   }
 }

@@ -5,6 +5,7 @@ import { emailDomainRestriction, SettingsReader } from '@app/settings';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { UserEntity, UserType } from '../entities/user.entity';
+import { UsersRepository } from '../users/users.repository';
 import { hashPassword } from '../tokens/token-digest';
 import { uniqueViolation } from '@app/database';
 import { IDENTITY_EVENTS } from '../events/identity.events';
@@ -41,6 +42,7 @@ export type UserCreatedStep = (tx: EntityManager, user: UserEntity) => Promise<v
 export class CreateUserAccountUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
     private readonly outbox: OutboxService,
     private readonly settings: SettingsReader,
   ) {}
@@ -54,22 +56,20 @@ export class CreateUserAccountUseCase {
     if (domainRestriction) throw DomainError.invalid({ email: [domainRestriction] });
     const passwordDigest = await hashPassword(command.password ?? randomBytes(24).toString('base64url'));
     const run = async (tx: EntityManager): Promise<UserEntity> => {
-      const user = await tx.save(
-        tx.create(UserEntity, {
-          email: command.email,
-          name: command.name,
-          username: command.username,
-          passwordDigest,
-          isAdmin: command.admin ?? false,
-          external: command.external ?? false,
-          privateProfile: command.privateProfile ?? false,
-          canCreateGroup: command.canCreateGroup ?? true,
-          projectsLimit: command.projectsLimit ?? settings.number('default_projects_limit'),
-          userType: command.userType ?? 'human',
-          confirmedAt: new Date(),
-          ...command.profile,
-        }),
-      );
+      const user = await this.users.insert(tx, {
+        email: command.email,
+        name: command.name,
+        username: command.username,
+        passwordDigest,
+        isAdmin: command.admin ?? false,
+        external: command.external ?? false,
+        privateProfile: command.privateProfile ?? false,
+        canCreateGroup: command.canCreateGroup ?? true,
+        projectsLimit: command.projectsLimit ?? settings.number('default_projects_limit'),
+        userType: command.userType ?? 'human',
+        confirmedAt: new Date(),
+        ...command.profile,
+      });
       if (withUser) await withUser(tx, user);
       await this.outbox.append(tx, {
         type: IDENTITY_EVENTS.USER_CREATE,

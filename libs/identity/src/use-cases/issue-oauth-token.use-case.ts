@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { DataSource } from 'typeorm';
-import { OAuthTokenEntity } from '../entities/oauth-token.entity';
-import { UserEntity } from '../entities/user.entity';
+import { DataSource, EntityManager } from 'typeorm';
+import { AccessTokensRepository } from '../access-tokens/access-tokens.repository';
+import { UsersRepository } from '../users/users.repository';
 import { digestToken, generateOpaqueToken } from '../tokens/token-digest';
 import { AuthenticateWithPasswordUseCase } from './authenticate-with-password.use-case';
 
@@ -36,6 +36,8 @@ const INVALID_GRANT =
 export class IssueOAuthTokenUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly tokens: AccessTokensRepository,
     private readonly config: AppConfig,
     private readonly authenticateWithPassword: AuthenticateWithPasswordUseCase,
   ) {}
@@ -66,27 +68,28 @@ export class IssueOAuthTokenUseCase {
   private async refreshGrant(refreshToken?: string): Promise<OAuthTokenResponse> {
     if (!refreshToken) throw new OAuthError('invalid_request', 'Missing required parameter: refresh_token.');
     return this.dataSource.transaction(async (tx) => {
-      const old = await tx.findOne(OAuthTokenEntity, { where: { refreshTokenDigest: digestToken(refreshToken) }, lock: { mode: 'pessimistic_write' } });
+      const old = await this.tokens.lockOAuthTokenByRefreshDigest(tx, digestToken(refreshToken));
       if (!old || old.revokedAt) throw new OAuthError('invalid_grant', INVALID_GRANT);
-      const user = await tx.findOneBy(UserEntity, { id: old.userId });
+      const user = await this.users.findById(old.userId, tx);
       if (!user || user.state !== 'active') throw new OAuthError('invalid_grant', INVALID_GRANT);
       // Refresh tokens rotate: the old pair stops working at once.
-      await tx.update(OAuthTokenEntity, old.id, { revokedAt: new Date() });
-      return this.issue(old.userId, old.scopes, tx.getRepository(OAuthTokenEntity));
+      await this.tokens.revokeOAuthToken(tx, old.id);
+      return this.issue(old.userId, old.scopes, tx);
     });
   }
 
-  private async issue(userId: number, scopes: string[], repo = this.dataSource.getRepository(OAuthTokenEntity)): Promise<OAuthTokenResponse> {
+  private async issue(userId: number, scopes: string[], manager?: EntityManager): Promise<OAuthTokenResponse> {
     const accessToken = generateOpaqueToken();
     const refreshToken = generateOpaqueToken();
-    const saved = await repo.save(
-      repo.create({
+    const saved = await this.tokens.insertOAuthToken(
+      {
         userId,
         tokenDigest: digestToken(accessToken),
         refreshTokenDigest: digestToken(refreshToken),
         scopes,
         expiresIn: this.config.auth.oauthAccessTokenTtl,
-      }),
+      },
+      manager,
     );
     return {
       access_token: accessToken,

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { OutboxService } from '@app/messaging';
 import { DataSource } from 'typeorm';
-import { UserEntity, UserState } from '../entities/user.entity';
+import { UserState } from '../entities/user.entity';
+import { UsersRepository } from '../users/users.repository';
 import { IDENTITY_EVENTS } from '../events/identity.events';
 
 export interface SetUserStateCommand {
@@ -20,16 +21,17 @@ export interface SetUserStateCommand {
 export class SetUserStateUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
     private readonly outbox: OutboxService,
   ) {}
 
   async execute(command: SetUserStateCommand): Promise<boolean | null> {
     return this.dataSource.transaction(async (tx) => {
-      const user = await tx.findOne(UserEntity, { where: { id: command.userId }, lock: { mode: 'pessimistic_write' } });
+      const user = await this.users.lockById(tx, command.userId);
       if (!user) throw DomainError.notFound('User');
       if (command.state === 'blocked' && command.userId === command.actorId) throw DomainError.forbidden('The user you are trying to block is yourself');
       if (user.state === command.state) return command.state === 'blocked' ? null : false;
-      await tx.update(UserEntity, user.id, { state: command.state });
+      await this.users.setState(tx, user.id, command.state);
       await this.outbox.append(tx, {
         type: command.state === 'blocked' ? IDENTITY_EVENTS.USER_BLOCK : IDENTITY_EVENTS.USER_UNBLOCK,
         actor: command.actorId,

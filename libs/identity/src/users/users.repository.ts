@@ -2,7 +2,7 @@ import { isDbInt, type KeysetListing, parseIdOrName } from '@app/api';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { ListUsersDto } from '../dto/list-users.dto';
-import { UserEntity } from '../entities/user.entity';
+import { UserEntity, UserState } from '../entities/user.entity';
 
 /** Raw `UPDATE ... RETURNING` answers come as `[rows, count]` from the PostgreSQL driver. */
 const returnedRows = <T>(result: unknown): T[] =>
@@ -83,8 +83,9 @@ export class UsersRepository {
     return row ? { failedAttempts: row.failed_attempts, locked: row.locked } : null;
   }
 
-  findById(id: number): Promise<UserEntity | null> {
-    return this.dataSource.getRepository(UserEntity).findOneBy({ id });
+  /** By id, through `manager` when given (a transaction's), else the data source's. */
+  findById(id: number, manager: EntityManager = this.dataSource.manager): Promise<UserEntity | null> {
+    return manager.findOneBy(UserEntity, { id });
   }
 
   /** By case-insensitive username only (a numeric name is a name). */
@@ -130,27 +131,32 @@ export class UsersRepository {
     return (await tx.findBy(UserEntity, { id: In(ids) })).map((u) => u.id);
   }
 
-  /** A user by id, in the caller's transaction. */
-  findByIdIn(tx: EntityManager, id: number): Promise<UserEntity | null> {
-    return tx.findOneBy(UserEntity, { id });
-  }
-
-  /** A user by id, in the caller's transaction (it must exist). */
-  getByIdIn(tx: EntityManager, id: number): Promise<UserEntity> {
-    return tx.findOneByOrFail(UserEntity, { id });
-  }
-
   /** By case-insensitive username, in the caller's transaction. */
   findByUsernameIn(tx: EntityManager, username: string): Promise<UserEntity | null> {
     return tx.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.username) = lower(:name)', { name: username }).getOne();
   }
 
-  /** A user by id, locked until commit (`FOR UPDATE`). */
+  /** Inserts a new user (the entity's column defaults apply) and returns the saved row. */
+  insert(tx: EntityManager, fields: Partial<UserEntity>): Promise<UserEntity> {
+    return tx.save(tx.create(UserEntity, fields));
+  }
+
+  /** The user with its row locked (`FOR UPDATE`) until the transaction ends. */
   lockById(tx: EntityManager, id: number): Promise<UserEntity | null> {
     return tx.findOne(UserEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 
   async delete(tx: EntityManager, id: number): Promise<void> {
     await tx.delete(UserEntity, { id });
+  }
+
+  /** Sets the user's state (active, blocked). */
+  async setState(tx: EntityManager, id: number, state: UserState): Promise<void> {
+    await tx.update(UserEntity, id, { state });
+  }
+
+  /** The user, failing with TypeORM's `EntityNotFoundError` when missing. */
+  findByIdOrFail(id: number, manager: EntityManager = this.dataSource.manager): Promise<UserEntity> {
+    return manager.findOneByOrFail(UserEntity, { id });
   }
 }

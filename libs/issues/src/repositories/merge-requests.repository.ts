@@ -62,4 +62,9 @@ export class MergeRequestsRepository {
   unsetMilestone(tx: EntityManager, milestoneId: number): Promise<unknown> {
     return tx.update(MergeRequestEntity, { milestoneId }, { milestoneId: null });
   }
+
+  /** The merge request with its row locked (`FOR UPDATE`) until the transaction ends (a merge). */
+  lockById(tx: EntityManager, id: number): Promise<MergeRequestEntity | null> {
+    return tx.findOne(MergeRequestEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
 }

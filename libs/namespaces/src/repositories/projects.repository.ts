@@ -326,4 +326,14 @@ export class ProjectsRepository {
   async deleteByIds(tx: EntityManager, projectIds: number[]): Promise<void> {
     await tx.delete(ProjectEntity, { id: In(projectIds) });
   }
+
+  /** Gives an imported project the path and name of the project it replaces, in the import's transaction. */
+  async renameImported(tx: EntityManager, projectId: number, path: string, name: string): Promise<void> {
+    await tx.update(ProjectEntity, { id: projectId }, { path, name });
+  }
+
+  /** Records the default branch an import chose from its repository bundle. */
+  async setImportedDefaultBranch(projectId: number, defaultBranch: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.update(ProjectEntity, { id: projectId }, { defaultBranch });
+  }
 }

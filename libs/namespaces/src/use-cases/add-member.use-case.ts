@@ -62,7 +62,7 @@ export class AddMemberUseCase {
   }
 
   private findUser(tx: EntityManager, ref: AddMemberCommand['user']): Promise<UserEntity | null> {
-    if ('id' in ref) return this.users.findByIdIn(tx, ref.id);
+    if ('id' in ref) return this.users.findById(ref.id, tx);
     return this.users.findByUsernameIn(tx, ref.username);
   }
 }

@@ -59,7 +59,7 @@ export class CreateGroupUseCase {
 
   private async create(tx: EntityManager, command: CreateGroupCommand): Promise<NamespaceEntity> {
     const { actor } = command;
-    const creator = await this.users.findByIdIn(tx, actor.id);
+    const creator = await this.users.findById(actor.id, tx);
     if (!creator) throw DomainError.unauthorized();
 
     const parent = command.parentId != null ? await this.authorizeSubgroup(tx, command.parentId, actor) : null;

@@ -108,7 +108,7 @@ export class CreateProjectUseCase {
   ): Promise<ProjectWithNamespace> {
     const { actor } = command;
     const namespace = await this.authorizedNamespace(tx, command);
-    const owner = namespace.kind === 'user' ? await this.users.getByIdIn(tx, namespace.ownerId!) : null;
+    const owner = namespace.kind === 'user' ? await this.users.findByIdOrFail(namespace.ownerId!, tx) : null;
     if (owner) await this.checkProjectsLimit(tx, owner, namespace);
 
     const settings = await this.settings.get();
@@ -188,6 +188,6 @@ export class CreateProjectUseCase {
   private async creatorToAdd(tx: EntityManager, actor: AccessUser, namespace: NamespaceEntity): Promise<UserEntity | null> {
     const inherited = await this.access.groupAccessLevel(namespace, { ...actor, isAdmin: false }, tx);
     if (inherited >= ACCESS_LEVELS.OWNER) return null;
-    return this.users.getByIdIn(tx, actor.id);
+    return this.users.findByIdOrFail(actor.id, tx);
   }
 }

@@ -45,7 +45,7 @@ export class RemoveMemberUseCase {
       ) {
         throw DomainError.forbidden();
       }
-      const user = await this.users.getByIdIn(tx, member.userId);
+      const user = await this.users.findByIdOrFail(member.userId, tx);
       await this.members.delete(tx, member.id);
       await this.outbox.append(tx, memberEvent('remove', command.actor.id, source, member, user));
     });

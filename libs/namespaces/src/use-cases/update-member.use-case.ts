@@ -48,7 +48,7 @@ export class UpdateMemberUseCase {
 
       await this.members.update(tx, member.id, { accessLevel: command.accessLevel, ...(expiresAt !== undefined ? { expiresAt } : {}) });
       const updated = await this.members.getByIdIn(tx, member.id);
-      const user = await this.users.getByIdIn(tx, member.userId);
+      const user = await this.users.findByIdOrFail(member.userId, tx);
       await this.outbox.append(tx, memberEvent('update', command.actor.id, source, updated, user));
       return { member: updated, user };
     });

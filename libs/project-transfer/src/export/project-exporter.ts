@@ -3,7 +3,7 @@ import { ProjectWithNamespace } from '@app/namespaces';
 import { RepositoryStorage, runGit } from '@app/repository';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { BUNDLE_FILE, EXPORT_FORMAT_VERSION, PROJECT_JSON, RELATIONS_DIR, relationFile, VERSION_FILE } from '../archive/archive-format';
 import { NdjsonWriter } from '../archive/ndjson';
 import { projectAttributes } from '../relations/project-attributes';
@@ -19,23 +19,28 @@ export interface ExportedTree {
  * Writes a project's export tree into `dir`: `VERSION`, `tree/project.json`, one NDJSON file per
  * relation (each written by its `relations/*.relation.ts`, in `RELATIONS` order) and
  * `project.bundle`. Relations are read page by page (keyset on id) and written line by line;
- * the bundle is written by git to disk.
+ * the bundle is written by git to disk. The relations read through `manager`: the export job's
+ * one read-only REPEATABLE READ transaction, so that the archive is one consistent snapshot.
  */
 @Injectable()
 export class ProjectExporter {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly storage: RepositoryStorage,
     @Inject(TRANSFER_RELATIONS) private readonly relations: TransferRelation[],
   ) {}
 
-  async write(project: ProjectWithNamespace, dir: string, options: { description: string | null; exporterIsAdmin: boolean }): Promise<ExportedTree> {
+  async write(
+    project: ProjectWithNamespace,
+    dir: string,
+    manager: EntityManager,
+    options: { description: string | null; exporterIsAdmin: boolean },
+  ): Promise<ExportedTree> {
     await mkdir(join(dir, RELATIONS_DIR), { recursive: true });
     await writeFile(join(dir, VERSION_FILE), EXPORT_FORMAT_VERSION);
     await writeFile(join(dir, PROJECT_JSON), JSON.stringify(projectAttributes(project, options.description)));
     const counts: Record<string, number> = {};
     const files = [VERSION_FILE, PROJECT_JSON];
-    const ctx = { project, manager: this.dataSource.manager, exporterIsAdmin: options.exporterIsAdmin };
+    const ctx = { project, manager, exporterIsAdmin: options.exporterIsAdmin };
     for (const relation of this.relations) {
       const file = relationFile(relation.name);
       const writer = new NdjsonWriter(join(dir, file));

@@ -6,7 +6,7 @@ import { RELATIONS, type RelationName } from '../archive/archive-format';
 import type { NdjsonWriter } from '../archive/ndjson';
 import type { Row } from './record-fields';
 
-/** What a relation's export reads with: the project and the data source's manager (no transaction). */
+/** What a relation's export reads with: the project and the manager of the export's one read-only REPEATABLE READ transaction. */
 export interface RelationExportContext {
   readonly project: ProjectWithNamespace;
   readonly manager: EntityManager;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, LessThan } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ProjectExportEntity } from '../entities/project-export.entity';
 import { ProjectImportFailureEntity } from '../entities/project-import-failure.entity';
 import { ProjectImportStateEntity } from '../entities/project-import-state.entity';
@@ -16,6 +17,38 @@ export class ProjectTransferRepository {
 
   lockExport(tx: EntityManager, projectId: number): Promise<ProjectExportEntity | null> {
     return tx.findOne(ProjectExportEntity, { where: { projectId }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Records a new export request of a project that has no export row yet. */
+  async insertExport(tx: EntityManager, row: Omit<ProjectExportEntity, 'createdAt' | 'updatedAt'>): Promise<void> {
+    await tx.insert(ProjectExportEntity, row);
+  }
+
+  /** Changes the project's export row (whatever its generation). */
+  async updateExport(tx: EntityManager, projectId: number, values: Partial<ProjectExportEntity>): Promise<void> {
+    await tx.update(ProjectExportEntity, { projectId }, values);
+  }
+
+  /** Changes the export row of one generation; resolves with whether it was still that generation. */
+  async updateExportGeneration(
+    projectId: number,
+    generation: number,
+    values: Partial<ProjectExportEntity>,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const result = await manager.update(ProjectExportEntity, { projectId, generation }, values);
+    return !!result.affected;
+  }
+
+  /**
+   * Opens the export's ONE read-only REPEATABLE READ transaction: every read of `work` sees the
+   * same snapshot of the database, so the archive is consistent across its relations.
+   */
+  readSnapshot<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction('REPEATABLE READ', async (tx) => {
+      await tx.query('SET TRANSACTION READ ONLY');
+      return work(tx);
+    });
   }
 
   importState(projectId: number, manager: EntityManager = this.dataSource.manager): Promise<ProjectImportStateEntity | null> {
@@ -36,6 +69,20 @@ export class ProjectTransferRepository {
       [projectId],
     )) as [Array<{ attempts: number }>, number];
     return rows[0][0]?.attempts ?? null;
+  }
+
+  /** Records a new import request. */
+  async insertImportState(row: QueryDeepPartialEntity<ProjectImportStateEntity>): Promise<void> {
+    await this.dataSource.manager.insert(ProjectImportStateEntity, row);
+  }
+
+  /** Changes the project's import state row. */
+  async updateImportState(
+    projectId: number,
+    values: QueryDeepPartialEntity<ProjectImportStateEntity>,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.update(ProjectImportStateEntity, { projectId }, values);
   }
 
   failures(projectId: number): Promise<ProjectImportFailureEntity[]> {

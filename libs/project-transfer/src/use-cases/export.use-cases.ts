@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@app/api';
-import { UserEntity } from '@app/identity';
+import { UsersRepository } from '@app/identity';
 import { ProjectsRepository, ProjectWithNamespace } from '@app/namespaces';
 import { OutboxService } from '@app/messaging';
 import { SettingsReader } from '@app/settings';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { exportFileName } from '../archive/archive-format';
 import { packDirectory } from '../archive/tar-archive';
-import { ProjectExportEntity } from '../entities/project-export.entity';
+import type { ProjectExportEntity } from '../entities/project-export.entity';
 import { ProjectExporter } from '../export/project-exporter';
 import { OutboundTransfer } from '../outbound/outbound-transfer';
 import { exportJobId, PROJECT_TRANSFER } from '../queues/project-transfer.jobs';
@@ -68,8 +68,8 @@ export class RequestExportUseCase {
         error: null,
         correlationId: command.correlationId,
       } as const;
-      if (row) await tx.update(ProjectExportEntity, { projectId: command.project.id }, values);
-      else await tx.insert(ProjectExportEntity, { projectId: command.project.id, ...values, fileKey: null, fileName: null, fileSize: null, expiresAt: null });
+      if (row) await this.transfers.updateExport(tx, command.project.id, values);
+      else await this.transfers.insertExport(tx, { projectId: command.project.id, ...values, fileKey: null, fileName: null, fileSize: null, expiresAt: null });
       return next;
     });
     await enqueueExport(this.queue, command.project.id, generation).catch(() => undefined);
@@ -96,6 +96,7 @@ export class RunExportUseCase {
     private readonly dataSource: DataSource,
     private readonly transfers: ProjectTransferRepository,
     private readonly projects: ProjectsRepository,
+    private readonly users: UsersRepository,
     private readonly exporter: ProjectExporter,
     private readonly files: TransferFiles,
     private readonly settings: SettingsReader,
@@ -108,12 +109,15 @@ export class RunExportUseCase {
     if (!row || row.generation !== generation || !['queued', 'started', 'regeneration_in_progress'].includes(row.status)) return { status: 'outdated' };
     const project = await this.projects.findById(projectId);
     if (!project) return { status: 'gone' };
-    if (row.status === 'queued') await this.dataSource.manager.update(ProjectExportEntity, { projectId, generation }, { status: 'started' });
+    if (row.status === 'queued') await this.transfers.updateExportGeneration(projectId, generation, { status: 'started' });
     const work = await this.files.newDirectory('work', `export-${projectId}`);
     let target: { key: string; path: string } | null = null;
     try {
-      const exporter = await this.dataSource.manager.findOneBy(UserEntity, { id: row.userId });
-      const tree = await this.exporter.write(project, work.path, { description: row.description, exporterIsAdmin: exporter?.isAdmin ?? false });
+      const exporter = await this.users.findById(row.userId);
+      // Every read of the archive in one read-only snapshot (docs/project-transfer.md "Export").
+      const tree = await this.transfers.readSnapshot((manager) =>
+        this.exporter.write(project, work.path, manager, { description: row.description, exporterIsAdmin: exporter?.isAdmin ?? false }),
+      );
       target = await this.files.newDirectory('exports', `project-${projectId}`);
       const name = exportFileName(`${project.namespace.fullPath}/${project.path}`, new Date());
       const partial = join(target.path, `${name}.part`);
@@ -126,18 +130,14 @@ export class RunExportUseCase {
       const previous = await this.dataSource.transaction(async (tx) => {
         const current = await this.transfers.lockExport(tx, projectId);
         if (!current || current.generation !== generation) return null;
-        await tx.update(
-          ProjectExportEntity,
-          { projectId },
-          {
-            status: 'finished',
-            fileKey: join(target!.key, name),
-            fileName: name,
-            fileSize: String(size),
-            expiresAt: new Date(Date.now() + EXPORT_TTL_MS),
-            error: null,
-          },
-        );
+        await this.transfers.updateExport(tx, projectId, {
+          status: 'finished',
+          fileKey: join(target!.key, name),
+          fileName: name,
+          fileSize: String(size),
+          expiresAt: new Date(Date.now() + EXPORT_TTL_MS),
+          error: null,
+        });
         await this.outbox.append(
           tx,
           projectTransferEvent(PROJECT_TRANSFER_EVENTS.EXPORT_FINISHED, row.userId, project, {
@@ -165,9 +165,9 @@ export class RunExportUseCase {
       // The previous archive (if any) stays downloadable; the status says the regeneration failed.
       const message = (error as Error).message.slice(0, 1000);
       await this.dataSource.transaction(async (tx) => {
-        const failed = await tx.update(ProjectExportEntity, { projectId, generation }, { status: 'failed', error: message });
+        const failed = await this.transfers.updateExportGeneration(projectId, generation, { status: 'failed', error: message }, tx);
         // Only when this request is still the current one (a newer request has its own outcome).
-        if (failed.affected) {
+        if (failed) {
           await this.outbox.append(
             tx,
             projectTransferEvent(PROJECT_TRANSFER_EVENTS.EXPORT_FAILED, row.userId, project, {
@@ -200,11 +200,13 @@ export class PruneExportsUseCase {
     for (const row of expired) {
       if (row.fileKey) await this.files.remove(row.fileKey.split('/').slice(0, 2).join('/'));
       const finished = row.status === 'finished' ? { status: 'none' as const } : {};
-      await this.dataSource.manager.update(
-        ProjectExportEntity,
-        { projectId: row.projectId, generation: row.generation },
-        { fileKey: null, fileName: null, fileSize: null, expiresAt: null, ...finished },
-      );
+      await this.transfers.updateExportGeneration(row.projectId, row.generation, {
+        fileKey: null,
+        fileName: null,
+        fileSize: null,
+        expiresAt: null,
+        ...finished,
+      });
     }
     return expired.length;
   }

@@ -2,16 +2,15 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@app/api';
 import { AppConfig } from '@app/config';
-import { UserEntity } from '@app/identity';
+import { UsersRepository } from '@app/identity';
 import { OutboxService } from '@app/messaging';
 import {
   AccessService,
   ACCESS_LEVELS,
   CreateProjectUseCase,
   GroupsRepository,
-  MemberEntity,
+  MembersRepository,
   NAMESPACE_EVENTS,
-  ProjectEntity,
   projectEvent,
   ProjectsRepository,
   ProjectWithNamespace,
@@ -26,7 +25,7 @@ import { DataSource } from 'typeorm';
 import { BUNDLE_FILE, supportedVersion, VERSION_FILE } from '../archive/archive-format';
 import { importEntryLimits } from '../archive/import-entry-limits';
 import { ArchiveError, extractArchive } from '../archive/tar-archive';
-import { ProjectImportStateEntity } from '../entities/project-import-state.entity';
+import type { ProjectImportStateEntity } from '../entities/project-import-state.entity';
 import { ProjectImporter, RelationFailure } from '../import/project-importer';
 import { OutboundTransfer } from '../outbound/outbound-transfer';
 import { importJobId, PROJECT_TRANSFER } from '../queues/project-transfer.jobs';
@@ -72,6 +71,7 @@ export class RequestImportUseCase {
     private readonly createProject: CreateProjectUseCase,
     private readonly groups: GroupsRepository,
     private readonly projects: ProjectsRepository,
+    private readonly transfers: ProjectTransferRepository,
     private readonly access: AccessService,
     private readonly files: TransferFiles,
     @InjectQueue(PROJECT_TRANSFER.name) private readonly queue: Queue,
@@ -102,7 +102,7 @@ export class RequestImportUseCase {
         topics: Array.isArray(overrides.topics) ? (overrides.topics as string[]) : undefined,
         attributes: Object.fromEntries(Object.entries(overrides).filter(([key]) => ['issues_enabled', 'merge_requests_enabled', 'merge_method'].includes(key))),
       });
-      await this.dataSource.manager.insert(ProjectImportStateEntity, {
+      await this.transfers.insertImportState({
         projectId: project.id,
         status: 'scheduled',
         importType: 'gitlab_project',
@@ -172,6 +172,8 @@ export class RunImportUseCase {
     private readonly config: AppConfig,
     private readonly transfers: ProjectTransferRepository,
     private readonly projects: ProjectsRepository,
+    private readonly members: MembersRepository,
+    private readonly users: UsersRepository,
     private readonly importer: ProjectImporter,
     private readonly files: TransferFiles,
     private readonly storage: RepositoryStorage,
@@ -203,14 +205,14 @@ export class RunImportUseCase {
       return { status: 'failed' };
     }
     const work = await this.files.newDirectory('work', `import-${projectId}`);
-    await this.dataSource.manager.update(ProjectImportStateEntity, { projectId }, { workKey: work.key });
+    await this.transfers.updateImportState(projectId, { workKey: work.key });
     const failures: RelationFailure[] = [];
     let removedRepository: number | null = null;
     try {
       if (!fileKey && state.sourceUrl) {
         const target = await this.files.newDirectory('imports', `remote-${projectId}`);
         fileKey = join(target.key, 'archive.tar.gz');
-        await this.dataSource.manager.update(ProjectImportStateEntity, { projectId }, { fileKey });
+        await this.transfers.updateImportState(projectId, { fileKey });
         await this.outbound.download(state.sourceUrl, this.files.pathOf(fileKey), await this.limits.maxImportBytes());
       }
       if (!fileKey || !existsSync(this.files.pathOf(fileKey))) throw new ArchiveError('The archive is missing');
@@ -226,7 +228,7 @@ export class RunImportUseCase {
       const version = (await readFile(versionFile, 'utf8')).trim().slice(0, 50);
       if (!supportedVersion(version)) throw new ArchiveError(`Import version mismatch: Required 0.2.x but was ${version}`);
       await this.fetchBundle(project, join(tree, BUNDLE_FILE));
-      const importer = await this.dataSource.manager.findOneByOrFail(UserEntity, { id: state.userId });
+      const importer = await this.users.findByIdOrFail(state.userId);
       const outcome = await this.dataSource.transaction(async (tx) => {
         const result = await this.importer.run({ tx, project, importer, dir: tree, overrideParams: state.overrideParams });
         failures.push(...result.failures);
@@ -235,18 +237,18 @@ export class RunImportUseCase {
           const old = await this.projects.findById(state.replacesProjectId, tx, { lock: true });
           if (old) {
             const context = await this.projects.hookContext(old, old.namespace, tx);
-            await tx.delete(MemberEntity, { sourceType: 'project', sourceId: old.id });
-            await tx.delete(ProjectEntity, { id: old.id });
+            await this.members.deleteOfProject(tx, old.id);
+            await this.projects.delete(tx, old.id);
             await this.outbox.append(tx, projectEvent(NAMESPACE_EVENTS.PROJECT_DESTROY, state.userId, context));
             removedRepository = old.id;
           }
-          await tx.update(ProjectEntity, { id: projectId }, { path: state.finalPath!, name: state.finalName! });
+          await this.projects.renameImported(tx, projectId, state.finalPath!, state.finalName!);
         }
         await this.outbox.append(tx, result.events);
-        await tx.update(
-          ProjectImportStateEntity,
-          { projectId },
+        await this.transfers.updateImportState(
+          projectId,
           { status: 'finished', error: null, fileKey: null, workKey: null, skippedRelations: result.skipped },
+          tx,
         );
         await this.outbox.append(
           tx,
@@ -291,7 +293,7 @@ export class RunImportUseCase {
     const projectId = project.id;
     await this.dataSource.transaction(async (tx) => {
       await this.transfers.addFailures(tx, projectId, failures);
-      await tx.update(ProjectImportStateEntity, { projectId }, { status: 'failed', error: message.slice(0, 2000), fileKey: null, workKey: null });
+      await this.transfers.updateImportState(projectId, { status: 'failed', error: message.slice(0, 2000), fileKey: null, workKey: null }, tx);
       await this.outbox.append(
         tx,
         projectTransferEvent(PROJECT_TRANSFER_EVENTS.IMPORT_FAILED, state.userId, project, {
@@ -326,7 +328,7 @@ export class RunImportUseCase {
               ? 'master'
               : [...branches.keys()][0];
       await repository.setHeadBranch(chosen);
-      await this.dataSource.manager.update(ProjectEntity, { id: project.id }, { defaultBranch: chosen });
+      await this.projects.setImportedDefaultBranch(project.id, chosen);
     }
   }
 }

@@ -1,11 +1,10 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@app/api';
-import { ISSUES_EVENTS, MERGE_REQUEST_APPROVALS, MergeRequestApprovals, MergeRequestEntity, mergeRequestEvent } from '@app/issues';
+import { ISSUES_EVENTS, MERGE_REQUEST_APPROVALS, MergeRequestApprovals, MergeRequestEntity, mergeRequestEvent, MergeRequestsRepository } from '@app/issues';
 import { OutboxService } from '@app/messaging';
 import type { ProjectWithNamespace } from '@app/namespaces';
 import { pathWithNamespace } from '@app/namespaces';
 import { ProtectedBranchesService } from '../protected-branches/protected-branches.service';
-import { DataSource } from 'typeorm';
 import { GitCommandError } from '../git/git-cli';
 import { GitIdentity, GitRepository, RefUpdate, ZERO_SHA } from '../git/git-repository';
 import { RecordPushUseCase } from '../push/record-push.use-case';
@@ -41,7 +40,7 @@ const DRAFT = /^(\[draft\]|\(draft\)|draft:|draft\s-\s)/i;
 @Injectable()
 export class MergeMergeRequestUseCase {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly mergeRequests: MergeRequestsRepository,
     private readonly outbox: OutboxService,
     private readonly storage: RepositoryStorage,
     private readonly protectedBranches: ProtectedBranchesService,
@@ -51,7 +50,7 @@ export class MergeMergeRequestUseCase {
 
   async execute(command: MergeMergeRequestCommand): Promise<MergeRequestEntity> {
     const { project, user } = command;
-    const mr = await this.dataSource.manager.findOneBy(MergeRequestEntity, { projectId: project.id, iid: command.iid });
+    const mr = await this.mergeRequests.findByIid(project.id, command.iid);
     if (!mr) throw DomainError.notFound('Merge Request');
     if (mr.state !== 'opened' || DRAFT.test(mr.title)) throw new RepositoryError(405, '405 Method Not Allowed');
     const permissions = await this.protectedBranches.permissionsFor(project.id, mr.targetBranch, user, command.accessLevel);
@@ -117,7 +116,7 @@ export class MergeMergeRequestUseCase {
       },
       () => repository.updateRef(targetRef, target, newTarget, 'merge rolled back'),
       async (tx) => {
-        const locked = await tx.findOne(MergeRequestEntity, { where: { id: mr.id }, lock: { mode: 'pessimistic_write' } });
+        const locked = await this.mergeRequests.lockById(tx, mr.id);
         if (!locked || locked.state !== 'opened') throw new RepositoryError(405, '405 Method Not Allowed');
         // Checked again under the lock: an approval withdrawn while the merge was prepared still blocks it.
         if (this.approvals && (await this.approvals.unapproved([locked], tx)).has(locked.id)) throw new RepositoryError(405, '405 Method Not Allowed');
@@ -129,7 +128,7 @@ export class MergeMergeRequestUseCase {
         locked.diffHeadSha = source;
         locked.diffBaseSha = base;
         locked.diffStartSha = target;
-        merged = await tx.save(locked);
+        merged = await this.mergeRequests.save(tx, locked);
         const groupId = project.namespace.kind === 'group' ? project.namespace.id : null;
         await this.outbox.append(
           tx,

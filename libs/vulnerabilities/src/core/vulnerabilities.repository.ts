@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CiPipelineEntity } from '@app/ci';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { SecurityScanEntity, VulnerabilityEntity, VulnerabilityFindingEntity, VulnerabilityIdentifierEntity, VulnerabilityScannerEntity } from '../entities';
 import type { ParsedFinding, ParsedIdentifier, ParsedScanner } from '../report/security-report-parser';
@@ -302,5 +303,10 @@ export class VulnerabilitiesRepository {
       [findingId, vulnerabilityId],
     );
     return returnedRows(result).length > 0;
+  }
+
+  /** The pipeline whose security reports are ingested. */
+  findPipeline(pipelineId: number): Promise<CiPipelineEntity | null> {
+    return this.dataSource.manager.findOneBy(CiPipelineEntity, { id: pipelineId });
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CiPipelineEntity, isCompleted, ObjectStorage } from '@app/ci';
+import { isCompleted, ObjectStorage } from '@app/ci';
 import { OutboxService, type NewDomainEvent } from '@app/messaging';
 import { ProjectsRepository } from '@app/namespaces';
 import type { Readable } from 'node:stream';
@@ -47,7 +47,7 @@ export class IngestSecurityReportsUseCase {
   ) {}
 
   async execute(pipelineId: number): Promise<IngestionOutcome> {
-    const pipeline = await this.dataSource.manager.findOneBy(CiPipelineEntity, { id: pipelineId });
+    const pipeline = await this.repository.findPipeline(pipelineId);
     if (!pipeline) return { kind: 'skipped', reason: 'pipeline not found' };
     if (!isCompleted(pipeline.status)) return { kind: 'skipped', reason: `pipeline is ${pipeline.status}` };
     const project = await this.projects.findById(pipeline.projectId);
