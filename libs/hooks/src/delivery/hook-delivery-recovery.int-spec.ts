@@ -29,11 +29,13 @@ describe(HookDeliveryRecovery.name, () => {
   let queue: Queue;
   let events: HookEventsRepository;
   let sut: HookDeliveryRecovery;
+  // What was recorded less than the recovery interval (30 s) ago is too recent to be checked: a
+  // wide margin, so that a loaded machine's pauses never make a fresh record look old.
   const later = () => Date.now() + 60_000;
 
   beforeAll(async () => {
     db = await createTestDatabase('hook_recovery');
-    const config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', HOOK_RECOVERY_INTERVAL_MS: '1000', HOOK_RETRY_SCHEDULE: '1s,2s,3s' });
+    const config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', HOOK_RECOVERY_INTERVAL_MS: '30000', HOOK_RETRY_SCHEDULE: '1s,2s,3s' });
     dataSource = await createDataSource(config, ENTITIES).initialize();
     queue = new Queue('hook-deliveries', { connection: { url: config.redis.url }, prefix: `t${randomBytes(4).toString('hex')}` });
     events = new HookEventsRepository(dataSource);
@@ -74,7 +76,7 @@ describe(HookDeliveryRecovery.name, () => {
     await events.insert([{ ...e, jobId: fanOutJobId(e.eventId) }]);
     await events.markFannedOut([e.eventId]);
     await events.scheduleRetries([
-      { eventId: e.eventId, hookId: 7, attempt: 3, dueAt: new Date(Date.now() - 5_000) },
+      { eventId: e.eventId, hookId: 7, attempt: 3, dueAt: new Date(Date.now() - 45_000) },
       { eventId: e.eventId, hookId: 8, attempt: 2, dueAt: new Date(Date.now() + 3_600_000) },
     ]);
     // Only the due one: a retry lost with Redis is rebuilt when it comes due.
