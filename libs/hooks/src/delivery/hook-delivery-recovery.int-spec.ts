@@ -35,7 +35,12 @@ describe(HookDeliveryRecovery.name, () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('hook_recovery');
-    const config = AppConfig.fromEnvironment({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', HOOK_RECOVERY_INTERVAL_MS: '30000', HOOK_RETRY_SCHEDULE: '1s,2s,3s' });
+    const config = AppConfig.fromEnvironment({
+      DATABASE_URL: db.url,
+      LOG_LEVEL: 'silent',
+      HOOK_RECOVERY_INTERVAL_MS: '30000',
+      HOOK_RETRY_SCHEDULE: '1s,2s,3s',
+    });
     dataSource = await createDataSource(config, ENTITIES).initialize();
     queue = new Queue('hook-deliveries', { connection: { url: config.redis.url }, prefix: `t${randomBytes(4).toString('hex')}` });
     events = new HookEventsRepository(dataSource);
