@@ -113,15 +113,18 @@ describe('Project import: hostile input never stops the service', () => {
   }, 120_000);
 
   it('imports an archive made by the tar binary from a directory (tar -czf x.tar.gz -C dir .), as GitLab makes them', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gitlab-export-'));
+    // The archive is written beside the tree, not inside it: tar refuses a directory that
+    // changes while it reads it ("file changed as we read it").
+    const outer = mkdtempSync(join(tmpdir(), 'gitlab-export-'));
+    const dir = join(outer, 'tree-root');
     try {
       mkdirSync(join(dir, 'tree', 'project'), { recursive: true });
       writeFileSync(join(dir, 'VERSION'), '0.2.4');
       writeFileSync(join(dir, 'tree', 'project.json'), JSON.stringify({ description: 'made by tar', visibility_level: 0 }));
       writeFileSync(join(dir, 'tree', 'project', 'labels.ndjson'), `${JSON.stringify({ title: 'from-tar', color: '#123456' })}\n`);
       writeFileSync(join(dir, 'tree', 'project', 'issues.ndjson'), `${JSON.stringify({ iid: 3, title: 'Made by tar', state: 'opened' })}\n`);
-      const file = join(dir, 'x.tar.gz');
-      execFileSync('tar', ['-czf', file, '-C', dir, '--exclude', './x.tar.gz', '.']);
+      const file = join(outer, 'x.tar.gz');
+      execFileSync('tar', ['-czf', file, '-C', dir, '.']);
       expect(execFileSync('tar', ['-tzf', file], { encoding: 'utf8' })).toMatch(/^\.\/\n/m);
       const started = await upload(execFileSync('cat', [file]), { path: 'made-by-tar' });
       expect(started.status).toBe(201);
@@ -131,7 +134,7 @@ describe('Project import: hostile input never stops the service', () => {
       expect(((await api(gw.baseUrl, 'GET', `${p}/labels`, { token: gw.rootToken })).body as any[]).map((l) => l.name)).toEqual(['from-tar']);
       expect((await api(gw.baseUrl, 'GET', p, { token: gw.rootToken })).body.description).toBe('made by tar');
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(outer, { recursive: true, force: true });
     }
   }, 60_000);
 
