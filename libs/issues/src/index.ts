@@ -13,7 +13,7 @@
 // Other libs, the apps and the tests use these names only.
 export { EpicEntity, InternalIdEntity, IssueEntity, IterationEntity, LabelEntity, MergeRequestEntity, MilestoneEntity } from './entities';
 export type { IssueSeverity } from './entities';
-export { ISSUES_EVENTS, iterationSnapshot, mergeRequestEvent, milestoneSnapshot } from './events/issues.events';
+export { ISSUES_EVENTS, iterationSnapshot, mergeRequestAttributes, mergeRequestEvent, milestoneSnapshot } from './events/issues.events';
 export type { IterationSnapshot, MilestoneSnapshot } from './events/issues.events';
 export { IssuesModule } from './issues.module';
 export { confidentialIssueReadableSql, IssuesRepository } from './repositories/issues.repository';

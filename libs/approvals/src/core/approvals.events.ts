@@ -1,4 +1,4 @@
-import type { MergeRequestEntity } from '@app/issues';
+import { type MergeRequestEntity, mergeRequestAttributes } from '@app/issues';
 import type { DomainEventType, NewDomainEvent } from '@app/messaging';
 
 /** Event types of libs/approvals (catalogue part `approvals`). Never rename: they are on the stream. */
@@ -28,16 +28,7 @@ export function approvalEvent(
     groupId,
     target: { type: 'merge_request', id: mr.id, iid: mr.iid, title: mr.title },
     data: {
-      merge_request: {
-        id: mr.id,
-        iid: mr.iid,
-        title: mr.title,
-        state: mr.state,
-        source_branch: mr.sourceBranch,
-        target_branch: mr.targetBranch,
-        author_id: mr.authorId,
-        milestone_id: mr.milestoneId,
-      },
+      merge_request: mergeRequestAttributes(mr),
       action: data.action,
       approvals_left: data.approvalsLeft,
       approver_id: actorId,

@@ -106,6 +106,20 @@ export function issueEvent(
   };
 }
 
+/** A merge request as the events about it carry it (`data.merge_request`), for this lib's events and the approvals'. */
+export function mergeRequestAttributes(mr: MergeRequestEntity): MergeRequestEventData['merge_request'] {
+  return {
+    id: mr.id,
+    iid: mr.iid,
+    title: mr.title,
+    state: mr.state,
+    source_branch: mr.sourceBranch,
+    target_branch: mr.targetBranch,
+    author_id: mr.authorId,
+    milestone_id: mr.milestoneId,
+  };
+}
+
 export function mergeRequestEvent(
   type: MergeRequestEventType,
   actorId: number,
@@ -120,16 +134,7 @@ export function mergeRequestEvent(
     groupId,
     target: { type: 'merge_request', id: mr.id, iid: mr.iid, title: mr.title },
     data: {
-      merge_request: {
-        id: mr.id,
-        iid: mr.iid,
-        title: mr.title,
-        state: mr.state,
-        source_branch: mr.sourceBranch,
-        target_branch: mr.targetBranch,
-        author_id: mr.authorId,
-        milestone_id: mr.milestoneId,
-      },
+      merge_request: mergeRequestAttributes(mr),
       ...data,
     },
   };
