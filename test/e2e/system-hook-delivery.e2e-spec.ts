@@ -1,12 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { HookDispatcher } from '@app/hooks';
 import { buildDomainEvent, NewDomainEvent, OutboxService } from '@app/messaging';
 import { eventually } from '@app/testing';
 import { Webhook } from 'standardwebhooks';
-import { HookReceiver, startHookReceiver } from './support/hook-receiver';
+import { HookReceiver, loopbackCertificate, startHookReceiver } from './support/hook-receiver';
 import { seedBranches } from './support/git-fixture';
 import { api, startTestGateway, TestGateway } from './support/test-gateway';
 
@@ -473,32 +469,7 @@ describe('System hook deliveries', () => {
   }, 90_000);
 
   it('verifies TLS certificates unless enable_ssl_verification is false', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hook-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    const tls = await startHookReceiver({ tls: { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) } });
-    rmSync(dir, { recursive: true, force: true });
+    const tls = await startHookReceiver({ tls: loopbackCertificate() });
     try {
       const verifying = (await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body: { url: `${tls.url}/verify` } })).body[0];
       const trusting = (await api(gw.baseUrl, 'POST', '/api/v4/hooks', { ...root(), body: { url: `${tls.url}/trust`, enable_ssl_verification: false } }))

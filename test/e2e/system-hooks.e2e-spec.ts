@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { HookTokenCipher } from '@app/hooks';
+import { loopbackCertificate } from './support/hook-receiver';
 import { api, startTestGateway, TestGateway } from './support/test-gateway';
 
 interface ReceivedRequest {
@@ -434,50 +431,22 @@ describe('System hooks', () => {
     });
 
     it('verifies the TLS certificate unless enable_ssl_verification is false', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'hooks-tls-'));
       const paths: string[] = [];
+      const server = createHttpsServer(loopbackCertificate(), (req, res) => {
+        paths.push(req.url ?? '');
+        req.resume();
+        req.on('end', () => res.writeHead(200).end());
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
       try {
-        execFileSync(
-          'openssl',
-          [
-            'req',
-            '-x509',
-            '-newkey',
-            'ec',
-            '-pkeyopt',
-            'ec_paramgen_curve:prime256v1',
-            '-nodes',
-            '-keyout',
-            join(dir, 'key.pem'),
-            '-out',
-            join(dir, 'cert.pem'),
-            '-days',
-            '1',
-            '-subj',
-            '/CN=127.0.0.1',
-            '-addext',
-            'subjectAltName=IP:127.0.0.1',
-          ],
-          { stdio: 'ignore' },
-        );
-        const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
-          paths.push(req.url ?? '');
-          req.resume();
-          req.on('end', () => res.writeHead(200).end());
-        });
-        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-        const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-        try {
-          const verified = await createHook({ url: `${base}/verified` });
-          const unverified = await createHook({ url: `${base}/unverified`, enable_ssl_verification: false });
-          expect((await api(gw.baseUrl, 'POST', `/api/v4/hooks/${verified.id}`, root())).status).toBe(201);
-          expect((await api(gw.baseUrl, 'POST', `/api/v4/hooks/${unverified.id}`, root())).status).toBe(201);
-          expect(paths).toEqual(['/unverified']);
-        } finally {
-          await new Promise<void>((resolve) => server.close(() => resolve()));
-        }
+        const verified = await createHook({ url: `${base}/verified` });
+        const unverified = await createHook({ url: `${base}/unverified`, enable_ssl_verification: false });
+        expect((await api(gw.baseUrl, 'POST', `/api/v4/hooks/${verified.id}`, root())).status).toBe(201);
+        expect((await api(gw.baseUrl, 'POST', `/api/v4/hooks/${unverified.id}`, root())).status).toBe(201);
+        expect(paths).toEqual(['/unverified']);
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        await new Promise<void>((resolve) => server.close(() => resolve()));
       }
     });
   });

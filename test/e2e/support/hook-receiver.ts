@@ -1,6 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface ReceivedDelivery {
   path: string;
@@ -60,3 +64,36 @@ export async function startHookReceiver(options: { reply?: ReceiverReply; tls?: 
 }
 
 export type HookReceiver = Awaited<ReturnType<typeof startHookReceiver>>;
+
+/** A self-signed certificate for 127.0.0.1 (openssl), valid one day: a TLS receiver that hooks cannot verify. */
+export function loopbackCertificate(): { key: Buffer; cert: Buffer } {
+  const dir = mkdtempSync(join(tmpdir(), 'hook-tls-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
