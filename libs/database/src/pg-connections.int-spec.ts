@@ -53,6 +53,31 @@ describe('pool connections cut by the server', () => {
     await expect(dataSource.query('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
   });
 
+  it('keeps the process up when a connection checked out with no listener of its own is cut', async () => {
+    // pg-pool's own API: the client is lent with no `error` listener of the pool's or the caller's.
+    const client = await pool().connect();
+    await client.query('SELECT 1');
+    const exits: unknown[] = [];
+    const onUncaught = (error: unknown) => exits.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      await expect(terminatePool()).resolves.toBe(1);
+      // The server's FATAL message reaches the client as an `error` event: heard, not thrown.
+      await eventually(
+        async () =>
+          (await client.query('SELECT 1').then(
+            () => undefined,
+            (e: unknown) => e,
+          )) ?? undefined,
+        'the cut to reach the client',
+      );
+      expect(exits).toEqual([]);
+    } finally {
+      process.removeListener('uncaughtException', onUncaught);
+      client.release(new Error('cut'));
+    }
+  });
+
   it('survives idle connections cut in the pool, and answers on new ones', async () => {
     // Three idle connections in the pool.
     const taken = await Promise.all([1, 2, 3].map(() => takePoolConnection<Queryable>(dataSource)));

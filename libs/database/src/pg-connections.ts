@@ -69,6 +69,23 @@ export async function takePoolConnection<C>(dataSource: DataSource): Promise<[C,
 }
 
 /**
+ * Every connection the pool opens (pg-pool's `onConnect`) listens for `error` for as long as it
+ * lives. pg-pool listens only while a connection is idle, and a holder (a TypeORM query runner,
+ * `takePoolConnection`, `pool.query`) only while it holds one, with windows between them (a
+ * runner gives its listener up before the pool takes the connection back, a cut can come between
+ * two holders' statements): an `error` event nobody listens to ends the process. The statement in
+ * flight fails by itself, and a connection that is no longer queryable is dropped by the pool
+ * when it is handed back; this listener only keeps the event from reaching the process.
+ */
+export function listenForConnectionErrors(client: { on(event: 'error', listener: (error: Error) => void): unknown }): void {
+  let seen = false;
+  client.on('error', (error: Error) => {
+    if (!seen) logger.debug(`a PostgreSQL connection was cut: ${error.message}`);
+    seen = true;
+  });
+}
+
+/**
  * The pool's `error` event: an idle connection was cut (the server restarted, its backend was
  * terminated). pg-pool has already dropped it; the next query opens a new one. Logged, never
  * thrown (an `error` event nobody listens to ends the process).
