@@ -18,12 +18,16 @@ export interface SystemNoteRow {
 export class SystemNotesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Ids of the open merge requests of the project from this source branch, in id order. */
-  async openMergeRequestIdsOfBranch(projectId: number | null, sourceBranch: string | undefined): Promise<number[]> {
-    const rows = (await this.dataSource.query(`SELECT id FROM merge_requests WHERE project_id = $1 AND source_branch = $2 AND state = 'opened' ORDER BY id`, [
-      projectId,
-      sourceBranch,
-    ])) as Array<{ id: number }>;
+  /**
+   * Ids of the open merge requests of the project from this source branch that existed when the
+   * push happened, in id order (a merge request opened after the push, before the push event was
+   * handled, did not receive these commits).
+   */
+  async openMergeRequestIdsOfBranch(projectId: number | null, sourceBranch: string | undefined, pushedAt: Date): Promise<number[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT id FROM merge_requests WHERE project_id = $1 AND source_branch = $2 AND state = 'opened' AND created_at <= $3 ORDER BY id`,
+      [projectId, sourceBranch, pushedAt],
+    )) as Array<{ id: number }>;
     return rows.map((r) => r.id);
   }
 

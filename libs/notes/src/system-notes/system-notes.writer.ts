@@ -51,7 +51,7 @@ export class SystemNotesWriter extends DomainEventSubscriber {
     for (const note of planned) {
       const base = { project_id: event.project_id, group_id: null, author_id: event.actor, noteable_type: note.noteableType };
       if (note.action === 'commit') {
-        const mergeRequests = await this.systemNotes.openMergeRequestIdsOfBranch(event.project_id, note.sourceBranch);
+        const mergeRequests = await this.systemNotes.openMergeRequestIdsOfBranch(event.project_id, note.sourceBranch, new Date(event.occurred_at));
         for (const id of mergeRequests) rows.push({ ...base, noteable_id: id, body: note.body, system_note_action: `commit:${id}` });
         continue;
       }
