@@ -83,6 +83,7 @@ describe('Alert ingestion survives a crash', () => {
     const acknowledged: Array<{ fingerprint: string; iid: number }> = [];
     let sent = 0;
     let stop = false;
+    let killed = false;
     const worker = async () => {
       while (!stop) {
         const fingerprint = `crash-${sent++}`;
@@ -95,14 +96,17 @@ describe('Alert ingestion survives a crash', () => {
           if (res.status === 200) acknowledged.push({ fingerprint, iid: ((await res.json()) as Array<{ iid: number }>)[0].iid });
           else await res.arrayBuffer();
         } catch {
-          // the connection died with the process: not acknowledged
+          // The connection died with the process: not acknowledged. The workers go on until one
+          // request after the kill has failed, so that the load surely met the dead process (a
+          // response written just before the kill may still be read).
+          if (killed) stop = true;
         }
       }
     };
     const workers = Array.from({ length: 16 }, worker);
     await waitUntil(async () => acknowledged.length >= 200, 30_000);
     gateway.kill('SIGKILL');
-    stop = true;
+    killed = true;
     await Promise.all(workers);
 
     expect(acknowledged.length).toBeGreaterThanOrEqual(200);
